@@ -1,0 +1,10 @@
+/* gpux: portable GPU arrays for C. One library, CUDA or OpenCL chosen at run time.
+ * See README.md for a tour. */
+#ifndef GPUX_H
+#define GPUX_H
+#include "gpux/version.h"
+#include "gpux/status.h"
+#include "gpux/context.h"
+#include "gpux/array.h"
+#include "gpux/elementwise.h"
+#endif

@@ -1,0 +1,109 @@
+/* gpux: n-d arrays on the device (row-major, 0 to GPUX_MAX_DIMS dimensions). */
+#ifndef GPUX_ARRAY_H
+#define GPUX_ARRAY_H
+#include <stddef.h>
+#include <stdint.h>
+#include "context.h"
+
+#define GPUX_MAX_DIMS 8
+
+typedef struct gpux_array *gpux_array_t;
+
+/* Values are stable ABI and match kernels/common/gpux_kernels.h. bool is stored as one
+ * byte holding 0 or 1. */
+typedef enum gpux_dtype {
+  GPUX_FLOAT32 = 0,
+  GPUX_FLOAT64 = 1,
+  GPUX_INT32 = 2,
+  GPUX_INT64 = 3,
+  GPUX_UINT8 = 4,
+  GPUX_BOOL = 5
+} gpux_dtype;
+#define GPUX_DTYPE_COUNT 6
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+GPUX_API const char *gpux_dtype_name(gpux_dtype dt); /* "float32", ...; NULL if unknown */
+GPUX_API size_t gpux_dtype_size(gpux_dtype dt);       /* 0 if unknown */
+
+/* Creation. shape may be NULL when ndim is 0 (a scalar array of one element).
+ * Contents of gpux_array_empty are undefined. Sizes whose byte count overflows fail with
+ * GPUX_ERROR_SIZE_OVERFLOW; more than the device holds, GPUX_ERROR_OUT_OF_MEMORY. */
+GPUX_API gpux_status gpux_array_empty(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                      int ndim, const int64_t *shape);
+GPUX_API gpux_status gpux_array_zeros(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                      int ndim, const int64_t *shape);
+GPUX_API gpux_status gpux_array_ones(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                     int ndim, const int64_t *shape);
+/* value is converted to dt as gpux_array_cast converts float64 values. */
+GPUX_API gpux_status gpux_array_full(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                     int ndim, const int64_t *shape, double value);
+/* 1-d [start, stop) by step, NumPy's length ceil((stop - start) / step); element i is
+ * start + i * step computed in float64, then converted to dt. */
+GPUX_API gpux_status gpux_array_arange(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                       double start, double stop, double step);
+/* 1-d, n values from start to stop inclusive (n == 1 gives start); computed in float64. */
+GPUX_API gpux_status gpux_array_linspace(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                         double start, double stop, int64_t n);
+/* Creates an array and uploads size * dtype_size bytes from host memory (row-major). */
+GPUX_API gpux_status gpux_array_from_host(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                          int ndim, const int64_t *shape, const void *data);
+
+/* Upload into an existing array (which may be a strided view): bytes must equal
+ * size * dtype_size; data is row-major. The host buffer may be reused when this returns. */
+GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t bytes);
+/* Download into a caller's buffer (row-major, bytes == size * dtype_size); waits for the
+ * queued work that produces the array and reports errors raised by it. */
+GPUX_API gpux_status gpux_array_read(gpux_array_t src, void *data, size_t bytes);
+/* Download into a new malloc'd buffer; free it with gpux_host_free. */
+GPUX_API gpux_status gpux_array_download(void **data, size_t *bytes, gpux_array_t src);
+GPUX_API void gpux_host_free(void *p);
+
+/* Device-to-device copies. copy makes a new contiguous array; copy_into writes src into dst
+ * (same dtype; src broadcasts to dst's shape; dst may be a strided view). */
+GPUX_API gpux_status gpux_array_copy(gpux_array_t *out, gpux_array_t src);
+GPUX_API gpux_status gpux_array_copy_into(gpux_array_t dst, gpux_array_t src);
+/* Contiguous copy of a (possibly strided) view; a contiguous input still gets a new array. */
+GPUX_API gpux_status gpux_array_contiguous(gpux_array_t *out, gpux_array_t src);
+
+/* Views share the device memory of their base array; the memory lives until every array
+ * and view on it is released. */
+/* reshape: one entry may be -1 (inferred). A view when src is contiguous, else a copy. */
+GPUX_API gpux_status gpux_array_reshape(gpux_array_t *out, gpux_array_t src, int ndim,
+                                        const int64_t *shape);
+/* Strided view: for each dimension [start, stop) by step (step != 0, negative allowed);
+ * negative start/stop count from the end and are clipped as in Python slicing.
+ * NULL start/stop/step mean 0 / the dimension's length / 1 for every dimension. */
+GPUX_API gpux_status gpux_array_slice(gpux_array_t *out, gpux_array_t src, const int64_t *start,
+                                      const int64_t *stop, const int64_t *step);
+/* New contiguous array with axes permuted: out.shape[i] = src.shape[axes[i]] (copy kernel). */
+GPUX_API gpux_status gpux_array_permute(gpux_array_t *out, gpux_array_t src, const int *axes);
+/* Reverses the axes (the matrix transpose for 2-d), as a contiguous copy. */
+GPUX_API gpux_status gpux_array_transpose(gpux_array_t *out, gpux_array_t src);
+/* New contiguous array converted to dt. Documented conversions: float -> int truncates toward
+ * zero and saturates at the target's range, NaN -> 0; int -> int wraps (two's complement);
+ * anything -> bool is (x != 0) (NaN -> true); bool -> anything is 0 or 1. */
+GPUX_API gpux_status gpux_array_cast(gpux_array_t *out, gpux_array_t src, gpux_dtype dt);
+GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src);
+
+/* Queries. */
+GPUX_API gpux_status gpux_array_dtype(gpux_dtype *out, gpux_array_t a);
+GPUX_API gpux_status gpux_array_ndim(int *out, gpux_array_t a);
+/* Copies ndim entries into shape (GPUX_MAX_DIMS entries always suffice). */
+GPUX_API gpux_status gpux_array_shape(int64_t *shape, gpux_array_t a);
+/* Strides in elements (not bytes). */
+GPUX_API gpux_status gpux_array_strides(int64_t *strides, gpux_array_t a);
+GPUX_API gpux_status gpux_array_size(int64_t *out, gpux_array_t a);
+GPUX_API gpux_status gpux_array_nbytes(size_t *out, gpux_array_t a);
+GPUX_API gpux_status gpux_array_is_contiguous(int *out, gpux_array_t a);
+GPUX_API gpux_status gpux_array_context(gpux_context_t *out, gpux_array_t a);
+
+/* NULL is accepted. */
+GPUX_API void gpux_array_release(gpux_array_t a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

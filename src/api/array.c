@@ -1,0 +1,611 @@
+/* Arrays: creation, transfers, views, copies, casts and queries. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static const struct {
+  const char *name;
+  size_t size;
+} dtypes[GPUX_DTYPE_COUNT] = {
+    [GPUX_FLOAT32] = {"float32", 4}, [GPUX_FLOAT64] = {"float64", 8}, [GPUX_INT32] = {"int32", 4},
+    [GPUX_INT64] = {"int64", 8},     [GPUX_UINT8] = {"uint8", 1},     [GPUX_BOOL] = {"bool", 1},
+};
+
+GPUX_API const char *gpux_dtype_name(gpux_dtype dt) {
+  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtypes[dt].name : NULL;
+}
+GPUX_API size_t gpux_dtype_size(gpux_dtype dt) {
+  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtypes[dt].size : 0;
+}
+
+gpux_status gpux__check_dtype(gpux_dtype dt, const char *what) {
+  if ((unsigned)dt >= GPUX_DTYPE_COUNT)
+    return gpux__set_error(GPUX_ERROR_INVALID_DTYPE, "%s: unknown dtype %d", what, (int)dt);
+  return GPUX_SUCCESS;
+}
+
+gpux_status gpux__check_array(const struct gpux_array *a, const char *what) {
+  if (!a) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s is NULL", what);
+  return GPUX_SUCCESS;
+}
+
+gpux_status gpux__check_shape(int ndim, const int64_t *shape, int64_t *size, gpux_dtype dt) {
+  if (ndim < 0 || ndim > GPUX_MAX_DIMS)
+    return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "ndim %d is outside 0..%d", ndim, GPUX_MAX_DIMS);
+  if (ndim > 0 && !shape) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "shape is NULL");
+  int64_t n = 1;
+  int overflow = 0;
+  for (int d = 0; d < ndim; d++) {
+    if (shape[d] < 0)
+      return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "dimension %d has negative size %lld", d,
+                             (long long)shape[d]);
+    if (shape[d] == 0) {
+      n = 0;
+      overflow = 0;
+      break;
+    }
+    if (!overflow && n > INT64_MAX / shape[d]) overflow = 1;
+    if (!overflow) n *= shape[d];
+  }
+  size_t es = gpux_dtype_size(dt);
+  if (overflow || (uint64_t)n > (uint64_t)(INT64_MAX / (int64_t)(es ? es : 1)) ||
+      (uint64_t)n * es > SIZE_MAX) {
+    char sh[256];
+    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "shape %s of %s: the byte count overflows",
+                           gpux__shape_str(sh, sizeof sh, ndim, shape), gpux_dtype_name(dt));
+  }
+  *size = n;
+  return GPUX_SUCCESS;
+}
+
+static void set_contiguous_strides(struct gpux_array *a) {
+  int64_t s = 1;
+  for (int d = a->ndim - 1; d >= 0; d--) {
+    a->strides[d] = s;
+    s *= a->shape[d] ? a->shape[d] : 1;
+  }
+}
+
+int gpux__is_contiguous(const struct gpux_array *a) {
+  int64_t s = 1;
+  for (int d = a->ndim - 1; d >= 0; d--) {
+    if (a->shape[d] != 1 && a->strides[d] != s) return 0;
+    s *= a->shape[d];
+  }
+  return 1;
+}
+
+gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, gpux_dtype dt,
+                            int ndim, const int64_t *shape) {
+  int64_t size;
+  *out = NULL;
+  if (!ctx) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "context is NULL");
+  GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
+  GPUX__CHECK(gpux__check_shape(ndim, shape, &size, dt));
+  struct gpux_array *a = calloc(1, sizeof *a);
+  if (!a) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  a->ctx = ctx;
+  a->dtype = dt;
+  a->ndim = ndim;
+  a->size = size;
+  if (ndim) memcpy(a->shape, shape, (size_t)ndim * sizeof *shape);
+  set_contiguous_strides(a);
+  if (size > 0) {
+    a->st = malloc(sizeof *a->st);
+    if (!a->st) {
+      free(a);
+      return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+    }
+    gpux_status s = gpux__pool_alloc(ctx, (size_t)size * gpux_dtype_size(dt), &a->st->blk);
+    if (s != GPUX_SUCCESS) {
+      if (s == GPUX_ERROR_OUT_OF_MEMORY) {
+        char sh[256], msg[1024];
+        snprintf(msg, sizeof msg, "%s", gpux_last_error_message());
+        gpux__set_error(s, "array %s of %s (%llu bytes): %s",
+                        gpux__shape_str(sh, sizeof sh, ndim, shape), gpux_dtype_name(dt),
+                        (unsigned long long)size * gpux_dtype_size(dt), msg);
+      }
+      free(a->st);
+      free(a);
+      return s;
+    }
+    a->st->refs = 1;
+  }
+  ctx->live_arrays++;
+  *out = a;
+  return GPUX_SUCCESS;
+}
+
+gpux__operand gpux__operand_of(const struct gpux_array *a) {
+  gpux__operand o = {a->st ? a->st->blk.buf : NULL, a->offset, (int)a->dtype};
+  return o;
+}
+
+/* A new array header sharing a's memory (for views). */
+static gpux_status view_of(struct gpux_array **out, const struct gpux_array *a) {
+  struct gpux_array *v = malloc(sizeof *v);
+  if (!v) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  *v = *a;
+  if (v->st) v->st->refs++;
+  a->ctx->live_arrays++;
+  *out = v;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API void gpux_array_release(gpux_array_t a) {
+  if (!a) return;
+  if (a->st && --a->st->refs == 0) {
+    gpux__pool_free(a->ctx, a->st->blk);
+    free(a->st);
+  }
+  a->ctx->live_arrays--;
+  free(a);
+}
+
+gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
+  gpux__scalar s;
+  memset(&s, 0, sizeof s);
+  switch (dt) {
+    case GPUX_FLOAT32: s.f32 = (float)v; break;
+    case GPUX_FLOAT64: s.f64 = v; break;
+    case GPUX_INT32:
+      s.i32 = isnan(v) ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
+      break;
+    case GPUX_INT64:
+      s.i64 = isnan(v) ? 0
+              : v >= 9223372036854775807.0 ? INT64_MAX
+              : v <= -9223372036854775808.0 ? INT64_MIN
+                                            : (int64_t)v;
+      break;
+    case GPUX_UINT8: s.u8 = isnan(v) ? 0 : v >= 255.0 ? 255 : v <= 0.0 ? 0 : (uint8_t)v; break;
+    case GPUX_BOOL: s.b8 = v != 0.0; break;
+  }
+  return s;
+}
+
+/* ---- creation */
+
+GPUX_API gpux_status gpux_array_empty(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                      int ndim, const int64_t *shape) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  return gpux__array_new(out, ctx, dt, ndim, shape);
+}
+
+static gpux_status fill_contiguous(struct gpux_array *a, double value) {
+  if (a->size == 0) return GPUX_SUCCESS;
+  gpux__launch l;
+  l.layout = GPUX_LAYOUT_C;
+  l.n = a->size;
+  l.opnd[0] = gpux__operand_of(a);
+  l.scalar = gpux__scalar_from_double(value, a->dtype);
+  return a->ctx->be->fill(a->ctx->b, &l);
+}
+
+GPUX_API gpux_status gpux_array_full(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                     int ndim, const int64_t *shape, double value) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  GPUX__CHECK(gpux__array_new(out, ctx, dt, ndim, shape));
+  gpux_status s = fill_contiguous(*out, value);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+GPUX_API gpux_status gpux_array_zeros(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                      int ndim, const int64_t *shape) {
+  return gpux_array_full(out, ctx, dt, ndim, shape, 0.0);
+}
+
+GPUX_API gpux_status gpux_array_ones(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                     int ndim, const int64_t *shape) {
+  return gpux_array_full(out, ctx, dt, ndim, shape, 1.0);
+}
+
+static gpux_status ramp(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt, int64_t n,
+                        double start, double step, double stop, int is_linspace) {
+  GPUX__CHECK(gpux__array_new(out, ctx, dt, 1, &n));
+  if (n == 0) return GPUX_SUCCESS;
+  gpux__launch l;
+  l.layout = GPUX_LAYOUT_C;
+  l.n = n;
+  l.opnd[0] = gpux__operand_of(*out);
+  gpux_status s = is_linspace ? ctx->be->linspace(ctx->b, &l, start, step, stop)
+                              : ctx->be->arange(ctx->b, &l, start, step);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+GPUX_API gpux_status gpux_array_arange(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                       double start, double stop, double step) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  if (!isfinite(start) || !isfinite(stop) || !isfinite(step) || step == 0.0)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "arange(%g, %g, %g): start, stop and step must be finite, step non-zero",
+                           start, stop, step);
+  double len = ceil((stop - start) / step);
+  if (!(len < 9.2e18))
+    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "arange(%g, %g, %g) is too long", start, stop, step);
+  int64_t n = len > 0 ? (int64_t)len : 0;
+  return ramp(out, ctx, dt, n, start, step, 0.0, 0);
+}
+
+GPUX_API gpux_status gpux_array_linspace(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                         double start, double stop, int64_t n) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  if (n < 0) return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "linspace: n = %lld is negative", (long long)n);
+  if (!isfinite(start) || !isfinite(stop))
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "linspace: start and stop must be finite");
+  double step = n > 1 ? (stop - start) / (double)(n - 1) : 0.0;
+  return ramp(out, ctx, dt, n, start, step, stop, 1);
+}
+
+/* ---- transfers */
+
+static gpux_status check_bytes(const struct gpux_array *a, const void *data, size_t bytes,
+                               const char *fn) {
+  size_t want = (size_t)a->size * gpux_dtype_size(a->dtype);
+  if (bytes != want)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: %zu bytes given, the array holds %zu",
+                           fn, bytes, want);
+  if (!data && bytes) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: data is NULL", fn);
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_array_from_host(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                          int ndim, const int64_t *shape, const void *data) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  GPUX__CHECK(gpux__array_new(out, ctx, dt, ndim, shape));
+  gpux_status s = gpux_array_write(*out, data, (size_t)(*out)->size * gpux_dtype_size(dt));
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t bytes) {
+  GPUX__CHECK(gpux__check_array(dst, "gpux_array_write: dst"));
+  GPUX__CHECK(check_bytes(dst, data, bytes, "gpux_array_write"));
+  if (bytes == 0) return GPUX_SUCCESS;
+  struct gpux_context *ctx = dst->ctx;
+  size_t es = gpux_dtype_size(dst->dtype);
+  if (gpux__is_contiguous(dst))
+    return ctx->be->mem_upload(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, data, bytes);
+  /* strided destination: upload contiguous, then scatter on the device */
+  struct gpux_array *tmp;
+  GPUX__CHECK(gpux__array_new(&tmp, ctx, dst->dtype, dst->ndim, dst->shape));
+  gpux_status s = ctx->be->mem_upload(ctx->b, tmp->st->blk.buf, 0, data, bytes);
+  if (s == GPUX_SUCCESS) s = gpux__copy_strided(dst, tmp);
+  gpux_array_release(tmp);
+  return s;
+}
+
+GPUX_API gpux_status gpux_array_read(gpux_array_t src, void *data, size_t bytes) {
+  GPUX__CHECK(gpux__check_array(src, "gpux_array_read: src"));
+  GPUX__CHECK(check_bytes(src, data, bytes, "gpux_array_read"));
+  struct gpux_context *ctx = src->ctx;
+  if (bytes == 0) return ctx->be->synchronize(ctx->b);
+  size_t es = gpux_dtype_size(src->dtype);
+  if (gpux__is_contiguous(src))
+    return ctx->be->mem_download(ctx->b, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
+  struct gpux_array *tmp;
+  GPUX__CHECK(gpux__array_new(&tmp, ctx, src->dtype, src->ndim, src->shape));
+  gpux_status s = gpux__copy_strided(tmp, src);
+  if (s == GPUX_SUCCESS) s = ctx->be->mem_download(ctx->b, tmp->st->blk.buf, 0, data, bytes);
+  gpux_array_release(tmp);
+  return s;
+}
+
+GPUX_API gpux_status gpux_array_download(void **data, size_t *bytes, gpux_array_t src) {
+  if (!data || !bytes) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_download: data or bytes is NULL");
+  *data = NULL;
+  *bytes = 0;
+  GPUX__CHECK(gpux__check_array(src, "gpux_array_download: src"));
+  size_t n = (size_t)src->size * gpux_dtype_size(src->dtype);
+  void *p = malloc(n ? n : 1);
+  if (!p) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "cannot allocate %zu host bytes", n);
+  gpux_status s = gpux_array_read(src, p, n);
+  if (s != GPUX_SUCCESS) {
+    free(p);
+    return s;
+  }
+  *data = p;
+  *bytes = n;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API void gpux_host_free(void *p) { free(p); }
+
+/* ---- device copies */
+
+/* 1 when a tiled kernel pays: the output walks its last dim contiguously while the input
+ * walks it with a stride, and the input is contiguous along another dim. */
+static void plan_tiles(gpux_nd_params *nd) {
+  int last = (int)nd->ndim - 1;
+  if (last < 1 || nd->stride[0][last] != 1 || nd->stride[1][last] == 1) return;
+  if (nd->shape[last] < 4) return;
+  for (int d = 0; d < last; d++)
+    if (nd->stride[1][d] == 1 && nd->shape[d] >= 4) {
+      nd->tile_dim = d;
+      return;
+    }
+}
+
+gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src) {
+  if (dst->size == 0) return GPUX_SUCCESS;
+  struct gpux_context *ctx = dst->ctx;
+  size_t es = gpux_dtype_size(dst->dtype);
+  int same_shape = dst->ndim == src->ndim &&
+                   memcmp(dst->shape, src->shape, (size_t)dst->ndim * sizeof dst->shape[0]) == 0;
+  if (same_shape && gpux__is_contiguous(dst) && gpux__is_contiguous(src))
+    return ctx->be->mem_copy(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, src->st->blk.buf,
+                             (size_t)src->offset * es, (size_t)dst->size * es);
+  gpux__launch l;
+  const struct gpux_array *ops[2] = {dst, src};
+  l.layout = GPUX_LAYOUT_N;
+  l.opnd[0] = gpux__operand_of(dst);
+  l.opnd[1] = gpux__operand_of(src);
+  gpux__plan_nd(&l.nd, 2, ops, dst->ndim, dst->shape);
+  l.n = l.nd.n;
+  plan_tiles(&l.nd);
+  return ctx->be->copy(ctx->b, (int)es, &l);
+}
+
+static gpux_status same_ctx(const struct gpux_array *a, const struct gpux_array *b, const char *fn) {
+  if (a->ctx != b->ctx)
+    return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH, "%s: arrays belong to different contexts", fn);
+  return GPUX_SUCCESS;
+}
+
+/* dst's shape must be what src broadcasts to. */
+static gpux_status check_broadcast_into(const struct gpux_array *dst, const struct gpux_array *src,
+                                        const char *fn) {
+  const struct gpux_array *ops[2] = {dst, src};
+  int nd;
+  int64_t shape[GPUX_MAX_DIMS];
+  GPUX__CHECK(gpux__broadcast_shapes(2, ops, &nd, shape));
+  if (nd != dst->ndim || memcmp(shape, dst->shape, (size_t)nd * sizeof shape[0]) != 0) {
+    char a[256], b[256];
+    return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH, "%s: source %s does not broadcast to destination %s",
+                           fn, gpux__shape_str(a, sizeof a, src->ndim, src->shape),
+                           gpux__shape_str(b, sizeof b, dst->ndim, dst->shape));
+  }
+  if (gpux__partial_overlap(dst, src))
+    return gpux__set_error(GPUX_ERROR_OVERLAP, "%s: destination partially overlaps the source", fn);
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_array_copy_into(gpux_array_t dst, gpux_array_t src) {
+  GPUX__CHECK(gpux__check_array(dst, "gpux_array_copy_into: dst"));
+  GPUX__CHECK(gpux__check_array(src, "gpux_array_copy_into: src"));
+  GPUX__CHECK(same_ctx(dst, src, "gpux_array_copy_into"));
+  if (dst->dtype != src->dtype)
+    return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "gpux_array_copy_into: dst is %s, src is %s (use gpux_array_cast_into)",
+                           gpux_dtype_name(dst->dtype), gpux_dtype_name(src->dtype));
+  GPUX__CHECK(check_broadcast_into(dst, src, "gpux_array_copy_into"));
+  return gpux__copy_strided(dst, src);
+}
+
+GPUX_API gpux_status gpux_array_contiguous(gpux_array_t *out, gpux_array_t src) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "src"));
+  GPUX__CHECK(gpux__array_new(out, src->ctx, src->dtype, src->ndim, src->shape));
+  gpux_status s = gpux__copy_strided(*out, src);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+GPUX_API gpux_status gpux_array_copy(gpux_array_t *out, gpux_array_t src) {
+  return gpux_array_contiguous(out, src);
+}
+
+/* ---- views and layout changes */
+
+GPUX_API gpux_status gpux_array_reshape(gpux_array_t *out, gpux_array_t src, int ndim,
+                                        const int64_t *shape) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "src"));
+  if (ndim < 0 || ndim > GPUX_MAX_DIMS)
+    return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "reshape: ndim %d is outside 0..%d", ndim, GPUX_MAX_DIMS);
+  if (ndim > 0 && !shape) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "reshape: shape is NULL");
+  int64_t sh[GPUX_MAX_DIMS];
+  int infer = -1;
+  int64_t known = 1;
+  for (int d = 0; d < ndim; d++) {
+    sh[d] = shape[d];
+    if (shape[d] == -1) {
+      if (infer >= 0) return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "reshape: more than one -1");
+      infer = d;
+      continue;
+    }
+    if (shape[d] < 0)
+      return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "reshape: dimension %d is %lld", d, (long long)shape[d]);
+    if (shape[d] && known > INT64_MAX / shape[d])
+      return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "reshape: size overflows");
+    known *= shape[d];
+  }
+  if (infer >= 0) {
+    if (known == 0 || src->size % known)
+      return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH, "reshape: cannot infer -1 for %lld elements",
+                             (long long)src->size);
+    sh[infer] = src->size / known;
+    known *= sh[infer];
+  }
+  if (known != src->size) {
+    char a[256], b[256];
+    return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH, "reshape: %s (%lld elements) cannot become %s",
+                           gpux__shape_str(a, sizeof a, src->ndim, src->shape), (long long)src->size,
+                           gpux__shape_str(b, sizeof b, ndim, sh));
+  }
+  struct gpux_array *v;
+  if (gpux__is_contiguous(src))
+    GPUX__CHECK(view_of(&v, src));
+  else
+    GPUX__CHECK(gpux_array_contiguous(&v, src));
+  v->ndim = ndim;
+  if (ndim) memcpy(v->shape, sh, (size_t)ndim * sizeof sh[0]);
+  set_contiguous_strides(v);
+  *out = v;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_array_slice(gpux_array_t *out, gpux_array_t src, const int64_t *start,
+                                      const int64_t *stop, const int64_t *step) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "src"));
+  struct gpux_array v = *src;
+  v.size = 1;
+  for (int d = 0; d < src->ndim; d++) {
+    int64_t len = src->shape[d];
+    int64_t st = step ? step[d] : 1;
+    if (st == 0) return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "slice: step of dimension %d is 0", d);
+    int64_t b, e, n;
+    if (st > 0) {
+      b = start ? start[d] : 0;
+      e = stop ? stop[d] : len;
+      if (b < 0) b = b < -len ? 0 : b + len;
+      if (b > len) b = len;
+      if (e < 0) e = e < -len ? 0 : e + len;
+      if (e > len) e = len;
+      n = e > b ? (e - b - 1) / st + 1 : 0;
+    } else {
+      b = start ? start[d] : len - 1;
+      e = stop ? stop[d] : INT64_MIN;
+      if (b < 0) b = b < -len ? -1 : b + len;
+      if (b > len - 1) b = len - 1;
+      if (e < 0) e = e < -len ? -1 : e + len;
+      if (e > len - 1) e = len - 1;
+      n = b > e ? (b - e - 1) / (-st) + 1 : 0;
+    }
+    if (n > 0) v.offset += b * src->strides[d];
+    v.shape[d] = n;
+    v.strides[d] = src->strides[d] * st;
+    v.size *= n;
+  }
+  struct gpux_array *r;
+  GPUX__CHECK(view_of(&r, &v));
+  *out = r;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_array_permute(gpux_array_t *out, gpux_array_t src, const int *axes) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "src"));
+  if (!axes && src->ndim) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "permute: axes is NULL");
+  struct gpux_array v = *src;
+  int seen[GPUX_MAX_DIMS] = {0};
+  for (int d = 0; d < src->ndim; d++) {
+    int ax = axes[d];
+    if (ax < 0) ax += src->ndim;
+    if (ax < 0 || ax >= src->ndim || seen[ax])
+      return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "permute: axes[%d] = %d is not a permutation of 0..%d",
+                             d, axes[d], src->ndim - 1);
+    seen[ax] = 1;
+    v.shape[d] = src->shape[ax];
+    v.strides[d] = src->strides[ax];
+  }
+  GPUX__CHECK(gpux__array_new(out, src->ctx, src->dtype, src->ndim, v.shape));
+  gpux_status s = gpux__copy_strided(*out, &v);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+GPUX_API gpux_status gpux_array_transpose(gpux_array_t *out, gpux_array_t src) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "src"));
+  int axes[GPUX_MAX_DIMS];
+  for (int d = 0; d < src->ndim; d++) axes[d] = src->ndim - 1 - d;
+  return gpux_array_permute(out, src, axes);
+}
+
+/* ---- casts */
+
+GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src) {
+  GPUX__CHECK(gpux__check_array(dst, "gpux_array_cast_into: dst"));
+  GPUX__CHECK(gpux__check_array(src, "gpux_array_cast_into: src"));
+  GPUX__CHECK(same_ctx(dst, src, "gpux_array_cast_into"));
+  GPUX__CHECK(check_broadcast_into(dst, src, "gpux_array_cast_into"));
+  if (dst->size == 0) return GPUX_SUCCESS;
+  if (dst->dtype == src->dtype) return gpux__copy_strided(dst, src);
+  struct gpux_context *ctx = dst->ctx;
+  gpux__launch l;
+  l.opnd[0] = gpux__operand_of(dst);
+  l.opnd[1] = gpux__operand_of(src);
+  int same_shape = dst->ndim == src->ndim &&
+                   memcmp(dst->shape, src->shape, (size_t)dst->ndim * sizeof dst->shape[0]) == 0;
+  if (same_shape && gpux__is_contiguous(dst) && gpux__is_contiguous(src)) {
+    l.layout = GPUX_LAYOUT_C;
+    l.n = dst->size;
+  } else {
+    const struct gpux_array *ops[2] = {dst, src};
+    l.layout = GPUX_LAYOUT_N;
+    gpux__plan_nd(&l.nd, 2, ops, dst->ndim, dst->shape);
+    l.n = l.nd.n;
+  }
+  return ctx->be->cast(ctx->b, &l);
+}
+
+GPUX_API gpux_status gpux_array_cast(gpux_array_t *out, gpux_array_t src, gpux_dtype dt) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "src"));
+  GPUX__CHECK(gpux__check_dtype(dt, "gpux_array_cast"));
+  GPUX__CHECK(gpux__array_new(out, src->ctx, dt, src->ndim, src->shape));
+  gpux_status s = gpux_array_cast_into(*out, src);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+/* ---- queries */
+
+#define QUERY(fn, type, expr)                                                              \
+  GPUX_API gpux_status fn(type *out, gpux_array_t a) {                                     \
+    if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, #fn ": out is NULL");       \
+    GPUX__CHECK(gpux__check_array(a, #fn ": array"));                                      \
+    *out = (expr);                                                                         \
+    return GPUX_SUCCESS;                                                                   \
+  }
+QUERY(gpux_array_dtype, gpux_dtype, a->dtype)
+QUERY(gpux_array_ndim, int, a->ndim)
+QUERY(gpux_array_size, int64_t, a->size)
+QUERY(gpux_array_nbytes, size_t, (size_t)a->size * gpux_dtype_size(a->dtype))
+QUERY(gpux_array_is_contiguous, int, gpux__is_contiguous(a))
+QUERY(gpux_array_context, gpux_context_t, a->ctx)
+#undef QUERY
+
+GPUX_API gpux_status gpux_array_shape(int64_t *shape, gpux_array_t a) {
+  if (!shape) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_shape: shape is NULL");
+  GPUX__CHECK(gpux__check_array(a, "gpux_array_shape: array"));
+  if (a->ndim) memcpy(shape, a->shape, (size_t)a->ndim * sizeof *shape);
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_array_strides(int64_t *strides, gpux_array_t a) {
+  if (!strides) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_strides: strides is NULL");
+  GPUX__CHECK(gpux__check_array(a, "gpux_array_strides: array"));
+  if (a->ndim) memcpy(strides, a->strides, (size_t)a->ndim * sizeof *strides);
+  return GPUX_SUCCESS;
+}

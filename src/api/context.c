@@ -1,0 +1,211 @@
+/* Contexts: backend and device resolution, synchronization, events, pool access. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* GPUX_BACKEND (unset or empty = auto). */
+static gpux_status backend_from_env(gpux_backend_kind *out) {
+  const char *env = getenv("GPUX_BACKEND");
+  if (!env || !*env) {
+    *out = GPUX_BACKEND_AUTO;
+    return GPUX_SUCCESS;
+  }
+  gpux_status s = gpux_backend_from_name(out, env);
+  if (s != GPUX_SUCCESS)
+    return gpux__set_error(s, "GPUX_BACKEND='%s' is not a backend (expected cuda, opencl or auto)", env);
+  if (*out == GPUX_BACKEND_DEFAULT) *out = GPUX_BACKEND_AUTO;
+  return GPUX_SUCCESS;
+}
+
+/* GPUX_DEVICE (unset or empty = 0). */
+static gpux_status device_from_env(int *out) {
+  const char *env = getenv("GPUX_DEVICE");
+  *out = 0;
+  if (!env || !*env) return GPUX_SUCCESS;
+  char *end;
+  errno = 0;
+  long v = strtol(env, &end, 10);
+  if (errno || *end || v < 0 || v > 1 << 20)
+    return gpux__set_error(GPUX_ERROR_INVALID_DEVICE, "GPUX_DEVICE='%s' is not a device index", env);
+  *out = (int)v;
+  return GPUX_SUCCESS;
+}
+
+/* Opens device `index` of one backend. */
+static gpux_status open_on(struct gpux_context *ctx, gpux_backend_kind kind, int index) {
+  const gpux__backend_iface *be;
+  int n = 0;
+  GPUX__CHECK(gpux__backend_get(&be, kind));
+  GPUX__CHECK(be->device_count(&n));
+  if (n == 0) return gpux__set_error(GPUX_ERROR_NO_DEVICE, "%s backend: no device", be->name);
+  if (index >= n)
+    return gpux__set_error(GPUX_ERROR_INVALID_DEVICE, "device %d requested but %s has %d device(s)",
+                           index, be->name, n);
+  memset(&ctx->info, 0, sizeof ctx->info);
+  GPUX__CHECK(be->device_info(index, &ctx->info));
+  ctx->info.backend = kind;
+  ctx->info.index = index;
+  GPUX__CHECK(be->context_create(index, &ctx->b));
+  ctx->be = be;
+  ctx->kind = kind;
+  ctx->device = index;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind backend,
+                                         int device) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_context_create: out is NULL");
+  *out = NULL;
+  if (backend == GPUX_BACKEND_DEFAULT)
+    GPUX__CHECK(backend_from_env(&backend));
+  else if (!gpux_backend_name(backend))
+    return gpux__set_error(GPUX_ERROR_BACKEND_UNKNOWN, "unknown backend id %d", (int)backend);
+  if (device < -1)
+    return gpux__set_error(GPUX_ERROR_INVALID_DEVICE, "device index %d is negative", device);
+  if (device == -1) GPUX__CHECK(device_from_env(&device));
+
+  struct gpux_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  ctx->pool.limit = UINT64_MAX;
+  gpux_status s;
+  if (backend == GPUX_BACKEND_AUTO) {
+    /* CUDA first; the OpenCL backend lists GPUs before other devices. */
+    char why_cuda[1024];
+    s = open_on(ctx, GPUX_BACKEND_CUDA, device);
+    if (s != GPUX_SUCCESS) {
+      snprintf(why_cuda, sizeof why_cuda, "%s", gpux_last_error_message());
+      s = open_on(ctx, GPUX_BACKEND_OPENCL, device);
+      if (s != GPUX_SUCCESS) {
+        char why_cl[1024];
+        snprintf(why_cl, sizeof why_cl, "%s", gpux_last_error_message());
+        s = gpux__set_error(s == GPUX_ERROR_INVALID_DEVICE ? s : GPUX_ERROR_NO_DEVICE,
+                            "auto: no usable backend; %s; %s", why_cuda, why_cl);
+      }
+    }
+  } else {
+    s = open_on(ctx, backend, device);
+  }
+  if (s != GPUX_SUCCESS) {
+    free(ctx);
+    return s;
+  }
+  *out = ctx;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API void gpux_context_release(gpux_context_t ctx) {
+  if (!ctx) return;
+  if (ctx->be->synchronize) (void)ctx->be->synchronize(ctx->b);
+  gpux__pool_destroy(ctx);
+  ctx->be->context_destroy(ctx->b);
+  free(ctx);
+}
+
+#define CHECK_CTX(ctx)                                                         \
+  do {                                                                         \
+    if (!(ctx)) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: context is NULL", __func__); \
+  } while (0)
+
+GPUX_API gpux_status gpux_context_synchronize(gpux_context_t ctx) {
+  CHECK_CTX(ctx);
+  return ctx->be->synchronize(ctx->b);
+}
+
+GPUX_API gpux_status gpux_context_backend(gpux_backend_kind *out, gpux_context_t ctx) {
+  CHECK_CTX(ctx);
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_context_backend: out is NULL");
+  *out = ctx->kind;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_context_device_info(gpux_device_info *out, gpux_context_t ctx) {
+  CHECK_CTX(ctx);
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_context_device_info: out is NULL");
+  *out = ctx->info;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_context_set_option(gpux_context_t ctx, gpux_context_option opt,
+                                             int64_t value) {
+  CHECK_CTX(ctx);
+  switch (opt) {
+    case GPUX_OPTION_POOL_LIMIT_BYTES:
+      if (value < 0)
+        return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "pool limit %lld is negative",
+                               (long long)value);
+      ctx->pool.limit = (uint64_t)value;
+      gpux__pool_trim_to_limit(ctx);
+      return GPUX_SUCCESS;
+  }
+  return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "unknown context option %d", (int)opt);
+}
+
+GPUX_API gpux_status gpux_pool_get_stats(gpux_pool_stats *out, gpux_context_t ctx) {
+  CHECK_CTX(ctx);
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_pool_get_stats: out is NULL");
+  *out = ctx->pool.stats;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_pool_trim(gpux_context_t ctx) {
+  CHECK_CTX(ctx);
+  GPUX__CHECK(ctx->be->synchronize(ctx->b));
+  gpux__pool_trim(ctx);
+  return GPUX_SUCCESS;
+}
+
+/* ---- events */
+struct gpux_event {
+  struct gpux_context *ctx;
+  void *ev;
+  int recorded;
+};
+
+GPUX_API gpux_status gpux_event_create(gpux_event_t *out, gpux_context_t ctx) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_create: out is NULL");
+  *out = NULL;
+  CHECK_CTX(ctx);
+  if (!ctx->be->event_create)
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED, "%s backend has no events", ctx->be->name);
+  struct gpux_event *e = calloc(1, sizeof *e);
+  if (!e) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  e->ctx = ctx;
+  gpux_status s = ctx->be->event_create(ctx->b, &e->ev);
+  if (s != GPUX_SUCCESS) {
+    free(e);
+    return s;
+  }
+  *out = e;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API void gpux_event_release(gpux_event_t e) {
+  if (!e) return;
+  e->ctx->be->event_destroy(e->ctx->b, e->ev);
+  free(e);
+}
+
+GPUX_API gpux_status gpux_event_record(gpux_event_t e) {
+  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_record: event is NULL");
+  GPUX__CHECK(e->ctx->be->event_record(e->ctx->b, e->ev));
+  e->recorded = 1;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_event_synchronize(gpux_event_t e) {
+  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_synchronize: event is NULL");
+  if (!e->recorded) return GPUX_SUCCESS;
+  return e->ctx->be->event_synchronize(e->ctx->b, e->ev);
+}
+
+GPUX_API gpux_status gpux_event_elapsed_ms(double *ms, gpux_event_t start, gpux_event_t end) {
+  if (!ms || !start || !end)
+    return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_elapsed_ms: NULL argument");
+  if (start->ctx != end->ctx)
+    return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH, "events belong to different contexts");
+  if (!start->recorded || !end->recorded)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "both events must be recorded");
+  return start->ctx->be->event_elapsed_ms(start->ctx->b, start->ev, end->ev, ms);
+}

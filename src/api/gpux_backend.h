@@ -1,0 +1,132 @@
+/* gpux: the private interface between the front end (src/api) and a backend
+ * (src/backend_cuda, src/backend_opencl). Never installed.
+ *
+ * The front end validates every argument, computes shapes, broadcasting and the launch
+ * layout, and owns handles, errors and the memory pool. A backend only executes: it never
+ * re-checks what the front end checked. An entry a backend leaves NULL makes the front end
+ * return GPUX_ERROR_UNSUPPORTED.
+ *
+ * A backend is a module (libgpux-cuda.so, libgpux-opencl.so) exporting
+ *   const gpux__backend_iface *gpux_<name>_backend_entry(const gpux__host_iface *host);
+ * or, in a build without modules, the same function linked into libgpux. */
+#ifndef GPUX_BACKEND_H
+#define GPUX_BACKEND_H
+#include <stddef.h>
+#include <stdint.h>
+#include "gpux.h"
+#include "../../kernels/common/gpux_kernels.h"
+
+#define GPUX_BACKEND_ABI_VERSION 1u
+
+/* Services of the core that backends use (a module cannot link to the core's hidden
+ * symbols). */
+typedef struct gpux__host_iface {
+  uint32_t abi_version;
+  /* Records the thread's error detail and returns s (printf-style). */
+  gpux_status (*set_error)(gpux_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+      __attribute__((format(printf, 2, 3)))
+#endif
+      ;
+  /* On-disk cache of compiled binaries (GPUX_CACHE_DIR, default the XDG cache dir;
+   * "off" disables it). The key is any bytes (source, options, device, driver); the cache
+   * adds the gpux version, hashes it and checks a checksum on load. load returns 1 and a
+   * malloc'd copy on a hit, 0 on a miss or any fault; store never fails loudly. */
+  int (*cache_load)(const void *key, size_t key_len, void **data, size_t *size);
+  void (*cache_store)(const void *key, size_t key_len, const void *data, size_t size);
+} gpux__host_iface;
+
+/* The backend's per-context state (device, stream/queue, modules/programs). */
+typedef struct gpux__bctx gpux__bctx;
+
+/* A scalar already converted to the operand's dtype (bool: b8 holds 0 or 1). */
+typedef union gpux__scalar {
+  float f32;
+  double f64;
+  int32_t i32;
+  int64_t i64;
+  uint8_t u8;
+  uint8_t b8;
+} gpux__scalar;
+
+/* One operand: a buffer from mem_alloc plus an offset in elements. */
+typedef struct gpux__operand {
+  void *buf;
+  int64_t offset;
+  int dtype; /* GPUX_KDT_* */
+} gpux__operand;
+
+/* One kernel launch as the front end planned it.
+ * layout C: every operand contiguous, n elements, opnd[k].offset applies.
+ * layout S: opnd[0] and opnd[1] contiguous; the second operand is `scalar`
+ *           (scalar_first: computes scalar op a).
+ * layout N: nd holds shape, strides and offsets (offsets also in opnd[].offset). */
+typedef struct gpux__launch {
+  int layout;
+  int scalar_first;
+  int64_t n;
+  gpux__operand opnd[GPUX_KMAX_OPERANDS];
+  gpux__scalar scalar;
+  gpux_nd_params nd;
+} gpux__launch;
+
+/* Description of a device, filled by device_info. */
+typedef gpux_device_info gpux__devinfo;
+
+typedef struct gpux__backend_iface {
+  uint32_t abi_version; /* GPUX_BACKEND_ABI_VERSION */
+  const char *name;     /* "cuda", "opencl" */
+
+  /* Loads the driver and enumerates devices; called once, under the core's lock.
+   * Failure: GPUX_ERROR_BACKEND_UNAVAILABLE with the reason (dlerror text, driver code). */
+  gpux_status (*init)(void);
+  gpux_status (*device_count)(int *count);
+  gpux_status (*device_info)(int index, gpux__devinfo *info);
+
+  gpux_status (*context_create)(int index, gpux__bctx **out);
+  void (*context_destroy)(gpux__bctx *b); /* waits for queued work first */
+  /* Waits for queued work; an error raised by it returns GPUX_ERROR_ASYNC (or a more
+   * precise status) with the native code in the message. */
+  gpux_status (*synchronize)(gpux__bctx *b);
+
+  /* Device memory. Out of memory is GPUX_ERROR_OUT_OF_MEMORY; the context stays usable. */
+  gpux_status (*mem_alloc)(gpux__bctx *b, size_t bytes, void **buf);
+  void (*mem_free)(gpux__bctx *b, void *buf);
+  /* Host -> device, queued in order; the host buffer may be reused when it returns. */
+  gpux_status (*mem_upload)(gpux__bctx *b, void *buf, size_t offset_bytes, const void *src,
+                            size_t bytes);
+  /* Device -> host; waits for the queued work before it and for the copy. */
+  gpux_status (*mem_download)(gpux__bctx *b, void *buf, size_t offset_bytes, void *dst,
+                              size_t bytes);
+  /* Device -> device, queued. */
+  gpux_status (*mem_copy)(gpux__bctx *b, void *dst, size_t dst_offset_bytes, void *src,
+                          size_t src_offset_bytes, size_t bytes);
+
+  /* Kernels (all queued). The dtype is opnd[1].dtype unless said otherwise. */
+  gpux_status (*binary)(gpux__bctx *b, int op, const gpux__launch *l);  /* layouts C, S, N */
+  gpux_status (*unary)(gpux__bctx *b, int op, const gpux__launch *l);   /* layouts C, N */
+  gpux_status (*where)(gpux__bctx *b, const gpux__launch *l);           /* 1 cond, 2 a, 3 b;
+                                                                           dtype opnd[2] */
+  gpux_status (*cast)(gpux__bctx *b, const gpux__launch *l); /* opnd[1].dtype -> opnd[0] */
+  /* layout N only: opnd[0] = opnd[1] elementwise, elem_size bytes per element;
+   * nd.tile_dim >= 0 asks for the tiled (transposing) kernel. */
+  gpux_status (*copy)(gpux__bctx *b, int elem_size, const gpux__launch *l);
+  /* layout C on opnd[0] (dtype opnd[0].dtype); fill writes l->scalar. arange writes
+   * start + i * step, linspace start + i * step with element n-1 = stop; both computed in
+   * float64 where the device has it, then converted as casts convert. */
+  gpux_status (*fill)(gpux__bctx *b, const gpux__launch *l);
+  gpux_status (*arange)(gpux__bctx *b, const gpux__launch *l, double start, double step);
+  gpux_status (*linspace)(gpux__bctx *b, const gpux__launch *l, double start, double step,
+                          double stop);
+
+  /* Device-clock events. */
+  gpux_status (*event_create)(gpux__bctx *b, void **ev);
+  void (*event_destroy)(gpux__bctx *b, void *ev);
+  gpux_status (*event_record)(gpux__bctx *b, void *ev);
+  gpux_status (*event_synchronize)(gpux__bctx *b, void *ev);
+  gpux_status (*event_elapsed_ms)(gpux__bctx *b, void *start, void *end, double *ms);
+} gpux__backend_iface;
+
+typedef const gpux__backend_iface *(*gpux__backend_entry_fn)(const gpux__host_iface *host);
+
+#endif

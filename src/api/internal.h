@@ -1,0 +1,106 @@
+/* gpux front end: internal structures and helpers (never installed). */
+#ifndef GPUX_INTERNAL_H
+#define GPUX_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+#include "gpux_backend.h"
+
+/* ---- errors (status.c) */
+gpux_status gpux__set_error(gpux_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* "(3, 4, 5)" into buf */
+const char *gpux__shape_str(char *buf, size_t len, int ndim, const int64_t *shape);
+
+/* ---- backends (registry.c) */
+/* Loads (once) and returns the backend for kind CUDA or OPENCL; on failure sets the error. */
+gpux_status gpux__backend_get(const gpux__backend_iface **out, gpux_backend_kind kind);
+extern const gpux__host_iface gpux__host;
+
+/* ---- on-disk cache (cache.c) */
+int gpux__cache_load(const void *key, size_t key_len, void **data, size_t *size);
+void gpux__cache_store(const void *key, size_t key_len, const void *data, size_t size);
+
+/* ---- memory pool (pool.c): one per context */
+typedef struct gpux__block {
+  void *buf;   /* backend buffer */
+  size_t size; /* rounded size */
+} gpux__block;
+
+typedef struct gpux__pool {
+  gpux__block *free_blocks; /* sorted by size */
+  size_t nfree, cap;
+  uint64_t limit; /* max cached bytes */
+  gpux_pool_stats stats;
+} gpux__pool;
+
+struct gpux_context;
+gpux_status gpux__pool_alloc(struct gpux_context *ctx, size_t bytes, gpux__block *out);
+void gpux__pool_free(struct gpux_context *ctx, gpux__block blk);
+void gpux__pool_trim(struct gpux_context *ctx);
+void gpux__pool_trim_to_limit(struct gpux_context *ctx);
+void gpux__pool_destroy(struct gpux_context *ctx);
+
+/* ---- context (context.c) */
+struct gpux_context {
+  const gpux__backend_iface *be;
+  gpux__bctx *b;
+  gpux_backend_kind kind;
+  int device;
+  gpux_device_info info;
+  gpux__pool pool;
+  int64_t live_arrays; /* arrays not yet released (for leak checks in the tests' stats) */
+};
+
+/* ---- arrays (array.c) */
+/* Device memory shared by an array and its views. */
+typedef struct gpux__storage {
+  gpux__block blk;
+  int64_t refs;
+} gpux__storage;
+
+struct gpux_array {
+  struct gpux_context *ctx;
+  gpux__storage *st; /* NULL for empty arrays (size 0) */
+  gpux_dtype dtype;
+  int ndim;
+  int64_t size;   /* element count */
+  int64_t offset; /* in elements, into st */
+  int64_t shape[GPUX_MAX_DIMS];
+  int64_t strides[GPUX_MAX_DIMS]; /* in elements */
+};
+
+/* Validating helpers: each sets the error naming `what`. */
+gpux_status gpux__check_array(const struct gpux_array *a, const char *what);
+gpux_status gpux__check_dtype(gpux_dtype dt, const char *what);
+gpux_status gpux__check_shape(int ndim, const int64_t *shape, int64_t *size, gpux_dtype dt);
+int gpux__is_contiguous(const struct gpux_array *a);
+/* New contiguous array of the given shape (memory from the pool). */
+gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, gpux_dtype dt,
+                            int ndim, const int64_t *shape);
+gpux__operand gpux__operand_of(const struct gpux_array *a);
+/* Converts a float64 value to dtype dt with the documented cast rules. */
+gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt);
+/* Writes src into dst elementwise (same dtype; src broadcast to dst's shape). */
+gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src);
+
+/* ---- n-d planning (nd.c) */
+/* Broadcasts the shapes of n operands (NumPy rules) into out_shape. */
+gpux_status gpux__broadcast_shapes(int n, const struct gpux_array *const *ops, int *out_ndim,
+                                   int64_t *out_shape);
+/* Fills nd for operands ops[0..n) (ops[0] = output, of shape (ndim, shape)); inputs are
+ * broadcast (stride 0), then dimensions that are contiguous for all operands are merged. */
+void gpux__plan_nd(gpux_nd_params *nd, int n, const struct gpux_array *const *ops, int ndim,
+                   const int64_t *shape);
+/* 1 if the arrays' memory ranges overlap without being the same view. */
+int gpux__partial_overlap(const struct gpux_array *a, const struct gpux_array *b);
+
+#define GPUX__CHECK(expr)             \
+  do {                                \
+    gpux_status s__ = (expr);         \
+    if (s__ != GPUX_SUCCESS) return s__; \
+  } while (0)
+
+#endif

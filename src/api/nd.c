@@ -1,0 +1,109 @@
+/* n-d planning shared by every op: NumPy broadcasting, dimension collapsing, overlap. */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+gpux_status gpux__broadcast_shapes(int n, const struct gpux_array *const *ops, int *out_ndim,
+                                   int64_t *out_shape) {
+  int nd = 0;
+  for (int k = 0; k < n; k++)
+    if (ops[k]->ndim > nd) nd = ops[k]->ndim;
+  for (int d = 0; d < nd; d++) {
+    int64_t size = 1;
+    for (int k = 0; k < n; k++) {
+      int dd = d - (nd - ops[k]->ndim);
+      if (dd < 0) continue;
+      int64_t s = ops[k]->shape[dd];
+      if (s == 1) continue;
+      if (size != 1 && s != size) {
+        char msg[1024];
+        size_t pos = 0;
+        for (int j = 0; j < n && pos < sizeof msg; j++) {
+          char sh[200];
+          pos += (size_t)snprintf(msg + pos, sizeof msg - pos, "%s%s", j ? " and " : "",
+                                  gpux__shape_str(sh, sizeof sh, ops[j]->ndim, ops[j]->shape));
+        }
+        return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH,
+                               "shapes %s do not broadcast (dimension %d: %lld vs %lld)", msg,
+                               d - nd, (long long)size, (long long)s);
+      }
+      size = s;
+    }
+    out_shape[d] = size;
+  }
+  *out_ndim = nd;
+  return GPUX_SUCCESS;
+}
+
+void gpux__plan_nd(gpux_nd_params *nd, int n, const struct gpux_array *const *ops, int ndim,
+                   const int64_t *shape) {
+  int64_t sh[GPUX_MAX_DIMS];
+  int64_t st[GPUX_KMAX_OPERANDS][GPUX_MAX_DIMS];
+  int m = 0;
+  /* broadcast strides; drop dimensions of size 1 */
+  for (int d = 0; d < ndim; d++) {
+    if (shape[d] == 1) continue;
+    for (int k = 0; k < n; k++) {
+      int dd = d - (ndim - ops[k]->ndim);
+      st[k][m] = (dd < 0 || ops[k]->shape[dd] == 1) ? 0 : ops[k]->strides[dd];
+    }
+    sh[m++] = shape[d];
+  }
+  memset(nd, 0, sizeof *nd);
+  nd->tile_dim = -1;
+  if (m == 0) { /* a single element */
+    nd->ndim = 1;
+    nd->shape[0] = 1;
+    nd->n = 1;
+  } else {
+    /* merge dimension d into d+1 where every operand steps through both as one */
+    int out = 0;
+    int64_t csh[GPUX_MAX_DIMS], cst[GPUX_KMAX_OPERANDS][GPUX_MAX_DIMS];
+    for (int d = 0; d < m; d++) {
+      int merge = out > 0;
+      for (int k = 0; k < n && merge; k++)
+        if (cst[k][out - 1] != st[k][d] * sh[d]) merge = 0;
+      if (merge) {
+        csh[out - 1] *= sh[d];
+        for (int k = 0; k < n; k++) cst[k][out - 1] = st[k][d];
+      } else {
+        csh[out] = sh[d];
+        for (int k = 0; k < n; k++) cst[k][out] = st[k][d];
+        out++;
+      }
+    }
+    nd->ndim = out;
+    nd->n = 1;
+    for (int d = 0; d < out; d++) {
+      nd->shape[d] = csh[d];
+      nd->n *= csh[d];
+      for (int k = 0; k < n; k++) nd->stride[k][d] = cst[k][d];
+    }
+  }
+  for (int k = 0; k < n; k++) nd->offset[k] = ops[k]->offset;
+}
+
+/* Lowest and highest element index an array touches. */
+static void extent(const struct gpux_array *a, int64_t *lo, int64_t *hi) {
+  *lo = *hi = a->offset;
+  for (int d = 0; d < a->ndim; d++) {
+    int64_t span = (a->shape[d] - 1) * a->strides[d];
+    if (span < 0)
+      *lo += span;
+    else
+      *hi += span;
+  }
+}
+
+int gpux__partial_overlap(const struct gpux_array *a, const struct gpux_array *b) {
+  if (!a->st || !b->st || a->st != b->st || a->size == 0 || b->size == 0) return 0;
+  int64_t alo, ahi, blo, bhi;
+  extent(a, &alo, &ahi);
+  extent(b, &blo, &bhi);
+  if (ahi < blo || bhi < alo) return 0;
+  if (a->offset == b->offset && a->ndim == b->ndim &&
+      memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof a->shape[0]) == 0 &&
+      memcmp(a->strides, b->strides, (size_t)a->ndim * sizeof a->strides[0]) == 0)
+    return 0; /* the same view: in-place is fine */
+  return 1;
+}
