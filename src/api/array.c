@@ -69,6 +69,7 @@ static void set_contiguous_strides(struct gpux_array *a) {
 }
 
 int gpux__is_contiguous(const struct gpux_array *a) {
+  if (a->size == 0) return 1;
   int64_t s = 1;
   for (int d = a->ndim - 1; d >= 0; d--) {
     if (a->shape[d] != 1 && a->strides[d] != s) return 0;

@@ -112,8 +112,9 @@ typedef struct gpux__backend_iface {
    * nd.tile_dim >= 0 asks for the tiled (transposing) kernel. */
   gpux_status (*copy)(gpux__bctx *b, int elem_size, const gpux__launch *l);
   /* layout C on opnd[0] (dtype opnd[0].dtype); fill writes l->scalar. arange writes
-   * start + i * step, linspace start + i * step with element n-1 = stop; both computed in
-   * float64 where the device has it, then converted as casts convert. */
+   * start + i * step, linspace start + i * step with element n-1 = stop when n > 1 (n == 1
+   * gives start); both computed in float64 where the device has it, then converted as casts
+   * convert. */
   gpux_status (*fill)(gpux__bctx *b, const gpux__launch *l);
   gpux_status (*arange)(gpux__bctx *b, const gpux__launch *l, double start, double step);
   gpux_status (*linspace)(gpux__bctx *b, const gpux__launch *l, double start, double step,

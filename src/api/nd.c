@@ -95,12 +95,30 @@ static void extent(const struct gpux_array *a, int64_t *lo, int64_t *hi) {
   }
 }
 
+static int64_t gcd64(int64_t x, int64_t y) {
+  while (y) {
+    int64_t t = x % y;
+    x = y;
+    y = t;
+  }
+  return x;
+}
+
 int gpux__partial_overlap(const struct gpux_array *a, const struct gpux_array *b) {
   if (!a->st || !b->st || a->st != b->st || a->size == 0 || b->size == 0) return 0;
   int64_t alo, ahi, blo, bhi;
   extent(a, &alo, &ahi);
   extent(b, &blo, &bhi);
   if (ahi < blo || bhi < alo) return 0;
+  /* every element of a sits at offset + k * g for g the gcd of the strides (likewise b):
+   * views such as x[0::2] and x[1::2] interleave without sharing an element */
+  int64_t g = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    const struct gpux_array *v = pass ? b : a;
+    for (int d = 0; d < v->ndim; d++)
+      if (v->shape[d] > 1) g = gcd64(g, v->strides[d] < 0 ? -v->strides[d] : v->strides[d]);
+  }
+  if (g > 1 && (a->offset - b->offset) % g != 0) return 0;
   if (a->offset == b->offset && a->ndim == b->ndim &&
       memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof a->shape[0]) == 0 &&
       memcmp(a->strides, b->strides, (size_t)a->ndim * sizeof a->strides[0]) == 0)

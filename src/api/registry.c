@@ -130,9 +130,14 @@ static gpux_status load(int i, const gpux__backend_iface **out, char *why, size_
   if (s != GPUX_SUCCESS) return s;
 #endif
   const gpux__backend_iface *be = entry(&gpux__host);
-  if (!be || be->abi_version != GPUX_BACKEND_ABI_VERSION) {
+  if (!be) {
+    snprintf(why, len, "%s backend refused the core's interface (ABI version %u)", slots[i].name,
+             GPUX_BACKEND_ABI_VERSION);
+    return GPUX_ERROR_BACKEND_UNAVAILABLE;
+  }
+  if (be->abi_version != GPUX_BACKEND_ABI_VERSION) {
     snprintf(why, len, "%s backend has ABI version %u, expected %u", slots[i].name,
-             be ? be->abi_version : 0u, GPUX_BACKEND_ABI_VERSION);
+             be->abi_version, GPUX_BACKEND_ABI_VERSION);
     return GPUX_ERROR_BACKEND_UNAVAILABLE;
   }
   gpux_clear_error();

@@ -1,0 +1,511 @@
+/* gpux OpenCL backend: devices, contexts, memory, events and the backend entry point.
+ * OpenCL 1.2 API through the ICD loader. Kernels and programs are in cl_kernels.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cl_internal.h"
+
+const gpux__host_iface *gpux_cl_host;
+#define SET_ERROR(...) gpux_cl_host->set_error(__VA_ARGS__)
+
+/* ---------------------------------------------------------------- error codes */
+const char *gpux_cl_error_name(cl_int e) {
+  switch (e) {
+#define C(x) \
+  case x:    \
+    return #x;
+    C(CL_SUCCESS) C(CL_DEVICE_NOT_FOUND) C(CL_DEVICE_NOT_AVAILABLE) C(CL_COMPILER_NOT_AVAILABLE)
+    C(CL_MEM_OBJECT_ALLOCATION_FAILURE) C(CL_OUT_OF_RESOURCES) C(CL_OUT_OF_HOST_MEMORY)
+    C(CL_PROFILING_INFO_NOT_AVAILABLE) C(CL_MEM_COPY_OVERLAP) C(CL_IMAGE_FORMAT_MISMATCH)
+    C(CL_IMAGE_FORMAT_NOT_SUPPORTED) C(CL_BUILD_PROGRAM_FAILURE) C(CL_MAP_FAILURE)
+    C(CL_MISALIGNED_SUB_BUFFER_OFFSET) C(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
+    C(CL_COMPILE_PROGRAM_FAILURE) C(CL_LINKER_NOT_AVAILABLE) C(CL_LINK_PROGRAM_FAILURE)
+    C(CL_DEVICE_PARTITION_FAILED) C(CL_KERNEL_ARG_INFO_NOT_AVAILABLE) C(CL_INVALID_VALUE)
+    C(CL_INVALID_DEVICE_TYPE) C(CL_INVALID_PLATFORM) C(CL_INVALID_DEVICE) C(CL_INVALID_CONTEXT)
+    C(CL_INVALID_QUEUE_PROPERTIES) C(CL_INVALID_COMMAND_QUEUE) C(CL_INVALID_HOST_PTR)
+    C(CL_INVALID_MEM_OBJECT) C(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR) C(CL_INVALID_IMAGE_SIZE)
+    C(CL_INVALID_SAMPLER) C(CL_INVALID_BINARY) C(CL_INVALID_BUILD_OPTIONS) C(CL_INVALID_PROGRAM)
+    C(CL_INVALID_PROGRAM_EXECUTABLE) C(CL_INVALID_KERNEL_NAME) C(CL_INVALID_KERNEL_DEFINITION)
+    C(CL_INVALID_KERNEL) C(CL_INVALID_ARG_INDEX) C(CL_INVALID_ARG_VALUE) C(CL_INVALID_ARG_SIZE)
+    C(CL_INVALID_KERNEL_ARGS) C(CL_INVALID_WORK_DIMENSION) C(CL_INVALID_WORK_GROUP_SIZE)
+    C(CL_INVALID_WORK_ITEM_SIZE) C(CL_INVALID_GLOBAL_OFFSET) C(CL_INVALID_EVENT_WAIT_LIST)
+    C(CL_INVALID_EVENT) C(CL_INVALID_OPERATION) C(CL_INVALID_GL_OBJECT)
+    C(CL_INVALID_BUFFER_SIZE) C(CL_INVALID_MIP_LEVEL) C(CL_INVALID_GLOBAL_WORK_SIZE)
+    C(CL_INVALID_PROPERTY) C(CL_INVALID_IMAGE_DESCRIPTOR) C(CL_INVALID_COMPILER_OPTIONS)
+    C(CL_INVALID_LINKER_OPTIONS) C(CL_INVALID_DEVICE_PARTITION_COUNT)
+#undef C
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    case -9999: return "NVIDIA_ILLEGAL_ADDRESS";
+    default: return "unknown OpenCL error";
+  }
+}
+
+gpux_status gpux_cl_status(cl_int e, gpux_status dflt) {
+  if (e == CL_MEM_OBJECT_ALLOCATION_FAILURE) return GPUX_ERROR_OUT_OF_MEMORY;
+  if (e == CL_OUT_OF_HOST_MEMORY) return GPUX_ERROR_OUT_OF_HOST_MEMORY;
+  return dflt;
+}
+
+/* ---------------------------------------------------------------- devices */
+static gpux_cl_device *g_devices;
+static int g_ndevices;
+static char g_nodevice_why[768]; /* why the list is empty */
+
+/* String info into a fixed buffer, truncated; "" when the query fails. */
+static void device_str(cl_device_id d, cl_device_info what, char *dst, size_t cap) {
+  size_t n = 0;
+  dst[0] = '\0';
+  if (clGetDeviceInfo(d, what, 0, NULL, &n) != CL_SUCCESS || n == 0) return;
+  char *tmp = malloc(n);
+  if (!tmp) return;
+  if (clGetDeviceInfo(d, what, n, tmp, NULL) == CL_SUCCESS) snprintf(dst, cap, "%s", tmp);
+  free(tmp);
+  for (size_t len = strlen(dst); len > 0 && dst[len - 1] == ' '; len--) dst[len - 1] = '\0';
+}
+
+static void platform_str(cl_platform_id p, cl_platform_info what, char *dst, size_t cap) {
+  size_t n = 0;
+  dst[0] = '\0';
+  if (clGetPlatformInfo(p, what, 0, NULL, &n) != CL_SUCCESS || n == 0) return;
+  char *tmp = malloc(n);
+  if (!tmp) return;
+  if (clGetPlatformInfo(p, what, n, tmp, NULL) == CL_SUCCESS) snprintf(dst, cap, "%s", tmp);
+  free(tmp);
+}
+
+static int platform_is_pocl(cl_platform_id p) {
+  char name[128], version[128];
+  platform_str(p, CL_PLATFORM_NAME, name, sizeof name);
+  platform_str(p, CL_PLATFORM_VERSION, version, sizeof version);
+  return strstr(name, "Portable Computing Language") != NULL || strstr(version, "PoCL") != NULL ||
+         strstr(version, "pocl") != NULL;
+}
+
+static int device_has_fp64(cl_device_id d) {
+  cl_device_fp_config cfg = 0;
+  if (clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) == CL_SUCCESS && cfg)
+    return 1;
+  char ext[4096];
+  device_str(d, CL_DEVICE_EXTENSIONS, ext, sizeof ext);
+  return strstr(ext, "cl_khr_fp64") != NULL;
+}
+
+/* Enumerates every platform's devices once: GPUs first, then the other devices, so index
+ * 0 is a GPU when there is one. An empty list is not an error here: device_count reports it
+ * with the reason (no platform, or pocl without its cache directory). */
+static gpux_status be_init(void) {
+  cl_uint nplat = 0;
+  cl_platform_id *plats = NULL;
+  gpux_status s = GPUX_SUCCESS;
+  cl_int e = clGetPlatformIDs(0, NULL, &nplat);
+  if (e != CL_SUCCESS || nplat == 0) {
+    snprintf(g_nodevice_why, sizeof g_nodevice_why,
+             "no OpenCL platform: clGetPlatformIDs: %s (%d); is an OpenCL driver (ICD) installed "
+             "and registered in /etc/OpenCL/vendors or OCL_ICD_VENDORS?",
+             gpux_cl_error_name(e), (int)e);
+    return GPUX_SUCCESS;
+  }
+  plats = calloc(nplat, sizeof *plats);
+  if (!plats) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
+  e = clGetPlatformIDs(nplat, plats, NULL);
+  if (e != CL_SUCCESS) {
+    s = SET_ERROR(GPUX_ERROR_BACKEND_UNAVAILABLE, "clGetPlatformIDs: %s (%d)",
+                  gpux_cl_error_name(e), (int)e);
+    goto done;
+  }
+  char why[512] = "";
+  for (int pass = 0; pass < 2; pass++) { /* 0: GPUs, 1: the rest */
+    for (cl_uint p = 0; p < nplat; p++) {
+      cl_uint nd = 0;
+      e = clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd);
+      if (e != CL_SUCCESS || nd == 0) {
+        if (pass == 0) {
+          char pname[128];
+          platform_str(plats[p], CL_PLATFORM_NAME, pname, sizeof pname);
+          size_t used = strlen(why);
+          if (platform_is_pocl(plats[p]))
+            snprintf(why + used, sizeof why - used,
+                     "; platform '%s' (pocl) reports no device (clGetDeviceIDs: %s (%d)): pocl "
+                     "could not create its kernel cache directory; set POCL_CACHE_DIR to a "
+                     "writable directory",
+                     pname, gpux_cl_error_name(e), (int)e);
+          else
+            snprintf(why + used, sizeof why - used,
+                     "; platform '%s' reports no device (clGetDeviceIDs: %s (%d))", pname,
+                     gpux_cl_error_name(e), (int)e);
+        }
+        continue;
+      }
+      cl_device_id *ids = calloc(nd, sizeof *ids);
+      gpux_cl_device *grown = realloc(g_devices, (g_ndevices + nd) * sizeof *g_devices);
+      if (!ids || !grown) {
+        free(ids);
+        if (grown) g_devices = grown;
+        s = SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
+        goto done;
+      }
+      g_devices = grown;
+      if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, nd, ids, NULL) == CL_SUCCESS) {
+        for (cl_uint i = 0; i < nd; i++) {
+          cl_device_type type = 0;
+          clGetDeviceInfo(ids[i], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+          int is_gpu = (type & CL_DEVICE_TYPE_GPU) != 0;
+          if (is_gpu != (pass == 0)) continue;
+          gpux_cl_device *d = &g_devices[g_ndevices++];
+          d->platform = plats[p];
+          d->device = ids[i];
+          d->is_gpu = is_gpu;
+          d->is_pocl = platform_is_pocl(plats[p]);
+          d->fp64 = device_has_fp64(ids[i]);
+        }
+      }
+      free(ids);
+    }
+  }
+  if (g_ndevices == 0)
+    snprintf(g_nodevice_why, sizeof g_nodevice_why, "no OpenCL device on %u platform(s)%s",
+             (unsigned)nplat, why);
+done:
+  free(plats);
+  return s;
+}
+
+static gpux_status be_device_count(int *count) {
+  *count = g_ndevices;
+  if (g_ndevices == 0) return SET_ERROR(GPUX_ERROR_NO_DEVICE, "opencl: %s", g_nodevice_why);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status be_device_info(int index, gpux__devinfo *info) {
+  const gpux_cl_device *d = &g_devices[index];
+  cl_ulong u = 0;
+  cl_uint cu = 0;
+  info->backend = GPUX_BACKEND_OPENCL;
+  info->index = index;
+  device_str(d->device, CL_DEVICE_NAME, info->name, sizeof info->name);
+  device_str(d->device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+  platform_str(d->platform, CL_PLATFORM_NAME, info->platform, sizeof info->platform);
+  device_str(d->device, CL_DRIVER_VERSION, info->driver_version, sizeof info->driver_version);
+  device_str(d->device, CL_DEVICE_OPENCL_C_VERSION, info->version, sizeof info->version);
+  if (clGetDeviceInfo(d->device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof u, &u, NULL) == CL_SUCCESS)
+    info->global_mem_bytes = u;
+  if (clGetDeviceInfo(d->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof u, &u, NULL) == CL_SUCCESS)
+    info->max_alloc_bytes = u;
+  if (clGetDeviceInfo(d->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL) == CL_SUCCESS)
+    info->compute_units = (int)cu;
+  info->fp64 = d->fp64;
+  info->is_gpu = d->is_gpu;
+  return GPUX_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- contexts */
+static void be_context_destroy(gpux__bctx *b);
+
+/* Markers normally carry profiling timestamps; where they do not, events are recorded
+ * with a 1-byte fill of a scratch buffer, which every implementation profiles. */
+static int markers_have_timestamps(gpux__bctx *b) {
+  cl_event ev = NULL;
+  cl_ulong t = 0;
+  int ok = clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &ev) == CL_SUCCESS &&
+           clWaitForEvents(1, &ev) == CL_SUCCESS &&
+           clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL) ==
+               CL_SUCCESS &&
+           t != 0;
+  if (ev) clReleaseEvent(ev);
+  return ok;
+}
+
+static gpux_status be_context_create(int index, gpux__bctx **out) {
+  const gpux_cl_device *d = &g_devices[index];
+  gpux_status s = GPUX_SUCCESS;
+  cl_int e;
+  const char *what = "";
+  gpux__bctx *b = calloc(1, sizeof *b);
+  if (!b) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
+  b->dev = d;
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
+  b->ctx = clCreateContext(props, 1, &d->device, NULL, NULL, &e);
+  if (e != CL_SUCCESS) {
+    what = "clCreateContext";
+    goto fail;
+  }
+  b->queue = clCreateCommandQueue(b->ctx, d->device, CL_QUEUE_PROFILING_ENABLE, &e);
+  if (e != CL_SUCCESS) {
+    what = "clCreateCommandQueue";
+    goto fail;
+  }
+  b->touch_queue = clCreateCommandQueue(b->ctx, d->device, 0, &e);
+  if (e != CL_SUCCESS) {
+    what = "clCreateCommandQueue";
+    goto fail;
+  }
+  b->scratch = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, 16, NULL, &e);
+  if (e != CL_SUCCESS) {
+    what = "clCreateBuffer(scratch)";
+    goto fail;
+  }
+  e = clGetDeviceInfo(d->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof b->max_alloc, &b->max_alloc,
+                      NULL);
+  if (e != CL_SUCCESS) {
+    what = "clGetDeviceInfo(CL_DEVICE_MAX_MEM_ALLOC_SIZE)";
+    goto fail;
+  }
+  device_str(d->device, CL_DEVICE_NAME, b->device_name, sizeof b->device_name);
+  device_str(d->device, CL_DRIVER_VERSION, b->driver_version, sizeof b->driver_version);
+
+  /* Launch shape, fixed when the programs are built: on CPU devices (pocl) one element per
+   * work-item, since pocl vectorizes across work-items and loops inside a work-item defeat
+   * that; on GPUs 4 consecutive elements per work-item, read and written as vectors (on an
+   * H200, float32 a + b at 2^28: 4.37 TB/s with 4, 4.18 with 8, 3.50 with 16). */
+  b->epi = d->is_gpu ? 4 : 1;
+  const char *env = getenv("GPUX_OPENCL_ELEMS_PER_ITEM"); /* tuning and tests: 1, 2, 4, 8, 16 */
+  if (env && (!strcmp(env, "1") || !strcmp(env, "2") || !strcmp(env, "4") ||
+              !strcmp(env, "8") || !strcmp(env, "16")))
+    b->epi = atoi(env);
+  /* CPU devices get exactly the work-items needed (a main launch of whole work-groups and
+   * a tail launch with work-groups of 1) and kernels without bounds tests, which pocl
+   * vectorizes about 3x better; GPUs round up to whole work-groups and test bounds. */
+  b->exact = !d->is_gpu && b->epi == 1;
+  b->wg = 256;
+  size_t maxwg = 0;
+  if (clGetDeviceInfo(d->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL) ==
+          CL_SUCCESS &&
+      maxwg && maxwg < b->wg)
+    b->wg = maxwg;
+  cl_device_fp_config sp = 0;
+  clGetDeviceInfo(d->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof sp, &sp, NULL);
+  snprintf(b->build_options, sizeof b->build_options, "-cl-std=CL1.2 -DGPUX_ELEMS_PER_ITEM=%d%s%s",
+           b->epi, b->exact ? " -DGPUX_EXACT_LAUNCH" : "",
+           (sp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) ? " -cl-fp32-correctly-rounded-divide-sqrt"
+                                                      : "");
+  b->marker_timing = markers_have_timestamps(b);
+  *out = b;
+  return GPUX_SUCCESS;
+fail:
+  s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "%s: %s (%d)", what, gpux_cl_error_name(e),
+                (int)e);
+  be_context_destroy(b);
+  return s;
+}
+
+static void be_context_destroy(gpux__bctx *b) {
+  if (!b) return;
+  if (b->queue) clFinish(b->queue);
+  if (b->touch_queue) clFinish(b->touch_queue);
+  gpux_cl_release_programs(b);
+  if (b->scratch) clReleaseMemObject(b->scratch);
+  if (b->touch_queue) clReleaseCommandQueue(b->touch_queue);
+  if (b->queue) clReleaseCommandQueue(b->queue);
+  if (b->ctx) clReleaseContext(b->ctx);
+  free(b);
+}
+
+static gpux_status be_synchronize(gpux__bctx *b) {
+  cl_int e = clFinish(b->queue);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clFinish: %s (%d)",
+                     gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- memory */
+/* OpenCL implementations allocate lazily, at first use, so a buffer the device cannot hold
+ * would fail later in an unrelated call. A new buffer from this size on is touched (a 1-byte
+ * fill, waited for) on a second queue, which does not wait for the work queued before, so
+ * that asking for more than the device has fails here with GPUX_ERROR_OUT_OF_MEMORY and the
+ * context stays usable. Smaller buffers are not touched: their rare failure shows at the
+ * next launch or synchronization. */
+#define GPUX_CL_TOUCH_BYTES ((size_t)32 << 20)
+
+static gpux_status be_mem_alloc(gpux__bctx *b, size_t bytes, void **buf) {
+  cl_int e;
+  cl_event ev = NULL;
+  const char *what = "clCreateBuffer";
+  const cl_uchar zero = 0;
+  if (bytes > b->max_alloc)
+    return SET_ERROR(GPUX_ERROR_OUT_OF_MEMORY,
+                     "opencl: %zu bytes requested; the largest allocation %s allows is %llu bytes "
+                     "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                     bytes, b->device_name, (unsigned long long)b->max_alloc);
+  cl_mem m = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
+  if (e != CL_SUCCESS) goto fail;
+  if (bytes >= GPUX_CL_TOUCH_BYTES) {
+    cl_int st = CL_COMPLETE;
+    what = "clEnqueueFillBuffer(first touch)";
+    e = clEnqueueFillBuffer(b->touch_queue, m, &zero, 1, 0, 1, 0, NULL, &ev);
+    if (e == CL_SUCCESS) e = clWaitForEvents(1, &ev);
+    if (e == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST &&
+        clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
+            CL_SUCCESS &&
+        st < 0)
+      e = st;
+  }
+  if (ev) clReleaseEvent(ev);
+  if (e != CL_SUCCESS) goto fail;
+  *buf = m;
+  return GPUX_SUCCESS;
+fail:
+  if (m) clReleaseMemObject(m);
+  return SET_ERROR(e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_RESOURCES ||
+                           e == CL_INVALID_BUFFER_SIZE
+                       ? GPUX_ERROR_OUT_OF_MEMORY
+                       : gpux_cl_status(e, GPUX_ERROR_DRIVER),
+                   "%s(%zu bytes on %s): %s (%d)", what, bytes, b->device_name,
+                   gpux_cl_error_name(e), (int)e);
+}
+
+static void be_mem_free(gpux__bctx *b, void *buf) {
+  (void)b;
+  /* queued commands that use it keep it alive until they finish */
+  if (buf) clReleaseMemObject((cl_mem)buf);
+}
+
+static gpux_status be_mem_upload(gpux__bctx *b, void *buf, size_t offset, const void *src,
+                                 size_t bytes) {
+  if (bytes == 0) return GPUX_SUCCESS;
+  cl_int e = clEnqueueWriteBuffer(b->queue, (cl_mem)buf, CL_TRUE, offset, bytes, src, 0, NULL,
+                                  NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueWriteBuffer(%zu bytes): %s (%d)",
+                     bytes, gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status be_mem_download(gpux__bctx *b, void *buf, size_t offset, void *dst,
+                                   size_t bytes) {
+  cl_int e = bytes ? clEnqueueReadBuffer(b->queue, (cl_mem)buf, CL_TRUE, offset, bytes, dst, 0,
+                                         NULL, NULL)
+                   : clFinish(b->queue);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueReadBuffer(%zu bytes): %s (%d)",
+                     bytes, gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status be_mem_copy(gpux__bctx *b, void *dst, size_t dst_offset, void *src,
+                               size_t src_offset, size_t bytes) {
+  if (bytes == 0) return GPUX_SUCCESS;
+  cl_int e = clEnqueueCopyBuffer(b->queue, (cl_mem)src, (cl_mem)dst, src_offset, dst_offset, bytes,
+                                 0, NULL, NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_LAUNCH), "clEnqueueCopyBuffer(%zu bytes): %s (%d)",
+                     bytes, gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- events
+ * An event is a cl_event of a marker (or, where markers carry no timestamps, of a 1-byte
+ * fill of the scratch buffer) queued after the work so far; its CL_PROFILING_COMMAND_END is
+ * the device time. */
+typedef struct gpux_cl_event {
+  cl_event ev; /* NULL until recorded */
+} gpux_cl_event;
+
+static gpux_status be_event_create(gpux__bctx *b, void **out) {
+  (void)b;
+  gpux_cl_event *ev = calloc(1, sizeof *ev);
+  if (!ev) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
+  *out = ev;
+  return GPUX_SUCCESS;
+}
+
+static void be_event_destroy(gpux__bctx *b, void *p) {
+  (void)b;
+  gpux_cl_event *ev = p;
+  if (!ev) return;
+  if (ev->ev) clReleaseEvent(ev->ev);
+  free(ev);
+}
+
+static gpux_status be_event_record(gpux__bctx *b, void *p) {
+  gpux_cl_event *ev = p;
+  cl_event e2 = NULL;
+  cl_int e;
+  const cl_uchar zero = 0;
+  if (b->marker_timing)
+    e = clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &e2);
+  else
+    e = clEnqueueFillBuffer(b->queue, b->scratch, &zero, 1, 0, 1, 0, NULL, &e2);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "%s: %s (%d)",
+                     b->marker_timing ? "clEnqueueMarkerWithWaitList" : "clEnqueueFillBuffer",
+                     gpux_cl_error_name(e), (int)e);
+  if (ev->ev) clReleaseEvent(ev->ev);
+  ev->ev = e2;
+  return GPUX_SUCCESS;
+}
+
+static gpux_status wait_event(const gpux_cl_event *ev) {
+  cl_int e = clWaitForEvents(1, &ev->ev);
+  if (e == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+    cl_int st = 0;
+    clGetEventInfo(ev->ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    if (st < 0) e = st;
+  }
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clWaitForEvents: %s (%d)",
+                     gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status be_event_synchronize(gpux__bctx *b, void *p) {
+  (void)b;
+  const gpux_cl_event *ev = p;
+  return ev->ev ? wait_event(ev) : GPUX_SUCCESS;
+}
+
+static gpux_status be_event_elapsed_ms(gpux__bctx *b, void *start, void *end, double *ms) {
+  (void)b;
+  const gpux_cl_event *e0 = start, *e1 = end;
+  cl_ulong t0 = 0, t1 = 0;
+  if (!e0->ev || !e1->ev)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT, "gpux_event_elapsed_ms: event not recorded");
+  gpux_status s = wait_event(e1);
+  if (s == GPUX_SUCCESS) s = wait_event(e0);
+  if (s != GPUX_SUCCESS) return s;
+  cl_int e = clGetEventProfilingInfo(e0->ev, CL_PROFILING_COMMAND_END, sizeof t0, &t0, NULL);
+  if (e == CL_SUCCESS)
+    e = clGetEventProfilingInfo(e1->ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(GPUX_ERROR_DRIVER, "clGetEventProfilingInfo(CL_PROFILING_COMMAND_END): %s (%d)",
+                     gpux_cl_error_name(e), (int)e);
+  *ms = ((double)t1 - (double)t0) * 1e-6;
+  return GPUX_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- entry */
+static const gpux__backend_iface be_iface = {
+    .abi_version = GPUX_BACKEND_ABI_VERSION,
+    .name = "opencl",
+    .init = be_init,
+    .device_count = be_device_count,
+    .device_info = be_device_info,
+    .context_create = be_context_create,
+    .context_destroy = be_context_destroy,
+    .synchronize = be_synchronize,
+    .mem_alloc = be_mem_alloc,
+    .mem_free = be_mem_free,
+    .mem_upload = be_mem_upload,
+    .mem_download = be_mem_download,
+    .mem_copy = be_mem_copy,
+    .binary = gpux_cl_binary,
+    .unary = gpux_cl_unary,
+    .where = gpux_cl_where,
+    .cast = gpux_cl_cast,
+    .copy = gpux_cl_copy,
+    .fill = gpux_cl_fill,
+    .arange = gpux_cl_arange,
+    .linspace = gpux_cl_linspace,
+    .event_create = be_event_create,
+    .event_destroy = be_event_destroy,
+    .event_record = be_event_record,
+    .event_synchronize = be_event_synchronize,
+    .event_elapsed_ms = be_event_elapsed_ms,
+};
+
+__attribute__((visibility("default"))) const gpux__backend_iface *gpux_opencl_backend_entry(
+    const gpux__host_iface *host) {
+  if (!host || host->abi_version != GPUX_BACKEND_ABI_VERSION) return NULL;
+  gpux_cl_host = host;
+  return &be_iface;
+}

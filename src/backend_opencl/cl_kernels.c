@@ -1,0 +1,575 @@
+/* gpux OpenCL backend: programs (built on first use of a family, once per context, with
+ * the on-disk cache for non-pocl devices), kernel tables and launches.
+ *
+ * Kernel handles are resolved once per program into tables indexed by [op][dtype][layout]
+ * (names generated from the lists of gpux_kernels.h), so a launch does no string work: it
+ * looks the kernel up, sets its arguments and enqueues it. Signatures are documented at the
+ * top of kernels/cl/elementwise.cl and kernels/cl/copy.cl. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cl_internal.h"
+
+#define SET_ERROR(...) gpux_cl_host->set_error(__VA_ARGS__)
+
+/* ---------------------------------------------------------------- names from the lists */
+#define DT_NAME(a, dt) [GPUX_KDT_##dt] = #dt,
+static const char *const dt_name[GPUX_KDT_COUNT] = {GPUX_DT_ALL(DT_NAME, _)};
+static const size_t dt_size[GPUX_KDT_COUNT] = {
+    [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
+    [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1};
+
+typedef struct opdesc {
+  const char *name;
+  unsigned dtypes; /* bit per GPUX_KDT_* */
+} opdesc;
+#define DT_BIT(a, dt) | (1u << GPUX_KDT_##dt)
+#define OP_DESC(op, id, DTLIST, RES) [id] = {#op, 0u DTLIST(DT_BIT, _)},
+static const opdesc binary_ops[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(OP_DESC)};
+static const opdesc unary_ops[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(OP_DESC)};
+#define ELEM_SIZE(sz) sz,
+static const int copy_sizes[GPUX_CL_NSIZES] = {GPUX_ELEM_SIZES(ELEM_SIZE)};
+static const char layout_char[3] = {[GPUX_LAYOUT_C] = 'c', [GPUX_LAYOUT_S] = 's',
+                                    [GPUX_LAYOUT_N] = 'n'};
+
+typedef struct family_source {
+  const char *file;
+  const unsigned char *text;
+  const size_t *size;
+  const char *sha256;
+} family_source;
+static const family_source families[GPUX_CL_FAM_COUNT] = {
+    [GPUX_CL_FAM_ELEMENTWISE] = {"elementwise.cl", gpux_cl_src_elementwise,
+                                 &gpux_cl_src_elementwise_size, gpux_cl_src_elementwise_sha256},
+    [GPUX_CL_FAM_COPY] = {"copy.cl", gpux_cl_src_copy, &gpux_cl_src_copy_size,
+                          gpux_cl_src_copy_sha256},
+};
+
+/* ---------------------------------------------------------------- programs */
+static char *build_log(cl_program p, cl_device_id dev) {
+  size_t n = 0;
+  char *log = NULL;
+  if (clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS && n > 0 &&
+      (log = malloc(n + 1)) != NULL) {
+    if (clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS) n = 0;
+    log[n] = '\0';
+  }
+  return log;
+}
+
+/* Stores the program's binary in the host's on-disk cache (faults are ignored). */
+static void cache_program(cl_program p, const char *key, size_t key_len) {
+  size_t size = 0;
+  if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS ||
+      size == 0)
+    return;
+  unsigned char *bin = malloc(size);
+  if (!bin) return;
+  if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
+    gpux_cl_host->cache_store(key, key_len, bin, size);
+  free(bin);
+}
+
+/* From the cache (non-pocl devices; pocl keeps its own cache), else from source. */
+static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
+  const family_source *f = &families[fam];
+  cl_device_id dev = b->dev->device;
+  gpux_status s = GPUX_SUCCESS;
+  cl_program p = NULL;
+  cl_int e;
+  char key[1024];
+  int key_len = 0;
+  int use_cache =
+      !b->dev->is_pocl && gpux_cl_host->cache_load != NULL && gpux_cl_host->cache_store != NULL;
+  if (use_cache) {
+    key_len = snprintf(key, sizeof key, "gpux-opencl-program\n%s\n%s\n%s\n%s\n", f->sha256,
+                       b->build_options, b->device_name, b->driver_version);
+    if (key_len < 0 || (size_t)key_len >= sizeof key) use_cache = 0;
+  }
+  if (use_cache) {
+    void *bin = NULL;
+    size_t bin_size = 0;
+    if (gpux_cl_host->cache_load(key, (size_t)key_len, &bin, &bin_size)) {
+      const unsigned char *bp = bin;
+      cl_int bin_status = CL_SUCCESS;
+      p = clCreateProgramWithBinary(b->ctx, 1, &dev, &bin_size, &bp, &bin_status, &e);
+      if (e == CL_SUCCESS && bin_status == CL_SUCCESS)
+        e = clBuildProgram(p, 1, &dev, b->build_options, NULL, NULL);
+      if ((e != CL_SUCCESS || bin_status != CL_SUCCESS) && p) { /* stale: compile again */
+        clReleaseProgram(p);
+        p = NULL;
+      }
+      free(bin);
+      if (p) goto done;
+    }
+  }
+  const char *text = (const char *)f->text;
+  size_t len = *f->size;
+  p = clCreateProgramWithSource(b->ctx, 1, &text, &len, &e);
+  if (e != CL_SUCCESS) {
+    s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "clCreateProgramWithSource(%s): %s (%d)",
+                  f->file, gpux_cl_error_name(e), (int)e);
+    goto done;
+  }
+  e = clBuildProgram(p, 1, &dev, b->build_options, NULL, NULL);
+  if (e != CL_SUCCESS) {
+    char *log = build_log(p, dev);
+    s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_KERNEL_BUILD), "clBuildProgram(%s, \"%s\"): %s (%d): %.6000s",
+                  f->file, b->build_options, gpux_cl_error_name(e), (int)e, log ? log : "(no build log)");
+    free(log);
+    goto done;
+  }
+  if (use_cache) cache_program(p, key, (size_t)key_len);
+done:
+  if (s != GPUX_SUCCESS && p) {
+    clReleaseProgram(p);
+    p = NULL;
+  }
+  *out = p;
+  return s;
+}
+
+/* ---------------------------------------------------------------- kernel tables */
+static gpux_status resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int uses_f64,
+                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static gpux_status resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int uses_f64,
+                           const char *fmt, ...) {
+  char name[96];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(name, sizeof name, fmt, ap);
+  va_end(ap);
+  cl_int e;
+  cl_kernel k = clCreateKernel(p, name, &e);
+  if (e == CL_SUCCESS) {
+    *slot = k;
+    return GPUX_SUCCESS;
+  }
+  *slot = NULL;
+  if (e == CL_INVALID_KERNEL_NAME && uses_f64 && !b->dev->fp64) return GPUX_SUCCESS;
+  return SET_ERROR(e == CL_INVALID_KERNEL_NAME ? GPUX_ERROR_KERNEL_NOT_FOUND
+                                               : gpux_cl_status(e, GPUX_ERROR_DRIVER),
+                   "clCreateKernel(%s): %s (%d)", name, gpux_cl_error_name(e), (int)e);
+}
+
+#define IS_F64(dt) ((dt) == GPUX_KDT_f64)
+#define TRY(expr)                        \
+  do {                                   \
+    if ((s = (expr)) != GPUX_SUCCESS) return s; \
+  } while (0)
+
+static gpux_status resolve_elementwise(gpux__bctx *b, cl_program p) {
+  gpux_status s;
+  for (int op = 0; op < GPUX_BINARY_OP_COUNT; op++)
+    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
+      if (binary_ops[op].dtypes & (1u << dt))
+        for (int l = 0; l < 3; l++)
+          TRY(resolve(b, p, &b->binary[op][dt][l], IS_F64(dt), "gpux_binary_%s_%s_%c",
+                      binary_ops[op].name, dt_name[dt], layout_char[l]));
+  for (int op = 0; op < GPUX_UNARY_OP_COUNT; op++)
+    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
+      if (unary_ops[op].dtypes & (1u << dt))
+        for (int l = 0; l < 3; l += 2) /* c, n */
+          TRY(resolve(b, p, &b->unary[op][dt][l], IS_F64(dt), "gpux_unary_%s_%s_%c",
+                      unary_ops[op].name, dt_name[dt], layout_char[l]));
+  for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
+    for (int l = 0; l < 3; l += 2)
+      TRY(resolve(b, p, &b->where[dt][l], IS_F64(dt), "gpux_where_%s_%c", dt_name[dt],
+                  layout_char[l]));
+  return GPUX_SUCCESS;
+}
+
+static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
+  gpux_status s;
+  for (int from = 0; from < GPUX_KDT_COUNT; from++)
+    for (int to = 0; to < GPUX_KDT_COUNT; to++)
+      for (int l = 0; l < 3; l += 2)
+        TRY(resolve(b, p, &b->cast[from][to][l], IS_F64(from) || IS_F64(to), "gpux_cast_%s_%s_%c",
+                    dt_name[from], dt_name[to], layout_char[l]));
+  for (int i = 0; i < GPUX_CL_NSIZES; i++) {
+    TRY(resolve(b, p, &b->copy_n[i], 0, "gpux_copy_n_%d", copy_sizes[i]));
+    TRY(resolve(b, p, &b->copy_t[i], 0, "gpux_copy_t_%d", copy_sizes[i]));
+  }
+  for (int dt = 0; dt < GPUX_KDT_COUNT; dt++) {
+    TRY(resolve(b, p, &b->fill[dt], IS_F64(dt), "gpux_fill_%s", dt_name[dt]));
+    TRY(resolve(b, p, &b->arange[dt], IS_F64(dt), "gpux_arange_%s", dt_name[dt]));
+    TRY(resolve(b, p, &b->linspace[dt], IS_F64(dt), "gpux_linspace_%s", dt_name[dt]));
+  }
+  return GPUX_SUCCESS;
+}
+
+static void release_all(cl_kernel *k, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (k[i]) {
+      clReleaseKernel(k[i]);
+      k[i] = NULL;
+    }
+}
+#define RELEASE_TABLE(t) release_all((cl_kernel *)(t), sizeof(t) / sizeof(cl_kernel))
+
+static void release_family(gpux__bctx *b, int fam) {
+  if (fam == GPUX_CL_FAM_ELEMENTWISE) {
+    RELEASE_TABLE(b->binary);
+    RELEASE_TABLE(b->unary);
+    RELEASE_TABLE(b->where);
+  } else {
+    RELEASE_TABLE(b->cast);
+    RELEASE_TABLE(b->copy_n);
+    RELEASE_TABLE(b->copy_t);
+    RELEASE_TABLE(b->fill);
+    RELEASE_TABLE(b->arange);
+    RELEASE_TABLE(b->linspace);
+  }
+  if (b->program[fam]) {
+    clReleaseProgram(b->program[fam]);
+    b->program[fam] = NULL;
+  }
+}
+
+gpux_status gpux_cl_build_family(gpux__bctx *b, int fam) {
+  if (b->program[fam]) return GPUX_SUCCESS;
+  cl_program p = NULL;
+  gpux_status s = build_program(b, fam, &p);
+  if (s != GPUX_SUCCESS) return s;
+  b->program[fam] = p;
+  s = fam == GPUX_CL_FAM_ELEMENTWISE ? resolve_elementwise(b, p) : resolve_copy(b, p);
+  if (s != GPUX_SUCCESS) release_family(b, fam);
+  return s;
+}
+
+void gpux_cl_release_programs(gpux__bctx *b) {
+  for (int fam = 0; fam < GPUX_CL_FAM_COUNT; fam++) release_family(b, fam);
+}
+
+/* Slow path of a kernel lookup: builds the family on first use, then explains a kernel
+ * that is still missing. */
+static gpux_status need_kernel(gpux__bctx *b, int fam, cl_kernel *slot, int uses_f64,
+                               cl_kernel *out) {
+  gpux_status s = gpux_cl_build_family(b, fam);
+  if (s != GPUX_SUCCESS) return s;
+  if (*slot) {
+    *out = *slot;
+    return GPUX_SUCCESS;
+  }
+  if (uses_f64 && !b->dev->fp64)
+    return SET_ERROR(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                     "opencl: float64 needs cl_khr_fp64, which %s does not support",
+                     b->device_name);
+  return SET_ERROR(GPUX_ERROR_KERNEL_NOT_FOUND, "opencl: no kernel for this op and dtype in %s",
+                   families[fam].file);
+}
+
+#define GET_KERNEL(k, fam, slot, uses_f64)                                     \
+  do {                                                                         \
+    if (!((k) = (slot))) {                                                     \
+      gpux_status s_ = need_kernel(b, (fam), &(slot), (uses_f64), &(k));       \
+      if (s_ != GPUX_SUCCESS) return s_;                                       \
+    }                                                                          \
+  } while (0)
+
+/* ---------------------------------------------------------------- launches */
+/* Arguments are set in order; the first failure is kept. */
+typedef struct args {
+  cl_kernel k;
+  cl_uint i;
+  cl_int e;
+} args;
+
+static inline void arg(args *a, size_t size, const void *v) {
+  if (a->e == CL_SUCCESS) a->e = clSetKernelArg(a->k, a->i, size, v);
+  a->i++;
+}
+static inline void arg_mem(args *a, const gpux__operand *o) {
+  arg(a, sizeof(cl_mem), &o->buf); /* opnd.buf holds the cl_mem from mem_alloc */
+}
+static inline void arg_long(args *a, int64_t v) {
+  cl_long x = (cl_long)v;
+  arg(a, sizeof x, &x);
+}
+/* contiguous operand: buffer + element offset */
+static inline void arg_c(args *a, const gpux__operand *o) {
+  arg_mem(a, o);
+  arg_long(a, o->offset);
+}
+
+static gpux_status kernel_error(cl_kernel k, const char *call, cl_int e, gpux_status dflt) {
+  char name[128] = "?";
+  clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
+  name[sizeof name - 1] = '\0';
+  return SET_ERROR(gpux_cl_status(e, dflt), "%s(%s): %s (%d)", call, name, gpux_cl_error_name(e),
+                   (int)e);
+}
+
+/* Work-items per enqueue: global sizes stay below 2^31; larger launches are split with
+ * the global work offset (the kernels index with get_global_id, which includes it). */
+#define MAX_ITEMS ((size_t)1 << 30)
+
+static gpux_status enqueue_1d(gpux__bctx *b, const args *a, size_t items) {
+  if (a->e != CL_SUCCESS) return kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+  const size_t wg = b->wg, chunk = MAX_ITEMS / wg * wg;
+  for (size_t off = 0; off < items;) {
+    size_t cnt = items - off < chunk ? items - off : chunk;
+    size_t local = wg, global;
+    if (!b->exact) {
+      global = (cnt + wg - 1) / wg * wg; /* the kernels test bounds */
+    } else if (cnt >= wg) {
+      global = cnt = cnt / wg * wg; /* whole work-groups, then the tail */
+    } else {
+      global = cnt;
+      local = 1; /* the tail: one work-group size for every tail length, so pocl compiles
+                    one more variant of the kernel, not one per length */
+    }
+    cl_int e = clEnqueueNDRangeKernel(b->queue, a->k, 1, off ? &off : NULL, &global, &local, 0,
+                                      NULL, NULL);
+    if (e != CL_SUCCESS) return kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+    off += cnt;
+  }
+  return GPUX_SUCCESS;
+}
+
+/* n-d launch on CPU devices (exact launches): the kernels take the last three dims
+ * reversed into dims 0, 1, 2 of the parameter block (see GPUX_ND_BEGIN) and a 3-d NDRange
+ * over them, with whole work-groups of 256, 16 or 1 along dim 0 and a tail with
+ * work-groups of 1; arrays of more dims get one launch per index of their leading dims
+ * (the front end has merged every dim it could). */
+static gpux_status enqueue_nd3(gpux__bctx *b, cl_kernel k, cl_uint nd_arg,
+                               const gpux_nd_params *sub) {
+  cl_int e = clSetKernelArg(k, nd_arg, sizeof *sub, sub);
+  if (e != CL_SUCCESS) return kernel_error(k, "clSetKernelArg", e, GPUX_ERROR_LAUNCH);
+  /* pocl compiles a kernel once per work-group size: three sizes at most */
+  size_t n0 = (size_t)sub->shape[0], l0 = n0 >= b->wg ? b->wg : n0 >= 16 ? 16 : 1;
+  size_t main0 = n0 / l0 * l0;
+  size_t off[3] = {0, 0, 0}, local[3] = {l0, 1, 1};
+  size_t global[3] = {main0, (size_t)sub->shape[1], (size_t)sub->shape[2]};
+  e = clEnqueueNDRangeKernel(b->queue, k, 3, NULL, global, local, 0, NULL, NULL);
+  if (e == CL_SUCCESS && main0 < n0) {
+    off[0] = main0;
+    global[0] = n0 - main0;
+    local[0] = 1;
+    e = clEnqueueNDRangeKernel(b->queue, k, 3, off, global, local, 0, NULL, NULL);
+  }
+  if (e != CL_SUCCESS) return kernel_error(k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status enqueue_nd_exact(gpux__bctx *b, const args *a, const gpux_nd_params *nd,
+                                    cl_uint nd_arg) {
+  if (a->e != CL_SUCCESS) return kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+  const int ndim = (int)nd->ndim, lead = ndim > 3 ? ndim - 3 : 0;
+  gpux_nd_params sub;
+  memset(&sub, 0, sizeof sub);
+  sub.ndim = 3;
+  sub.tile_dim = -1;
+  sub.n = 1;
+  for (int j = 0; j < 3; j++) {
+    int d = ndim - 1 - j;
+    sub.shape[j] = d >= 0 ? nd->shape[d] : 1;
+    sub.n *= sub.shape[j];
+    for (int k = 0; k < GPUX_KMAX_OPERANDS; k++) sub.stride[k][j] = d >= 0 ? nd->stride[k][d] : 0;
+  }
+  int64_t idx[GPUX_KMAX_DIMS] = {0};
+  for (;;) {
+    for (int k = 0; k < GPUX_KMAX_OPERANDS; k++) {
+      sub.offset[k] = nd->offset[k];
+      for (int d = 0; d < lead; d++) sub.offset[k] += idx[d] * nd->stride[k][d];
+    }
+    gpux_status s = enqueue_nd3(b, a->k, nd_arg, &sub);
+    if (s != GPUX_SUCCESS) return s;
+    int d = lead - 1; /* the next leading index, row-major */
+    while (d >= 0 && ++idx[d] == nd->shape[d]) idx[d--] = 0;
+    if (d < 0) return GPUX_SUCCESS;
+  }
+}
+
+/* Launch of a planned layout: contiguous kernels take epi elements per work-item, n-d
+ * kernels one (1-d on GPUs, 3-d on CPUs). */
+static gpux_status enqueue(gpux__bctx *b, const args *a, const gpux__launch *l) {
+  size_t n = (size_t)l->n;
+  if (l->layout != GPUX_LAYOUT_N) return enqueue_1d(b, a, (n + (size_t)b->epi - 1) / (size_t)b->epi);
+  if (b->exact) return enqueue_nd_exact(b, a, &l->nd, a->i - 1); /* nd: the last argument */
+  return enqueue_1d(b, a, n);
+}
+
+gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
+  if (l->n <= 0) return GPUX_SUCCESS;
+  int dt = l->opnd[1].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->binary[op][dt][l->layout], IS_F64(dt));
+  args a = {k, 0, CL_SUCCESS};
+  if (l->layout == GPUX_LAYOUT_C) {
+    arg_c(&a, &l->opnd[0]);
+    arg_c(&a, &l->opnd[1]);
+    arg_c(&a, &l->opnd[2]);
+    arg_long(&a, l->n);
+  } else if (l->layout == GPUX_LAYOUT_S) {
+    cl_int first = l->scalar_first != 0;
+    arg_c(&a, &l->opnd[0]);
+    arg_c(&a, &l->opnd[1]);
+    arg(&a, dt_size[dt], &l->scalar);
+    arg(&a, sizeof first, &first);
+    arg_long(&a, l->n);
+  } else {
+    arg_mem(&a, &l->opnd[0]);
+    arg_mem(&a, &l->opnd[1]);
+    arg_mem(&a, &l->opnd[2]);
+    arg(&a, sizeof l->nd, &l->nd);
+  }
+  return enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l) {
+  if (l->n <= 0) return GPUX_SUCCESS;
+  int dt = l->opnd[1].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->unary[op][dt][l->layout], IS_F64(dt));
+  args a = {k, 0, CL_SUCCESS};
+  if (l->layout == GPUX_LAYOUT_N) {
+    arg_mem(&a, &l->opnd[0]);
+    arg_mem(&a, &l->opnd[1]);
+    arg(&a, sizeof l->nd, &l->nd);
+  } else {
+    arg_c(&a, &l->opnd[0]);
+    arg_c(&a, &l->opnd[1]);
+    arg_long(&a, l->n);
+  }
+  return enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l) {
+  if (l->n <= 0) return GPUX_SUCCESS;
+  int dt = l->opnd[2].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->where[dt][l->layout], IS_F64(dt));
+  args a = {k, 0, CL_SUCCESS};
+  if (l->layout == GPUX_LAYOUT_N) {
+    for (int i = 0; i < 4; i++) arg_mem(&a, &l->opnd[i]);
+    arg(&a, sizeof l->nd, &l->nd);
+  } else {
+    for (int i = 0; i < 4; i++) arg_c(&a, &l->opnd[i]);
+    arg_long(&a, l->n);
+  }
+  return enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l) {
+  if (l->n <= 0) return GPUX_SUCCESS;
+  int from = l->opnd[1].dtype, to = l->opnd[0].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, GPUX_CL_FAM_COPY, b->cast[from][to][l->layout], IS_F64(from) || IS_F64(to));
+  args a = {k, 0, CL_SUCCESS};
+  if (l->layout == GPUX_LAYOUT_N) {
+    arg_mem(&a, &l->opnd[0]);
+    arg_mem(&a, &l->opnd[1]);
+    arg(&a, sizeof l->nd, &l->nd);
+  } else {
+    arg_c(&a, &l->opnd[0]);
+    arg_c(&a, &l->opnd[1]);
+    arg_long(&a, l->n);
+  }
+  return enqueue(b, &a, l);
+}
+
+/* copy_t takes the dims of nd reordered: 0 = the last (the output's fast dim), 1 = tile_dim,
+ * then the batch dims in order; one work-group per tile, NDRange (tiles along tile_dim,
+ * tiles along the last dim, batch), split so that no launch has more than 32768 groups
+ * along dims 1 and 2 (NVIDIA's limit is 65535). */
+static gpux_status enqueue_copy_t(gpux__bctx *b, args *a, const gpux_nd_params *nd) {
+  gpux_nd_params t = *nd;
+  int order[GPUX_KMAX_DIMS], m = 2;
+  order[0] = (int)nd->ndim - 1;
+  order[1] = (int)nd->tile_dim;
+  for (int d = 0; d < (int)nd->ndim - 1; d++)
+    if (d != nd->tile_dim) order[m++] = d;
+  for (int d = 0; d < (int)nd->ndim; d++) {
+    t.shape[d] = nd->shape[order[d]];
+    for (int o = 0; o < GPUX_KMAX_OPERANDS; o++) t.stride[o][d] = nd->stride[o][order[d]];
+  }
+  t.tile_dim = 1;
+  arg(a, sizeof t, &t);
+  if (a->e != CL_SUCCESS) return kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+  const size_t T = GPUX_COPY_TILE, R = GPUX_COPY_TILE_ROWS, lim = 32768;
+  size_t tiles_d = ((size_t)t.shape[1] + T - 1) / T, tiles_l = ((size_t)t.shape[0] + T - 1) / T;
+  size_t batch = (size_t)(t.n / (t.shape[0] * t.shape[1]));
+  size_t local[3] = {T, R, 1};
+  for (size_t z = 0; z < batch; z += lim)
+    for (size_t y = 0; y < tiles_l; y += lim) {
+      size_t offset[3] = {0, y * R, z};
+      size_t global[3] = {tiles_d * T, (tiles_l - y < lim ? tiles_l - y : lim) * R,
+                          batch - z < lim ? batch - z : lim};
+      cl_int e = clEnqueueNDRangeKernel(b->queue, a->k, 3, offset, global, local, 0, NULL, NULL);
+      if (e != CL_SUCCESS) return kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+    }
+  return GPUX_SUCCESS;
+}
+
+gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
+  const gpux_nd_params *nd = &l->nd;
+  if (nd->n <= 0) return GPUX_SUCCESS;
+  int i = elem_size == 1 ? 0 : elem_size == 2 ? 1 : elem_size == 4 ? 2 : 3;
+  /* the tiled (local-memory) transpose pays on GPUs; pocl runs it slower than copy_n */
+  int tiled = nd->tile_dim >= 0 && b->dev->is_gpu;
+  cl_kernel k;
+  if (tiled)
+    GET_KERNEL(k, GPUX_CL_FAM_COPY, b->copy_t[i], 0);
+  else
+    GET_KERNEL(k, GPUX_CL_FAM_COPY, b->copy_n[i], 0);
+  args a = {k, 0, CL_SUCCESS};
+  arg_mem(&a, &l->opnd[0]);
+  arg_mem(&a, &l->opnd[1]);
+  if (tiled) return enqueue_copy_t(b, &a, nd);
+  arg(&a, sizeof *nd, nd);
+  return b->exact ? enqueue_nd_exact(b, &a, nd, 2) : enqueue_1d(b, &a, (size_t)nd->n);
+}
+
+gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l) {
+  if (l->n <= 0) return GPUX_SUCCESS;
+  int dt = l->opnd[0].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, GPUX_CL_FAM_COPY, b->fill[dt], IS_F64(dt));
+  args a = {k, 0, CL_SUCCESS};
+  arg_c(&a, &l->opnd[0]);
+  arg(&a, dt_size[dt], &l->scalar);
+  arg_long(&a, l->n);
+  return enqueue(b, &a, l);
+}
+
+/* arange and linspace compute in double where the device has fp64, else in float */
+static void arg_real(args *a, const gpux__bctx *b, double v) {
+  if (b->dev->fp64) {
+    cl_double d = v;
+    arg(a, sizeof d, &d);
+  } else {
+    cl_float f = (cl_float)v;
+    arg(a, sizeof f, &f);
+  }
+}
+
+gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, double step) {
+  if (l->n <= 0) return GPUX_SUCCESS;
+  int dt = l->opnd[0].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, GPUX_CL_FAM_COPY, b->arange[dt], IS_F64(dt));
+  args a = {k, 0, CL_SUCCESS};
+  arg_c(&a, &l->opnd[0]);
+  arg_real(&a, b, start);
+  arg_real(&a, b, step);
+  arg_long(&a, l->n);
+  return enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
+                             double stop) {
+  if (l->n <= 0) return GPUX_SUCCESS;
+  int dt = l->opnd[0].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, GPUX_CL_FAM_COPY, b->linspace[dt], IS_F64(dt));
+  args a = {k, 0, CL_SUCCESS};
+  arg_c(&a, &l->opnd[0]);
+  arg_real(&a, b, start);
+  arg_real(&a, b, step);
+  arg_real(&a, b, stop);
+  arg_long(&a, l->n);
+  return enqueue(b, &a, l);
+}
