@@ -1,0 +1,389 @@
+/* gpux CUDA backend: driver start-up, devices, contexts, memory and events, and the
+ * module's one exported symbol, gpux_cuda_backend_entry.
+ *
+ * Every driver call runs with the gpux context's CUDA context current: each entry point
+ * makes it current on a thread that has none, or pushes it over another thread's current
+ * context and pops it on the way out, so any host thread may use a context. The CUDA
+ * context is the device's primary context (shared with the CUDA runtime, cuBLAS and the
+ * host application); each gpux context owns one non-blocking stream on it, and all its
+ * work is queued there in order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_backend.h"
+
+/* cuInit's outcome: CUDA_ERROR_NO_DEVICE leaves a usable backend with zero devices. */
+static int gpux_cuda_initialized;
+static CUresult gpux_cuda_init_result;
+
+static gpux_status gpux_cuda_init(void) {
+  gpux_status s;
+  CUresult r;
+
+  if (gpux_cuda_initialized) return GPUX_SUCCESS;
+  s = gpux_cuda_load_driver();
+  if (s != GPUX_SUCCESS) return s;
+  r = gpux_cuda_drv.Init(0);
+  if (r != CUDA_SUCCESS && r != CUDA_ERROR_NO_DEVICE) {
+    /* e.g. CUDA_ERROR_INSUFFICIENT_DRIVER, CUDA_ERROR_NOT_INITIALIZED, ... */
+    s = gpux_cuda_error(GPUX_ERROR_BACKEND_UNAVAILABLE, r, "cuInit");
+    gpux_cuda_unload_driver();
+    return s;
+  }
+  gpux_cuda_init_result = r;
+  gpux_cuda_initialized = 1;
+  return GPUX_SUCCESS;
+}
+
+static gpux_status gpux_cuda_device_count(int *count) {
+  CUresult r;
+  *count = 0;
+  if (gpux_cuda_init_result == CUDA_ERROR_NO_DEVICE)
+    return gpux_cuda_error(GPUX_ERROR_NO_DEVICE, gpux_cuda_init_result, "cuInit");
+  r = gpux_cuda_drv.DeviceGetCount(count);
+  if (r != CUDA_SUCCESS) {
+    *count = 0;
+    return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuDeviceGetCount");
+  }
+  return GPUX_SUCCESS;
+}
+
+static gpux_status gpux_cuda_device_get(int index, CUdevice *dev) {
+  int count = 0;
+  gpux_status s = gpux_cuda_device_count(&count);
+  CUresult r;
+  if (s != GPUX_SUCCESS) return s;
+  if (index < 0 || index >= count)
+    return gpux_cuda_host->set_error(GPUX_ERROR_INVALID_DEVICE,
+                                     "CUDA device %d requested, %d present", index, count);
+  r = gpux_cuda_drv.DeviceGet(dev, index);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuDeviceGet(%d)", index);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status gpux_cuda_device_info(int index, gpux__devinfo *info) {
+  gpux_status s;
+  CUresult r;
+  CUdevice dev;
+  int major = 0, minor = 0, mps = 0, drv = 0;
+  size_t total = 0;
+
+  memset(info, 0, sizeof *info);
+  s = gpux_cuda_device_get(index, &dev);
+  if (s != GPUX_SUCCESS) return s;
+  info->backend = GPUX_BACKEND_CUDA;
+  info->index = index;
+  r = gpux_cuda_drv.DeviceGetName(info->name, (int)sizeof info->name, dev);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuDeviceGetName");
+  info->name[sizeof info->name - 1] = '\0';
+  r = gpux_cuda_drv.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+  if (r == CUDA_SUCCESS)
+    r = gpux_cuda_drv.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                         dev);
+  if (r == CUDA_SUCCESS)
+    r = gpux_cuda_drv.DeviceGetAttribute(&mps, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuDeviceGetAttribute");
+  r = gpux_cuda_drv.DeviceTotalMem(&total, dev);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuDeviceTotalMem");
+  r = gpux_cuda_drv.DriverGetVersion(&drv);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuDriverGetVersion");
+
+  snprintf(info->vendor, sizeof info->vendor, "NVIDIA");
+  snprintf(info->platform, sizeof info->platform, "CUDA");
+  snprintf(info->driver_version, sizeof info->driver_version, "%d.%d", drv / 1000,
+           (drv % 1000) / 10);
+  snprintf(info->version, sizeof info->version, "sm_%d%d", major, minor);
+  info->global_mem_bytes = (uint64_t)total;
+  info->max_alloc_bytes = (uint64_t)total;
+  info->compute_units = mps;
+  info->fp64 = 1;
+  info->is_gpu = 1;
+  return GPUX_SUCCESS;
+}
+
+static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
+  gpux_status s = GPUX_SUCCESS;
+  gpux__bctx *b = NULL;
+  CUresult r;
+  int pushed = 0, entered = 0;
+
+  *out = NULL;
+  b = (gpux__bctx *)calloc(1, sizeof *b);
+  if (!b) return gpux_cuda_host->set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "CUDA context state");
+  b->index = index;
+  s = gpux_cuda_device_get(index, &b->dev);
+  if (s != GPUX_SUCCESS) goto cleanup;
+  r = gpux_cuda_drv.DevicePrimaryCtxRetain(&b->ctx, b->dev);
+  if (r != CUDA_SUCCESS) {
+    b->ctx = NULL;
+    s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuDevicePrimaryCtxRetain(device %d)", index);
+    goto cleanup;
+  }
+  r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) {
+    s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+    goto cleanup;
+  }
+  entered = 1;
+  r = gpux_cuda_drv.StreamCreate(&b->stream, CU_STREAM_NON_BLOCKING);
+  if (r != CUDA_SUCCESS) {
+    b->stream = NULL;
+    s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuStreamCreate");
+    goto cleanup;
+  }
+  s = gpux_cuda_kernels_load(b);
+  if (s != GPUX_SUCCESS) goto cleanup;
+  *out = b;
+  b = NULL;
+
+cleanup:
+  if (b) {
+    if (entered) {
+      gpux_cuda_kernels_unload(b);
+      if (b->stream) (void)gpux_cuda_drv.StreamDestroy(b->stream);
+    }
+    if (b->ctx) (void)gpux_cuda_drv.DevicePrimaryCtxRelease(b->dev);
+    free(b);
+  }
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+static void gpux_cuda_context_destroy(gpux__bctx *b) {
+  int pushed = 0;
+  if (!b) return;
+  if (gpux_cuda_enter(b, &pushed) == CUDA_SUCCESS) {
+    (void)gpux_cuda_drv.StreamSynchronize(b->stream);
+    gpux_cuda_kernels_unload(b);
+    (void)gpux_cuda_drv.StreamDestroy(b->stream);
+    gpux_cuda_leave(pushed);
+  }
+  (void)gpux_cuda_drv.DevicePrimaryCtxRelease(b->dev);
+  free(b);
+}
+
+static gpux_status gpux_cuda_synchronize(gpux__bctx *b) {
+  gpux_status s = GPUX_SUCCESS;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.StreamSynchronize(b->stream);
+  if (r != CUDA_SUCCESS) {
+    s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuStreamSynchronize");
+  }
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+/* ---- memory --------------------------------------------------------------------------- */
+static CUdeviceptr gpux_cuda_dptr(void *buf, size_t offset_bytes) {
+  return (CUdeviceptr)(uintptr_t)buf + (CUdeviceptr)offset_bytes;
+}
+
+static gpux_status gpux_cuda_mem_alloc(gpux__bctx *b, size_t bytes, void **buf) {
+  gpux_status s = GPUX_SUCCESS;
+  CUdeviceptr p = 0;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  *buf = NULL;
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.MemAlloc(&p, bytes ? bytes : 1);
+  if (r == CUDA_SUCCESS) *buf = (void *)(uintptr_t)p;
+  else s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemAlloc(%zu bytes)", bytes);
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+static void gpux_cuda_mem_free(gpux__bctx *b, void *buf) {
+  int pushed = 0;
+  if (!buf) return;
+  if (gpux_cuda_enter(b, &pushed) != CUDA_SUCCESS) return;
+  (void)gpux_cuda_drv.MemFree((CUdeviceptr)(uintptr_t)buf);
+  gpux_cuda_leave(pushed);
+}
+
+/* Host -> device on the stream. From pageable memory the driver stages the source before
+ * cuMemcpyHtoDAsync returns (it may wait for the stream to do so), so the caller may reuse
+ * it at once. Page-locked (registered / cuMemHostAlloc) sources are read later by the DMA
+ * engine, so for those this waits for the copy. */
+static gpux_status gpux_cuda_mem_upload(gpux__bctx *b, void *buf, size_t offset_bytes,
+                                        const void *src, size_t bytes) {
+  gpux_status s = GPUX_SUCCESS;
+  unsigned int mem_type = 0;
+  int pushed = 0, pinned;
+  CUresult r;
+  if (bytes == 0) return GPUX_SUCCESS;
+  r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  /* fails (CUDA_ERROR_INVALID_VALUE) for memory the driver does not know: pageable */
+  pinned = gpux_cuda_drv.PointerGetAttribute(&mem_type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                             (CUdeviceptr)(uintptr_t)src) == CUDA_SUCCESS;
+  r = gpux_cuda_drv.MemcpyHtoDAsync(gpux_cuda_dptr(buf, offset_bytes), src, bytes, b->stream);
+  if (r != CUDA_SUCCESS) {
+    s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyHtoDAsync(%zu bytes)", bytes);
+    goto cleanup;
+  }
+  if (pinned) {
+    r = gpux_cuda_drv.StreamSynchronize(b->stream);
+    if (r != CUDA_SUCCESS) {
+      s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuStreamSynchronize (after upload)");
+    }
+  }
+cleanup:
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+static gpux_status gpux_cuda_mem_download(gpux__bctx *b, void *buf, size_t offset_bytes,
+                                          void *dst, size_t bytes) {
+  gpux_status s = GPUX_SUCCESS;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  if (bytes) {
+    r = gpux_cuda_drv.MemcpyDtoHAsync(dst, gpux_cuda_dptr(buf, offset_bytes), bytes, b->stream);
+    if (r != CUDA_SUCCESS) {
+      s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyDtoHAsync(%zu bytes)", bytes);
+      goto cleanup;
+    }
+  }
+  r = gpux_cuda_drv.StreamSynchronize(b->stream);
+  if (r != CUDA_SUCCESS) {
+    s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuStreamSynchronize (download)");
+  }
+cleanup:
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+static gpux_status gpux_cuda_mem_copy(gpux__bctx *b, void *dst, size_t dst_offset_bytes,
+                                      void *src, size_t src_offset_bytes, size_t bytes) {
+  gpux_status s = GPUX_SUCCESS;
+  int pushed = 0;
+  CUresult r;
+  if (bytes == 0) return GPUX_SUCCESS;
+  r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.MemcpyDtoDAsync(gpux_cuda_dptr(dst, dst_offset_bytes),
+                                    gpux_cuda_dptr(src, src_offset_bytes), bytes, b->stream);
+  if (r != CUDA_SUCCESS)
+    s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyDtoDAsync(%zu bytes)", bytes);
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+/* ---- events --------------------------------------------------------------------------- */
+static gpux_status gpux_cuda_event_create(gpux__bctx *b, void **ev) {
+  gpux_status s = GPUX_SUCCESS;
+  CUevent e = NULL;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  *ev = NULL;
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.EventCreate(&e, CU_EVENT_DEFAULT);
+  if (r == CUDA_SUCCESS) *ev = (void *)e;
+  else s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuEventCreate");
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+static void gpux_cuda_event_destroy(gpux__bctx *b, void *ev) {
+  int pushed = 0;
+  if (!ev) return;
+  if (gpux_cuda_enter(b, &pushed) != CUDA_SUCCESS) return;
+  (void)gpux_cuda_drv.EventDestroy((CUevent)ev);
+  gpux_cuda_leave(pushed);
+}
+
+static gpux_status gpux_cuda_event_record(gpux__bctx *b, void *ev) {
+  gpux_status s = GPUX_SUCCESS;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.EventRecord((CUevent)ev, b->stream);
+  if (r != CUDA_SUCCESS) s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuEventRecord");
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+static gpux_status gpux_cuda_event_synchronize(gpux__bctx *b, void *ev) {
+  gpux_status s = GPUX_SUCCESS;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.EventSynchronize((CUevent)ev);
+  if (r != CUDA_SUCCESS) {
+    s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuEventSynchronize");
+  }
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+static gpux_status gpux_cuda_event_elapsed_ms(gpux__bctx *b, void *start, void *end,
+                                              double *ms) {
+  gpux_status s = GPUX_SUCCESS;
+  float f = 0.0f;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  *ms = 0.0;
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.EventSynchronize((CUevent)end);
+  if (r != CUDA_SUCCESS) {
+    s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuEventSynchronize");
+    goto cleanup;
+  }
+  r = gpux_cuda_drv.EventElapsedTime(&f, (CUevent)start, (CUevent)end);
+  if (r != CUDA_SUCCESS) {
+    /* CUDA_ERROR_INVALID_HANDLE: an event was never recorded */
+    s = gpux_cuda_error(GPUX_ERROR_INVALID_ARGUMENT, r, "cuEventElapsedTime");
+    goto cleanup;
+  }
+  *ms = (double)f;
+cleanup:
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+/* ---- the interface -------------------------------------------------------------------- */
+static const gpux__backend_iface gpux_cuda_iface = {
+    .abi_version = GPUX_BACKEND_ABI_VERSION,
+    .name = "cuda",
+    .init = gpux_cuda_init,
+    .device_count = gpux_cuda_device_count,
+    .device_info = gpux_cuda_device_info,
+    .context_create = gpux_cuda_context_create,
+    .context_destroy = gpux_cuda_context_destroy,
+    .synchronize = gpux_cuda_synchronize,
+    .mem_alloc = gpux_cuda_mem_alloc,
+    .mem_free = gpux_cuda_mem_free,
+    .mem_upload = gpux_cuda_mem_upload,
+    .mem_download = gpux_cuda_mem_download,
+    .mem_copy = gpux_cuda_mem_copy,
+    .binary = gpux_cuda_binary,
+    .unary = gpux_cuda_unary,
+    .where = gpux_cuda_where,
+    .cast = gpux_cuda_cast,
+    .copy = gpux_cuda_copy,
+    .fill = gpux_cuda_fill,
+    .arange = gpux_cuda_arange,
+    .linspace = gpux_cuda_linspace,
+    .event_create = gpux_cuda_event_create,
+    .event_destroy = gpux_cuda_event_destroy,
+    .event_record = gpux_cuda_event_record,
+    .event_synchronize = gpux_cuda_event_synchronize,
+    .event_elapsed_ms = gpux_cuda_event_elapsed_ms,
+};
+
+/* The one exported symbol of libgpux-cuda.so (default visibility only in the module build;
+ * linked into libgpux it stays hidden). NULL for a host of another ABI version. */
+#if defined(GPUX_CUDA_MODULE) && defined(__GNUC__)
+__attribute__((visibility("default")))
+#endif
+const gpux__backend_iface *gpux_cuda_backend_entry(const gpux__host_iface *host);
+
+const gpux__backend_iface *gpux_cuda_backend_entry(const gpux__host_iface *host) {
+  if (!host || host->abi_version != GPUX_BACKEND_ABI_VERSION || !host->set_error) return NULL;
+  gpux_cuda_host = host;
+  return &gpux_cuda_iface;
+}

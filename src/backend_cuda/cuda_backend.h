@@ -1,0 +1,134 @@
+/* gpux CUDA backend: internal declarations shared by the backend's C files.
+ * The driver API is loaded at run time (dlopen "libcuda.so.1"); nothing here links to
+ * libcuda. Names are gpux_cuda_* and hidden (the build uses -fvisibility=hidden); the
+ * module exports only gpux_cuda_backend_entry. */
+#ifndef GPUX_CUDA_BACKEND_H
+#define GPUX_CUDA_BACKEND_H
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpux_backend.h"
+
+/* X(field, symbol, fallback symbol or NULL, PFN type). Versioned names are spelled out
+ * (cuda.h maps e.g. cuMemAlloc to cuMemAlloc_v2 by macro; dlsym needs the real name). */
+#define GPUX_CUDA_DRIVER_FUNCS(X)                                                           \
+  X(GetErrorName, "cuGetErrorName", NULL, PFN_cuGetErrorName_v6000)                          \
+  X(GetErrorString, "cuGetErrorString", NULL, PFN_cuGetErrorString_v6000)                    \
+  X(Init, "cuInit", NULL, PFN_cuInit_v2000)                                                  \
+  X(DriverGetVersion, "cuDriverGetVersion", NULL, PFN_cuDriverGetVersion_v2020)              \
+  X(DeviceGet, "cuDeviceGet", NULL, PFN_cuDeviceGet_v2000)                                   \
+  X(DeviceGetCount, "cuDeviceGetCount", NULL, PFN_cuDeviceGetCount_v2000)                    \
+  X(DeviceGetName, "cuDeviceGetName", NULL, PFN_cuDeviceGetName_v2000)                       \
+  X(DeviceGetAttribute, "cuDeviceGetAttribute", NULL, PFN_cuDeviceGetAttribute_v2000)        \
+  X(DeviceTotalMem, "cuDeviceTotalMem_v2", NULL, PFN_cuDeviceTotalMem_v3020)                 \
+  X(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL,                                \
+    PFN_cuDevicePrimaryCtxRetain_v7000)                                                      \
+  X(DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", NULL,                           \
+    PFN_cuDevicePrimaryCtxRelease_v11000)                                                    \
+  X(CtxGetCurrent, "cuCtxGetCurrent", NULL, PFN_cuCtxGetCurrent_v4000)                       \
+  X(CtxSetCurrent, "cuCtxSetCurrent", NULL, PFN_cuCtxSetCurrent_v4000)                       \
+  X(CtxPushCurrent, "cuCtxPushCurrent_v2", NULL, PFN_cuCtxPushCurrent_v4000)                 \
+  X(CtxPopCurrent, "cuCtxPopCurrent_v2", NULL, PFN_cuCtxPopCurrent_v4000)                    \
+  X(StreamCreate, "cuStreamCreate", NULL, PFN_cuStreamCreate_v2000)                          \
+  X(StreamDestroy, "cuStreamDestroy_v2", NULL, PFN_cuStreamDestroy_v4000)                    \
+  X(StreamSynchronize, "cuStreamSynchronize", NULL, PFN_cuStreamSynchronize_v2000)           \
+  X(ModuleLoadData, "cuModuleLoadData", NULL, PFN_cuModuleLoadData_v2000)                    \
+  X(ModuleUnload, "cuModuleUnload", NULL, PFN_cuModuleUnload_v2000)                          \
+  X(ModuleGetFunction, "cuModuleGetFunction", NULL, PFN_cuModuleGetFunction_v2000)           \
+  X(LaunchKernel, "cuLaunchKernel", NULL, PFN_cuLaunchKernel_v4000)                          \
+  X(MemAlloc, "cuMemAlloc_v2", NULL, PFN_cuMemAlloc_v3020)                                   \
+  X(MemFree, "cuMemFree_v2", NULL, PFN_cuMemFree_v3020)                                      \
+  X(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", NULL, PFN_cuMemcpyHtoDAsync_v3020)              \
+  X(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL, PFN_cuMemcpyDtoHAsync_v3020)              \
+  X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", NULL, PFN_cuMemcpyDtoDAsync_v3020)              \
+  X(PointerGetAttribute, "cuPointerGetAttribute", NULL, PFN_cuPointerGetAttribute_v4000)     \
+  X(EventCreate, "cuEventCreate", NULL, PFN_cuEventCreate_v2000)                             \
+  X(EventDestroy, "cuEventDestroy_v2", NULL, PFN_cuEventDestroy_v4000)                       \
+  X(EventRecord, "cuEventRecord", NULL, PFN_cuEventRecord_v2000)                             \
+  X(EventSynchronize, "cuEventSynchronize", NULL, PFN_cuEventSynchronize_v2000)              \
+  X(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime",                         \
+    PFN_cuEventElapsedTime_v2000)
+
+typedef struct gpux_cuda_driver {
+  void *lib; /* dlopen handle */
+#define GPUX_CUDA_DRV_FIELD(field, sym, alt, pfn) pfn field;
+  GPUX_CUDA_DRIVER_FUNCS(GPUX_CUDA_DRV_FIELD)
+#undef GPUX_CUDA_DRV_FIELD
+} gpux_cuda_driver;
+
+extern gpux_cuda_driver gpux_cuda_drv;
+extern const gpux__host_iface *gpux_cuda_host;
+
+/* Kernel handle tables, resolved once per context. Layout index = GPUX_LAYOUT_*. */
+#define GPUX_CUDA_NLAYOUTS 3
+#define GPUX_CUDA_NSIZES 4 /* copy kernels for 1, 2, 4, 8 bytes */
+
+struct gpux__bctx {
+  int index;
+  CUdevice dev;
+  CUcontext ctx; /* the device's primary context (retained) */
+  CUstream stream;
+  CUmodule mod_elementwise;
+  CUmodule mod_copy;
+  CUfunction binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
+  CUfunction unary[GPUX_UNARY_OP_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
+  CUfunction where[GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
+  CUfunction cast[GPUX_KDT_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
+  CUfunction copy_n[GPUX_CUDA_NSIZES];
+  CUfunction copy_t[GPUX_CUDA_NSIZES];
+  CUfunction fill[GPUX_KDT_COUNT];
+  CUfunction arange[GPUX_KDT_COUNT];
+  CUfunction linspace[GPUX_KDT_COUNT];
+};
+
+/* cuda_driver.c */
+gpux_status gpux_cuda_load_driver(void);
+void gpux_cuda_unload_driver(void);
+const char *gpux_cuda_result_name(CUresult r);
+/* Sets the thread's error detail "<what>: <CUDA_ERROR_NAME> (<code>): <description>" and
+ * returns the status. s is kept when it is GPUX_ERROR_ASYNC, _BACKEND_UNAVAILABLE or
+ * _NO_DEVICE; otherwise CUDA_ERROR_OUT_OF_MEMORY gives GPUX_ERROR_OUT_OF_MEMORY and errors
+ * raised by earlier queued work (illegal address, launch failure, ...) GPUX_ERROR_ASYNC. */
+gpux_status gpux_cuda_error(gpux_status s, CUresult r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Makes b's context current on the calling thread. A thread with no current context gets
+ * it for good (as cudaSetDevice does; the next call finds it current and does nothing);
+ * a thread with another context current gets it pushed, and gpux_cuda_leave pops it. */
+static inline CUresult gpux_cuda_enter(gpux__bctx *b, int *pushed) {
+  CUcontext cur = NULL;
+  CUresult r = gpux_cuda_drv.CtxGetCurrent(&cur);
+  *pushed = 0;
+  if (r != CUDA_SUCCESS || cur == b->ctx) return r;
+  if (!cur) return gpux_cuda_drv.CtxSetCurrent(b->ctx);
+  r = gpux_cuda_drv.CtxPushCurrent(b->ctx);
+  if (r == CUDA_SUCCESS) *pushed = 1;
+  return r;
+}
+static inline void gpux_cuda_leave(int pushed) {
+  if (pushed) {
+    CUcontext popped;
+    (void)gpux_cuda_drv.CtxPopCurrent(&popped);
+  }
+}
+
+/* cuda_kernels.c: module loading, handle tables, launches */
+gpux_status gpux_cuda_kernels_load(gpux__bctx *b);   /* context current */
+void gpux_cuda_kernels_unload(gpux__bctx *b);        /* context current */
+gpux_status gpux_cuda_binary(gpux__bctx *b, int op, const gpux__launch *l);
+gpux_status gpux_cuda_unary(gpux__bctx *b, int op, const gpux__launch *l);
+gpux_status gpux_cuda_where(gpux__bctx *b, const gpux__launch *l);
+gpux_status gpux_cuda_cast(gpux__bctx *b, const gpux__launch *l);
+gpux_status gpux_cuda_copy(gpux__bctx *b, int elem_size, const gpux__launch *l);
+gpux_status gpux_cuda_fill(gpux__bctx *b, const gpux__launch *l);
+gpux_status gpux_cuda_arange(gpux__bctx *b, const gpux__launch *l, double start, double step);
+gpux_status gpux_cuda_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
+                               double stop);
+
+#endif
