@@ -2,7 +2,8 @@
 # sorted and unique: the STT_FUNC symbols of GLOBAL binding in the sm_ARCH ELF image.
 #   cmake -DOUT=<file> -DARCH=<90> -DFAMILIES=<a;b> -DKEEPDIRS=<dir;dir> -DFATBINS=<f;f>
 #         [-DREADELF=<readelf>] [-DCUOBJDUMP=<cuobjdump>] -P kernel_names.cmake
-# With readelf, the cubin nvcc kept for ARCH (<family>.compute_ARCH[.sm_ARCH].cubin) is read;
+# With readelf, the cubin nvcc kept for ARCH (<family>.compute_ARCH[.sm_ARCH].cubin, or
+# <family>.sm_ARCH.cubin when one arch is built) is read;
 # otherwise cuobjdump --dump-elf-symbols reads the fatbin.
 if(NOT OUT OR NOT ARCH OR NOT FAMILIES)
   message(FATAL_ERROR "kernel_names.cmake: OUT, ARCH and FAMILIES are required")
@@ -20,6 +21,8 @@ foreach(i RANGE ${last})
     set(cubin "${keep}/${fam}.compute_${ARCH}.sm_${ARCH}.cubin")
   elseif(EXISTS "${keep}/${fam}.compute_${ARCH}.cubin")
     set(cubin "${keep}/${fam}.compute_${ARCH}.cubin")
+  elseif(EXISTS "${keep}/${fam}.sm_${ARCH}.cubin") # nvcc's name when only one arch is built
+    set(cubin "${keep}/${fam}.sm_${ARCH}.cubin")
   endif()
   if(READELF AND cubin)
     execute_process(COMMAND "${READELF}" -s -W "${cubin}"

@@ -1,0 +1,165 @@
+/* gpux tests: shared helpers (context set-up, status checks, random inputs, poisoned
+ * outputs, strided views built independently of the library, comparison against the
+ * reference with the tolerance table). */
+#ifndef GPUX_TEST_UTIL_H
+#define GPUX_TEST_UTIL_H
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "gpux.h"
+#include "ref.h"
+
+#define GT_EXIT_SKIP 77
+#define GT_BIG ((int64_t)(1 << 22) + 3) /* >= 2^22 elements with an odd tail */
+#define GT_POISON_BYTE 0xA5
+#define GT_BINARY_OPS 17 /* gpux_binary_op values 0..16 */
+#define GT_UNARY_OPS 19  /* gpux_unary_op values 0..18 */
+
+/* The context of the binary, created from the environment by gt_init. */
+extern gpux_context_t gt_ctx;
+extern gpux_device_info gt_info;
+
+/* Creates gt_ctx with GPUX_BACKEND_DEFAULT (GPUX_BACKEND from the environment) and device -1.
+ * If the backend is unavailable or has no device, prints why and exits with 77 (skip). */
+void gt_init(const char *binary);
+/* Runs a test list built at run time; returns the number of failures. */
+int gt_run(const char *group, const struct CMUnitTest *tests, size_t n);
+/* Releases gt_ctx and the cached inputs. */
+void gt_shutdown(void);
+/* Creates another context on the same backend and device as gt_ctx. */
+gpux_context_t gt_context_new(void);
+
+/* Runs a small op on c and checks its result (the context works). */
+void gt_smoke(gpux_context_t c);
+
+int gt_dtype_available(gpux_dtype dt); /* float64 needs fp64 on the device */
+const char *gt_dtype_str(gpux_dtype dt);
+const char *gt_binary_str(gpux_binary_op op);
+const char *gt_unary_str(gpux_unary_op op);
+/* "(3, 4)" into buf */
+const char *gt_shape_str(char *buf, size_t cap, int ndim, const int64_t *shape);
+
+/* Status checks: fail the test with the status name and gpux_last_error_message(). */
+void gt_check_ok(gpux_status s, const char *expr, const char *file, int line);
+void gt_check_status(gpux_status want, gpux_status got, const char *expr, const char *file,
+                     int line);
+#define GT_OK(call) gt_check_ok((call), #call, __FILE__, __LINE__)
+#define GT_EXPECT(want, call) gt_check_status((want), (call), #call, __FILE__, __LINE__)
+void gt_failf(const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+#define GT_FAIL(...) gt_failf(__FILE__, __LINE__, __VA_ARGS__)
+#define GT_ASSERT(cond, ...)              \
+  do {                                    \
+    if (!(cond)) GT_FAIL(__VA_ARGS__);    \
+  } while (0)
+
+void *gt_malloc(size_t bytes); /* fails the test on NULL; never returns NULL (bytes 0 ok) */
+
+/* ---- random inputs (splitmix64; fixed seeds) */
+typedef struct gt_rng {
+  uint64_t s;
+} gt_rng;
+void gt_rng_seed(gt_rng *r, uint64_t seed);
+uint64_t gt_rng_u64(gt_rng *r);
+double gt_rng_unit(gt_rng *r);                   /* [0, 1) */
+double gt_rng_uniform(gt_rng *r, double lo, double hi);
+int64_t gt_rng_int(gt_rng *r, int64_t lo, int64_t hi); /* [lo, hi] */
+
+typedef enum gt_domain {
+  GT_DOM_ANY,      /* floats: mixed magnitudes 1e-3..1e3 with both signs; ints: small values,
+                      values next to MIN/MAX, random bits, 0, 1, -1 (wrap-around, x/0, MIN/-1) */
+  GT_DOM_POS,      /* floats: positive 1e-3..1e3 */
+  GT_DOM_LOG1P,    /* floats: (-1, 10] with tiny values */
+  GT_DOM_EXP,      /* floats: [-20, 20] and tiny values */
+  GT_DOM_TRIG,     /* floats: [-10, 10] */
+  GT_DOM_TAN,      /* floats: [-1.4, 1.4], away from the poles */
+  GT_DOM_SIGMOID,  /* floats: [-30, 30] */
+  GT_DOM_ROUND,    /* floats: [-100, 100] with many exact halves and integers */
+  GT_DOM_POW_BASE, /* floats: [0.1, 10]; ints: small bases, +-1, 0, random bits */
+  GT_DOM_POW_EXP,  /* floats: [-4, 4] with integers; ints: 0..70, some negative, some huge */
+  GT_DOM_SMALLINT  /* floats and ints: integers in [-8, 8] (many ties for comparisons) */
+} gt_domain;
+void gt_fill_random(void *buf, gpux_dtype dt, int64_t n, gt_domain dom, uint64_t seed);
+/* A cached buffer for big inputs (generated once per (dt, dom, n, seed)); do not free. */
+const void *gt_random_cached(gpux_dtype dt, int64_t n, gt_domain dom, uint64_t seed);
+gt_domain gt_binary_domain(gpux_binary_op op, gpux_dtype dt, int operand);
+gt_domain gt_unary_domain(gpux_unary_op op, gpux_dtype dt);
+
+/* Special values of a dtype (NaN, +-inf, +-0, halves, +-1e30 for floats; MIN, MAX, 0, +-1,
+ * bit widths for ints; 0 and 1 for bool). Writes up to cap values of dt into buf and returns
+ * their count. */
+int64_t gt_special_values(void *buf, gpux_dtype dt, int64_t cap);
+
+/* ---- poison */
+void gt_poison_host(void *buf, size_t bytes);
+/* An array of the given shape filled with the poison byte pattern (written with
+ * gpux_array_write). */
+gpux_array_t gt_poisoned(gpux_dtype dt, int ndim, const int64_t *shape);
+
+/* ---- views built independently of the library's layout logic */
+typedef enum gt_layout {
+  GT_CONTIG = 0,  /* a plain contiguous array */
+  GT_STRIDED = 1, /* a slice of a larger array: step 2 on even dims, step -2 on odd dims */
+  GT_REVERSED = 2 /* every dim reversed (step -1), given with negative start/stop */
+} gt_layout;
+const char *gt_layout_str(gt_layout l);
+
+typedef struct gt_view {
+  gpux_array_t base; /* the allocation */
+  gpux_array_t view; /* == base for GT_CONTIG */
+  gpux_dtype dt;
+  gt_layout layout;
+  int ndim;
+  int64_t shape[GPUX_MAX_DIMS];
+  int64_t n;
+  int64_t base_shape[GPUX_MAX_DIMS];
+  int64_t base_n;
+  int64_t *map; /* logical row-major index -> base element index */
+} gt_view;
+/* data: n logical elements (row-major) or NULL for a poisoned output. Positions of the base
+ * that are not in the view hold the poison pattern. */
+void gt_view_make(gt_view *v, gpux_dtype dt, int ndim, const int64_t *shape, gt_layout lay,
+                  const void *data);
+/* Reads the base and gathers the view's n elements into out (row-major); fails the test if
+ * an element of the base outside the view is not poison any more. */
+void gt_view_read(const gt_view *v, void *out, const char *label);
+void gt_view_free(gt_view *v);
+
+/* ---- comparison */
+typedef enum gt_opclass {
+  GT_OPC_EXACT,  /* integers, bool, comparisons, logical ops, copies, casts, min/max,
+                    neg/abs/sign/relu, floor/ceil/round, where */
+  GT_OPC_ARITH,  /* float add, sub, mul */
+  GT_OPC_DIV,    /* float div, mod */
+  GT_OPC_SQRT,   /* float sqrt, rsqrt */
+  GT_OPC_TRANSC, /* float exp, log, log1p, expm1, sin, cos, tan, tanh, sigmoid, pow */
+  GT_OPC_RANGE   /* arange / linspace in float (abs part scales with the range) */
+} gt_opclass;
+typedef struct gt_tol {
+  double rel, abs;
+} gt_tol;
+/* The tolerance table (test_util.c): |got - want| <= rel * |want| + abs, where want is the
+ * double-precision reference rounded to the result dtype; NaN must match NaN, inf must match
+ * exactly; integer and bool results must be equal. */
+gt_tol gt_tolerance(gpux_dtype result_dt, gt_opclass c);
+gt_opclass gt_binary_class(gpux_binary_op op, gpux_dtype dt);
+gt_opclass gt_unary_class(gpux_unary_op op, gpux_dtype dt);
+
+/* Compares n results of dtype rdt with the reference; prints up to 8 mismatches with the
+ * inputs (in_a / in_b of dtype in_dt, contiguous, may be NULL) and fails the test when
+ * any. */
+void gt_compare(const char *label, gpux_dtype rdt, const void *got, const ref_value *want,
+                int64_t n, gt_tol tol, gpux_dtype in_dt, const void *in_a, const void *in_b);
+/* Reads an array (any layout) into a new buffer (size * dtype_size bytes). */
+void *gt_read_all(gpux_array_t a, int64_t *n_out);
+/* Shape/dtype check of an array. */
+void gt_check_shape(gpux_array_t a, gpux_dtype dt, int ndim, const int64_t *shape,
+                    const char *label);
+
+#endif

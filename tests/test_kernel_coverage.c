@@ -1,0 +1,329 @@
+/* gpux tests: both kernel sets implement exactly the kernel names that the X-macro lists of
+ * kernels/common/gpux_kernels.h define.
+ *   CUDA:   the names listed from the compiled fatbin (GPUX_CUDA_KERNEL_NAMES_FILE, written by
+ *           the target gpux_cuda_kernel_names), compared with the expected set.
+ *   OpenCL: the embedded .cl sources are built on the first OpenCL device (with the options
+ *           of CPU and of GPU devices), CL_PROGRAM_KERNEL_NAMES is compared with the expected
+ *           set; names with f64 may be absent only when the device lacks fp64.
+ * This test does not use libgpux. Exits 77 when neither check can run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpux_kernels.h"
+
+#ifdef GPUX_TEST_HAVE_OPENCL
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#endif
+
+/* ------------------------------------------------------------------ name lists */
+
+typedef struct strlist {
+  char **v;
+  size_t n, cap;
+} strlist;
+
+static void sl_add(strlist *l, const char *s) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 256;
+    l->v = realloc(l->v, l->cap * sizeof *l->v);
+    if (!l->v) abort();
+  }
+  size_t len = strlen(s);
+  l->v[l->n] = malloc(len + 1);
+  if (!l->v[l->n]) abort();
+  memcpy(l->v[l->n], s, len + 1);
+  l->n++;
+}
+
+static void sl_free(strlist *l) {
+  for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+static int cmpstr(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void sl_sort_unique(strlist *l) {
+  qsort(l->v, l->n, sizeof *l->v, cmpstr);
+  size_t k = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    if (k && strcmp(l->v[k - 1], l->v[i]) == 0) {
+      free(l->v[i]);
+      continue;
+    }
+    l->v[k++] = l->v[i];
+  }
+  l->n = k;
+}
+
+static int sl_has(const strlist *l, const char *s) {
+  return bsearch(&s, l->v, l->n, sizeof *l->v, cmpstr) != NULL;
+}
+
+/* The expected set, expanded from the X-macro lists. */
+#define BIN_DT(op, dt) \
+  "gpux_binary_" #op "_" #dt "_c", "gpux_binary_" #op "_" #dt "_s", "gpux_binary_" #op "_" #dt "_n",
+#define BIN_OP(op, id, DTL, res) DTL(BIN_DT, op)
+static const char *const k_binary[] = {GPUX_BINARY_OPS(BIN_OP)};
+#define UN_DT(op, dt) "gpux_unary_" #op "_" #dt "_c", "gpux_unary_" #op "_" #dt "_n",
+#define UN_OP(op, id, DTL, res) DTL(UN_DT, op)
+static const char *const k_unary[] = {GPUX_UNARY_OPS(UN_OP)};
+#define DT_NAME(a, dt) #dt,
+static const char *const k_dt_all[] = {GPUX_DT_ALL(DT_NAME, _)};
+#define SIZE_ITEM(n) n,
+static const int k_elem_sizes[] = {GPUX_ELEM_SIZES(SIZE_ITEM)};
+
+static strlist expected_names(void) {
+  strlist l = {0};
+  char buf[128];
+  for (size_t i = 0; i < sizeof k_binary / sizeof k_binary[0]; i++) sl_add(&l, k_binary[i]);
+  for (size_t i = 0; i < sizeof k_unary / sizeof k_unary[0]; i++) sl_add(&l, k_unary[i]);
+  size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
+  for (size_t i = 0; i < ndt; i++) {
+    const char *dt = k_dt_all[i];
+    snprintf(buf, sizeof buf, "gpux_where_%s_c", dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, "gpux_where_%s_n", dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, "gpux_fill_%s", dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, "gpux_arange_%s", dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, "gpux_linspace_%s", dt), sl_add(&l, buf);
+    for (size_t j = 0; j < ndt; j++) {
+      snprintf(buf, sizeof buf, "gpux_cast_%s_%s_c", dt, k_dt_all[j]), sl_add(&l, buf);
+      snprintf(buf, sizeof buf, "gpux_cast_%s_%s_n", dt, k_dt_all[j]), sl_add(&l, buf);
+    }
+  }
+  for (size_t i = 0; i < sizeof k_elem_sizes / sizeof k_elem_sizes[0]; i++) {
+    snprintf(buf, sizeof buf, "gpux_copy_n_%d", k_elem_sizes[i]), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, "gpux_copy_t_%d", k_elem_sizes[i]), sl_add(&l, buf);
+  }
+  sl_sort_unique(&l);
+  return l;
+}
+
+/* Compares a kernel set with the expected one; returns the number of problems. */
+static int compare_sets(const char *what, strlist *actual, int have_fp64) {
+  strlist exp = expected_names();
+  sl_sort_unique(actual);
+  int missing = 0, extra = 0, f64_absent = 0;
+  for (size_t i = 0; i < exp.n; i++) {
+    if (sl_has(actual, exp.v[i])) continue;
+    if (!have_fp64 && strstr(exp.v[i], "f64")) {
+      f64_absent++;
+      continue;
+    }
+    if (missing < 40) print_error("%s: missing kernel %s\n", what, exp.v[i]);
+    missing++;
+  }
+  for (size_t i = 0; i < actual->n; i++) {
+    if (sl_has(&exp, actual->v[i])) continue;
+    if (extra < 40) print_error("%s: kernel %s is not in the lists of gpux_kernels.h\n", what, actual->v[i]);
+    extra++;
+  }
+  print_message("%s: %zu kernels, %zu expected, %d missing, %d not in the lists%s\n", what,
+                actual->n, exp.n, missing, extra,
+                f64_absent ? " (float64 kernels absent: no fp64 on this device)" : "");
+  sl_free(&exp);
+  return missing + extra;
+}
+
+static int g_checks_run = 0;
+
+/* ------------------------------------------------------------------ CUDA */
+
+static void test_cuda_kernel_names(void **state) {
+  (void)state;
+#ifdef GPUX_CUDA_KERNEL_NAMES_FILE
+  const char *path = GPUX_CUDA_KERNEL_NAMES_FILE;
+  FILE *f = path[0] ? fopen(path, "r") : NULL;
+  if (!f) {
+#ifdef GPUX_TEST_CUDA_NAMES_REQUIRED
+    fail_msg("the CUDA kernel name list %s (built by gpux_cuda_kernel_names) is missing", path);
+#else
+    print_message("no CUDA kernel name list at '%s'\n", path);
+    skip();
+#endif
+  }
+  strlist names = {0};
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    size_t len = strlen(line);
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' ||
+                   line[len - 1] == '\t'))
+      line[--len] = '\0';
+    char *s = line;
+    while (*s == ' ' || *s == '\t') s++;
+    if (*s) sl_add(&names, s);
+  }
+  fclose(f);
+  g_checks_run++;
+  int problems = compare_sets("CUDA fatbin", &names, 1);
+  sl_free(&names);
+  if (problems) fail_msg("CUDA kernel set differs from gpux_kernels.h (%d problems)", problems);
+#else
+  print_message("CUDA backend not built\n");
+  skip();
+#endif
+}
+
+/* ------------------------------------------------------------------ OpenCL */
+
+#ifdef GPUX_TEST_HAVE_OPENCL
+typedef struct cl_source {
+  const char *family;
+  const unsigned char *text;
+  const size_t *size;
+} cl_source;
+extern const cl_source gpux_test_cl_sources[];
+extern const size_t gpux_test_cl_source_count;
+
+static int first_device(cl_device_id *dev, char *desc, size_t len) {
+  cl_uint np = 0;
+  if (clGetPlatformIDs(0, NULL, &np) != CL_SUCCESS || np == 0) return 0;
+  cl_platform_id *ps = calloc(np, sizeof *ps);
+  if (!ps) return 0;
+  clGetPlatformIDs(np, ps, NULL);
+  int found = 0;
+  for (cl_uint i = 0; i < np && !found; i++) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(ps[i], CL_DEVICE_TYPE_ALL, 1, dev, &nd) != CL_SUCCESS || nd == 0) continue;
+    cl_bool avail = CL_FALSE;
+    clGetDeviceInfo(*dev, CL_DEVICE_AVAILABLE, sizeof avail, &avail, NULL);
+    if (!avail) continue;
+    char pname[128] = "", dname[128] = "";
+    clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+    clGetDeviceInfo(*dev, CL_DEVICE_NAME, sizeof dname, dname, NULL);
+    snprintf(desc, len, "%s / %s", pname, dname);
+    found = 1;
+  }
+  free(ps);
+  return found;
+}
+
+static int device_has_fp64(cl_device_id dev) {
+  cl_device_fp_config cfg = 0;
+  if (clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) == CL_SUCCESS && cfg)
+    return 1;
+  char ext[8192] = "";
+  clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
+  return strstr(ext, "cl_khr_fp64") != NULL;
+}
+
+/* Builds one source; appends its kernel names. Returns 0 on a build failure. */
+static int build_names(cl_context ctx, cl_device_id dev, const cl_source *src, int epi,
+                       strlist *out) {
+  const char *text = (const char *)src->text;
+  size_t size = *src->size;
+  cl_int e = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &text, &size, &e);
+  if (e != CL_SUCCESS) {
+    print_error("clCreateProgramWithSource(%s): %d\n", src->family, (int)e);
+    return 0;
+  }
+  char opts[128];
+  snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DGPUX_ELEMS_PER_ITEM=%d", epi);
+  e = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
+  if (e != CL_SUCCESS) {
+    size_t ll = 0;
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &ll);
+    char *log = malloc(ll + 1);
+    if (log) {
+      log[0] = '\0';
+      clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, ll, log, NULL);
+      log[ll] = '\0';
+    }
+    print_error("clBuildProgram(%s.cl, \"%s\"): %d\n%.8000s\n", src->family, opts, (int)e,
+                log ? log : "");
+    free(log);
+    clReleaseProgram(p);
+    return 0;
+  }
+  size_t len = 0;
+  clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &len);
+  char *names = malloc(len + 1);
+  if (!names) abort();
+  names[0] = '\0';
+  clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, len, names, NULL);
+  names[len] = '\0';
+  for (char *save = NULL, *t = strtok_r(names, ";", &save); t; t = strtok_r(NULL, ";", &save))
+    if (*t) sl_add(out, t);
+  free(names);
+  clReleaseProgram(p);
+  return 1;
+}
+#endif
+
+static void test_opencl_kernel_names(void **state) {
+  (void)state;
+#ifdef GPUX_TEST_HAVE_OPENCL
+  cl_device_id dev;
+  char desc[300];
+  if (!first_device(&dev, desc, sizeof desc)) {
+    print_message("no OpenCL device (is POCL_CACHE_DIR writable?)\n");
+    skip();
+  }
+  int fp64 = device_has_fp64(dev);
+  print_message("OpenCL device: %s (fp64 %d)\n", desc, fp64);
+  cl_int e;
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+  assert_int_equal(e, CL_SUCCESS);
+  g_checks_run++;
+  int problems = 0;
+  const int epis[2] = {1, 4}; /* CPU devices build with 1, GPUs with more */
+  strlist sets[2] = {{0}, {0}};
+  for (int k = 0; k < 2; k++) {
+    for (size_t i = 0; i < gpux_test_cl_source_count; i++)
+      if (!build_names(ctx, dev, &gpux_test_cl_sources[i], epis[k], &sets[k])) problems++;
+    char what[64];
+    snprintf(what, sizeof what, "OpenCL (GPUX_ELEMS_PER_ITEM=%d)", epis[k]);
+    problems += compare_sets(what, &sets[k], fp64);
+  }
+  sl_free(&sets[0]);
+  sl_free(&sets[1]);
+  clReleaseContext(ctx);
+  if (problems) fail_msg("OpenCL kernel set differs from gpux_kernels.h (%d problems)", problems);
+#else
+  print_message("OpenCL backend not built\n");
+  skip();
+#endif
+}
+
+/* The expected set itself: sizes follow from the lists. */
+static void test_expected_set(void **state) {
+  (void)state;
+  strlist exp = expected_names();
+  size_t nb = sizeof k_binary / sizeof k_binary[0], nu = sizeof k_unary / sizeof k_unary[0];
+  size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
+  assert_int_equal(ndt, GPUX_KDT_COUNT);
+  /* binary: 8 numeric ops x 5 dtypes + 9 all-dtype ops x 6 dtypes, 3 layouts each */
+  assert_int_equal(nb, 3 * (8 * 5 + 9 * 6));
+  /* unary: 4 numeric ops x 5 + 14 float ops x 2 + logical_not x 6, 2 layouts */
+  assert_int_equal(nu, 2 * (4 * 5 + 14 * 2 + 6));
+  assert_int_equal(exp.n, nb + nu + ndt * (2 + 3 + 2 * ndt) + 2 * 4);
+  print_message("expected kernel set: %zu names\n", exp.n);
+  sl_free(&exp);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_expected_set),
+      cmocka_unit_test(test_cuda_kernel_names),
+      cmocka_unit_test(test_opencl_kernel_names),
+  };
+  int failed = cmocka_run_group_tests_name("kernel_coverage", tests, NULL, NULL);
+  if (failed) return 1;
+  if (g_checks_run == 0) {
+    printf("test_kernel_coverage: SKIP: neither the CUDA nor the OpenCL kernel set could be checked\n");
+    return 77;
+  }
+  return 0;
+}
