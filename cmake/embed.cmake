@@ -3,25 +3,29 @@
 #   const unsigned char SYM[]        the bytes of IN (with a trailing NUL, not counted)
 #   const size_t SYM_size            their count
 #   const char SYM_sha256[]          SHA-256 of the bytes, as hex (cache keys use it)
-# With INLINE, a line '#include "<name of INLINE>"' in IN is replaced by INLINE's text, so
-# run-time compilers get one self-contained source.
+# With INLINE (headers separated by '|'), a line '#include "<name of the header>"' in IN is
+# replaced by that header's text, so run-time compilers get one self-contained source.
 if(NOT IN OR NOT OUT OR NOT SYM)
   message(FATAL_ERROR "embed.cmake: IN, OUT and SYM are required")
 endif()
 if(INLINE)
   file(READ "${IN}" text)
-  file(READ "${INLINE}" inl)
-  get_filename_component(inl_name "${INLINE}" NAME)
-  # spliced, not REGEX REPLACE'd: the header's backslashes would be read as escapes there
-  string(REGEX MATCH "#include[ \t]+\"[^\"\n]*${inl_name}\"" inc_line "${text}")
-  if(inc_line)
-    string(FIND "${text}" "${inc_line}" inc_pos)
-    string(LENGTH "${inc_line}" inc_len)
-    math(EXPR inc_end "${inc_pos} + ${inc_len}")
-    string(SUBSTRING "${text}" 0 ${inc_pos} head)
-    string(SUBSTRING "${text}" ${inc_end} -1 tail)
-    set(text "${head}${inl}${tail}")
-  endif()
+  # INLINE is a '|'-separated list of headers, spliced in that order
+  string(REPLACE "|" ";" inline_list "${INLINE}")
+  foreach(header IN LISTS inline_list)
+    file(READ "${header}" inl)
+    get_filename_component(inl_name "${header}" NAME)
+    # spliced, not REGEX REPLACE'd: the header's backslashes would be read as escapes there
+    string(REGEX MATCH "#include[ \t]+\"[^\"\n]*${inl_name}\"" inc_line "${text}")
+    if(inc_line)
+      string(FIND "${text}" "${inc_line}" inc_pos)
+      string(LENGTH "${inc_line}" inc_len)
+      math(EXPR inc_end "${inc_pos} + ${inc_len}")
+      string(SUBSTRING "${text}" 0 ${inc_pos} head)
+      string(SUBSTRING "${text}" ${inc_end} -1 tail)
+      set(text "${head}${inl}${tail}")
+    endif()
+  endforeach()
   set(tmp "${OUT}.src")
   file(WRITE "${tmp}" "${text}")
   set(IN "${tmp}")

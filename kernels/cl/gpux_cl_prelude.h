@@ -1,0 +1,266 @@
+/* gpux OpenCL kernels: the prelude every program shares (OpenCL C 1.2), spliced in after
+ * gpux_kernels.h when the sources are embedded (cmake/embed.cmake).
+ * No variadic macros: OpenCL C forbids them (NVIDIA's compiler enforces it). Per-dtype
+ * generation goes through GPUX_ON_<dt>(M, a, dt), which expands to M(a, dt), or to nothing
+ * for float64 on a device without cl_khr_fp64; GPUX_ON2_<dt> is a second set for use inside
+ * an expansion of the first (casts: from, then to). */
+#ifndef GPUX_CL_PRELUDE_H
+#define GPUX_CL_PRELUDE_H
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define GPUX_HAVE_FP64 1
+typedef double gpux_real;
+#define GPUX_ON_f64(M, a, dt) M(a, dt)
+#define GPUX_ON2_f64(M, a, dt) M(a, dt)
+#else
+typedef float gpux_real;
+#define GPUX_ON_f64(M, a, dt)
+#define GPUX_ON2_f64(M, a, dt)
+#endif
+#define GPUX_ON_f32(M, a, dt) M(a, dt)
+#define GPUX_ON_i32(M, a, dt) M(a, dt)
+#define GPUX_ON_i64(M, a, dt) M(a, dt)
+#define GPUX_ON_u8(M, a, dt) M(a, dt)
+#define GPUX_ON_b8(M, a, dt) M(a, dt)
+/* a second set, for use inside an expansion of the first (casts: from, then to) */
+#define GPUX_ON2_f32(M, a, dt) M(a, dt)
+#define GPUX_ON2_i32(M, a, dt) M(a, dt)
+#define GPUX_ON2_i64(M, a, dt) M(a, dt)
+#define GPUX_ON2_u8(M, a, dt) M(a, dt)
+#define GPUX_ON2_b8(M, a, dt) M(a, dt)
+
+#ifndef GPUX_ELEMS_PER_ITEM
+#define GPUX_ELEMS_PER_ITEM 1
+#endif
+#define GPUX_EPI GPUX_ELEMS_PER_ITEM
+/* -DGPUX_EXACT_LAUNCH (CPU devices, with 1 element per work-item): the host launches
+ * exactly n work-items (a tail launch covers the remainder of the work-group size), so
+ * kernels need no bounds test; pocl vectorizes an unguarded body about 3x better. */
+#ifdef GPUX_EXACT_LAUNCH
+#if GPUX_EPI != 1
+#error "GPUX_EXACT_LAUNCH needs GPUX_ELEMS_PER_ITEM 1"
+#endif
+#define GPUX_IN_RANGE(i, n) 1
+#else
+#define GPUX_IN_RANGE(i, n) ((i) < (n))
+#endif
+
+#define GPUX_CAT_(a, b) a##b
+#define GPUX_CAT(a, b) GPUX_CAT_(a, b)
+#define GPUX_CAT3_(a, b, c) a##b##c
+#define GPUX_CAT3(a, b, c) GPUX_CAT3_(a, b, c)
+
+#define GPUX_T_f32 float
+#define GPUX_T_f64 double
+#define GPUX_T_i32 int
+#define GPUX_T_i64 long
+#define GPUX_T_u8 uchar
+#define GPUX_T_b8 uchar
+#define GPUX_U_f32 uint
+#define GPUX_U_f64 ulong
+#define GPUX_U_i32 uint
+#define GPUX_U_i64 ulong
+#define GPUX_U_u8 uchar
+#define GPUX_U_b8 uchar
+#define GPUX_CLS_f32 F
+#define GPUX_CLS_f64 F
+#define GPUX_CLS_i32 S
+#define GPUX_CLS_i64 S
+#define GPUX_CLS_u8 U
+#define GPUX_CLS_b8 B
+#define GPUX_ASS_i32(x) as_int(x)
+#define GPUX_ASS_i64(x) as_long(x)
+#define GPUX_ASS_u8(x) ((uchar)(x))
+
+/* Offsets of an n-d launch: GPUX_ND_BEGIN(p, i, NOPS) starts them for work-item i, then
+ * GPUX_ND_OFF(p, k) is the element offset of operand k < NOPS; p is the parameter block
+ * (the kernel argument), read in place with constant indices only.
+ * 1-d launches (GPUs): work-item i is element i; the dimension loop runs over
+ * GPUX_KMAX_DIMS so that it unrolls; 32-bit division when the index fits.
+ * 3-d launches (GPUX_EXACT_LAUNCH, CPUs): the host passes p with its last three dims
+ * reversed into dims 0, 1, 2 (missing ones of stride 0) and launches once per index of
+ * any dims before those; NDRange dim j runs over dim j, so the kernel has no loop and no
+ * division (pocl runs a loop or a dynamically indexed argument in the work-item body many
+ * times slower). */
+#ifdef GPUX_EXACT_LAUNCH
+#define GPUX_ND_BEGIN(p, i, NOPS)                                               \
+  const long i0_ = (long)get_global_id(0), i1_ = (long)get_global_id(1),       \
+             i2_ = (long)get_global_id(2);
+#define GPUX_ND_OFF(p, k)                                                       \
+  ((p).offset[k] + i0_ * (p).stride[k][0] + i1_ * (p).stride[k][1] + i2_ * (p).stride[k][2])
+#else
+#define GPUX_ND_STEP(p, NOPS, x, d)                                                \
+  o0_ += (x) * (p).stride[0][d];                                                   \
+  o1_ += (x) * (p).stride[1][d];                                                   \
+  if ((NOPS) > 2) o2_ += (x) * (p).stride[2][d];                                   \
+  if ((NOPS) > 3) o3_ += (x) * (p).stride[3][d];
+#define GPUX_ND_BEGIN(p, i, NOPS)                                                  \
+  long o0_ = (p).offset[0], o1_ = (p).offset[1], o2_ = 0, o3_ = 0;                 \
+  if ((NOPS) > 2) o2_ = (p).offset[2];                                             \
+  if ((NOPS) > 3) o3_ = (p).offset[3];                                             \
+  if ((p).n <= (long)0xffffffff) {                                                 \
+    uint rem_ = (uint)(i);                                                         \
+    for (int d_ = GPUX_KMAX_DIMS - 1; d_ >= 0; --d_)                               \
+      if (d_ < (p).ndim) {                                                         \
+        uint sh_ = (uint)(p).shape[d_], q_ = rem_ / sh_;                           \
+        long x_ = (long)(rem_ - q_ * sh_);                                         \
+        rem_ = q_;                                                                 \
+        GPUX_ND_STEP(p, NOPS, x_, d_)                                              \
+      }                                                                            \
+  } else {                                                                         \
+    long rem_ = (i);                                                               \
+    for (int d_ = GPUX_KMAX_DIMS - 1; d_ >= 0; --d_)                               \
+      if (d_ < (p).ndim) {                                                         \
+        long sh_ = (p).shape[d_], q_ = rem_ / sh_, x_ = rem_ - q_ * sh_;           \
+        rem_ = q_;                                                                 \
+        GPUX_ND_STEP(p, NOPS, x_, d_)                                              \
+      }                                                                            \
+  }
+#define GPUX_ND_OFF(p, k) o##k##_
+#endif
+
+/* Contiguous bodies: out[o0 + j] = EXPR for this work-item's elements j, where EXPR may
+ * read j (long) and x1 = in1[o1 + j]. */
+#if GPUX_EPI == 1
+#define GPUX_MAP_C0(OT, OV, out, o0, n, EXPR) \
+  {                                       \
+    long j = (long)get_global_id(0);      \
+    if (GPUX_IN_RANGE(j, n)) (out)[(o0) + j] = (EXPR); \
+  }
+#define GPUX_VTYPEDEF(T, name)
+#define GPUX_MAP_C1(OT, OV, out, o0, T1, in1, o1, n, EXPR) \
+  {                                                  \
+    long j_ = (long)get_global_id(0);                \
+    if (GPUX_IN_RANGE(j_, n)) {                                  \
+      T1 x1 = (in1)[(o1) + j_];                      \
+      (out)[(o0) + j_] = (EXPR);                     \
+    }                                                \
+  }
+#define GPUX_MAP_C2(OT, OV, out, o0, T1, in1, o1, T2, in2, o2, n, EXPR) \
+  {                                                               \
+    long j_ = (long)get_global_id(0);                             \
+    if (GPUX_IN_RANGE(j_, n)) {                                               \
+      T1 x1 = (in1)[(o1) + j_];                                   \
+      T2 x2 = (in2)[(o2) + j_];                                   \
+      (out)[(o0) + j_] = (EXPR);                                  \
+    }                                                             \
+  }
+#define GPUX_MAP_C3(OT, OV, out, o0, T1, in1, o1, T2, in2, o2, T3, in3, o3, n, EXPR) \
+  {                                                                            \
+    long j_ = (long)get_global_id(0);                                          \
+    if (GPUX_IN_RANGE(j_, n)) {                                                            \
+      T1 x1 = (in1)[(o1) + j_];                                                \
+      T2 x2 = (in2)[(o2) + j_];                                                \
+      T3 x3 = (in3)[(o3) + j_];                                                \
+      (out)[(o0) + j_] = (EXPR);                                               \
+    }                                                                          \
+  }
+#else
+#define GPUX_VEC(T) GPUX_CAT(T, GPUX_EPI)
+#define GPUX_MAP_C0(OT, OV, out, o0, n, EXPR)                                     \
+  {                                                                         \
+    long b_ = (long)get_global_id(0) * GPUX_EPI;                            \
+    __global OT *po_ = (out) + (o0) + b_;                                   \
+    if (b_ + GPUX_EPI <= (n) && ((o0) & (GPUX_EPI - 1)) == 0) {             \
+      union { OV v; OT s[GPUX_EPI]; } u0_;                        \
+      for (int k_ = 0; k_ < GPUX_EPI; ++k_) {                               \
+        long j = b_ + k_;                                                   \
+        u0_.s[k_] = (EXPR);                                                 \
+      }                                                                     \
+      *(__global OV *)po_ = u0_.v;                                \
+    } else if (b_ < (n)) {                                                  \
+      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                          \
+      for (int k_ = 0; k_ < m_; ++k_) {                                     \
+        long j = b_ + k_;                                                   \
+        po_[k_] = (EXPR);                                                   \
+      }                                                                     \
+    }                                                                       \
+  }
+/* N consecutive elements; one vector load/store per operand when the chunk is whole and
+ * every offset is a multiple of N (buffers are allocated at least 128-byte aligned). */
+#define GPUX_VEC(T) GPUX_CAT(T, GPUX_EPI)
+#define GPUX_VTYPEDEF(T, name) typedef GPUX_VEC(T) name;
+#define GPUX_MAP_C1(OT, OV, out, o0, T1, in1, o1, n, EXPR)                                  \
+  {                                                                                   \
+    long b_ = (long)get_global_id(0) * GPUX_EPI;                                      \
+    __global OT *po_ = (out) + (o0) + b_;                                             \
+    __global const T1 *p1_ = (in1) + (o1) + b_;                                       \
+    if (b_ + GPUX_EPI <= (n) && (((o0) | (o1)) & (GPUX_EPI - 1)) == 0) {              \
+      union { GPUX_VEC(T1) v; T1 s[GPUX_EPI]; } u1_;                                  \
+      union { OV v; OT s[GPUX_EPI]; } u0_;                                  \
+      u1_.v = *(__global const GPUX_VEC(T1) *)p1_;                                    \
+      for (int k_ = 0; k_ < GPUX_EPI; ++k_) {                       \
+        T1 x1 = u1_.s[k_];                                                            \
+        u0_.s[k_] = (EXPR);                                                           \
+      }                                                                               \
+      *(__global OV *)po_ = u0_.v;                                          \
+    } else if (b_ < (n)) {                                                            \
+      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                    \
+      for (int k_ = 0; k_ < m_; ++k_) {                                               \
+        T1 x1 = p1_[k_];                                                              \
+        po_[k_] = (EXPR);                                                             \
+      }                                                                               \
+    }                                                                                 \
+  }
+#define GPUX_MAP_C2(OT, OV, out, o0, T1, in1, o1, T2, in2, o2, n, EXPR)                     \
+  {                                                                                   \
+    long b_ = (long)get_global_id(0) * GPUX_EPI;                                      \
+    __global OT *po_ = (out) + (o0) + b_;                                             \
+    __global const T1 *p1_ = (in1) + (o1) + b_;                                       \
+    __global const T2 *p2_ = (in2) + (o2) + b_;                                       \
+    if (b_ + GPUX_EPI <= (n) && (((o0) | (o1) | (o2)) & (GPUX_EPI - 1)) == 0) {       \
+      union { GPUX_VEC(T1) v; T1 s[GPUX_EPI]; } u1_;                                  \
+      union { GPUX_VEC(T2) v; T2 s[GPUX_EPI]; } u2_;                                  \
+      union { OV v; OT s[GPUX_EPI]; } u0_;                                  \
+      u1_.v = *(__global const GPUX_VEC(T1) *)p1_;                                    \
+      u2_.v = *(__global const GPUX_VEC(T2) *)p2_;                                    \
+      for (int k_ = 0; k_ < GPUX_EPI; ++k_) {                       \
+        T1 x1 = u1_.s[k_];                                                            \
+        T2 x2 = u2_.s[k_];                                                            \
+        u0_.s[k_] = (EXPR);                                                           \
+      }                                                                               \
+      *(__global OV *)po_ = u0_.v;                                          \
+    } else if (b_ < (n)) {                                                            \
+      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                    \
+      for (int k_ = 0; k_ < m_; ++k_) {                                               \
+        T1 x1 = p1_[k_];                                                              \
+        T2 x2 = p2_[k_];                                                              \
+        po_[k_] = (EXPR);                                                             \
+      }                                                                               \
+    }                                                                                 \
+  }
+#define GPUX_MAP_C3(OT, OV, out, o0, T1, in1, o1, T2, in2, o2, T3, in3, o3, n, EXPR)       \
+  {                                                                                   \
+    long b_ = (long)get_global_id(0) * GPUX_EPI;                                      \
+    __global OT *po_ = (out) + (o0) + b_;                                             \
+    __global const T1 *p1_ = (in1) + (o1) + b_;                                       \
+    __global const T2 *p2_ = (in2) + (o2) + b_;                                       \
+    __global const T3 *p3_ = (in3) + (o3) + b_;                                       \
+    if (b_ + GPUX_EPI <= (n) && (((o0) | (o1) | (o2) | (o3)) & (GPUX_EPI - 1)) == 0) { \
+      union { GPUX_VEC(T1) v; T1 s[GPUX_EPI]; } u1_;                                  \
+      union { GPUX_VEC(T2) v; T2 s[GPUX_EPI]; } u2_;                                  \
+      union { GPUX_VEC(T3) v; T3 s[GPUX_EPI]; } u3_;                                  \
+      union { OV v; OT s[GPUX_EPI]; } u0_;                                  \
+      u1_.v = *(__global const GPUX_VEC(T1) *)p1_;                                    \
+      u2_.v = *(__global const GPUX_VEC(T2) *)p2_;                                    \
+      u3_.v = *(__global const GPUX_VEC(T3) *)p3_;                                    \
+      for (int k_ = 0; k_ < GPUX_EPI; ++k_) {                       \
+        T1 x1 = u1_.s[k_];                                                            \
+        T2 x2 = u2_.s[k_];                                                            \
+        T3 x3 = u3_.s[k_];                                                            \
+        u0_.s[k_] = (EXPR);                                                           \
+      }                                                                               \
+      *(__global OV *)po_ = u0_.v;                                          \
+    } else if (b_ < (n)) {                                                            \
+      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                    \
+      for (int k_ = 0; k_ < m_; ++k_) {                                               \
+        T1 x1 = p1_[k_];                                                              \
+        T2 x2 = p2_[k_];                                                              \
+        T3 x3 = p3_[k_];                                                              \
+        po_[k_] = (EXPR);                                                             \
+      }                                                                               \
+    }                                                                                 \
+  }
+#endif
+
+#endif
