@@ -1,0 +1,887 @@
+/* gpux-bench: times gpux operations on the context's backend.
+ *
+ *   gpux-bench [--op add,exp,copy,transpose,hostcost|all] [--sizes 2^20,2^24,...]
+ *              [--dtype float32] [--reps 20] [--warmup 3] [--backend cuda|opencl|auto]
+ *              [--device N|gpu] [--json FILE] [--md FILE] [--calls 10000] [--batches 10]
+ *
+ * Device timing: every timed run is bracketed by two device events (gpux_event_record) on the
+ * context's stream; the figure is the median over --reps runs, after --warmup untimed runs.
+ * Bandwidth is (bytes read + bytes written) / median time, in GB/s (10^9 bytes per second).
+ *
+ *   add        c = a + b, gpux_binary_into into a preallocated c       3 n elements moved
+ *   exp        c = exp(a), gpux_unary_into into a preallocated c       2 n
+ *   copy       device-to-device copy, gpux_array_copy_into              2 n
+ *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
+ *              output: the timing includes that allocation, served from the warm pool; the
+ *              pool hit count is reported)                              2 side^2
+ *   hostcost   host time of one small op (1000 elements, float32 add): N calls queued back to
+ *              back, timed with the host's monotonic clock per batch, synchronized outside the
+ *              timed region; median over batches of us/call, for gpux_binary_into (no
+ *              allocation), gpux_binary (allocates from the pool, output released each call),
+ *              and gpux_binary_into followed by gpux_context_synchronize (latency).
+ *
+ * Sizes are element counts: 1048576, 2^20, or 16384x16384. Inputs are random (not zeros), and
+ * a sample of each output is checked against the host. Exit status: 0, 1 on a failure,
+ * 2 on a usage error, 77 when the backend has no usable device. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gpux.h>
+
+#define MAX_SIZES 32
+#define MAX_RESULTS 256
+#define CHUNK_ELEMS ((int64_t)1 << 22) /* host staging for uploads and checks */
+#define CHECK_ELEMS 4096               /* checked at the start and at the end of an output */
+#define HOSTCOST_N 1000
+
+enum { OP_ADD, OP_EXP, OP_COPY, OP_TRANSPOSE, OP_HOSTCOST, OP_COUNT };
+static const char *const k_op_names[OP_COUNT] = {"add", "exp", "copy", "transpose", "hostcost"};
+
+typedef struct result {
+  char op[32];
+  char dtype[16];
+  int64_t n;
+  double median_ms, min_ms, max_ms;
+  double bytes; /* read + written per run */
+  double gbps;  /* 0 when not meaningful */
+  double us_per_call; /* hostcost only */
+  int reps;
+  char timing[64];
+  char note[160];
+  const char *status; /* "ok", "skipped" */
+} result;
+
+static struct {
+  int ops[OP_COUNT];
+  int64_t sizes[MAX_SIZES];
+  int nsizes;
+  gpux_dtype dtype;
+  int reps, warmup;
+  int calls, batches;
+  gpux_backend_kind backend;
+  int device;     /* -1: GPUX_DEVICE */
+  int device_gpu; /* --device gpu */
+  const char *json_path, *md_path;
+} opt;
+
+static gpux_context_t g_ctx;
+static gpux_device_info g_dev;
+static gpux_backend_kind g_backend;
+static result g_results[MAX_RESULTS];
+static int g_nresults;
+
+/* ---- errors */
+
+static int fail_status(const char *what, gpux_status s) {
+  fprintf(stderr, "gpux-bench: %s failed: %s (%s): %s\n", what, gpux_status_name(s),
+          gpux_status_string(s), gpux_last_error_message());
+  return 1;
+}
+#define TRY(call)                                        \
+  do {                                                   \
+    gpux_status s_ = (call);                             \
+    if (s_ != GPUX_SUCCESS) {                            \
+      last_status = s_;                                  \
+      rc = fail_status(#call, s_);                       \
+      goto done;                                         \
+    }                                                    \
+  } while (0)
+
+/* ---- helpers */
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Counter-based random numbers: element i of stream `seed` can be recomputed for checks. */
+static uint64_t mix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/* One element of any dtype. */
+typedef union hval {
+  float f32;
+  double f64;
+  int32_t i32;
+  int64_t i64;
+  uint8_t u8;
+} hval;
+
+/* Element i of random stream `seed` as dtype dt. Floats in [-4, 4); bool 0 or 1. */
+static hval gen_value(gpux_dtype dt, uint64_t seed, int64_t i) {
+  uint64_t h = mix64(seed * 0x100000001B3ull ^ (uint64_t)i);
+  double u = (double)(h >> 11) / (double)(1ull << 53) * 8.0 - 4.0;
+  hval v;
+  memset(&v, 0, sizeof v);
+  switch (dt) {
+    case GPUX_FLOAT32: v.f32 = (float)u; break;
+    case GPUX_FLOAT64: v.f64 = u; break;
+    case GPUX_INT32: v.i32 = (int32_t)(uint32_t)h; break;
+    case GPUX_INT64: v.i64 = (int64_t)h; break;
+    case GPUX_UINT8: v.u8 = (uint8_t)h; break;
+    case GPUX_BOOL: v.u8 = (uint8_t)(h & 1); break;
+  }
+  return v;
+}
+
+static double hval_double(hval v, gpux_dtype dt) {
+  switch (dt) {
+    case GPUX_FLOAT32: return v.f32;
+    case GPUX_FLOAT64: return v.f64;
+    case GPUX_INT32: return v.i32;
+    case GPUX_INT64: return (double)v.i64;
+    case GPUX_UINT8:
+    case GPUX_BOOL: return v.u8;
+  }
+  return 0;
+}
+
+/* Element of a host buffer as double. */
+static double as_double(const unsigned char *p, gpux_dtype dt) {
+  hval v;
+  memcpy(&v, p, gpux_dtype_size(dt));
+  return hval_double(v, dt);
+}
+
+/* 1-d view [lo, hi) of a 1-d array. */
+static gpux_status view_1d(gpux_array_t *out, gpux_array_t a, int64_t lo, int64_t hi) {
+  int64_t start[1] = {lo}, stop[1] = {hi}, step[1] = {1};
+  return gpux_array_slice(out, a, start, stop, step);
+}
+
+/* A new 1-d array of n random elements (stream seed), uploaded in chunks. */
+static gpux_status make_random(gpux_array_t *out, int64_t n, gpux_dtype dt, uint64_t seed) {
+  size_t es = gpux_dtype_size(dt);
+  int64_t shape[1] = {n};
+  gpux_array_t a = NULL, v = NULL;
+  unsigned char *buf = NULL;
+  gpux_status s = gpux_array_empty(&a, g_ctx, dt, 1, shape);
+  if (s != GPUX_SUCCESS) goto done;
+  buf = malloc((size_t)(n < CHUNK_ELEMS ? n : CHUNK_ELEMS) * es);
+  if (!buf) {
+    s = GPUX_ERROR_OUT_OF_HOST_MEMORY;
+    fprintf(stderr, "gpux-bench: out of host memory\n");
+    goto done;
+  }
+  for (int64_t lo = 0; lo < n; lo += CHUNK_ELEMS) {
+    int64_t hi = lo + CHUNK_ELEMS < n ? lo + CHUNK_ELEMS : n;
+    for (int64_t i = lo; i < hi; i++) {
+      hval v = gen_value(dt, seed, i);
+      memcpy(buf + (size_t)(i - lo) * es, &v, es); /* the union's first bytes hold the value */
+    }
+    s = view_1d(&v, a, lo, hi);
+    if (s == GPUX_SUCCESS) s = gpux_array_write(v, buf, (size_t)(hi - lo) * es);
+    gpux_array_release(v);
+    v = NULL;
+    if (s != GPUX_SUCCESS) goto done;
+  }
+  *out = a;
+  a = NULL;
+done:
+  free(buf);
+  gpux_array_release(a);
+  return s;
+}
+
+/* Expected value of output element i, as double. */
+typedef double (*expect_fn)(int64_t i, gpux_dtype dt, int64_t side);
+
+static double val(gpux_dtype dt, uint64_t seed, int64_t i) {
+  return hval_double(gen_value(dt, seed, i), dt);
+}
+static double expect_add(int64_t i, gpux_dtype dt, int64_t side) {
+  hval x = gen_value(dt, 1, i), y = gen_value(dt, 2, i);
+  switch (dt) { /* the dtype's own arithmetic: float32 rounding, integer wrap-around */
+    case GPUX_FLOAT32: return (double)(float)(x.f32 + y.f32);
+    case GPUX_FLOAT64: return x.f64 + y.f64;
+    case GPUX_INT32: return (int32_t)((uint32_t)x.i32 + (uint32_t)y.i32);
+    case GPUX_INT64: return (double)(int64_t)((uint64_t)x.i64 + (uint64_t)y.i64);
+    case GPUX_UINT8: return (uint8_t)(x.u8 + y.u8);
+    default: return 0;
+  }
+}
+static double expect_exp(int64_t i, gpux_dtype dt, int64_t side) { return exp(val(dt, 1, i)); }
+static double expect_copy(int64_t i, gpux_dtype dt, int64_t side) { return val(dt, 1, i); }
+static double expect_transpose(int64_t i, gpux_dtype dt, int64_t side) {
+  return val(dt, 1, (i % side) * side + i / side); /* out[r][c] = in[c][r] */
+}
+
+/* Checks the first and last CHECK_ELEMS elements of the (contiguous) output. Returns 0 if
+ * they match: exactly, or within tol (relative) for transcendental float results. */
+static int check_output(gpux_array_t out, int64_t n, gpux_dtype dt, expect_fn f, int64_t side,
+                        double tol, char *why, size_t why_len) {
+  size_t es = gpux_dtype_size(dt);
+  gpux_array_t flat = NULL, v = NULL;
+  unsigned char *buf = malloc((size_t)CHECK_ELEMS * es);
+  int bad = 0;
+  int64_t shape1[1] = {n};
+  if (!buf) {
+    snprintf(why, why_len, "out of host memory");
+    return 1;
+  }
+  gpux_status s = gpux_array_reshape(&flat, out, 1, shape1);
+  for (int part = 0; part < 2 && s == GPUX_SUCCESS && !bad; part++) {
+    int64_t lo = part == 0 ? 0 : (n > CHECK_ELEMS ? n - CHECK_ELEMS : 0);
+    int64_t hi = lo + CHECK_ELEMS < n ? lo + CHECK_ELEMS : n;
+    s = view_1d(&v, flat, lo, hi);
+    if (s == GPUX_SUCCESS) s = gpux_array_read(v, buf, (size_t)(hi - lo) * es);
+    gpux_array_release(v);
+    v = NULL;
+    for (int64_t i = lo; s == GPUX_SUCCESS && i < hi; i++) {
+      double got = as_double(buf + (size_t)(i - lo) * es, dt), want = f(i, dt, side);
+      int ok = tol > 0 ? fabs(got - want) <= tol * fmax(1.0, fabs(want)) : got == want;
+      if (!ok) {
+        snprintf(why, why_len, "element %" PRId64 " is %.9g, expected %.9g", i, got, want);
+        bad = 1;
+        break;
+      }
+    }
+  }
+  if (s != GPUX_SUCCESS) {
+    snprintf(why, why_len, "reading the output: %s: %s", gpux_status_name(s),
+             gpux_last_error_message());
+    bad = 1;
+  }
+  gpux_array_release(flat);
+  free(buf);
+  return bad;
+}
+
+static result *new_result(const char *op, int64_t n) {
+  if (g_nresults >= MAX_RESULTS) return NULL;
+  result *r = &g_results[g_nresults++];
+  memset(r, 0, sizeof *r);
+  snprintf(r->op, sizeof r->op, "%s", op);
+  snprintf(r->dtype, sizeof r->dtype, "%s", gpux_dtype_name(opt.dtype));
+  r->n = n;
+  r->status = "ok";
+  return r;
+}
+
+/* ---- device-timed ops */
+
+/* Runs one timed op (enqueue only) on prepared arrays. */
+typedef struct bench_arrays {
+  int op;
+  gpux_array_t a, b, c;
+} bench_arrays;
+
+static gpux_status run_once(bench_arrays *ba) {
+  switch (ba->op) {
+    case OP_ADD: return gpux_binary_into(ba->c, GPUX_ADD, ba->a, ba->b);
+    case OP_EXP: return gpux_unary_into(ba->c, GPUX_EXP, ba->a);
+    case OP_COPY: return gpux_array_copy_into(ba->c, ba->a);
+    case OP_TRANSPOSE: {
+      gpux_array_release(ba->c); /* back to the pool: the next transpose reuses the block */
+      ba->c = NULL;
+      return gpux_array_transpose(&ba->c, ba->a);
+    }
+  }
+  return GPUX_ERROR_INVALID_OP;
+}
+
+static int bench_device_op(int op, int64_t n_req) {
+  int rc = 0;
+  gpux_status last_status = GPUX_SUCCESS;
+  bench_arrays ba = {op, NULL, NULL, NULL};
+  gpux_event_t e0 = NULL, e1 = NULL;
+  double *times = NULL;
+  gpux_pool_stats p0, p1;
+  int64_t n = n_req, side = 0;
+  size_t es = gpux_dtype_size(opt.dtype);
+  const char *name = k_op_names[op];
+  char why[256] = "";
+  expect_fn f = NULL;
+  double tol = 0, moved = 0;
+
+  if (op == OP_TRANSPOSE) {
+    side = (int64_t)sqrt((double)n_req);
+    while (side * side > n_req) side--;
+    while ((side + 1) * (side + 1) <= n_req) side++;
+    n = side * side;
+  }
+  result *r = new_result(name, n);
+  if (!r) return fail_status("too many results", GPUX_ERROR_INVALID_ARGUMENT);
+  r->reps = opt.reps;
+  snprintf(r->timing, sizeof r->timing, "device events, median of %d after %d warm-up",
+           opt.reps, opt.warmup);
+
+  switch (op) {
+    case OP_ADD:
+      if (!gpux_binary_op_supports(GPUX_ADD, opt.dtype)) goto unsupported;
+      moved = 3.0 * (double)n * (double)es;
+      f = expect_add;
+      break;
+    case OP_EXP:
+      if (!gpux_unary_op_supports(GPUX_EXP, opt.dtype)) goto unsupported;
+      moved = 2.0 * (double)n * (double)es;
+      f = expect_exp;
+      tol = opt.dtype == GPUX_FLOAT32 ? 1e-5 : 1e-12;
+      break;
+    case OP_COPY:
+      moved = 2.0 * (double)n * (double)es;
+      f = expect_copy;
+      break;
+    case OP_TRANSPOSE:
+      moved = 2.0 * (double)n * (double)es;
+      f = expect_transpose;
+      break;
+  }
+  r->bytes = moved;
+
+  {
+    gpux_status s = make_random(&ba.a, n, opt.dtype, 1);
+    if (s == GPUX_SUCCESS && op == OP_ADD) s = make_random(&ba.b, n, opt.dtype, 2);
+    if (s == GPUX_SUCCESS && op == OP_TRANSPOSE) {
+      int64_t shape2[2] = {side, side};
+      gpux_array_t sq = NULL;
+      s = gpux_array_reshape(&sq, ba.a, 2, shape2);
+      gpux_array_release(ba.a);
+      ba.a = sq;
+    } else if (s == GPUX_SUCCESS) {
+      int64_t shape1[1] = {n};
+      s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
+    }
+    if (s == GPUX_ERROR_OUT_OF_MEMORY || s == GPUX_ERROR_SIZE_OVERFLOW) {
+      r->status = "skipped";
+      snprintf(r->note, sizeof r->note, "%s: %.150s", gpux_status_name(s),
+               gpux_last_error_message());
+      printf("  %s n=%" PRId64 ": skipped, %s\n", name, n, r->note);
+      goto done;
+    }
+    TRY(s);
+  }
+  times = malloc(sizeof *times * (size_t)opt.reps);
+  if (!times) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
+  TRY(gpux_event_create(&e0, g_ctx));
+  TRY(gpux_event_create(&e1, g_ctx));
+
+  for (int w = 0; w < opt.warmup; w++) TRY(run_once(&ba));
+  TRY(gpux_context_synchronize(g_ctx));
+  TRY(gpux_pool_get_stats(&p0, g_ctx));
+  for (int i = 0; i < opt.reps; i++) {
+    TRY(gpux_event_record(e0));
+    TRY(run_once(&ba));
+    TRY(gpux_event_record(e1));
+    TRY(gpux_event_elapsed_ms(&times[i], e0, e1));
+  }
+  TRY(gpux_pool_get_stats(&p1, g_ctx));
+  TRY(gpux_context_synchronize(g_ctx));
+
+  r->min_ms = r->max_ms = times[0];
+  for (int i = 1; i < opt.reps; i++) {
+    if (times[i] < r->min_ms) r->min_ms = times[i];
+    if (times[i] > r->max_ms) r->max_ms = times[i];
+  }
+  r->median_ms = median(times, opt.reps);
+  r->gbps = r->median_ms > 0 ? moved / (r->median_ms * 1e-3) / 1e9 : 0;
+  if (op == OP_TRANSPOSE)
+    snprintf(r->note, sizeof r->note,
+             "%" PRId64 "x%" PRId64 ", includes gpux_array_transpose's allocation (pool hits "
+             "%" PRIu64 "/%d)",
+             side, side, p1.pool_hits - p0.pool_hits, opt.reps);
+  else if (op == OP_COPY)
+    snprintf(r->note, sizeof r->note, "gpux_array_copy_into, contiguous");
+  else
+    snprintf(r->note, sizeof r->note, "_into a preallocated output");
+
+  if (check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {
+    fprintf(stderr, "gpux-bench: %s n=%" PRId64 ": WRONG RESULT: %s\n", name, n, why);
+    r->status = "wrong";
+    rc = 1;
+  }
+
+done:
+  if (rc && last_status != GPUX_SUCCESS) r->status = "error";
+  free(times);
+  gpux_event_release(e0);
+  gpux_event_release(e1);
+  gpux_array_release(ba.a);
+  gpux_array_release(ba.b);
+  gpux_array_release(ba.c);
+  return rc;
+
+unsupported:
+  r->status = "skipped";
+  snprintf(r->note, sizeof r->note, "%s does not support %s", name, gpux_dtype_name(opt.dtype));
+  printf("  %s: skipped, %s\n", name, r->note);
+  return 0;
+}
+
+/* ---- host cost */
+
+static int bench_hostcost(void) {
+  int rc = 0;
+  gpux_status last_status = GPUX_SUCCESS;
+  gpux_array_t a = NULL, b = NULL, c = NULL, tmp = NULL;
+  const int64_t n = HOSTCOST_N;
+  const gpux_dtype saved = opt.dtype;
+  int per_batch = opt.calls / opt.batches;
+  int sync_calls = per_batch < 100 ? per_batch : 100;
+  double *batch_us = malloc(sizeof(double) * (size_t)opt.batches);
+  char why[256] = "";
+  result *rs[3] = {NULL, NULL, NULL};
+  static const char *const names[3] = {"hostcost_into", "hostcost_alloc", "hostcost_sync"};
+  static const char *const notes[3] = {
+      "gpux_binary_into add, queued back to back, sync outside the timed region",
+      "gpux_binary add (allocates from the pool) + release, queued",
+      "gpux_binary_into add + gpux_context_synchronize each call (latency)"};
+
+  opt.dtype = GPUX_FLOAT32;
+  if (!batch_us) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
+  if (per_batch < 1) per_batch = 1;
+  TRY(make_random(&a, n, GPUX_FLOAT32, 1));
+  TRY(make_random(&b, n, GPUX_FLOAT32, 2));
+  TRY(gpux_array_empty(&c, g_ctx, GPUX_FLOAT32, 1, &n));
+  /* warm-up: kernels built and resolved, pool primed */
+  for (int i = 0; i < 200; i++) {
+    TRY(gpux_binary_into(c, GPUX_ADD, a, b));
+    TRY(gpux_binary(&tmp, GPUX_ADD, a, b));
+    gpux_array_release(tmp);
+    tmp = NULL;
+  }
+  TRY(gpux_context_synchronize(g_ctx));
+
+  for (int form = 0; form < 3; form++) {
+    int calls = form == 2 ? sync_calls : per_batch;
+    gpux_pool_stats p0, p1;
+    TRY(gpux_pool_get_stats(&p0, g_ctx));
+    for (int bi = 0; bi < opt.batches; bi++) {
+      double t0 = now_s();
+      for (int i = 0; i < calls; i++) {
+        if (form == 0) {
+          TRY(gpux_binary_into(c, GPUX_ADD, a, b));
+        } else if (form == 1) {
+          TRY(gpux_binary(&tmp, GPUX_ADD, a, b));
+          gpux_array_release(tmp);
+          tmp = NULL;
+        } else {
+          TRY(gpux_binary_into(c, GPUX_ADD, a, b));
+          TRY(gpux_context_synchronize(g_ctx));
+        }
+      }
+      double t1 = now_s();
+      TRY(gpux_context_synchronize(g_ctx)); /* outside the timed region */
+      batch_us[bi] = (t1 - t0) * 1e6 / calls;
+    }
+    result *r = new_result(names[form], n);
+    if (!r) TRY(GPUX_ERROR_INVALID_ARGUMENT);
+    rs[form] = r;
+    double lo = batch_us[0], hi = batch_us[0];
+    for (int bi = 1; bi < opt.batches; bi++) {
+      if (batch_us[bi] < lo) lo = batch_us[bi];
+      if (batch_us[bi] > hi) hi = batch_us[bi];
+    }
+    r->us_per_call = median(batch_us, opt.batches);
+    r->median_ms = r->us_per_call * 1e-3;
+    r->min_ms = lo * 1e-3;
+    r->max_ms = hi * 1e-3;
+    r->reps = opt.batches;
+    snprintf(r->timing, sizeof r->timing, "host monotonic clock, median of %d batches x %d calls",
+             opt.batches, calls);
+    TRY(gpux_pool_get_stats(&p1, g_ctx));
+    if (form == 1)
+      snprintf(r->note, sizeof r->note, "%s (pool hits %" PRIu64 ", misses %" PRIu64 ")",
+               notes[form], p1.pool_hits - p0.pool_hits, p1.pool_misses - p0.pool_misses);
+    else
+      snprintf(r->note, sizeof r->note, "%s", notes[form]);
+  }
+  if (check_output(c, n, GPUX_FLOAT32, expect_add, 0, 0, why, sizeof why)) {
+    fprintf(stderr, "gpux-bench: hostcost: WRONG RESULT: %s\n", why);
+    for (int k = 0; k < 3; k++)
+      if (rs[k]) rs[k]->status = "wrong";
+    rc = 1;
+  }
+
+done:
+  (void)last_status;
+  opt.dtype = saved;
+  free(batch_us);
+  gpux_array_release(tmp);
+  gpux_array_release(a);
+  gpux_array_release(b);
+  gpux_array_release(c);
+  return rc;
+}
+
+/* ---- output */
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch < 0x20)
+      fprintf(f, "\\u%04x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static int write_json(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "gpux-bench: cannot write %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  time_t t = time(NULL);
+  char stamp[32];
+  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+  fprintf(f, "{\n  \"tool\": \"gpux-bench\",\n  \"gpux_version\": ");
+  json_str(f, gpux_version_string());
+  fprintf(f, ",\n  \"date\": \"%s\",\n  \"backend\": ", stamp);
+  json_str(f, gpux_backend_name(g_backend));
+  fprintf(f, ",\n  \"device\": {\"index\": %d, \"name\": ", g_dev.index);
+  json_str(f, g_dev.name);
+  fprintf(f, ", \"vendor\": ");
+  json_str(f, g_dev.vendor);
+  fprintf(f, ", \"platform\": ");
+  json_str(f, g_dev.platform);
+  fprintf(f, ", \"driver_version\": ");
+  json_str(f, g_dev.driver_version);
+  fprintf(f, ", \"version\": ");
+  json_str(f, g_dev.version);
+  fprintf(f, ", \"is_gpu\": %s, \"compute_units\": %d, \"global_mem_bytes\": %" PRIu64 "},\n",
+          g_dev.is_gpu ? "true" : "false", g_dev.compute_units, g_dev.global_mem_bytes);
+  fprintf(f, "  \"gbps_definition\": \"(bytes read + bytes written) / median time, 1e9 B/s\",\n");
+  fprintf(f, "  \"results\": [\n");
+  for (int i = 0; i < g_nresults; i++) {
+    const result *r = &g_results[i];
+    fprintf(f, "    {\"op\": ");
+    json_str(f, r->op);
+    fprintf(f, ", \"dtype\": ");
+    json_str(f, r->dtype);
+    fprintf(f,
+            ", \"n\": %" PRId64 ", \"status\": \"%s\", \"median_ms\": %.6g, \"min_ms\": %.6g, "
+            "\"max_ms\": %.6g, \"bytes\": %.0f, \"gbps\": %.6g, \"reps\": %d",
+            r->n, r->status, r->median_ms, r->min_ms, r->max_ms, r->bytes, r->gbps, r->reps);
+    if (r->us_per_call > 0) fprintf(f, ", \"us_per_call\": %.4g", r->us_per_call);
+    fprintf(f, ", \"timing\": ");
+    json_str(f, r->timing);
+    fprintf(f, ", \"note\": ");
+    json_str(f, r->note);
+    fprintf(f, "}%s\n", i + 1 < g_nresults ? "," : "");
+  }
+  fprintf(f, "  ]\n}\n");
+  if (fclose(f) != 0) {
+    fprintf(stderr, "gpux-bench: writing %s failed: %s\n", path, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+static void fmt_n(char *buf, size_t len, int64_t n) {
+  int k = 0;
+  while (k < 62 && ((int64_t)1 << k) < n) k++;
+  if (((int64_t)1 << k) == n && k >= 10)
+    snprintf(buf, len, "2^%d", k);
+  else
+    snprintf(buf, len, "%" PRId64, n);
+}
+
+static int write_md(const char *path) {
+  FILE *f = fopen(path, "a");
+  if (!f) {
+    fprintf(stderr, "gpux-bench: cannot write %s: %s\n", path, strerror(errno));
+    return 1;
+  }
+  if (ftell(f) == 0)
+    fprintf(f, "| backend | device | op | dtype | n | median ms | GB/s | us/call | note |\n"
+               "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+  for (int i = 0; i < g_nresults; i++) {
+    const result *r = &g_results[i];
+    char nb[32], gb[32] = "", us[32] = "";
+    fmt_n(nb, sizeof nb, r->n);
+    if (r->gbps > 0) snprintf(gb, sizeof gb, "%.1f", r->gbps);
+    if (r->us_per_call > 0) snprintf(us, sizeof us, "%.2f", r->us_per_call);
+    fprintf(f, "| %s | %s | %s | %s | %s | %.4g | %s | %s | %s%s%s |\n",
+            gpux_backend_name(g_backend), g_dev.name, r->op, r->dtype, nb, r->median_ms, gb, us,
+            strcmp(r->status, "ok") ? r->status : "", strcmp(r->status, "ok") ? ": " : "",
+            r->note);
+  }
+  return fclose(f) != 0;
+}
+
+static void print_table(void) {
+  char dev[29];
+  snprintf(dev, sizeof dev, "%.28s", g_dev.name);
+  printf("\n%-7s %-28s %-15s %-8s %11s %11s %9s %8s  %s\n", "backend", "device", "op", "dtype",
+         "n", "median_ms", "GB/s", "us/call", "note");
+  for (int i = 0; i < g_nresults; i++) {
+    const result *r = &g_results[i];
+    char nb[32], gb[32] = "-", us[32] = "-";
+    fmt_n(nb, sizeof nb, r->n);
+    if (r->gbps > 0) snprintf(gb, sizeof gb, "%.1f", r->gbps);
+    if (r->us_per_call > 0) snprintf(us, sizeof us, "%.2f", r->us_per_call);
+    printf("%-7s %-28s %-15s %-8s %11s %11.4g %9s %8s  %s%s%s\n", gpux_backend_name(g_backend),
+           dev, r->op, r->dtype, nb, r->median_ms, gb, us, strcmp(r->status, "ok") ? r->status : "",
+           strcmp(r->status, "ok") ? ": " : "", r->note);
+  }
+}
+
+/* ---- options */
+
+static int parse_size(const char *s, int64_t *out) {
+  char *end;
+  errno = 0;
+  if (s[0] == '2' && s[1] == '^') {
+    long k = strtol(s + 2, &end, 10);
+    if (errno || *end || k < 0 || k > 40) return -1;
+    *out = (int64_t)1 << k;
+    return 0;
+  }
+  long long a = strtoll(s, &end, 10);
+  if (errno || end == s || a <= 0) return -1;
+  if (*end == 'x' || *end == 'X') {
+    const char *s2 = end + 1;
+    long long b = strtoll(s2, &end, 10);
+    if (errno || end == s2 || *end || b <= 0 || a > (1ll << 40) / b) return -1;
+    *out = a * b;
+    return 0;
+  }
+  if (*end || a > (1ll << 40)) return -1;
+  *out = a;
+  return 0;
+}
+
+static int parse_list(const char *arg, int (*each)(const char *item)) {
+  char *copy = strdup(arg), *save = NULL;
+  int rc = 0;
+  if (!copy) return -1;
+  for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+    rc = each(tok);
+  free(copy);
+  return rc;
+}
+
+static int add_op(const char *item) {
+  if (!strcmp(item, "all")) {
+    for (int i = 0; i < OP_COUNT; i++) opt.ops[i] = 1;
+    return 0;
+  }
+  for (int i = 0; i < OP_COUNT; i++)
+    if (!strcmp(item, k_op_names[i])) {
+      opt.ops[i] = 1;
+      return 0;
+    }
+  fprintf(stderr, "gpux-bench: unknown op '%s' (add, exp, copy, transpose, hostcost, all)\n",
+          item);
+  return -1;
+}
+
+static int add_size(const char *item) {
+  int64_t v;
+  if (parse_size(item, &v) || opt.nsizes >= MAX_SIZES) {
+    fprintf(stderr, "gpux-bench: bad size '%s' (e.g. 1048576, 2^20, 16384x16384)\n", item);
+    return -1;
+  }
+  opt.sizes[opt.nsizes++] = v;
+  return 0;
+}
+
+static int parse_int(const char *s, int lo, int *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > 100000000) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: gpux-bench [options]\n"
+          "  --op LIST        add,exp,copy,transpose,hostcost or all (default all)\n"
+          "  --sizes LIST     element counts: 1048576, 2^20, 16384x16384 (default 2^20,2^24);\n"
+          "                   transpose uses side = floor(sqrt(n)) (2^28 -> 16384x16384)\n"
+          "  --dtype NAME     float32 (default), float64, int32, int64, uint8, bool\n"
+          "  --reps N         timed runs per size (default 20); --warmup N (default 3)\n"
+          "  --backend NAME   cuda, opencl or auto (default: GPUX_BACKEND, else auto)\n"
+          "  --device N|gpu   device index, or the backend's first GPU (default: GPUX_DEVICE)\n"
+          "  --calls N        hostcost: calls in all (default 10000); --batches N (default 10)\n"
+          "  --json FILE      write the results as JSON\n"
+          "  --md FILE        append the results as markdown table rows (header if new)\n");
+}
+
+static int pick_gpu_device(void) {
+  gpux_backend_kind kinds[2];
+  int nk = 0;
+  gpux_backend_kind b = opt.backend;
+  if (b == GPUX_BACKEND_DEFAULT) {
+    const char *e = getenv("GPUX_BACKEND");
+    b = GPUX_BACKEND_AUTO;
+    if (e && *e && gpux_backend_from_name(&b, e) != GPUX_SUCCESS) {
+      fprintf(stderr, "gpux-bench: GPUX_BACKEND='%s': %s\n", e, gpux_last_error_message());
+      return -1;
+    }
+  }
+  if (b == GPUX_BACKEND_AUTO || b == GPUX_BACKEND_DEFAULT) {
+    kinds[nk++] = GPUX_BACKEND_CUDA;
+    kinds[nk++] = GPUX_BACKEND_OPENCL;
+  } else {
+    kinds[nk++] = b;
+  }
+  for (int k = 0; k < nk; k++) {
+    int count = 0;
+    if (gpux_device_count(&count, kinds[k]) != GPUX_SUCCESS) continue;
+    for (int i = 0; i < count; i++) {
+      gpux_device_info d;
+      if (gpux_device_get_info(&d, kinds[k], i) == GPUX_SUCCESS && d.is_gpu) {
+        opt.backend = kinds[k];
+        opt.device = i;
+        return 0;
+      }
+    }
+  }
+  fprintf(stderr, "gpux-bench: --device gpu: no GPU device on backend %s\n",
+          gpux_backend_name(b));
+  return -1;
+}
+
+int main(int argc, char **argv) {
+  int rc = 0, any_op = 0;
+  opt.dtype = GPUX_FLOAT32;
+  opt.reps = 20;
+  opt.warmup = 3;
+  opt.calls = 10000;
+  opt.batches = 10;
+  opt.backend = GPUX_BACKEND_DEFAULT;
+  opt.device = -1;
+
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int bad = 0;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!v) {
+      fprintf(stderr, "gpux-bench: unknown option or missing value: '%s'\n", a);
+      usage(stderr);
+      return 2;
+    }
+    i++;
+    if (!strcmp(a, "--op")) {
+      bad = parse_list(v, add_op);
+    } else if (!strcmp(a, "--sizes")) {
+      opt.nsizes = 0;
+      bad = parse_list(v, add_size);
+    } else if (!strcmp(a, "--dtype")) {
+      bad = -1;
+      for (int d = 0; d < GPUX_DTYPE_COUNT; d++)
+        if (!strcmp(v, gpux_dtype_name((gpux_dtype)d))) {
+          opt.dtype = (gpux_dtype)d;
+          bad = 0;
+        }
+    } else if (!strcmp(a, "--reps")) {
+      bad = parse_int(v, 1, &opt.reps);
+    } else if (!strcmp(a, "--warmup")) {
+      bad = parse_int(v, 0, &opt.warmup);
+    } else if (!strcmp(a, "--calls")) {
+      bad = parse_int(v, 1, &opt.calls);
+    } else if (!strcmp(a, "--batches")) {
+      bad = parse_int(v, 1, &opt.batches);
+    } else if (!strcmp(a, "--backend")) {
+      bad = gpux_backend_from_name(&opt.backend, v) != GPUX_SUCCESS;
+    } else if (!strcmp(a, "--device")) {
+      if (!strcmp(v, "gpu"))
+        opt.device_gpu = 1;
+      else
+        bad = parse_int(v, 0, &opt.device);
+    } else if (!strcmp(a, "--json")) {
+      opt.json_path = v;
+    } else if (!strcmp(a, "--md")) {
+      opt.md_path = v;
+    } else {
+      fprintf(stderr, "gpux-bench: unknown option '%s'\n", a);
+      usage(stderr);
+      return 2;
+    }
+    if (bad) {
+      fprintf(stderr, "gpux-bench: bad value for %s: '%s'\n", a, v);
+      return 2;
+    }
+  }
+  for (int i = 0; i < OP_COUNT; i++) any_op |= opt.ops[i];
+  if (!any_op)
+    for (int i = 0; i < OP_COUNT; i++) opt.ops[i] = 1;
+  if (opt.nsizes == 0) {
+    opt.sizes[opt.nsizes++] = (int64_t)1 << 20;
+    opt.sizes[opt.nsizes++] = (int64_t)1 << 24;
+  }
+  if (opt.device_gpu && pick_gpu_device()) return 77;
+
+  gpux_status s = gpux_context_create(&g_ctx, opt.backend, opt.device);
+  if (s == GPUX_ERROR_BACKEND_UNAVAILABLE || s == GPUX_ERROR_NO_DEVICE) {
+    const char *env = getenv("GPUX_BACKEND");
+    fprintf(stderr, "gpux-bench: backend %s unavailable: %s: %s\n",
+            opt.backend != GPUX_BACKEND_DEFAULT ? gpux_backend_name(opt.backend)
+            : (env && *env)                     ? env
+                                                : "auto",
+            gpux_status_name(s), gpux_last_error_message());
+    return 77;
+  }
+  if (s != GPUX_SUCCESS) return fail_status("gpux_context_create", s);
+  if ((s = gpux_context_backend(&g_backend, g_ctx)) != GPUX_SUCCESS ||
+      (s = gpux_context_device_info(&g_dev, g_ctx)) != GPUX_SUCCESS) {
+    rc = fail_status("querying the context", s);
+    goto out;
+  }
+  printf("gpux-bench: gpux %s, backend %s, device %d: %s (%s, %s)\n", gpux_version_string(),
+         gpux_backend_name(g_backend), g_dev.index, g_dev.name, g_dev.platform,
+         g_dev.is_gpu ? "GPU" : "CPU");
+  printf("timing: device events, median of %d runs after %d warm-up runs; GB/s = (bytes read + "
+         "written) / median\n",
+         opt.reps, opt.warmup);
+  fflush(stdout);
+
+  for (int op = 0; op < OP_COUNT; op++) {
+    if (!opt.ops[op]) continue;
+    if (op == OP_HOSTCOST) {
+      rc |= bench_hostcost();
+    } else {
+      for (int k = 0; k < opt.nsizes; k++) {
+        rc |= bench_device_op(op, opt.sizes[k]);
+        if (g_nresults > 0) {
+          const result *r = &g_results[g_nresults - 1];
+          if (!strcmp(r->status, "ok"))
+            printf("  %-10s n=%-11" PRId64 " %10.4f ms %9.1f GB/s\n", r->op, r->n, r->median_ms,
+                   r->gbps);
+          fflush(stdout);
+        }
+      }
+    }
+  }
+  print_table();
+  if (opt.json_path) rc |= write_json(opt.json_path);
+  if (opt.md_path) rc |= write_md(opt.md_path);
+out:
+  gpux_context_release(g_ctx);
+  return rc ? 1 : 0;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# The benchmark run for the H200 machine (see /work/shared/device/README.md). From the
+# repository root, on that machine:
+#
+#     source .devdeps/env.sh && bash bench/run_h200.sh [OUTDIR]
+#
+# OUTDIR defaults to $OUT (the device run's output folder), else bench/results/run-<date>.
+# Builds gpux-info and gpux-bench in $BUILD_DIR (default build-gpu; an existing configuration
+# there is reused as it is, else Release with GPUX_CUDA_ARCHS=90), then, for the CUDA and the
+# OpenCL backend on the GPU (the NVIDIA OpenCL platform, not pocl):
+#   add, exp and copy at 2^20, 2^24, 2^28 float32 elements; a 16384 x 16384 float32
+#   transpose; the host cost of one small queued op.
+# Writes gpux-info.txt, <backend>-<part>.json, <backend>-<part>.log, rows.md and summary.md
+# (the table plus the performance targets, ready to become bench/results/h200.md).
+# Exit status: 0 when every run worked (a target missed is reported, not an error).
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 1
+OUTDIR=${1:-${OUT:-bench/results/run-$(date +%Y%m%d-%H%M%S)}}
+BUILD_DIR=${BUILD_DIR:-build-gpu}
+REPS=${REPS:-50}
+# for a trial run elsewhere (e.g. on pocl): DEVICE=0 SIZES=2^16,2^20 TSIZE=1024x1024 CALLS=1000
+DEVICE=${DEVICE:-gpu}
+SIZES=${SIZES:-2^20,2^24,2^28}
+TSIZE=${TSIZE:-16384x16384}
+CALLS=${CALLS:-10000}
+mkdir -p "$OUTDIR" || exit 1
+OUTDIR=$(cd "$OUTDIR" && pwd)
+log() { printf '[run_h200 %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+# --- build
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+  gen=()
+  command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
+  log "configuring $BUILD_DIR"
+  cmake -S . -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 \
+    ${CMAKE_ARGS:-} >"$OUTDIR/configure.log" 2>&1 || { tail -50 "$OUTDIR/configure.log"; exit 1; }
+fi
+log "building gpux-info and gpux-bench"
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target gpux-info gpux-bench >"$OUTDIR/build.log" 2>&1 \
+  || { tail -50 "$OUTDIR/build.log"; exit 1; }
+INFO="$BUILD_DIR/bin/gpux-info"
+BENCH="$BUILD_DIR/bin/gpux-bench"
+# the bare-launch floor exists only in builds with the CUDA backend
+cmake --build "$BUILD_DIR" --target gpux-launch-floor >>"$OUTDIR/build.log" 2>&1 || true
+FLOOR="$BUILD_DIR/bin/gpux-launch-floor"
+
+# --- the machine
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "host: $(hostname)"
+  echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+} >"$OUTDIR/machine.txt" 2>&1
+log "gpux-info"
+"$INFO" >"$OUTDIR/gpux-info.txt" 2>&1
+echo "gpux-info exit status: $?" >>"$OUTDIR/gpux-info.txt"
+cat "$OUTDIR/gpux-info.txt"
+
+# --- the runs
+rm -f "$OUTDIR/rows.md"
+failures=0
+bench() { # bench <backend> <part> <gpux-bench args...>
+  local backend=$1 part=$2
+  shift 2
+  log "$backend $part: gpux-bench $*"
+  GPUX_BACKEND=$backend timeout 300 "$BENCH" --backend "$backend" --device "$DEVICE" --reps "$REPS" \
+    --json "$OUTDIR/$backend-$part.json" --md "$OUTDIR/rows.md" "$@" \
+    >"$OUTDIR/$backend-$part.log" 2>&1
+  local rc=$?
+  cat "$OUTDIR/$backend-$part.log"
+  if [ $rc -eq 77 ]; then
+    log "$backend $part: backend unavailable (skipped)"
+  elif [ $rc -ne 0 ]; then
+    log "$backend $part: FAILED with exit status $rc"
+    failures=$((failures + 1))
+  fi
+}
+for backend in cuda opencl; do
+  bench "$backend" elementwise --op add,exp,copy --sizes "$SIZES"
+  bench "$backend" transpose --op transpose --sizes "$TSIZE"
+  bench "$backend" hostcost --op hostcost --calls "$CALLS" --batches 10
+done
+
+# the floor under the CUDA host cost: a bare cuLaunchKernel, measured the same way
+if [ -x "$FLOOR" ]; then
+  log "gpux-launch-floor"
+  "$FLOOR" "$((CALLS / 10))" >"$OUTDIR/launch-floor.txt" 2>&1
+  cat "$OUTDIR/launch-floor.txt"
+fi
+
+# --- summary: the table, then the targets of the brief
+[ -f "$OUTDIR/rows.md" ] || : >"$OUTDIR/rows.md"
+awk -F'|' '
+  function trim(s) { gsub(/^ +| +$/, "", s); return s }
+  NR > 2 {
+    b = trim($2); op = trim($4); n = trim($6); gbps = trim($8); us = trim($9)
+    if (n == "2^28" && gbps != "") bw[b "," op] = gbps + 0
+    if (op == "hostcost_into" && us != "") hc[b] = us + 0
+  }
+  function row(what, val, unit, ok, goal) { # ok: 1 met, 0 missed, -1 no target
+    printf("| %s | %s | %s | %s |\n", what, val == "" ? "not measured" : val " " unit, goal,
+           val == "" || ok < 0 ? "-" : (ok ? "met" : "MISSED"))
+  }
+  function bwrow(what, key, goal) {
+    v = (key in bw) ? sprintf("%.0f", bw[key]) : ""
+    row(what, v, "GB/s", (key in bw) && bw[key] >= goal, ">= " goal " GB/s")
+  }
+  function relrow(op,   c, o, v) { # (tests with "in" first: reading bw[k] would create k)
+    v = ""
+    if ((("cuda," op) in bw) && (("opencl," op) in bw) && bw["cuda," op] > 0) {
+      c = bw["cuda," op]; o = bw["opencl," op]
+      v = sprintf("%.0f (%.0f%% of CUDA)", o, 100 * o / c)
+    }
+    row("opencl " op " 2^28 float32 vs CUDA", v, "GB/s", v != "" && o >= 0.9 * c, ">= 90% of CUDA")
+  }
+  END {
+    print "| target | measured | goal | result |"
+    print "| --- | ---: | --- | --- |"
+    bwrow("cuda add 2^28 float32", "cuda,add", 4000)
+    bwrow("cuda exp 2^28 float32", "cuda,exp", 4000)
+    relrow("add"); relrow("exp")
+    bwrow("cuda transpose 16384^2 float32", "cuda,transpose", 3000)
+    bwrow("opencl transpose 16384^2 float32", "opencl,transpose", 3000)
+    v = ("cuda" in hc) ? sprintf("%.2f", hc["cuda"]) : ""
+    row("cuda host cost of a small queued op", v, "us", ("cuda" in hc) && hc["cuda"] <= 4.0, "<= 4 us")
+    v = ("opencl" in hc) ? sprintf("%.2f", hc["opencl"]) : ""
+    row("opencl host cost of a small queued op", v, "us", -1, "(no target)")
+  }' "$OUTDIR/rows.md" >"$OUTDIR/targets.md"
+
+{
+  echo "# gpux-bench on the H200 machine"
+  echo
+  echo '```'
+  cat "$OUTDIR/machine.txt"
+  grep -E '^(gpux |Default|  Picks)' "$OUTDIR/gpux-info.txt"
+  echo '```'
+  echo
+  echo "Produced by \`bench/run_h200.sh\`: device-event timing, median of $REPS runs after warm-up;"
+  echo "GB/s = (bytes read + bytes written) / median time. hostcost: host monotonic clock,"
+  echo "median over 10 batches of us/call for 1000-element float32 adds queued back to back."
+  echo "Sizes: $SIZES elements (add, exp, copy), transpose $TSIZE; device: $DEVICE."
+  echo "Transpose times include gpux_array_transpose's output allocation, served by the warm pool."
+  echo
+  echo "## Results"
+  echo
+  cat "$OUTDIR/rows.md"
+  echo
+  echo "## Targets"
+  echo
+  cat "$OUTDIR/targets.md"
+  if [ -s "$OUTDIR/launch-floor.txt" ]; then
+    echo
+    echo "Floor under the CUDA host cost (gpux-launch-floor): $(cat "$OUTDIR/launch-floor.txt")"
+  fi
+  if [ $failures -ne 0 ]; then
+    echo
+    echo "**$failures run(s) failed**: see the .log files."
+  fi
+} >"$OUTDIR/summary.md"
+log "summary: $OUTDIR/summary.md"
+cat "$OUTDIR/summary.md"
+[ $failures -eq 0 ]
