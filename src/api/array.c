@@ -80,7 +80,7 @@ int gpux__is_contiguous(const struct gpux_array *a) {
 
 gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, gpux_dtype dt,
                             int ndim, const int64_t *shape) {
-  int64_t size;
+  int64_t size = 0;
   *out = NULL;
   if (!ctx) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "context is NULL");
   GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
@@ -452,7 +452,7 @@ GPUX_API gpux_status gpux_array_reshape(gpux_array_t *out, gpux_array_t src, int
                            gpux__shape_str(a, sizeof a, src->ndim, src->shape), (long long)src->size,
                            gpux__shape_str(b, sizeof b, ndim, sh));
   }
-  struct gpux_array *v;
+  struct gpux_array *v = NULL;
   if (gpux__is_contiguous(src))
     GPUX__CHECK(view_of(&v, src));
   else
@@ -498,7 +498,7 @@ GPUX_API gpux_status gpux_array_slice(gpux_array_t *out, gpux_array_t src, const
     v.strides[d] = src->strides[d] * st;
     v.size *= n;
   }
-  struct gpux_array *r;
+  struct gpux_array *r = NULL;
   GPUX__CHECK(view_of(&r, &v));
   *out = r;
   return GPUX_SUCCESS;

@@ -50,7 +50,7 @@ static int compiled_in(int i) {
 #ifndef GPUX_STATIC_BACKENDS
 /* Tries dir/libgpux-<name>.so; returns the handle or NULL, appending dlerror to why. */
 static void *try_open(const char *dir, const char *file, char *why, size_t len, int *found) {
-  char path[4096];
+  char path[4096 + 128]; /* dir (at most 4095) + '/' + file */
   if (dir)
     snprintf(path, sizeof path, "%s/%s", dir, file);
   else
