@@ -17,20 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <gpux.h>
+#define EXAMPLE "broadcast_scale"
+#include "example_util.h"
 
 #define ROWS 2000
 #define COLS 64
-
-#define CHECK(call)                                                                     \
-  do {                                                                                  \
-    gpux_status s_ = (call);                                                            \
-    if (s_ != GPUX_SUCCESS) {                                                           \
-      fprintf(stderr, "broadcast_scale: %s failed: %s (%s): %s\n", #call,               \
-              gpux_status_name(s_), gpux_status_string(s_), gpux_last_error_message()); \
-      goto done;                                                                        \
-    }                                                                                   \
-  } while (0)
 
 static double next_uniform(uint64_t *state) {
   *state = *state * 6364136223846793005ull + 1442695040888963407ull;
@@ -42,8 +33,6 @@ int main(void) {
   gpux_context_t ctx = NULL;
   gpux_array_t x = NULL, mean = NULL, std = NULL, centered = NULL, z = NULL, p = NULL;
   gpux_array_t mask = NULL, zero = NULL, out = NULL;
-  gpux_backend_kind backend;
-  gpux_device_info dev;
   const int64_t shape[2] = {ROWS, COLS}, vshape[1] = {COLS};
   const size_t n = (size_t)ROWS * COLS;
   float *hx = malloc(n * sizeof *hx), *hz = malloc(n * sizeof *hz);
@@ -67,17 +56,9 @@ int main(void) {
     hstd[j] = (float)sqrt(ss / ROWS);
   }
 
-  gpux_status s = gpux_context_create(&ctx, GPUX_BACKEND_DEFAULT, -1);
-  if (s == GPUX_ERROR_BACKEND_UNAVAILABLE || s == GPUX_ERROR_NO_DEVICE) {
-    printf("broadcast_scale: skipped, no usable backend/device: %s: %s\n", gpux_status_name(s),
-           gpux_last_error_message());
-    rc = 77;
-    goto done;
-  }
-  CHECK(s);
-  CHECK(gpux_context_backend(&backend, ctx));
-  CHECK(gpux_context_device_info(&dev, ctx));
-  printf("backend %s, device %d: %s\n", gpux_backend_name(backend), dev.index, dev.name);
+  rc = example_open(&ctx);
+  if (rc != 0) goto done;
+  rc = 1;
 
   CHECK(gpux_array_from_host(&x, ctx, GPUX_FLOAT32, 2, shape, hx));
   CHECK(gpux_array_from_host(&mean, ctx, GPUX_FLOAT32, 1, vshape, hmean));

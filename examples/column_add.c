@@ -11,19 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <gpux.h>
+#define EXAMPLE "column_add"
+#include "example_util.h"
 
 #define ROWS 1000000
-
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    gpux_status s_ = (call);                                                              \
-    if (s_ != GPUX_SUCCESS) {                                                             \
-      fprintf(stderr, "column_add: %s failed: %s (%s): %s\n", #call, gpux_status_name(s_), \
-              gpux_status_string(s_), gpux_last_error_message());                         \
-      goto done;                                                                          \
-    }                                                                                     \
-  } while (0)
 
 static float next_uniform(uint64_t *state) {
   *state = *state * 6364136223846793005ull + 1442695040888963407ull;
@@ -34,8 +25,6 @@ int main(void) {
   int rc = 1;
   gpux_context_t ctx = NULL;
   gpux_array_t table = NULL, col_a = NULL, col_b = NULL, total = NULL;
-  gpux_backend_kind backend;
-  gpux_device_info dev;
   const int64_t shape[2] = {ROWS, 2};
   float *rows = malloc((size_t)ROWS * 2 * sizeof *rows); /* row i: a = rows[2i], b = rows[2i+1] */
   float *sum = malloc((size_t)ROWS * sizeof *sum);
@@ -46,17 +35,9 @@ int main(void) {
   uint64_t seed = 7;
   for (size_t i = 0; i < (size_t)ROWS * 2; i++) rows[i] = next_uniform(&seed);
 
-  gpux_status s = gpux_context_create(&ctx, GPUX_BACKEND_DEFAULT, -1);
-  if (s == GPUX_ERROR_BACKEND_UNAVAILABLE || s == GPUX_ERROR_NO_DEVICE) {
-    printf("column_add: skipped, no usable backend/device: %s: %s\n", gpux_status_name(s),
-           gpux_last_error_message());
-    rc = 77;
-    goto done;
-  }
-  CHECK(s);
-  CHECK(gpux_context_backend(&backend, ctx));
-  CHECK(gpux_context_device_info(&dev, ctx));
-  printf("backend %s, device %d: %s\n", gpux_backend_name(backend), dev.index, dev.name);
+  rc = example_open(&ctx);
+  if (rc != 0) goto done;
+  rc = 1;
 
   CHECK(gpux_array_from_host(&table, ctx, GPUX_FLOAT32, 2, shape, rows));
 

@@ -9,20 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <gpux.h>
+#define EXAMPLE "matrix_add"
+#include "example_util.h"
 
 #define ROWS 1000
 #define COLS 1000
-
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    gpux_status s_ = (call);                                                              \
-    if (s_ != GPUX_SUCCESS) {                                                             \
-      fprintf(stderr, "matrix_add: %s failed: %s (%s): %s\n", #call, gpux_status_name(s_), \
-              gpux_status_string(s_), gpux_last_error_message());                         \
-      goto done;                                                                          \
-    }                                                                                     \
-  } while (0)
 
 /* Uniform floats in [-1, 1) from a fixed seed, so every run sees the same matrices. */
 static float next_uniform(uint64_t *state) {
@@ -34,8 +25,6 @@ int main(void) {
   int rc = 1;
   gpux_context_t ctx = NULL;
   gpux_array_t a = NULL, b = NULL, c = NULL;
-  gpux_backend_kind backend;
-  gpux_device_info dev;
   const int64_t shape[2] = {ROWS, COLS};
   const size_t n = (size_t)ROWS * COLS;
   float *ha = malloc(n * sizeof *ha), *hb = malloc(n * sizeof *hb), *hc = malloc(n * sizeof *hc);
@@ -47,18 +36,9 @@ int main(void) {
   for (size_t i = 0; i < n; i++) ha[i] = next_uniform(&seed);
   for (size_t i = 0; i < n; i++) hb[i] = next_uniform(&seed);
 
-  gpux_status s = gpux_context_create(&ctx, GPUX_BACKEND_DEFAULT, -1);
-  if (s == GPUX_ERROR_BACKEND_UNAVAILABLE || s == GPUX_ERROR_NO_DEVICE) {
-    printf("matrix_add: skipped, no usable backend/device: %s: %s\n", gpux_status_name(s),
-           gpux_last_error_message());
-    rc = 77;
-    goto done;
-  }
-  CHECK(s);
-  CHECK(gpux_context_backend(&backend, ctx));
-  CHECK(gpux_context_device_info(&dev, ctx));
-  printf("backend %s, device %d: %s (%s)\n", gpux_backend_name(backend), dev.index, dev.name,
-         dev.platform);
+  rc = example_open(&ctx);
+  if (rc != 0) goto done;
+  rc = 1;
 
   CHECK(gpux_array_from_host(&a, ctx, GPUX_FLOAT32, 2, shape, ha));
   CHECK(gpux_array_from_host(&b, ctx, GPUX_FLOAT32, 2, shape, hb));

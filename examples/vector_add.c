@@ -6,40 +6,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <gpux.h>
+#define EXAMPLE "vector_add"
+#include "example_util.h"
 
 #define N 1024
-
-/* Runs a gpux call; on failure prints what failed and jumps to the cleanup label. */
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    gpux_status s_ = (call);                                                              \
-    if (s_ != GPUX_SUCCESS) {                                                             \
-      fprintf(stderr, "vector_add: %s failed: %s (%s): %s\n", #call, gpux_status_name(s_), \
-              gpux_status_string(s_), gpux_last_error_message());                         \
-      goto done;                                                                          \
-    }                                                                                     \
-  } while (0)
 
 int main(void) {
   int rc = 1;
   gpux_context_t ctx = NULL;
   gpux_array_t a = NULL, b = NULL, c = NULL;
-  gpux_backend_kind backend;
-  gpux_device_info dev;
   static float host[N];
   const int64_t shape[1] = {N};
 
-  gpux_status s = gpux_context_create(&ctx, GPUX_BACKEND_DEFAULT, -1);
-  if (s == GPUX_ERROR_BACKEND_UNAVAILABLE || s == GPUX_ERROR_NO_DEVICE) {
-    printf("vector_add: skipped, no usable backend/device: %s: %s\n", gpux_status_name(s),
-           gpux_last_error_message());
-    return 77;
-  }
-  CHECK(s);
-  CHECK(gpux_context_backend(&backend, ctx));
-  CHECK(gpux_context_device_info(&dev, ctx));
-  printf("backend %s, device %d: %s\n", gpux_backend_name(backend), dev.index, dev.name);
+  rc = example_open(&ctx);
+  if (rc != 0) goto done;
+  rc = 1;
 
   CHECK(gpux_array_ones(&a, ctx, GPUX_FLOAT32, 1, shape));
   CHECK(gpux_array_ones(&b, ctx, GPUX_FLOAT32, 1, shape));
