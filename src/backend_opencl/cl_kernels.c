@@ -392,18 +392,28 @@ static gpux_status enqueue(gpux__bctx *b, const args *a, const gpux__launch *l) 
   return enqueue_1d(b, a, n);
 }
 
+/* Arguments of a C- or N-layout kernel over operands 0..nops-1: (buffer, offset) pairs and
+ * n, or buffers and the n-d parameter block. */
+static void arg_operands(args *a, const gpux__launch *l, int nops) {
+  for (int i = 0; i < nops; i++) {
+    if (l->layout == GPUX_LAYOUT_N)
+      arg_mem(a, &l->opnd[i]);
+    else
+      arg_c(a, &l->opnd[i]);
+  }
+  if (l->layout == GPUX_LAYOUT_N)
+    arg(a, sizeof l->nd, &l->nd);
+  else
+    arg_long(a, l->n);
+}
+
 gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
   if (l->n <= 0) return GPUX_SUCCESS;
   int dt = l->opnd[1].dtype;
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->binary[op][dt][l->layout], IS_F64(dt));
   args a = {k, 0, CL_SUCCESS};
-  if (l->layout == GPUX_LAYOUT_C) {
-    arg_c(&a, &l->opnd[0]);
-    arg_c(&a, &l->opnd[1]);
-    arg_c(&a, &l->opnd[2]);
-    arg_long(&a, l->n);
-  } else if (l->layout == GPUX_LAYOUT_S) {
+  if (l->layout == GPUX_LAYOUT_S) {
     cl_int first = l->scalar_first != 0;
     arg_c(&a, &l->opnd[0]);
     arg_c(&a, &l->opnd[1]);
@@ -411,10 +421,7 @@ gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
     arg(&a, sizeof first, &first);
     arg_long(&a, l->n);
   } else {
-    arg_mem(&a, &l->opnd[0]);
-    arg_mem(&a, &l->opnd[1]);
-    arg_mem(&a, &l->opnd[2]);
-    arg(&a, sizeof l->nd, &l->nd);
+    arg_operands(&a, l, 3);
   }
   return enqueue(b, &a, l);
 }
@@ -425,15 +432,7 @@ gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l) {
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->unary[op][dt][l->layout], IS_F64(dt));
   args a = {k, 0, CL_SUCCESS};
-  if (l->layout == GPUX_LAYOUT_N) {
-    arg_mem(&a, &l->opnd[0]);
-    arg_mem(&a, &l->opnd[1]);
-    arg(&a, sizeof l->nd, &l->nd);
-  } else {
-    arg_c(&a, &l->opnd[0]);
-    arg_c(&a, &l->opnd[1]);
-    arg_long(&a, l->n);
-  }
+  arg_operands(&a, l, 2);
   return enqueue(b, &a, l);
 }
 
@@ -443,13 +442,7 @@ gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l) {
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->where[dt][l->layout], IS_F64(dt));
   args a = {k, 0, CL_SUCCESS};
-  if (l->layout == GPUX_LAYOUT_N) {
-    for (int i = 0; i < 4; i++) arg_mem(&a, &l->opnd[i]);
-    arg(&a, sizeof l->nd, &l->nd);
-  } else {
-    for (int i = 0; i < 4; i++) arg_c(&a, &l->opnd[i]);
-    arg_long(&a, l->n);
-  }
+  arg_operands(&a, l, 4);
   return enqueue(b, &a, l);
 }
 
@@ -459,15 +452,7 @@ gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l) {
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_COPY, b->cast[from][to][l->layout], IS_F64(from) || IS_F64(to));
   args a = {k, 0, CL_SUCCESS};
-  if (l->layout == GPUX_LAYOUT_N) {
-    arg_mem(&a, &l->opnd[0]);
-    arg_mem(&a, &l->opnd[1]);
-    arg(&a, sizeof l->nd, &l->nd);
-  } else {
-    arg_c(&a, &l->opnd[0]);
-    arg_c(&a, &l->opnd[1]);
-    arg_long(&a, l->n);
-  }
+  arg_operands(&a, l, 2);
   return enqueue(b, &a, l);
 }
 
