@@ -7,4 +7,5 @@
 #include "gpux/context.h"
 #include "gpux/array.h"
 #include "gpux/elementwise.h"
+#include "gpux/reduce.h"
 #endif

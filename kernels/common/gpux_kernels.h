@@ -131,4 +131,112 @@ typedef struct gpux_nd_params {
 #define GPUX_COPY_TILE 32
 #define GPUX_COPY_TILE_ROWS 8
 
+/* ======================================================================================
+ * Reductions and scans (kernels/cuda/{reduce,scan}.cu, kernels/cl/{reduce,scan}.cl).
+ *
+ * Kernel names:
+ *   gpux_reduce_<kind>_<dt>_<layout>   layout r: input [outer][len] contiguous
+ *                                      layout c: input [outer][len][inner] contiguous
+ *   gpux_scan_<kind>_<dt>              input and output [rows][len] contiguous
+ * <dt> is the input dtype; the accumulator (= output) dtype follows GPUX_RACC_* below.
+ *
+ * THE CANONICAL ORDER. Every reduction is computed in one order that depends only on the
+ * length of the reduced sequence, so float results are bit-identical on every backend,
+ * device and launch shape (tests/ref implements it; the tests compare bits):
+ *   A sequence x[0..len) (the reduced elements in row-major order of the reduced axes) is
+ *   cut into chunks of GPUX_RED_CHUNK = 4096 elements (past len: the identity e).
+ *   Lane l (0..255) of chunk c folds, in order k = 0..15:
+ *       a_l = e;  a_l = a_l (+) x[4096c + l + 256k]
+ *   then a tree over the lanes: for s = 128, 64, 32, 16, 8, 4, 2, 1:
+ *       a_l = a_l (+) a_{l+s}   for l < s      (the lower lane is the left operand)
+ *   and the chunk's value is a_0. If len <= 4096 that is the result; otherwise the
+ *   ceil(len / 4096) chunk values form a new sequence, reduced by the same rule.
+ * Identities are exact (e (+) x == x bit for bit): sum -0.0 (0 for integers), prod 1,
+ * min +inf (the type's max for integers), max -inf (the type's min), any 0, all 1, cnt 0.
+ * A pass is one application of the chunk rule (len -> ceil(len / 4096) values per output);
+ * the front end chains passes, and only the last pass applies a post op.
+ *
+ * Combine ops (+), a the left operand; inputs are converted to the accumulator dtype first:
+ *   sum, asum (|x|), ssq (x*x), ssd ((x - m)*(x - m), m = aux[output]): a + b
+ *     (products are never fused into an FMA: CUDA __fmul_rn, OpenCL FP_CONTRACT OFF);
+ *   prod: a * b (integers wrap: computed unsigned);
+ *   min: a is NaN ? a : b is NaN ? b : (b < a ? b : a);   max likewise with b > a;
+ *   amax: max of |x| (NaN propagates);
+ *   argmin/argmax on (value, index) pairs: a NaN value beats a non-NaN one; between two NaNs
+ *     or two equal values the smaller index wins; otherwise the smaller (larger) value.
+ *     This is associative and commutative. Identity: (+inf / -inf or the integer limit,
+ *     index INT64_MAX);
+ *   any: a | (x != 0), all: a & (x != 0) (NaN counts as nonzero); cnt: a + (x != 0).
+ * Post ops (last pass only; the accumulator dtype is then float):
+ *   DIV: v / d;  SQRT: sqrt(v);  DIV_SQRT: sqrt(v / d), with v / d rounded to the dtype first.
+ *   float64 uses IEEE division and sqrt; float32 computes (float)((double)v / d) and
+ *   (float)sqrt((double)v), exact functions of their inputs on every device.
+ * Argmin/argmax indices are int64 positions in the reduced sequence (first pass) or carried
+ * from the previous pass (kinds argmin_p / argmax_p read a value and an index input).
+ *
+ * THE CANONICAL SCAN (cumsum, cumprod along rows of length len). Tiles of GPUX_SCAN_TILE =
+ * 4096 elements; in tile c, thread j (0..255) owns elements 16j .. 16j+15 of the tile
+ * (missing elements are the identity):
+ *   s_{j,-1} = e;  s_{j,k} = s_{j,k-1} (+) x_{16j+k}             (k = 0..15)
+ *   t_j = s_{j,15}; warp w = j / 32, lane q = j % 32; inclusive scan inside each warp:
+ *     W_j = t_j; for off = 1, 2, 4, 8, 16: W_j = q >= off ? W_{j-off} (+) W_j : W_j
+ *     (each step reads the values of the previous step)
+ *   warp totals T_w = W_{32w+31}; X_0 = e, X_w = X_{w-1} (+) T_{w-1}  (w = 1..7)
+ *   tile aggregate A_c = X_7 (+) T_7
+ *   thread prefix E_j = q == 0 ? X_w : X_w (+) W_{j-1}
+ *   tile prefix P_0 = e, P_c = P_{c-1} (+) A_{c-1}   (a serial chain across tiles)
+ *   base_j = P_c (+) E_j
+ *   inclusive: out_{16j+k} = base_j (+) s_{j,k};  exclusive: out_{16j+k} = base_j (+) s_{j,k-1}
+ * A single-pass kernel that looks back over earlier tiles reproduces P_c exactly: it finds
+ * the nearest earlier tile whose inclusive prefix P (+) A is published, then adds the
+ * aggregates of the tiles after that one, one by one, in increasing tile order.
+ * ====================================================================================== */
+#define GPUX_RED_LANES 256
+#define GPUX_RED_ROWS 16
+#define GPUX_RED_CHUNK 4096
+#define GPUX_SCAN_THREADS 256
+#define GPUX_SCAN_ITEMS 16
+#define GPUX_SCAN_TILE 4096
+
+/* reduction layouts */
+#define GPUX_RL_ROW 0
+#define GPUX_RL_COL 1
+
+/* post ops */
+#define GPUX_POST_NONE 0
+#define GPUX_POST_DIV 1
+#define GPUX_POST_SQRT 2
+#define GPUX_POST_DIV_SQRT 3
+
+/* accumulator (= output) dtype of a kind */
+#define GPUX_RACC_SAME 0 /* the input dtype */
+#define GPUX_RACC_WIDE 1 /* floats: the input dtype; integers (i32, i64, u8): i64 */
+#define GPUX_RACC_BOOL 2 /* b8 */
+#define GPUX_RACC_I64 3  /* i64 */
+
+/* X(kind, id, dtype list, accumulator). argmin/argmax also write an i64 index output;
+ * argmin_p/argmax_p read (value, index) pairs written by an earlier pass. */
+#define GPUX_REDUCE_KINDS(X)                                                                 \
+  X(sum, 0, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                 \
+  X(prod, 1, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                \
+  X(min, 2, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                                 \
+  X(max, 3, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                                 \
+  X(argmin, 4, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                              \
+  X(argmax, 5, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                              \
+  X(argmin_p, 6, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                            \
+  X(argmax_p, 7, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                            \
+  X(any, 8, GPUX_DT_ALL, GPUX_RACC_BOOL)                                                     \
+  X(all, 9, GPUX_DT_ALL, GPUX_RACC_BOOL)                                                     \
+  X(cnt, 10, GPUX_DT_ALL, GPUX_RACC_I64)                                                     \
+  X(asum, 11, GPUX_DT_FLOAT, GPUX_RACC_SAME)                                                 \
+  X(ssq, 12, GPUX_DT_FLOAT, GPUX_RACC_SAME)                                                  \
+  X(ssd, 13, GPUX_DT_FLOAT, GPUX_RACC_SAME)                                                  \
+  X(amax, 14, GPUX_DT_FLOAT, GPUX_RACC_SAME)
+#define GPUX_REDUCE_KIND_COUNT 15
+
+#define GPUX_SCAN_KINDS(X)                                                                   \
+  X(sum, 0, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                 \
+  X(prod, 1, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)
+#define GPUX_SCAN_KIND_COUNT 2
+
 #endif

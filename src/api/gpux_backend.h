@@ -16,7 +16,7 @@
 #include "gpux.h"
 #include "../../kernels/common/gpux_kernels.h"
 
-#define GPUX_BACKEND_ABI_VERSION 1u
+#define GPUX_BACKEND_ABI_VERSION 2u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -70,6 +70,34 @@ typedef struct gpux__launch {
   gpux_nd_params nd;
 } gpux__launch;
 
+/* One reduction pass (kernels/common/gpux_kernels.h: "THE CANONICAL ORDER"). For each
+ * output (o, i) the pass reduces the len elements in[o][r][i] (r = 0..len-1; inner == 1 for
+ * layout ROW) chunk by chunk and writes nparts = ceil(len / GPUX_RED_CHUNK) values to
+ * out[o][p][i] (p = 0..nparts-1), contiguous, in the kind's accumulator dtype. When nparts
+ * is 1 the post op applies. len >= 1, outer >= 1, inner >= 1; nothing is empty.
+ *   in_idx:  argmin_p/argmax_p only: i64 indices beside in (same layout);
+ *   out_idx: argmin/argmax/argmin_p/argmax_p: i64 indices beside out;
+ *   aux:     ssd only: the mean of each output, [outer][inner], input dtype. */
+typedef struct gpux__reduce_pass {
+  int kind;   /* GPUX_REDUCE_KINDS id */
+  int dtype;  /* input dtype (GPUX_KDT_*) */
+  int layout; /* GPUX_RL_ROW or GPUX_RL_COL */
+  int post;   /* GPUX_POST_* */
+  double post_div;
+  int64_t outer, len, inner;
+  gpux__operand in, in_idx, out, out_idx, aux;
+} gpux__reduce_pass;
+
+/* One scan ("THE CANONICAL SCAN"): rows x len, input and output contiguous, the output in
+ * the kind's accumulator dtype; rows >= 1, len >= 1. */
+typedef struct gpux__scan_pass {
+  int kind;  /* GPUX_SCAN_KINDS id */
+  int dtype; /* input dtype */
+  int exclusive;
+  int64_t rows, len;
+  gpux__operand in, out;
+} gpux__scan_pass;
+
 /* Description of a device, filled by device_info. */
 typedef gpux_device_info gpux__devinfo;
 
@@ -119,6 +147,11 @@ typedef struct gpux__backend_iface {
   gpux_status (*arange)(gpux__bctx *b, const gpux__launch *l, double start, double step);
   gpux_status (*linspace)(gpux__bctx *b, const gpux__launch *l, double start, double step,
                           double stop);
+
+  /* Reductions and scans (queued). A backend may keep scratch memory (scan tile states) in
+   * its context; results never depend on the launch shape it picks. */
+  gpux_status (*reduce)(gpux__bctx *b, const gpux__reduce_pass *p);
+  gpux_status (*scan)(gpux__bctx *b, const gpux__scan_pass *p);
 
   /* Device-clock events. */
   gpux_status (*event_create)(gpux__bctx *b, void **ev);
