@@ -133,6 +133,7 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
     goto cleanup;
   }
   s = gpux_cuda_kernels_load(b);
+  if (s == GPUX_SUCCESS) s = gpux_cuda_reduce_load(b);
   if (s != GPUX_SUCCESS) goto cleanup;
   *out = b;
   b = NULL;
@@ -140,6 +141,7 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
 cleanup:
   if (b) {
     if (entered) {
+      gpux_cuda_reduce_unload(b);
       gpux_cuda_kernels_unload(b);
       if (b->stream) (void)gpux_cuda_drv.StreamDestroy(b->stream);
     }
@@ -155,6 +157,7 @@ static void gpux_cuda_context_destroy(gpux__bctx *b) {
   if (!b) return;
   if (gpux_cuda_enter(b, &pushed) == CUDA_SUCCESS) {
     (void)gpux_cuda_drv.StreamSynchronize(b->stream);
+    gpux_cuda_reduce_unload(b);
     gpux_cuda_kernels_unload(b);
     (void)gpux_cuda_drv.StreamDestroy(b->stream);
     gpux_cuda_leave(pushed);
@@ -368,6 +371,8 @@ static const gpux__backend_iface gpux_cuda_iface = {
     .fill = gpux_cuda_fill,
     .arange = gpux_cuda_arange,
     .linspace = gpux_cuda_linspace,
+    .reduce = gpux_cuda_reduce,
+    .scan = gpux_cuda_scan,
     .event_create = gpux_cuda_event_create,
     .event_destroy = gpux_cuda_event_destroy,
     .event_record = gpux_cuda_event_record,

@@ -44,6 +44,7 @@
   X(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", NULL, PFN_cuMemcpyHtoDAsync_v3020)              \
   X(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL, PFN_cuMemcpyDtoHAsync_v3020)              \
   X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", NULL, PFN_cuMemcpyDtoDAsync_v3020)              \
+  X(MemsetD32Async, "cuMemsetD32Async", NULL, PFN_cuMemsetD32Async_v3020)                    \
   X(PointerGetAttribute, "cuPointerGetAttribute", NULL, PFN_cuPointerGetAttribute_v4000)     \
   X(EventCreate, "cuEventCreate", NULL, PFN_cuEventCreate_v2000)                             \
   X(EventDestroy, "cuEventDestroy_v2", NULL, PFN_cuEventDestroy_v4000)                       \
@@ -65,6 +66,12 @@ extern const gpux__host_iface *gpux_cuda_host;
 /* Kernel handle tables, resolved once per context. Layout index = GPUX_LAYOUT_*. */
 #define GPUX_CUDA_NLAYOUTS 3
 #define GPUX_CUDA_NSIZES 4 /* copy kernels for 1, 2, 4, 8 bytes */
+#define GPUX_CUDA_NRLAYOUTS 2 /* reductions: GPUX_RL_ROW, GPUX_RL_COL */
+
+/* launch limits */
+#define GPUX_CUDA_BLOCK 256u
+#define GPUX_CUDA_MAX_GRID_X 0x7fffffffULL
+#define GPUX_CUDA_MAX_GRID_YZ 65535ULL
 
 struct gpux__bctx {
   int index;
@@ -82,6 +89,14 @@ struct gpux__bctx {
   CUfunction fill[GPUX_KDT_COUNT];
   CUfunction arange[GPUX_KDT_COUNT];
   CUfunction linspace[GPUX_KDT_COUNT];
+  /* reductions and scans (cuda_reduce.c); [kind][input dtype][GPUX_RL_*] */
+  CUmodule mod_reduce;
+  CUmodule mod_scan;
+  CUfunction reduce[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NRLAYOUTS];
+  CUfunction scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
+  /* the single-pass scan's tile counter and tile states, grown on demand */
+  CUdeviceptr scan_state;
+  size_t scan_state_bytes;
 };
 
 /* cuda_driver.c */
@@ -121,6 +136,31 @@ static inline void gpux_cuda_leave(int pushed) {
 /* cuda_kernels.c: module loading, handle tables, launches */
 gpux_status gpux_cuda_kernels_load(gpux__bctx *b);   /* context current */
 void gpux_cuda_kernels_unload(gpux__bctx *b);        /* context current */
+/* helpers shared with cuda_reduce.c */
+extern const int gpux_cuda_dt_size[GPUX_KDT_COUNT]; /* bytes */
+/* cuModuleLoadData of an embedded fatbin; `what` names it in the error */
+gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image, const char *what);
+/* cuModuleGetFunction; GPUX_ERROR_KERNEL_NOT_FOUND naming the kernel */
+gpux_status gpux_cuda_get_function(CUmodule m, const char *name, CUfunction *f);
+/* GPUX_ERROR_UNSUPPORTED_DTYPE: no `what` kernel for (a, b) and layout */
+gpux_status gpux_cuda_no_kernel(const char *what, int a, int b, int layout);
+
+typedef struct gpux_cuda_grid {
+  unsigned gx, gy, gz, bx, by;
+} gpux_cuda_grid;
+
+/* queues f on b's stream; b's context must be current (gpux_cuda_enter) */
+static inline CUresult gpux_cuda_launch_current(gpux__bctx *b, CUfunction f, gpux_cuda_grid g,
+                                                void **args) {
+  return gpux_cuda_drv.LaunchKernel(f, g.gx, g.gy, g.gz, g.bx, g.by, 1, 0, b->stream, args,
+                                    NULL);
+}
+/* layouts C and S: the buffer plus the operand's element offset (dt: its dtype) */
+static inline CUdeviceptr gpux_cuda_opnd_ptr(const gpux__operand *o, int dt) {
+  return (CUdeviceptr)(uintptr_t)o->buf +
+         (CUdeviceptr)(o->offset * (int64_t)gpux_cuda_dt_size[dt]);
+}
+
 gpux_status gpux_cuda_binary(gpux__bctx *b, int op, const gpux__launch *l);
 gpux_status gpux_cuda_unary(gpux__bctx *b, int op, const gpux__launch *l);
 gpux_status gpux_cuda_where(gpux__bctx *b, const gpux__launch *l);
@@ -130,5 +170,11 @@ gpux_status gpux_cuda_fill(gpux__bctx *b, const gpux__launch *l);
 gpux_status gpux_cuda_arange(gpux__bctx *b, const gpux__launch *l, double start, double step);
 gpux_status gpux_cuda_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
                                double stop);
+
+/* cuda_reduce.c: the reduce and scan families */
+gpux_status gpux_cuda_reduce_load(gpux__bctx *b); /* context current */
+void gpux_cuda_reduce_unload(gpux__bctx *b);      /* context current, stream idle */
+gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p);
+gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p);
 
 #endif

@@ -23,9 +23,6 @@ extern const size_t gpux_cuda_fatbin_elementwise_size;
 extern const unsigned char gpux_cuda_fatbin_copy[];
 extern const size_t gpux_cuda_fatbin_copy_size;
 
-#define GPUX_CUDA_BLOCK 256u
-#define GPUX_CUDA_MAX_GRID_X 0x7fffffffULL
-#define GPUX_CUDA_MAX_GRID_YZ 65535ULL
 #ifndef GPUX_CUDA_COPY_T_TILES
 #define GPUX_CUDA_COPY_T_TILES 2 /* tiles per block pass: GPUX_CU_COPY_T_TILES in copy.cu */
 #endif
@@ -35,7 +32,7 @@ extern const size_t gpux_cuda_fatbin_copy_size;
 static const char *const gpux_cuda_dt_names[GPUX_KDT_COUNT] = {GPUX_DT_ALL(GPUX_CUDA_DT_NAME, _)};
 #undef GPUX_CUDA_DT_NAME
 
-static const int gpux_cuda_dt_size[GPUX_KDT_COUNT] = {
+const int gpux_cuda_dt_size[GPUX_KDT_COUNT] = {
     [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
     [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1,
 };
@@ -114,8 +111,7 @@ static void gpux_cuda_kernel_name(char *buf, size_t size, int fam, int a, int b,
 }
 
 /* ---- loading ------------------------------------------------------------------------- */
-static gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image,
-                                         const char *what) {
+gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image, const char *what) {
   CUresult r = gpux_cuda_drv.ModuleLoadData(m, image);
   if (r != CUDA_SUCCESS) {
     *m = NULL;
@@ -126,17 +122,20 @@ static gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image
   return GPUX_SUCCESS;
 }
 
-static gpux_status gpux_cuda_resolve(CUmodule m, CUfunction *f, int fam, int a, int b,
-                                     int layout) {
-  char name[96];
-  CUresult r;
-  gpux_cuda_kernel_name(name, sizeof name, fam, a, b, layout);
-  r = gpux_cuda_drv.ModuleGetFunction(f, m, name);
+gpux_status gpux_cuda_get_function(CUmodule m, const char *name, CUfunction *f) {
+  CUresult r = gpux_cuda_drv.ModuleGetFunction(f, m, name);
   if (r != CUDA_SUCCESS) {
     *f = NULL;
     return gpux_cuda_error(GPUX_ERROR_KERNEL_NOT_FOUND, r, "cuModuleGetFunction(%s)", name);
   }
   return GPUX_SUCCESS;
+}
+
+static gpux_status gpux_cuda_resolve(CUmodule m, CUfunction *f, int fam, int a, int b,
+                                     int layout) {
+  char name[96];
+  gpux_cuda_kernel_name(name, sizeof name, fam, a, b, layout);
+  return gpux_cuda_get_function(m, name, f);
 }
 
 gpux_status gpux_cuda_kernels_load(gpux__bctx *b) {
@@ -209,24 +208,20 @@ void gpux_cuda_kernels_unload(gpux__bctx *b) {
 }
 
 /* ---- launching ----------------------------------------------------------------------- */
-typedef struct gpux_cuda_grid {
-  unsigned gx, gy, gz, bx, by;
-} gpux_cuda_grid;
-
 static gpux_status gpux_cuda_launch(gpux__bctx *b, CUfunction f, gpux_cuda_grid g, void **args,
                                     int fam, int ka, int kb, int layout) {
   char name[96];
   int pushed = 0;
   CUresult r = gpux_cuda_enter(b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_drv.LaunchKernel(f, g.gx, g.gy, g.gz, g.bx, g.by, 1, 0, b->stream, args, NULL);
+  r = gpux_cuda_launch_current(b, f, g, args);
   gpux_cuda_leave(pushed);
   if (r == CUDA_SUCCESS) return GPUX_SUCCESS;
   gpux_cuda_kernel_name(name, sizeof name, fam, ka, kb, layout);
   return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s)", name);
 }
 
-static gpux_status gpux_cuda_no_kernel(const char *what, int a, int b, int layout) {
+gpux_status gpux_cuda_no_kernel(const char *what, int a, int b, int layout) {
   return gpux_cuda_host->set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
                                    "CUDA backend: no %s kernel for (%d, %d) layout %d", what, a, b,
                                    layout);
@@ -234,11 +229,6 @@ static gpux_status gpux_cuda_no_kernel(const char *what, int a, int b, int layou
 
 static int gpux_cuda_dt_ok(int dt) { return (unsigned)dt < GPUX_KDT_COUNT; }
 
-/* layouts C and S: the buffer plus the operand's element offset (dt: its dtype, checked) */
-static CUdeviceptr gpux_cuda_opnd_ptr(const gpux__operand *o, int dt) {
-  return (CUdeviceptr)(uintptr_t)o->buf +
-         (CUdeviceptr)(o->offset * (int64_t)gpux_cuda_dt_size[dt]);
-}
 static CUdeviceptr gpux_cuda_opnd_base(const gpux__operand *o) {
   return (CUdeviceptr)(uintptr_t)o->buf;
 }

@@ -1,0 +1,292 @@
+/* gpux CUDA kernel set: what reduce.cu and scan.cu share -- the reduction kinds of
+ * gpux_kernels.h ("Reductions and scans") as policy types, warp shuffles of accumulators and
+ * the relaxed loads/stores the single-pass scan publishes its tile states with.
+ *
+ * A kind policy K (rk_<kind><D>, D the input dtype tag) gives:
+ *   T, A        input and accumulator types (integer sum/prod/cnt accumulate in unsigned
+ *               64-bit: wrap-around without UB);
+ *   Out         the output element type (A, long long for unsigned 64-bit, T for argmin/max);
+ *   id()        the identity (exact: id() (+) x == x and x (+) id() == x bit for bit);
+ *   conv(x, r, xi, m)  one input element as an accumulator: r its position in the reduced
+ *               sequence (argmin/argmax), xi the carried index (argmin_p/argmax_p), m the
+ *               mean (ssd); each kind ignores what it does not use;
+ *   comb(a, b)  a (+) b, a the left operand (lower lane / earlier element).
+ * Float math is rounded per operation (__fadd_rn, __fmul_rn, ...): a product never fuses
+ * into an FMA with the sum it feeds, so results match the canonical order bit for bit
+ * (the files are also compiled with -fmad=false). */
+#ifndef GPUX_REDUCE_CUH
+#define GPUX_REDUCE_CUH
+
+#include "gpux_cuda.cuh"
+
+namespace gpux_cu {
+
+constexpr unsigned FULL_MASK = 0xffffffffu;
+
+/* ---- arithmetic, rounded per operation ------------------------------------------------ */
+__device__ __forceinline__ float f_add(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ double f_add(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ float f_sub(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ double f_sub(double a, double b) { return __dsub_rn(a, b); }
+__device__ __forceinline__ float f_mul(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double f_mul(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ float f_abs(float a) { return fabsf(a); }
+__device__ __forceinline__ double f_abs(double a) { return fabs(a); }
+
+template <class T> struct lim;
+template <> struct lim<float> {
+  static __device__ __forceinline__ float hi() { return __int_as_float(0x7f800000); }
+  static __device__ __forceinline__ float lo() { return __int_as_float((int)0xff800000u); }
+};
+template <> struct lim<double> {
+  static __device__ __forceinline__ double hi() {
+    return __longlong_as_double(0x7ff0000000000000LL);
+  }
+  static __device__ __forceinline__ double lo() {
+    return __longlong_as_double((long long)0xfff0000000000000ULL);
+  }
+};
+template <> struct lim<int> {
+  static __device__ __forceinline__ int hi() { return 0x7fffffff; }
+  static __device__ __forceinline__ int lo() { return -0x7fffffff - 1; }
+};
+template <> struct lim<long long> {
+  static __device__ __forceinline__ long long hi() { return 0x7fffffffffffffffLL; }
+  static __device__ __forceinline__ long long lo() { return -0x7fffffffffffffffLL - 1; }
+};
+template <> struct lim<unsigned char> {
+  static __device__ __forceinline__ unsigned char hi() { return 255; }
+  static __device__ __forceinline__ unsigned char lo() { return 0; }
+};
+
+template <class T> __device__ __forceinline__ bool isnan_(T x) {
+  if constexpr (is_fp<T>::value) return x != x;
+  else return false;
+}
+
+/* (value, index) of argmin/argmax; a plain aggregate so it may live in __shared__ */
+template <class T> struct vpair {
+  T v;
+  long long i;
+};
+
+/* ---- the kinds ------------------------------------------------------------------------ */
+template <bool FP, class T> struct conditional_fp { typedef u64 type; };
+template <class T> struct conditional_fp<true, T> { typedef T type; };
+/* what an accumulator is stored as: unsigned 64-bit as int64, the rest as itself */
+template <class A> struct out_of { typedef A type; };
+template <> struct out_of<u64> { typedef long long type; };
+
+/* sum/prod accumulate floats in their own type, integers in unsigned 64-bit */
+template <class D> struct wide {
+  typedef typename conditional_fp<is_fp<typename D::T>::value, typename D::T>::type A;
+};
+
+template <class D, class A_, class Out_> struct rk_base {
+  typedef typename D::T T;
+  typedef A_ A;
+  typedef Out_ Out;
+  /* Whether the bits depend on the order of combination: float arithmetic and float
+   * min/max (+-0, NaN payloads). The other kinds (integers, bool, argmin/argmax: a unique
+   * minimum of a total order) are exactly associative and commutative, so kernels may fold
+   * them into fewer accumulators with the same result. */
+  static constexpr bool ORDERED = is_fp<A_>::value;
+  static constexpr bool ARG = false;    /* writes (value, index) */
+  static constexpr bool IDX_IN = false; /* reads carried indices */
+  static constexpr bool AUX = false;    /* reads the mean (ssd) */
+};
+
+template <class D>
+struct rk_sum : rk_base<D, typename wide<D>::A, typename out_of<typename wide<D>::A>::type> {
+  typedef typename D::T T;
+  typedef typename wide<D>::A A;
+  static __device__ __forceinline__ A id() {
+    if constexpr (is_fp<A>::value) return (A)-0.0;
+    else return 0;
+  }
+  static __device__ __forceinline__ A conv(T x, long long, long long, T) {
+    if constexpr (is_fp<A>::value) return x;
+    else return (A)(long long)x; /* sign- or zero-extends, then wraps */
+  }
+  static __device__ __forceinline__ A comb(A a, A b) {
+    if constexpr (is_fp<A>::value) return f_add(a, b);
+    else return a + b;
+  }
+};
+
+template <class D>
+struct rk_prod : rk_base<D, typename wide<D>::A, typename out_of<typename wide<D>::A>::type> {
+  typedef typename D::T T;
+  typedef typename wide<D>::A A;
+  static __device__ __forceinline__ A id() { return (A)1; }
+  static __device__ __forceinline__ A conv(T x, long long, long long, T) {
+    if constexpr (is_fp<A>::value) return x;
+    else return (A)(long long)x;
+  }
+  static __device__ __forceinline__ A comb(A a, A b) {
+    if constexpr (is_fp<A>::value) return f_mul(a, b);
+    else return a * b;
+  }
+};
+
+/* min: a is NaN ? a : b is NaN ? b : (b < a ? b : a); max likewise with b > a */
+template <class A> __device__ __forceinline__ A comb_min(A a, A b) {
+  if constexpr (is_fp<A>::value) return isnan_(a) ? a : (isnan_(b) ? b : (b < a ? b : a));
+  else return b < a ? b : a;
+}
+template <class A> __device__ __forceinline__ A comb_max(A a, A b) {
+  if constexpr (is_fp<A>::value) return isnan_(a) ? a : (isnan_(b) ? b : (b > a ? b : a));
+  else return b > a ? b : a;
+}
+
+template <class D> struct rk_min : rk_base<D, typename D::T, typename D::T> {
+  typedef typename D::T T;
+  static __device__ __forceinline__ T id() { return lim<T>::hi(); }
+  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return x; }
+  static __device__ __forceinline__ T comb(T a, T b) { return comb_min(a, b); }
+};
+template <class D> struct rk_max : rk_base<D, typename D::T, typename D::T> {
+  typedef typename D::T T;
+  static __device__ __forceinline__ T id() { return lim<T>::lo(); }
+  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return x; }
+  static __device__ __forceinline__ T comb(T a, T b) { return comb_max(a, b); }
+};
+
+/* argmin/argmax: a NaN value beats a non-NaN one; two NaNs or two equal values: the smaller
+ * index; otherwise the smaller (MAX: larger) value. Identity (+inf / -inf or the integer
+ * limit, INT64_MAX). */
+template <class D, bool MAX, bool CARRY>
+struct rk_arg : rk_base<D, vpair<typename D::T>, typename D::T> {
+  typedef typename D::T T;
+  typedef vpair<T> A;
+  static constexpr bool ARG = true;
+  static constexpr bool IDX_IN = CARRY;
+  static __device__ __forceinline__ A id() {
+    A a;
+    a.v = MAX ? lim<T>::lo() : lim<T>::hi();
+    a.i = 0x7fffffffffffffffLL;
+    return a;
+  }
+  static __device__ __forceinline__ A conv(T x, long long r, long long xi, T) {
+    A a;
+    a.v = x;
+    a.i = CARRY ? xi : r;
+    return a;
+  }
+  static __device__ __forceinline__ A comb(A a, A b) {
+    const bool an = isnan_(a.v), bn = isnan_(b.v);
+    if (an | bn) {
+      if (an & bn) return b.i < a.i ? b : a;
+      return an ? a : b;
+    }
+    if (b.v == a.v) return b.i < a.i ? b : a;
+    if constexpr (MAX) return b.v > a.v ? b : a;
+    else return b.v < a.v ? b : a;
+  }
+};
+template <class D> struct rk_argmin : rk_arg<D, false, false> {};
+template <class D> struct rk_argmax : rk_arg<D, true, false> {};
+template <class D> struct rk_argmin_p : rk_arg<D, false, true> {};
+template <class D> struct rk_argmax_p : rk_arg<D, true, true> {};
+
+/* any/all: b8 accumulators; NaN counts as nonzero */
+template <class D> struct rk_any : rk_base<D, unsigned char, unsigned char> {
+  typedef typename D::T T;
+  static __device__ __forceinline__ unsigned char id() { return 0; }
+  static __device__ __forceinline__ unsigned char conv(T x, long long, long long, T) {
+    return x != 0 ? 1 : 0;
+  }
+  static __device__ __forceinline__ unsigned char comb(unsigned char a, unsigned char b) {
+    return a | b;
+  }
+};
+template <class D> struct rk_all : rk_base<D, unsigned char, unsigned char> {
+  typedef typename D::T T;
+  static __device__ __forceinline__ unsigned char id() { return 1; }
+  static __device__ __forceinline__ unsigned char conv(T x, long long, long long, T) {
+    return x != 0 ? 1 : 0;
+  }
+  static __device__ __forceinline__ unsigned char comb(unsigned char a, unsigned char b) {
+    return a & b;
+  }
+};
+template <class D> struct rk_cnt : rk_base<D, u64, long long> {
+  typedef typename D::T T;
+  static __device__ __forceinline__ u64 id() { return 0; }
+  static __device__ __forceinline__ u64 conv(T x, long long, long long, T) {
+    return x != 0 ? 1 : 0;
+  }
+  static __device__ __forceinline__ u64 comb(u64 a, u64 b) { return a + b; }
+};
+
+/* float-only kinds: asum (|x|), ssq (x*x), ssd ((x-m)*(x-m)), all summed; amax (max |x|) */
+template <class D> struct rk_asum : rk_base<D, typename D::T, typename D::T> {
+  typedef typename D::T T;
+  static __device__ __forceinline__ T id() { return (T)-0.0; }
+  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return f_abs(x); }
+  static __device__ __forceinline__ T comb(T a, T b) { return f_add(a, b); }
+};
+template <class D> struct rk_ssq : rk_base<D, typename D::T, typename D::T> {
+  typedef typename D::T T;
+  static __device__ __forceinline__ T id() { return (T)-0.0; }
+  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return f_mul(x, x); }
+  static __device__ __forceinline__ T comb(T a, T b) { return f_add(a, b); }
+};
+template <class D> struct rk_ssd : rk_base<D, typename D::T, typename D::T> {
+  typedef typename D::T T;
+  static constexpr bool AUX = true;
+  static __device__ __forceinline__ T id() { return (T)-0.0; }
+  static __device__ __forceinline__ T conv(T x, long long, long long, T m) {
+    const T d = f_sub(x, m);
+    return f_mul(d, d);
+  }
+  static __device__ __forceinline__ T comb(T a, T b) { return f_add(a, b); }
+};
+template <class D> struct rk_amax : rk_base<D, typename D::T, typename D::T> {
+  typedef typename D::T T;
+  static __device__ __forceinline__ T id() { return lim<T>::lo(); }
+  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return f_abs(x); }
+  static __device__ __forceinline__ T comb(T a, T b) { return comb_max(a, b); }
+};
+
+/* ---- warp shuffles of accumulators ---------------------------------------------------- */
+template <class A> __device__ __forceinline__ A shfl_down(A v, unsigned s) {
+  if constexpr (sizeof(A) < 4) return (A)__shfl_down_sync(FULL_MASK, (int)v, s);
+  else return __shfl_down_sync(FULL_MASK, v, s);
+}
+template <class T> __device__ __forceinline__ vpair<T> shfl_down(vpair<T> a, unsigned s) {
+  vpair<T> r;
+  r.v = shfl_down(a.v, s);
+  r.i = __shfl_down_sync(FULL_MASK, a.i, s);
+  return r;
+}
+template <class A> __device__ __forceinline__ A shfl_up(A v, unsigned s) {
+  if constexpr (sizeof(A) < 4) return (A)__shfl_up_sync(FULL_MASK, (int)v, s);
+  else return __shfl_up_sync(FULL_MASK, v, s);
+}
+template <class A> __device__ __forceinline__ A shfl_idx(A v, int lane) {
+  if constexpr (sizeof(A) < 4) return (A)__shfl_sync(FULL_MASK, (int)v, lane);
+  else return __shfl_sync(FULL_MASK, v, lane);
+}
+
+/* ---- relaxed device-scope loads and stores (scan tile states) ------------------------- */
+__device__ __forceinline__ u64 ld_relaxed(const u64 *p) {
+  u64 v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ unsigned ld_relaxed(const unsigned *p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed(u64 *p, u64 v) {
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void st_relaxed(unsigned *p, unsigned v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+
+}  // namespace gpux_cu
+
+#endif

@@ -1,0 +1,405 @@
+/* gpux CUDA kernels, reduce family: one pass of THE CANONICAL ORDER (gpux_kernels.h) for
+ * every (kind, dtype, layout) of GPUX_REDUCE_KINDS. Compiled with -fmad=false.
+ *
+ * Signature (T = the input dtype's type, Out = the kind's output type, see gpux_reduce.cuh):
+ *   gpux_reduce_<kind>_<dt>_<r|c>(Out *out, long long *out_idx, const T *in,
+ *                                 const long long *in_idx, const T *aux, long long outer,
+ *                                 long long len, long long inner, int variant, int post,
+ *                                 double post_div)
+ * Pointers are already offset. Layout r: in[outer][len] (inner is 1), layout c:
+ * in[outer][len][inner]; out[outer][nparts][inner], nparts = ceil(len / 4096). out_idx:
+ * argmin/argmax kinds (out may be NULL there: indices only); in_idx: argmin_p/argmax_p;
+ * aux[outer][inner]: ssd's means. The post op applies when nparts == 1.
+ *
+ * Variants (a uniform kernel argument; each computes the canonical order exactly, so the
+ * choice changes speed, never bits; the host picks, see src/backend_cuda/cuda_reduce.c):
+ *   RV_THREAD (len <= 16 for layout r, 8 for layout c): one thread per output; the lanes
+ *     >= len hold the identity, so only the tree levels s < 16 (8) do anything. Layout r:
+ *     grid-stride over outer (blockIdx.x); layout c: blockIdx.x over inner, blockIdx.y
+ *     over outer.
+ *   RV_WARP (layout r, len <= 4096): one warp per row (8 rows per block, grid-stride over
+ *     outer); lane t of the warp owns canonical lanes t + 32m (m = 0..7).
+ *   RV_BLOCK: layout r: one block per (row, chunk): blockIdx.x over chunks, blockIdx.y over
+ *     rows. Layout c: 16 columns x 16 lane groups per block: blockIdx.x over column blocks,
+ *     blockIdx.y over chunks, blockIdx.z over outer.
+ * Every loop strides by its grid dimension, so any grid is correct. A variant asked for
+ * outside its range of len falls back to RV_BLOCK (still correct). */
+#include "gpux_reduce.cuh"
+
+/* RV_THREAD's largest len (powers of two): layout r 16, layout c 8 (its addresses are
+ * 64-bit strided, and the kernel's register count is the largest of its variants') */
+#define GPUX_CU_RED_THREAD_MAX 16
+#define GPUX_CU_RED_CTHREAD_MAX 8
+
+namespace gpux_cu {
+
+enum { RV_THREAD = 0, RV_WARP = 1, RV_BLOCK = 2 };
+
+template <class K> struct rargs {
+  typename K::Out *out;
+  long long *out_idx;
+  const typename K::T *in;
+  const long long *in_idx;
+  const typename K::T *aux;
+  u64 outer, len, inner;
+  int post;
+  double div;
+};
+
+/* post ops, final pass only. float32: (float)((double)v / d), (float)sqrt((double)v) */
+template <class A> __device__ __forceinline__ A post_op(A v, int post, double d) {
+  if constexpr (is_fp<A>::value && sizeof(A) == 4) {
+    if (post == GPUX_POST_DIV) return __double2float_rn(__ddiv_rn((double)v, d));
+    if (post == GPUX_POST_SQRT) return __double2float_rn(__dsqrt_rn((double)v));
+    if (post == GPUX_POST_DIV_SQRT) {
+      const float r = __double2float_rn(__ddiv_rn((double)v, d));
+      return __double2float_rn(__dsqrt_rn((double)r));
+    }
+    return v;
+  } else if constexpr (is_fp<A>::value) {
+    if (post == GPUX_POST_DIV) return __ddiv_rn(v, d);
+    if (post == GPUX_POST_SQRT) return __dsqrt_rn(v);
+    if (post == GPUX_POST_DIV_SQRT) return __dsqrt_rn(__ddiv_rn(v, d));
+    return v;
+  } else {
+    return v;
+  }
+}
+
+template <class K>
+__device__ __forceinline__ void put(const rargs<K> &p, u64 off, typename K::A a, bool final) {
+  if constexpr (K::ARG) {
+    if (p.out) p.out[off] = a.v;
+    if (p.out_idx) p.out_idx[off] = a.i;
+  } else {
+    if (final && p.post != GPUX_POST_NONE) a = post_op(a, p.post, p.div);
+    p.out[off] = (typename K::Out)a;
+  }
+}
+
+/* one element (and its carried index) */
+template <class K>
+__device__ __forceinline__ void ld(const rargs<K> &p, u64 e, typename K::T &x, long long &xi) {
+  x = p.in[e];
+  if constexpr (K::IDX_IN) xi = p.in_idx[e];
+}
+
+template <class K> __device__ __forceinline__ typename K::T mean_of(const rargs<K> &p, u64 o) {
+  if constexpr (K::AUX) return p.aux[o];
+  else return typename K::T();
+}
+
+/* The lane tree over a[0..N) in registers: levels s = N/2 .. 1, a[j] (+)= a[j + s].
+ * RV_THREAD uses it for lanes 0..N-1: the lanes >= N hold the identity, which the levels
+ * s >= N would only combine with (a (+) e == a). */
+template <class K, int S, int N>
+__device__ __forceinline__ void tree_level(typename K::A (&a)[N]) {
+#pragma unroll
+  for (int j = 0; j < S; ++j) a[j] = K::comb(a[j], a[j + S]);
+  if constexpr (S > 1) tree_level<K, S / 2>(a);
+}
+template <class K, int N>
+__device__ __forceinline__ typename K::A tree_regs(typename K::A (&a)[N]) {
+  static_assert(N >= 2 && (N & (N - 1)) == 0, "a power of two");
+  tree_level<K, N / 2>(a); /* s = N/2 .. 1, all indices constant: registers only */
+  return a[0];
+}
+
+/* levels s = W/2 .. 1 by shuffles: lane q < s computes a_q (+) a_{q+s} (other lanes compute
+ * values nobody reads); the result is valid in lanes q % W == 0 */
+template <class K, int W> __device__ __forceinline__ typename K::A warp_tree(typename K::A a) {
+#pragma unroll
+  for (int lv = 2; lv <= W; lv <<= 1) {
+    const typename K::A b = shfl_down(a, (unsigned)(W / lv));
+    a = K::comb(a, b);
+  }
+  return a;
+}
+
+/* The fold of NA = K::ORDERED ? N : 1 accumulators (see rk_base::ORDERED): with one, every
+ * lane of a thread folds into acc[0]. */
+template <class K, int N> struct nacc {
+  static constexpr int value = K::ORDERED ? N : 1;
+};
+template <class K, int N>
+__device__ __forceinline__ typename K::A fold_accs(typename K::A (&a)[N]) {
+  if constexpr (N == 1) return a[0];
+  else return tree_regs<K>(a);
+}
+
+/* ---- layout r -------------------------------------------------------------------------- */
+template <class K> __device__ __forceinline__ void red_r_thread(const rargs<K> &p) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  constexpr int N = GPUX_CU_RED_THREAD_MAX, NA = nacc<K, N>::value;
+  const unsigned len = (unsigned)p.len;
+  for (u64 o = (u64)blockIdx.x * blockDim.x + threadIdx.x; o < p.outer;
+       o += (u64)gridDim.x * blockDim.x) {
+    const u64 row = o * len;
+    const T m = mean_of(p, o);
+    T x[N];
+    long long xi[N];
+    A a[NA];
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      xi[j] = 0;
+      if ((unsigned)j < len) ld(p, row + j, x[j], xi[j]);
+    }
+#pragma unroll
+    for (int j = 0; j < NA; ++j) a[j] = K::id();
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      if ((unsigned)j < len) a[j % NA] = K::comb(a[j % NA], K::conv(x[j], j, xi[j], m));
+    put(p, o, fold_accs<K>(a), true);
+  }
+}
+
+template <class K> __device__ __forceinline__ void red_r_warp(const rargs<K> &p) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  constexpr int NA = nacc<K, 8>::value;
+  const unsigned t = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const unsigned len = (unsigned)p.len; /* <= 4096 */
+  const unsigned nk = (len + GPUX_RED_LANES - 1) / GPUX_RED_LANES;
+  for (u64 o = (u64)blockIdx.x * (GPUX_RED_LANES / 32) + w; o < p.outer;
+       o += (u64)gridDim.x * (GPUX_RED_LANES / 32)) { /* warp-uniform */
+    const u64 row = o * len;
+    const T m = mean_of(p, o);
+    A acc[NA];
+#pragma unroll
+    for (int j = 0; j < NA; ++j) acc[j] = K::id();
+    /* lane t + 32j folds x[t + 32j + 256k] in k order; two k at a time: 16 loads in flight */
+#pragma unroll 1
+    for (unsigned k = 0; k < nk; k += 2) {
+      T x[2][8];
+      long long xi[2][8];
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+          const unsigned r = (k + h) * GPUX_RED_LANES + 32 * j + t;
+          xi[h][j] = 0;
+          if (r < len) ld(p, row + r, x[h][j], xi[h][j]);
+        }
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+          const unsigned r = (k + h) * GPUX_RED_LANES + 32 * j + t;
+          if (r < len) acc[j % NA] = K::comb(acc[j % NA], K::conv(x[h][j], r, xi[h][j], m));
+        }
+    }
+    /* levels s = 128, 64, 32 pair lanes of the same thread (j with j + 4, 2, 1), then
+     * s = 16 .. 1 across the warp */
+    const A a = warp_tree<K, 32>(fold_accs<K>(acc));
+    if (t == 0) put(p, o, a, true);
+  }
+}
+
+/* the lane tree of a 256-thread block; the result is valid in thread 0 */
+template <class K>
+__device__ __forceinline__ typename K::A tree_block(typename K::A a, typename K::A *sh) {
+  typedef typename K::A A;
+  const unsigned l = threadIdx.x;
+  sh[l] = a;
+  __syncthreads();
+  if (l < 128) {
+    a = K::comb(a, sh[l + 128]);
+    sh[l] = a;
+  }
+  __syncthreads();
+  if (l < 64) {
+    a = K::comb(a, sh[l + 64]);
+    sh[l] = a;
+  }
+  __syncthreads();
+  if (l < 32) {
+    a = K::comb(a, sh[l + 32]);
+    a = warp_tree<K, 32>(a);
+  }
+  __syncthreads(); /* sh is reused by the next chunk */
+  return a;
+}
+
+template <class K> __device__ __forceinline__ void red_r_block(const rargs<K> &p) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  __shared__ A sh[GPUX_RED_LANES];
+  const unsigned l = threadIdx.x;
+  const u64 len = p.len;
+  const u64 nparts = (len + GPUX_RED_CHUNK - 1) / GPUX_RED_CHUNK;
+  for (u64 o = blockIdx.y; o < p.outer; o += gridDim.y) {
+    const u64 row = o * len;
+    const T m = mean_of(p, o);
+    for (u64 c = blockIdx.x; c < nparts; c += gridDim.x) {
+      const u64 r0 = c * GPUX_RED_CHUNK + l;
+      T x[GPUX_RED_ROWS];
+      long long xi[GPUX_RED_ROWS];
+#pragma unroll
+      for (int k = 0; k < GPUX_RED_ROWS; ++k) { /* all 16 loads first (coalesced) */
+        const u64 r = r0 + (u64)k * GPUX_RED_LANES;
+        xi[k] = 0;
+        if (r < len) ld(p, row + r, x[k], xi[k]);
+      }
+      A a = K::id();
+#pragma unroll
+      for (int k = 0; k < GPUX_RED_ROWS; ++k) {
+        const u64 r = r0 + (u64)k * GPUX_RED_LANES;
+        if (r < len) a = K::comb(a, K::conv(x[k], (long long)r, xi[k], m));
+      }
+      a = tree_block<K>(a, sh);
+      if (l == 0) put(p, o * nparts + c, a, nparts == 1);
+    }
+  }
+}
+
+/* ---- layout c -------------------------------------------------------------------------- */
+template <class K> __device__ __forceinline__ void red_c_thread(const rargs<K> &p) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  constexpr int N = GPUX_CU_RED_CTHREAD_MAX, NA = nacc<K, N>::value;
+  const unsigned len = (unsigned)p.len;
+  const u64 inner = p.inner;
+  for (u64 o = blockIdx.y; o < p.outer; o += gridDim.y)
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < inner;
+         i += (u64)gridDim.x * blockDim.x) {
+      const T *xp = p.in + o * len * inner + i; /* consecutive threads: consecutive columns */
+      const T m = mean_of(p, o * inner + i);
+      T x[N];
+      long long xi[N];
+      A a[NA];
+#pragma unroll
+      for (int j = 0; j < N; ++j) {
+        xi[j] = 0;
+        if ((unsigned)j < len) {
+          x[j] = xp[(u64)j * inner];
+          if constexpr (K::IDX_IN) xi[j] = p.in_idx[(u64)(xp - p.in) + (u64)j * inner];
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < NA; ++j) a[j] = K::id();
+#pragma unroll
+      for (int j = 0; j < N; ++j)
+        if ((unsigned)j < len) a[j % NA] = K::comb(a[j % NA], K::conv(x[j], j, xi[j], m));
+      put(p, o * inner + i, fold_accs<K>(a), true);
+    }
+}
+
+/* 16 columns x 16 groups: thread (i, g) owns lanes l = g + 16j (j = 0..15) of its column:
+ * it reads rows g + 16j + 256k (64 bytes or more of consecutive columns per row and
+ * half-warp) into acc[j]. Levels s >= 16 pair lanes of one thread (j with j + s/16),
+ * levels s = 8 .. 1 pair groups: through shared memory, then shuffles inside half-warps. */
+#define GPUX_CU_RC_COLS 16
+#define GPUX_CU_RC_GROUPS 16
+template <class K> __device__ __forceinline__ void red_c_block(const rargs<K> &p) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  constexpr int C = GPUX_CU_RC_COLS, G = GPUX_CU_RC_GROUPS, J = GPUX_RED_LANES / G;
+  constexpr int NA = nacc<K, J>::value;
+  __shared__ A sh[G][C + 1];
+  const unsigned tx = threadIdx.x % C, g = threadIdx.x / C;
+  const u64 len = p.len, inner = p.inner;
+  const u64 nparts = (len + GPUX_RED_CHUNK - 1) / GPUX_RED_CHUNK;
+  const u64 ncb = (inner + C - 1) / C;
+  const u64 step = (u64)G * inner; /* elements from lane g + 16j to g + 16(j + 1) */
+  for (u64 o = blockIdx.z; o < p.outer; o += gridDim.z)
+    for (u64 c = blockIdx.y; c < nparts; c += gridDim.y)
+      for (u64 cb = blockIdx.x; cb < ncb; cb += gridDim.x) {
+        const u64 i = cb * C + tx;
+        const bool colok = i < inner;
+        const T m = colok ? mean_of(p, o * inner + i) : T();
+        const u64 r0 = c * GPUX_RED_CHUNK;
+        const unsigned left = (unsigned)min(len - r0, (u64)GPUX_RED_CHUNK); /* rows, >= 1 */
+        u64 e = (o * len + r0 + g) * inner + i; /* element of (row r0 + g, column i) */
+        A acc[NA];
+#pragma unroll
+        for (int j = 0; j < NA; ++j) acc[j] = K::id();
+#pragma unroll 1
+        for (unsigned k = 0; k * GPUX_RED_LANES < left; ++k) { /* block-uniform */
+          T x[J];
+          long long xi[J];
+#pragma unroll
+          for (int j = 0; j < J; ++j) { /* J loads in flight */
+            const unsigned rr = k * GPUX_RED_LANES + G * j + g;
+            xi[j] = 0;
+            if (colok && rr < left) ld(p, e + (u64)j * step, x[j], xi[j]);
+          }
+#pragma unroll
+          for (int j = 0; j < J; ++j) {
+            const unsigned rr = k * GPUX_RED_LANES + G * j + g;
+            if (colok && rr < left)
+              acc[j % NA] = K::comb(acc[j % NA], K::conv(x[j], (long long)(r0 + rr), xi[j], m));
+          }
+          e += (u64)J * step;
+        }
+        /* s = 128, 64, 32, 16: lane g + 16j with lane g + 16(j + s/16) */
+        sh[g][tx] = fold_accs<K>(acc);
+        __syncthreads();
+        /* warp w takes columns 2w, 2w + 1, a half-warp each; lane gg holds a_gg */
+        const unsigned q = threadIdx.x & 31, gg = q % G;
+        const unsigned col = 2 * (threadIdx.x >> 5) + q / G;
+        const A a = warp_tree<K, G>(sh[gg][col]); /* gg < s reads gg + s: same half */
+        const u64 ic = cb * C + col;
+        if (gg == 0 && ic < inner) put(p, (o * nparts + c) * inner + ic, a, nparts == 1);
+        __syncthreads(); /* sh is reused */
+      }
+}
+static_assert(GPUX_CU_RC_COLS * GPUX_CU_RC_GROUPS == GPUX_RED_LANES, "one lane tree per block");
+static_assert(GPUX_RED_LANES / 32 * 2 == GPUX_CU_RC_COLS, "two columns per warp");
+
+template <class K> __device__ __forceinline__ void red_r(const rargs<K> &p, int variant) {
+  if (variant == RV_THREAD && p.len <= GPUX_CU_RED_THREAD_MAX) red_r_thread(p);
+  else if (variant == RV_WARP && p.len <= GPUX_RED_CHUNK) red_r_warp(p);
+  else red_r_block(p);
+}
+template <class K> __device__ __forceinline__ void red_c(const rargs<K> &p, int variant) {
+  if (variant == RV_THREAD && p.len <= GPUX_CU_RED_CTHREAD_MAX) red_c_thread(p);
+  else red_c_block(p);
+}
+
+template <class K>
+__device__ __forceinline__ rargs<K> make_rargs(typename K::Out *out, long long *out_idx,
+                                               const typename K::T *in,
+                                               const long long *in_idx,
+                                               const typename K::T *aux, long long outer,
+                                               long long len, long long inner, int post,
+                                               double div) {
+  rargs<K> p;
+  p.out = out;
+  p.out_idx = out_idx;
+  p.in = in;
+  p.in_idx = in_idx;
+  p.aux = aux;
+  p.outer = (u64)outer;
+  p.len = (u64)len;
+  p.inner = (u64)inner;
+  p.post = post;
+  p.div = div;
+  return p;
+}
+
+}  // namespace gpux_cu
+
+/* ---- kernels -------------------------------------------------------------------------- */
+#define GPUX_CU_RKERNEL extern "C" __global__ void __launch_bounds__(GPUX_RED_LANES)
+#define GPUX_CU_RK(kind, dt) gpux_cu::rk_##kind<GPUX_CU_D(dt)>
+#define GPUX_CU_RED_PARAMS(kind, dt)                                                    \
+  GPUX_CU_RK(kind, dt)::Out *out, long long *out_idx,                                   \
+      const GPUX_CU_T(dt) *__restrict__ in, const long long *__restrict__ in_idx,       \
+      const GPUX_CU_T(dt) *__restrict__ aux, long long outer, long long len,            \
+      long long inner, int variant, int post, double post_div
+#define GPUX_CU_RED_KERNELS(kind, dt)                                                   \
+  GPUX_CU_RKERNEL gpux_reduce_##kind##_##dt##_r(GPUX_CU_RED_PARAMS(kind, dt)) {         \
+    gpux_cu::red_r(gpux_cu::make_rargs<GPUX_CU_RK(kind, dt)>(out, out_idx, in, in_idx,  \
+                                                             aux, outer, len, inner,    \
+                                                             post, post_div),           \
+                   variant);                                                            \
+  }                                                                                     \
+  GPUX_CU_RKERNEL gpux_reduce_##kind##_##dt##_c(GPUX_CU_RED_PARAMS(kind, dt)) {         \
+    gpux_cu::red_c(gpux_cu::make_rargs<GPUX_CU_RK(kind, dt)>(out, out_idx, in, in_idx,  \
+                                                             aux, outer, len, inner,    \
+                                                             post, post_div),           \
+                   variant);                                                            \
+  }
+#define GPUX_CU_RED_KIND(kind, id, dts, acc) dts(GPUX_CU_RED_KERNELS, kind)
+GPUX_REDUCE_KINDS(GPUX_CU_RED_KIND)

@@ -1,0 +1,406 @@
+/* gpux CUDA kernels, scan family: THE CANONICAL SCAN (gpux_kernels.h) for every (kind,
+ * dtype) of GPUX_SCAN_KINDS, in a single pass. Compiled with -fmad=false.
+ *
+ * Signature (T = the input dtype's type, Out = float, double or long long for integers):
+ *   gpux_scan_<kind>_<dt>(Out *out, const T *in, long long rows, long long len,
+ *                         int exclusive, int variant, unsigned long long *state,
+ *                         long long ntiles)
+ * in and out are [rows][len], contiguous, already offset. Rows are independent.
+ *
+ * Variants (a uniform kernel argument; each reproduces the canonical tiles exactly; the host
+ * picks, src/backend_cuda/cuda_reduce.c):
+ *   SV_THREAD (len <= 16): one thread per row; only thread 0 of the one tile has elements,
+ *     so out_k = (e (+) e) (+) s_{0,k} (inclusive) or (e (+) e) (+) s_{0,k-1}.
+ *   SV_WARP (len <= 512): one warp per row (8 per block); only warp 0 of the one tile has
+ *     elements, every X_w and P are e.
+ *   SV_TILE (len <= 4096): one block per row, one tile, P = e.
+ *   SV_LOOKBACK (len > 4096): one block per tile with decoupled look-back. Tile ids come
+ *     from the counter state[0] (zeroed before the launch) in row-major (row, tile) order, so
+ *     every earlier tile of the row belongs to a block that is already running: the
+ *     look-back cannot deadlock. Blocks loop (take another id) until all rows*ntiles tiles
+ *     are taken, so any grid size works.
+ * A variant asked for outside its range of len runs the block variants (SV_TILE, or
+ * SV_LOOKBACK when len > 4096, which then needs the zeroed state).
+ * Tile states (zeroed before the launch, ntiles = rows * ceil(len / 4096) of them) start at
+ * state + 32 (in 64-bit words):
+ *   4-byte accumulators (float32): one 64-bit word per tile, flag << 32 | value bits;
+ *   8-byte accumulators: flags[ntiles] (32-bit, in ntiles words), then agg[ntiles] and
+ *     incl[ntiles]; a value is written, then __threadfence(), then its flag.
+ * Flags: 0 not yet published, ST_AGG (the tile aggregate A_c), ST_INCL (P_c (+) A_c). */
+#include "gpux_reduce.cuh"
+
+#define GPUX_CU_SCAN_THREAD_MAX 16
+#define GPUX_CU_SCAN_WARP_MAX 512 /* 32 threads x GPUX_SCAN_ITEMS */
+
+namespace gpux_cu {
+
+enum { SV_THREAD = 0, SV_WARP = 1, SV_TILE = 2, SV_LOOKBACK = 3 };
+enum { ST_AGG = 1, ST_INCL = 2 };
+constexpr int NWARPS = GPUX_SCAN_THREADS / 32;
+constexpr int ITEMS = GPUX_SCAN_ITEMS;
+static_assert(GPUX_SCAN_THREADS * GPUX_SCAN_ITEMS == GPUX_SCAN_TILE, "tile shape");
+static_assert(NWARPS * GPUX_CU_SCAN_WARP_MAX == GPUX_SCAN_TILE, "the warp rows fill a tile");
+
+template <class K> struct sargs {
+  typename K::Out *out;
+  const typename K::T *in;
+  u64 rows, len;
+  int exclusive;
+  u64 *state;
+  u64 ntiles;
+};
+
+/* Shared staging: element e at e + e / PAD (one pad slot per 128 bytes), so that thread j
+ * reading its 16 consecutive items 16j + k touches distinct banks (4-byte: per warp;
+ * 8-byte: per half-warp). */
+template <class A> struct stage {
+  static constexpr unsigned PAD = 128 / sizeof(A);
+  static constexpr unsigned SIZE = GPUX_SCAN_TILE + GPUX_SCAN_TILE / PAD;
+  static constexpr unsigned WSIZE = GPUX_CU_SCAN_WARP_MAX + GPUX_CU_SCAN_WARP_MAX / PAD;
+  static __device__ __forceinline__ unsigned at(unsigned e) { return e + e / PAD; }
+};
+
+/* The per-thread part over items at sh (already converted, identities past the end):
+ * t_j = s_{j,15}, then the warp's inclusive scan W of t_j. Returns W; *wp = W_{j-1}
+ * (meaningful for q > 0). The s_{j,k} are not kept: outputs() recomputes them (the same
+ * operations, so the same bits), which keeps registers free across the look-back. */
+template <class K>
+__device__ __forceinline__ typename K::A thread_and_warp(const typename K::A *sh, unsigned j,
+                                                         unsigned q, typename K::A *wp) {
+  typedef typename K::A A;
+  typedef stage<A> S;
+  A acc = K::id();
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) acc = K::comb(acc, sh[S::at(ITEMS * j + k)]);
+  A w = acc;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) { /* each step reads the previous step's values */
+    const A y = shfl_up(w, (unsigned)off);
+    if (q >= (unsigned)off) w = K::comb(y, w);
+  }
+  *wp = shfl_up(w, 1u);
+  return w;
+}
+
+/* Thread j replaces its items 16j + k in sh by out_{16j+k} = base (+) s_{j,k} (inclusive)
+ * or base (+) s_{j,k-1} (exclusive; s_{j,-1} = e). Only its own slots: no barrier needed
+ * between the reads and the writes. */
+template <class K>
+__device__ __forceinline__ void outputs(typename K::A *sh, unsigned j, typename K::A base,
+                                        int exclusive) {
+  typedef typename K::A A;
+  typedef stage<A> S;
+  A s = K::id();
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    A *slot = sh + S::at(ITEMS * j + k);
+    const A sk = K::comb(s, *slot);
+    *slot = K::comb(base, exclusive ? s : sk);
+    s = sk;
+  }
+}
+
+/* ---- tile states ---------------------------------------------------------------------- */
+template <class K>
+__device__ __forceinline__ void publish(const sargs<K> &p, u64 g, unsigned flag,
+                                        typename K::A agg, typename K::A incl) {
+  typedef typename K::A A;
+  u64 *base = p.state + 32;
+  if constexpr (sizeof(A) == 4) {
+    const A v = flag == ST_INCL ? incl : agg;
+    st_relaxed(base + g, ((u64)flag << 32) | (to_bits<A>(v) & 0xffffffffULL));
+  } else {
+    unsigned *flags = reinterpret_cast<unsigned *>(base);
+    u64 *aggv = base + p.ntiles, *inclv = aggv + p.ntiles;
+    st_relaxed(aggv + g, to_bits<A>(agg)); /* always valid once any flag is set */
+    if (flag == ST_INCL) st_relaxed(inclv + g, to_bits<A>(incl));
+    __threadfence(); /* the values before the flag */
+    st_relaxed(flags + g, flag);
+  }
+}
+
+/* The flag of tile g; 4-byte accumulators also get the value the same word carries. */
+template <class K>
+__device__ __forceinline__ unsigned read_flag(const sargs<K> &p, u64 g, typename K::A &val) {
+  typedef typename K::A A;
+  const u64 *base = p.state + 32;
+  if constexpr (sizeof(A) == 4) {
+    const u64 w = ld_relaxed(base + g);
+    val = from_bits<A>(w & 0xffffffffULL);
+    return (unsigned)(w >> 32);
+  } else {
+    return ld_relaxed(reinterpret_cast<const unsigned *>(base) + g);
+  }
+}
+
+/* 8-byte accumulators: the value of a tile whose flag was seen (after a fence) */
+template <class K>
+__device__ __forceinline__ typename K::A read_value(const sargs<K> &p, u64 g, bool incl) {
+  typedef typename K::A A;
+  const u64 *aggv = p.state + 32 + p.ntiles;
+  return from_bits<A>(ld_relaxed((incl ? aggv + p.ntiles : aggv) + g));
+}
+
+/* Warp 0 of the block of tile c (global id gt) of its row, with the tile aggregate Ac:
+ * publishes A_c, finds P_c and publishes P_c (+) A_c; returns P_c (in every lane).
+ * P_c is the canonical serial chain: from the nearest earlier tile c' whose inclusive
+ * prefix is published, P = incl(c'), then P = P (+) A_i for i = c'+1 .. c-1 in order. A
+ * tile met on the way forward that has meanwhile published its inclusive prefix may
+ * replace P (+) A_i by it: the same bits, by induction. */
+template <class K>
+__device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u64 c,
+                                                typename K::A ac) {
+  typedef typename K::A A;
+  constexpr bool PACKED = sizeof(A) == 4;
+  const unsigned q = threadIdx.x & 31;
+  if (c == 0) {
+    if (q == 0) publish(p, gt, ST_INCL, ac, K::comb(K::id(), ac));
+    return K::id();
+  }
+  if (q == 0) publish(p, gt, ST_AGG, ac, ac);
+  const u64 t0 = gt - c; /* tile 0 of the row (it publishes ST_INCL only) */
+  /* 1. back, 32 tiles at a time, until a window holds an inclusive prefix; lane q looks
+   *    at tile pos - q. Tile 0 is inclusive, so pos never passes below 0. */
+  long long pos = (long long)c - 1;
+  unsigned nwin = 0, fl = 0;
+  int qs;
+  A val = K::id();
+  for (;;) {
+    const long long idx = pos - (long long)q;
+    bool ok = idx < 0;
+    fl = 0;
+    for (;;) { /* until every tile of the window has published something */
+      if (!ok) {
+        fl = read_flag(p, t0 + (u64)idx, val);
+        ok = fl != 0;
+      }
+      if (__all_sync(FULL_MASK, ok)) break;
+      __nanosleep(32); /* a predecessor is still loading: poll L2 less often */
+    }
+    const unsigned incl = __ballot_sync(FULL_MASK, idx >= 0 && fl == ST_INCL);
+    if (incl) {
+      qs = __ffs((int)incl) - 1; /* the nearest (lowest lane) */
+      if constexpr (!PACKED) {
+        __threadfence(); /* the flags were seen: their values are written */
+        if (idx >= 0 && (int)q <= qs) val = read_value(p, t0 + (u64)idx, fl == ST_INCL);
+      }
+      break;
+    }
+    pos -= 32;
+    ++nwin;
+  }
+  /* 2. forward, in increasing tile order: tile pos - qs, then pos - qs + 1 .. c - 1 */
+  A acc = shfl_idx(val, qs);
+  for (int v = qs - 1; v >= 0; --v) acc = K::comb(acc, shfl_idx(val, v)); /* ST_AGG: A_v */
+  for (unsigned i = 1; i <= nwin; ++i) { /* windows walked past in step 1 (all published) */
+    const u64 g = t0 + (u64)(pos + 32 * (long long)i - (long long)q);
+    unsigned f;
+    A x;
+    if constexpr (PACKED) {
+      f = read_flag(p, g, x);
+    } else {
+      f = ST_AGG; /* fold A_i even where the tile is inclusive now */
+      x = read_value(p, g, false);
+    }
+    for (int v = 31; v >= 0; --v) {
+      const unsigned fv = __shfl_sync(FULL_MASK, f, v);
+      const A xv = shfl_idx(x, v);
+      acc = fv == ST_INCL ? xv : K::comb(acc, xv);
+    }
+  }
+  if (q == 0) publish(p, gt, ST_INCL, ac, K::comb(acc, ac));
+  return acc;
+}
+
+/* ---- variants ------------------------------------------------------------------------- */
+template <class K> __device__ __forceinline__ void scan_thread(const sargs<K> &p) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  constexpr int N = GPUX_CU_SCAN_THREAD_MAX;
+  const unsigned len = (unsigned)p.len;
+  for (u64 row = (u64)blockIdx.x * blockDim.x + threadIdx.x; row < p.rows;
+       row += (u64)gridDim.x * blockDim.x) {
+    const u64 e0 = row * len;
+    T x[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      if ((unsigned)k < len) x[k] = p.in[e0 + k];
+    const A base = K::comb(K::id(), K::id()); /* P_0 (+) E_0, E_0 = X_0 = e */
+    A s = K::id();
+#pragma unroll
+    for (int k = 0; k < N; ++k)
+      if ((unsigned)k < len) {
+        const A sk = K::comb(s, K::conv(x[k], 0, 0, T()));
+        p.out[e0 + k] = (typename K::Out)K::comb(base, p.exclusive ? s : sk);
+        s = sk;
+      }
+  }
+}
+
+template <class K>
+__device__ __forceinline__ void scan_warp(const sargs<K> &p, typename K::A *shall) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  typedef stage<A> S;
+  const unsigned q = threadIdx.x & 31, w = threadIdx.x >> 5;
+  A *sh = shall + w * S::WSIZE;
+  const unsigned n = (unsigned)p.len; /* <= 512 */
+  for (u64 row = (u64)blockIdx.x * NWARPS + w; row < p.rows; row += (u64)gridDim.x * NWARPS) {
+    const u64 e0 = row * n;
+    T x[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned e = q + 32 * i;
+      if (e < n) x[i] = p.in[e0 + e];
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned e = q + 32 * i;
+      sh[S::at(e)] = e < n ? K::conv(x[i], 0, 0, T()) : K::id();
+    }
+    __syncwarp();
+    A wprev;
+    (void)thread_and_warp<K>(sh, q, q, &wprev);
+    const A X = K::id(); /* X_0 */
+    const A E = q == 0 ? X : K::comb(X, wprev);
+    const A base = K::comb(K::id(), E); /* P_0 = e */
+    outputs<K>(sh, q, base, p.exclusive);
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned e = q + 32 * i;
+      if (e < n) p.out[e0 + e] = (typename K::Out)sh[S::at(e)];
+    }
+    __syncwarp(); /* sh is reused */
+  }
+}
+
+/* One tile (row, c) of a block; with lookback gt is its global id, else c == 0. */
+template <class K>
+__device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
+                                          typename K::A *wt, typename K::A *sp, u64 row, u64 c,
+                                          u64 gt, bool lookback) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  typedef stage<A> S;
+  const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
+  const u64 c0 = c * GPUX_SCAN_TILE;
+  const u64 e0 = row * p.len + c0;
+  const u64 left = p.len - c0;
+  const unsigned n = left < GPUX_SCAN_TILE ? (unsigned)left : GPUX_SCAN_TILE;
+  T x[ITEMS];
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) { /* coalesced, all loads first */
+    const unsigned e = j + GPUX_SCAN_THREADS * i;
+    if (e < n) x[i] = p.in[e0 + e];
+  }
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    const unsigned e = j + GPUX_SCAN_THREADS * i;
+    sh[S::at(e)] = e < n ? K::conv(x[i], 0, 0, T()) : K::id();
+  }
+  __syncthreads();
+  A wprev;
+  const A wv = thread_and_warp<K>(sh, j, q, &wprev);
+  if (q == 31) wt[w] = wv; /* T_w */
+  __syncthreads();
+  A X = K::id();
+  for (unsigned v = 0; v < w; ++v) X = K::comb(X, wt[v]); /* X_w */
+  const A E = q == 0 ? X : K::comb(X, wprev);
+  A P = K::id();
+  if (lookback) { /* block-uniform */
+    if (w == 0) {
+      A x7 = K::id();
+#pragma unroll
+      for (int v = 0; v < NWARPS - 1; ++v) x7 = K::comb(x7, wt[v]);
+      const A ac = K::comb(x7, wt[NWARPS - 1]); /* A_c = X_7 (+) T_7 */
+      const A pc = look_back(p, gt, c, ac);
+      if (q == 0) *sp = pc;
+    }
+    __syncthreads();
+    P = *sp;
+  }
+  const A base = K::comb(P, E);
+  outputs<K>(sh, j, base, p.exclusive);
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    const unsigned e = j + GPUX_SCAN_THREADS * i;
+    if (e < n) p.out[e0 + e] = (typename K::Out)sh[S::at(e)];
+  }
+  __syncthreads(); /* sh, wt, sp are reused */
+}
+
+template <class K>
+__device__ __forceinline__ void scan_blocks(const sargs<K> &p, typename K::A *sh, bool lookback) {
+  typedef typename K::A A;
+  __shared__ A wt[NWARPS];
+  __shared__ A sp;
+  __shared__ u64 tile;
+  const u64 per_row = lookback ? (p.len + GPUX_SCAN_TILE - 1) / GPUX_SCAN_TILE : 1;
+  const u64 total = p.rows * per_row;
+  u64 gt = blockIdx.x; /* without look-back: one row per tile, grid-stride */
+#pragma unroll 1
+  for (;;) {
+    if (lookback) {
+      if (threadIdx.x == 0) tile = atomicAdd(p.state, 1ULL);
+      __syncthreads();
+      gt = tile; /* read before scan_tile's first barrier; rewritten after its last */
+    }
+    if (gt >= total) break;
+    const u64 row = lookback ? gt / per_row : gt;
+    scan_tile<K>(p, sh, wt, &sp, row, gt - row * per_row, gt, lookback);
+    gt += gridDim.x;
+  }
+}
+
+template <class K> __device__ __forceinline__ void scan(const sargs<K> &p, int variant) {
+  /* one staging buffer for the warp and block variants (34 KB for 8-byte accumulators) */
+  __shared__ typename K::A sh[stage<typename K::A>::SIZE];
+  if (variant == SV_THREAD && p.len <= GPUX_CU_SCAN_THREAD_MAX) scan_thread(p);
+  else if (variant == SV_WARP && p.len <= GPUX_CU_SCAN_WARP_MAX) scan_warp(p, sh);
+  else scan_blocks(p, sh, p.len > GPUX_SCAN_TILE); /* more than one tile: look back */
+}
+
+template <class K>
+__device__ __forceinline__ sargs<K> make_sargs(typename K::Out *out, const typename K::T *in,
+                                               long long rows, long long len, int exclusive,
+                                               unsigned long long *state, long long ntiles) {
+  sargs<K> p;
+  p.out = out;
+  p.in = in;
+  p.rows = (u64)rows;
+  p.len = (u64)len;
+  p.exclusive = exclusive;
+  p.state = state;
+  p.ntiles = (u64)ntiles;
+  return p;
+}
+
+}  // namespace gpux_cu
+
+/* ---- kernels -------------------------------------------------------------------------- */
+/* Blocks per SM the registers must allow: float32 5 (48 registers, no spills; sm_75 has
+ * 1024 threads per SM: 4), 8-byte accumulators 3 (80 registers; their staging takes 34 KB
+ * of shared memory). Left alone, ptxas takes up to 128 registers here. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+#define GPUX_CU_SCAN_MINB4 4
+#else
+#define GPUX_CU_SCAN_MINB4 5
+#endif
+#define GPUX_CU_SK(kind, dt) gpux_cu::rk_##kind<GPUX_CU_D(dt)>
+#define GPUX_CU_SKERNEL(kind, dt)                                                       \
+  extern "C" __global__ void __launch_bounds__(                                         \
+      GPUX_SCAN_THREADS, sizeof(GPUX_CU_SK(kind, dt)::A) == 4 ? GPUX_CU_SCAN_MINB4 : 3)
+#define GPUX_CU_SCAN_KERNEL(kind, dt)                                                   \
+  GPUX_CU_SKERNEL(kind, dt) gpux_scan_##kind##_##dt(GPUX_CU_SK(kind, dt)::Out *out,     \
+                                          const GPUX_CU_T(dt) *__restrict__ in,         \
+                                          long long rows, long long len, int exclusive, \
+                                          int variant, unsigned long long *state,       \
+                                          long long ntiles) {                           \
+    gpux_cu::scan(gpux_cu::make_sargs<GPUX_CU_SK(kind, dt)>(out, in, rows, len,         \
+                                                            exclusive, state, ntiles),  \
+                  variant);                                                             \
+  }
+#define GPUX_CU_SCAN_KIND(kind, id, dts, acc) dts(GPUX_CU_SCAN_KERNEL, kind)
+GPUX_SCAN_KINDS(GPUX_CU_SCAN_KIND)
