@@ -263,4 +263,65 @@ typedef float gpux_real;
   }
 #endif
 
+/* ---------------------------------------------------------------- reductions and scans
+ * Shared by reduce.cl and scan.cl (macros only; see "THE CANONICAL ORDER" in
+ * gpux_kernels.h). -DGPUX_CL_CPU=1 selects the CPU form of their kernels (pocl: serial code
+ * per work-item with contiguous inner loops that LLVM vectorizes, no local memory, no
+ * barriers); without it, the GPU form (work-groups of GPUX_RED_LANES work-items).
+ * GPUX_RDW_*: accumulator and output of sum and prod (integers wrap: unsigned 64-bit, stored
+ * bit for bit as int64). Identities are exact: e (+) x == x. */
+#define GPUX_RDW_A_f32 float
+#define GPUX_RDW_A_f64 double
+#define GPUX_RDW_A_i32 ulong
+#define GPUX_RDW_A_i64 ulong
+#define GPUX_RDW_A_u8 ulong
+#define GPUX_RDW_O_f32 float
+#define GPUX_RDW_O_f64 double
+#define GPUX_RDW_O_i32 long
+#define GPUX_RDW_O_i64 long
+#define GPUX_RDW_O_u8 long
+/* the accumulator stored as the output type */
+#define GPUX_RDW_OUT_f32(v) (v)
+#define GPUX_RDW_OUT_f64(v) (v)
+#define GPUX_RDW_OUT_i32(v) as_long(v)
+#define GPUX_RDW_OUT_i64(v) as_long(v)
+#define GPUX_RDW_OUT_u8(v) as_long(v)
+/* identity of sum: -0.0 for floats (-0.0 + x == x for every x, +0.0 too) */
+#define GPUX_RD_ZERO_f32 (-0.0f)
+#define GPUX_RD_ZERO_f64 (-0.0)
+#define GPUX_RD_ZERO_i32 ((ulong)0)
+#define GPUX_RD_ZERO_i64 ((ulong)0)
+#define GPUX_RD_ZERO_u8 ((ulong)0)
+#define GPUX_RD_ONE_f32 (1.0f)
+#define GPUX_RD_ONE_f64 (1.0)
+#define GPUX_RD_ONE_i32 ((ulong)1)
+#define GPUX_RD_ONE_i64 ((ulong)1)
+#define GPUX_RD_ONE_u8 ((ulong)1)
+/* identities of min (the largest value) and max (the smallest), in the input dtype */
+#define GPUX_RD_HI_f32 (INFINITY)
+#define GPUX_RD_HI_f64 ((double)INFINITY)
+#define GPUX_RD_HI_i32 (INT_MAX)
+#define GPUX_RD_HI_i64 (LONG_MAX)
+#define GPUX_RD_HI_u8 ((uchar)UCHAR_MAX)
+#define GPUX_RD_LO_f32 (-INFINITY)
+#define GPUX_RD_LO_f64 (-(double)INFINITY)
+#define GPUX_RD_LO_i32 (INT_MIN)
+#define GPUX_RD_LO_i64 (LONG_MIN)
+#define GPUX_RD_LO_u8 ((uchar)0)
+/* NaN test; integers are never NaN */
+#define GPUX_RD_ISNAN_f32(x) isnan(x)
+#define GPUX_RD_ISNAN_f64(x) isnan(x)
+#define GPUX_RD_ISNAN_i32(x) 0
+#define GPUX_RD_ISNAN_i64(x) 0
+#define GPUX_RD_ISNAN_u8(x) 0
+/* GPUX_REPn(M, a, o): M(a, o) M(a, o + 1) ... M(a, o + n - 1), straight-line code without
+ * pragmas (NVIDIA's compiler keeps a private array in registers only when every index is a
+ * constant; OpenCL C 1.2 has no portable unroll pragma, and none fits inside a macro). */
+#define GPUX_REP1(M, a, o) M(a, (o))
+#define GPUX_REP2(M, a, o) M(a, (o)) M(a, (o) + 1)
+#define GPUX_REP4(M, a, o) GPUX_REP2(M, a, (o)) GPUX_REP2(M, a, (o) + 2)
+#define GPUX_REP8(M, a, o) GPUX_REP4(M, a, (o)) GPUX_REP4(M, a, (o) + 4)
+#define GPUX_REP16(M, a, o) GPUX_REP8(M, a, (o)) GPUX_REP8(M, a, (o) + 8)
+#define GPUX_REP32(M, a, o) GPUX_REP16(M, a, (o)) GPUX_REP16(M, a, (o) + 16)
+
 #endif

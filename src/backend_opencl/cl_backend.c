@@ -278,6 +278,23 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
            b->epi, b->exact ? " -DGPUX_EXACT_LAUNCH" : "",
            (sp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) ? " -cl-fp32-correctly-rounded-divide-sqrt"
                                                       : "");
+  /* Reductions and scans: CPU devices get the CPU form of reduce.cl / scan.cl (a chunk per
+   * work-item), GPUs the GPU form, which needs work-groups of 256 and 38 KB of local memory
+   * (scan.cl); GPUX_OPENCL_REDUCE=gpu|cpu forces one where the device allows it (CI runs
+   * the GPU form on pocl too). Both give the same bits. */
+  size_t item_sizes[3] = {0, 0, 0};
+  cl_ulong local_mem = 0;
+  clGetDeviceInfo(d->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_sizes, item_sizes, NULL);
+  clGetDeviceInfo(d->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
+  int gpu_form_ok = b->wg >= GPUX_RED_LANES && item_sizes[0] >= GPUX_RED_LANES &&
+                    local_mem >= 40 * 1024;
+  b->red_cpu = !d->is_gpu || !gpu_form_ok;
+  const char *form = getenv("GPUX_OPENCL_REDUCE");
+  if (form && !strcmp(form, "cpu")) b->red_cpu = 1;
+  if (form && !strcmp(form, "gpu") && gpu_form_ok) b->red_cpu = 0;
+  b->red_local = b->red_cpu ? GPUX_CL_RED_CPU_LOCAL : GPUX_RED_LANES;
+  snprintf(b->red_build_options, sizeof b->red_build_options, "%s%s", b->build_options,
+           b->red_cpu ? " -DGPUX_CL_CPU=1" : "");
   b->marker_timing = markers_have_timestamps(b);
   *out = b;
   return GPUX_SUCCESS;
@@ -293,6 +310,7 @@ static void be_context_destroy(gpux__bctx *b) {
   if (b->queue) clFinish(b->queue);
   if (b->touch_queue) clFinish(b->touch_queue);
   gpux_cl_release_programs(b);
+  gpux_cl_reduce_release(b);
   if (b->scratch) clReleaseMemObject(b->scratch);
   if (b->touch_queue) clReleaseCommandQueue(b->touch_queue);
   if (b->queue) clReleaseCommandQueue(b->queue);
@@ -496,6 +514,8 @@ static const gpux__backend_iface be_iface = {
     .fill = gpux_cl_fill,
     .arange = gpux_cl_arange,
     .linspace = gpux_cl_linspace,
+    .reduce = gpux_cl_reduce,
+    .scan = gpux_cl_scan,
     .event_create = be_event_create,
     .event_destroy = be_event_destroy,
     .event_record = be_event_record,

@@ -22,9 +22,19 @@ typedef struct gpux_cl_device {
 } gpux_cl_device;
 
 /* Kernel families, one program (one .cl file) each, built on first use. */
-enum { GPUX_CL_FAM_ELEMENTWISE, GPUX_CL_FAM_COPY, GPUX_CL_FAM_COUNT };
+enum {
+  GPUX_CL_FAM_ELEMENTWISE,
+  GPUX_CL_FAM_COPY,
+  GPUX_CL_FAM_REDUCE,
+  GPUX_CL_FAM_SCAN,
+  GPUX_CL_FAM_COUNT
+};
 
 #define GPUX_CL_NSIZES 4 /* copy kernels for element sizes 1, 2, 4, 8 */
+/* work-group size of the CPU form of reduce.cl / scan.cl: one for every kernel (pocl compiles
+ * a kernel again for every work-group size it sees); a chunk per work-item is work enough
+ * (on pocl, groups of 4, 16 or 64 work-items were no faster than 1) */
+#define GPUX_CL_RED_CPU_LOCAL 1
 
 struct gpux__bctx {
   const gpux_cl_device *dev;
@@ -40,6 +50,11 @@ struct gpux__bctx {
   char device_name[256];
   char driver_version[128];
   char build_options[160];
+  /* reductions and scans: CPU or GPU form of reduce.cl / scan.cl (GPUX_OPENCL_REDUCE),
+   * fixed when their programs are built, with its options and work-group size */
+  int red_cpu;
+  size_t red_local;
+  char red_build_options[192];
   cl_program program[GPUX_CL_FAM_COUNT];
   /* kernels resolved once per program build; NULL where absent (float64 without fp64) */
   cl_kernel binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][3];
@@ -51,6 +66,10 @@ struct gpux__bctx {
   cl_kernel fill[GPUX_KDT_COUNT];
   cl_kernel arange[GPUX_KDT_COUNT];
   cl_kernel linspace[GPUX_KDT_COUNT];
+  cl_kernel reduce[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT][2]; /* [kind][dtype][GPUX_RL_*] */
+  cl_kernel scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
+  cl_mem scan_tiles; /* scan scratch (tile aggregates, then prefixes), grown as needed */
+  size_t scan_tiles_bytes;
 };
 
 /* cl_backend.c */
@@ -61,8 +80,57 @@ const char *gpux_cl_error_name(cl_int e);
  * _OUT_OF_HOST_MEMORY, everything else to dflt */
 gpux_status gpux_cl_status(cl_int e, gpux_status dflt);
 
-/* cl_kernels.c */
+/* cl_kernels.c: programs, kernel tables and the helpers of every launch */
+extern const char *const gpux_cl_dt_name[GPUX_KDT_COUNT]; /* "f32", ... */
+#define GPUX_CL_IS_F64(dt) ((dt) == GPUX_KDT_f64)
 gpux_status gpux_cl_build_family(gpux__bctx *b, int fam);
+/* Creates the kernel named by fmt into *slot; a name absent because the device lacks fp64
+ * (uses_f64) leaves *slot NULL and succeeds. */
+gpux_status gpux_cl_resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int uses_f64,
+                            const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Slow path of GPUX_CL_GET_KERNEL: builds the family, then explains a missing kernel. */
+gpux_status gpux_cl_need_kernel(gpux__bctx *b, int fam, cl_kernel *slot, int uses_f64,
+                                cl_kernel *out);
+/* k = slot, building the family on first use (returns the error from the caller) */
+#define GPUX_CL_GET_KERNEL(k, fam, slot, uses_f64)                                 \
+  do {                                                                             \
+    if (!((k) = (slot))) {                                                         \
+      gpux_status s_ = gpux_cl_need_kernel(b, (fam), &(slot), (uses_f64), &(k));   \
+      if (s_ != GPUX_SUCCESS) return s_;                                           \
+    }                                                                              \
+  } while (0)
+/* "<call>(<kernel name>): CL_... (code)" with the status for code e (default dflt) */
+gpux_status gpux_cl_kernel_error(cl_kernel k, const char *call, cl_int e, gpux_status dflt);
+
+/* Kernel arguments, set in order; the first failure is kept (checked before enqueueing). */
+typedef struct gpux_cl_args {
+  cl_kernel k;
+  cl_uint i;
+  cl_int e;
+} gpux_cl_args;
+static inline void gpux_cl_arg(gpux_cl_args *a, size_t size, const void *v) {
+  if (a->e == CL_SUCCESS) a->e = clSetKernelArg(a->k, a->i, size, v);
+  a->i++;
+}
+static inline void gpux_cl_arg_mem(gpux_cl_args *a, const gpux__operand *o) {
+  gpux_cl_arg(a, sizeof(cl_mem), &o->buf); /* opnd.buf holds the cl_mem from mem_alloc */
+}
+static inline void gpux_cl_arg_long(gpux_cl_args *a, int64_t v) {
+  cl_long x = (cl_long)v;
+  gpux_cl_arg(a, sizeof x, &x);
+}
+static inline void gpux_cl_arg_int(gpux_cl_args *a, int v) {
+  cl_int x = (cl_int)v;
+  gpux_cl_arg(a, sizeof x, &x);
+}
+/* contiguous operand: buffer + element offset */
+static inline void gpux_cl_arg_c(gpux_cl_args *a, const gpux__operand *o) {
+  gpux_cl_arg_mem(a, o);
+  gpux_cl_arg_long(a, o->offset);
+}
+/* a real argument: double where the device has fp64, else float (gpux_real in the kernels) */
+void gpux_cl_arg_real(gpux_cl_args *a, const gpux__bctx *b, double v);
+
 void gpux_cl_release_programs(gpux__bctx *b);
 gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l);
 gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l);
@@ -74,6 +142,13 @@ gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, d
 gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
                              double stop);
 
+/* cl_reduce.c */
+gpux_status gpux_cl_resolve_reduce(gpux__bctx *b, cl_program p);
+gpux_status gpux_cl_resolve_scan(gpux__bctx *b, cl_program p);
+gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p);
+gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p);
+void gpux_cl_reduce_release(gpux__bctx *b); /* the scan scratch */
+
 /* embedded kernel sources (cmake/embed.cmake) */
 extern const unsigned char gpux_cl_src_elementwise[];
 extern const size_t gpux_cl_src_elementwise_size;
@@ -81,5 +156,11 @@ extern const char gpux_cl_src_elementwise_sha256[];
 extern const unsigned char gpux_cl_src_copy[];
 extern const size_t gpux_cl_src_copy_size;
 extern const char gpux_cl_src_copy_sha256[];
+extern const unsigned char gpux_cl_src_reduce[];
+extern const size_t gpux_cl_src_reduce_size;
+extern const char gpux_cl_src_reduce_sha256[];
+extern const unsigned char gpux_cl_src_scan[];
+extern const size_t gpux_cl_src_scan_size;
+extern const char gpux_cl_src_scan_sha256[];
 
 #endif

@@ -15,7 +15,7 @@
 
 /* ---------------------------------------------------------------- names from the lists */
 #define DT_NAME(a, dt) [GPUX_KDT_##dt] = #dt,
-static const char *const dt_name[GPUX_KDT_COUNT] = {GPUX_DT_ALL(DT_NAME, _)};
+const char *const gpux_cl_dt_name[GPUX_KDT_COUNT] = {GPUX_DT_ALL(DT_NAME, _)};
 static const size_t dt_size[GPUX_KDT_COUNT] = {
     [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
     [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1};
@@ -38,12 +38,17 @@ typedef struct family_source {
   const unsigned char *text;
   const size_t *size;
   const char *sha256;
+  int red; /* built with red_build_options (CPU or GPU form) */
 } family_source;
 static const family_source families[GPUX_CL_FAM_COUNT] = {
     [GPUX_CL_FAM_ELEMENTWISE] = {"elementwise.cl", gpux_cl_src_elementwise,
                                  &gpux_cl_src_elementwise_size, gpux_cl_src_elementwise_sha256},
     [GPUX_CL_FAM_COPY] = {"copy.cl", gpux_cl_src_copy, &gpux_cl_src_copy_size,
                           gpux_cl_src_copy_sha256},
+    [GPUX_CL_FAM_REDUCE] = {"reduce.cl", gpux_cl_src_reduce, &gpux_cl_src_reduce_size,
+                            gpux_cl_src_reduce_sha256, 1},
+    [GPUX_CL_FAM_SCAN] = {"scan.cl", gpux_cl_src_scan, &gpux_cl_src_scan_size,
+                          gpux_cl_src_scan_sha256, 1},
 };
 
 /* ---------------------------------------------------------------- programs */
@@ -74,6 +79,7 @@ static void cache_program(cl_program p, const char *key, size_t key_len) {
 /* From the cache (non-pocl devices; pocl keeps its own cache), else from source. */
 static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
   const family_source *f = &families[fam];
+  const char *options = f->red ? b->red_build_options : b->build_options;
   cl_device_id dev = b->dev->device;
   gpux_status s = GPUX_SUCCESS;
   cl_program p = NULL;
@@ -84,7 +90,7 @@ static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
       !b->dev->is_pocl && gpux_cl_host->cache_load != NULL && gpux_cl_host->cache_store != NULL;
   if (use_cache) {
     key_len = snprintf(key, sizeof key, "gpux-opencl-program\n%s\n%s\n%s\n%s\n", f->sha256,
-                       b->build_options, b->device_name, b->driver_version);
+                       options, b->device_name, b->driver_version);
     if (key_len < 0 || (size_t)key_len >= sizeof key) use_cache = 0;
   }
   if (use_cache) {
@@ -95,7 +101,7 @@ static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
       cl_int bin_status = CL_SUCCESS;
       p = clCreateProgramWithBinary(b->ctx, 1, &dev, &bin_size, &bp, &bin_status, &e);
       if (e == CL_SUCCESS && bin_status == CL_SUCCESS)
-        e = clBuildProgram(p, 1, &dev, b->build_options, NULL, NULL);
+        e = clBuildProgram(p, 1, &dev, options, NULL, NULL);
       if ((e != CL_SUCCESS || bin_status != CL_SUCCESS) && p) { /* stale: compile again */
         clReleaseProgram(p);
         p = NULL;
@@ -112,11 +118,11 @@ static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
                   f->file, gpux_cl_error_name(e), (int)e);
     goto done;
   }
-  e = clBuildProgram(p, 1, &dev, b->build_options, NULL, NULL);
+  e = clBuildProgram(p, 1, &dev, options, NULL, NULL);
   if (e != CL_SUCCESS) {
     char *log = build_log(p, dev);
     s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_KERNEL_BUILD), "clBuildProgram(%s, \"%s\"): %s (%d): %.6000s",
-                  f->file, b->build_options, gpux_cl_error_name(e), (int)e, log ? log : "(no build log)");
+                  f->file, options, gpux_cl_error_name(e), (int)e, log ? log : "(no build log)");
     free(log);
     goto done;
   }
@@ -131,11 +137,8 @@ done:
 }
 
 /* ---------------------------------------------------------------- kernel tables */
-static gpux_status resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int uses_f64,
-                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static gpux_status resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int uses_f64,
-                           const char *fmt, ...) {
+gpux_status gpux_cl_resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int uses_f64,
+                            const char *fmt, ...) {
   char name[96];
   va_list ap;
   va_start(ap, fmt);
@@ -154,7 +157,7 @@ static gpux_status resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int use
                    "clCreateKernel(%s): %s (%d)", name, gpux_cl_error_name(e), (int)e);
 }
 
-#define IS_F64(dt) ((dt) == GPUX_KDT_f64)
+#define IS_F64 GPUX_CL_IS_F64
 #define TRY(expr)                        \
   do {                                   \
     if ((s = (expr)) != GPUX_SUCCESS) return s; \
@@ -166,18 +169,18 @@ static gpux_status resolve_elementwise(gpux__bctx *b, cl_program p) {
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
       if (binary_ops[op].dtypes & (1u << dt))
         for (int l = 0; l < 3; l++)
-          TRY(resolve(b, p, &b->binary[op][dt][l], IS_F64(dt), "gpux_binary_%s_%s_%c",
-                      binary_ops[op].name, dt_name[dt], layout_char[l]));
+          TRY(gpux_cl_resolve(b, p, &b->binary[op][dt][l], IS_F64(dt), "gpux_binary_%s_%s_%c",
+                              binary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
   for (int op = 0; op < GPUX_UNARY_OP_COUNT; op++)
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
       if (unary_ops[op].dtypes & (1u << dt))
         for (int l = 0; l < 3; l += 2) /* c, n */
-          TRY(resolve(b, p, &b->unary[op][dt][l], IS_F64(dt), "gpux_unary_%s_%s_%c",
-                      unary_ops[op].name, dt_name[dt], layout_char[l]));
+          TRY(gpux_cl_resolve(b, p, &b->unary[op][dt][l], IS_F64(dt), "gpux_unary_%s_%s_%c",
+                              unary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
   for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
     for (int l = 0; l < 3; l += 2)
-      TRY(resolve(b, p, &b->where[dt][l], IS_F64(dt), "gpux_where_%s_%c", dt_name[dt],
-                  layout_char[l]));
+      TRY(gpux_cl_resolve(b, p, &b->where[dt][l], IS_F64(dt), "gpux_where_%s_%c",
+                          gpux_cl_dt_name[dt], layout_char[l]));
   return GPUX_SUCCESS;
 }
 
@@ -186,16 +189,19 @@ static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
   for (int from = 0; from < GPUX_KDT_COUNT; from++)
     for (int to = 0; to < GPUX_KDT_COUNT; to++)
       for (int l = 0; l < 3; l += 2)
-        TRY(resolve(b, p, &b->cast[from][to][l], IS_F64(from) || IS_F64(to), "gpux_cast_%s_%s_%c",
-                    dt_name[from], dt_name[to], layout_char[l]));
+        TRY(gpux_cl_resolve(b, p, &b->cast[from][to][l], IS_F64(from) || IS_F64(to),
+                            "gpux_cast_%s_%s_%c", gpux_cl_dt_name[from], gpux_cl_dt_name[to],
+                            layout_char[l]));
   for (int i = 0; i < GPUX_CL_NSIZES; i++) {
-    TRY(resolve(b, p, &b->copy_n[i], 0, "gpux_copy_n_%d", copy_sizes[i]));
-    TRY(resolve(b, p, &b->copy_t[i], 0, "gpux_copy_t_%d", copy_sizes[i]));
+    TRY(gpux_cl_resolve(b, p, &b->copy_n[i], 0, "gpux_copy_n_%d", copy_sizes[i]));
+    TRY(gpux_cl_resolve(b, p, &b->copy_t[i], 0, "gpux_copy_t_%d", copy_sizes[i]));
   }
   for (int dt = 0; dt < GPUX_KDT_COUNT; dt++) {
-    TRY(resolve(b, p, &b->fill[dt], IS_F64(dt), "gpux_fill_%s", dt_name[dt]));
-    TRY(resolve(b, p, &b->arange[dt], IS_F64(dt), "gpux_arange_%s", dt_name[dt]));
-    TRY(resolve(b, p, &b->linspace[dt], IS_F64(dt), "gpux_linspace_%s", dt_name[dt]));
+    TRY(gpux_cl_resolve(b, p, &b->fill[dt], IS_F64(dt), "gpux_fill_%s", gpux_cl_dt_name[dt]));
+    TRY(gpux_cl_resolve(b, p, &b->arange[dt], IS_F64(dt), "gpux_arange_%s",
+                        gpux_cl_dt_name[dt]));
+    TRY(gpux_cl_resolve(b, p, &b->linspace[dt], IS_F64(dt), "gpux_linspace_%s",
+                        gpux_cl_dt_name[dt]));
   }
   return GPUX_SUCCESS;
 }
@@ -214,6 +220,10 @@ static void release_family(gpux__bctx *b, int fam) {
     RELEASE_TABLE(b->binary);
     RELEASE_TABLE(b->unary);
     RELEASE_TABLE(b->where);
+  } else if (fam == GPUX_CL_FAM_REDUCE) {
+    RELEASE_TABLE(b->reduce);
+  } else if (fam == GPUX_CL_FAM_SCAN) {
+    RELEASE_TABLE(b->scan);
   } else {
     RELEASE_TABLE(b->cast);
     RELEASE_TABLE(b->copy_n);
@@ -234,7 +244,12 @@ gpux_status gpux_cl_build_family(gpux__bctx *b, int fam) {
   gpux_status s = build_program(b, fam, &p);
   if (s != GPUX_SUCCESS) return s;
   b->program[fam] = p;
-  s = fam == GPUX_CL_FAM_ELEMENTWISE ? resolve_elementwise(b, p) : resolve_copy(b, p);
+  switch (fam) {
+    case GPUX_CL_FAM_ELEMENTWISE: s = resolve_elementwise(b, p); break;
+    case GPUX_CL_FAM_COPY: s = resolve_copy(b, p); break;
+    case GPUX_CL_FAM_REDUCE: s = gpux_cl_resolve_reduce(b, p); break;
+    default: s = gpux_cl_resolve_scan(b, p); break;
+  }
   if (s != GPUX_SUCCESS) release_family(b, fam);
   return s;
 }
@@ -245,8 +260,8 @@ void gpux_cl_release_programs(gpux__bctx *b) {
 
 /* Slow path of a kernel lookup: builds the family on first use, then explains a kernel
  * that is still missing. */
-static gpux_status need_kernel(gpux__bctx *b, int fam, cl_kernel *slot, int uses_f64,
-                               cl_kernel *out) {
+gpux_status gpux_cl_need_kernel(gpux__bctx *b, int fam, cl_kernel *slot, int uses_f64,
+                                cl_kernel *out) {
   gpux_status s = gpux_cl_build_family(b, fam);
   if (s != GPUX_SUCCESS) return s;
   if (*slot) {
@@ -261,40 +276,10 @@ static gpux_status need_kernel(gpux__bctx *b, int fam, cl_kernel *slot, int uses
                    families[fam].file);
 }
 
-#define GET_KERNEL(k, fam, slot, uses_f64)                                     \
-  do {                                                                         \
-    if (!((k) = (slot))) {                                                     \
-      gpux_status s_ = need_kernel(b, (fam), &(slot), (uses_f64), &(k));       \
-      if (s_ != GPUX_SUCCESS) return s_;                                       \
-    }                                                                          \
-  } while (0)
+#define GET_KERNEL GPUX_CL_GET_KERNEL
 
 /* ---------------------------------------------------------------- launches */
-/* Arguments are set in order; the first failure is kept. */
-typedef struct args {
-  cl_kernel k;
-  cl_uint i;
-  cl_int e;
-} args;
-
-static inline void arg(args *a, size_t size, const void *v) {
-  if (a->e == CL_SUCCESS) a->e = clSetKernelArg(a->k, a->i, size, v);
-  a->i++;
-}
-static inline void arg_mem(args *a, const gpux__operand *o) {
-  arg(a, sizeof(cl_mem), &o->buf); /* opnd.buf holds the cl_mem from mem_alloc */
-}
-static inline void arg_long(args *a, int64_t v) {
-  cl_long x = (cl_long)v;
-  arg(a, sizeof x, &x);
-}
-/* contiguous operand: buffer + element offset */
-static inline void arg_c(args *a, const gpux__operand *o) {
-  arg_mem(a, o);
-  arg_long(a, o->offset);
-}
-
-static gpux_status kernel_error(cl_kernel k, const char *call, cl_int e, gpux_status dflt) {
+gpux_status gpux_cl_kernel_error(cl_kernel k, const char *call, cl_int e, gpux_status dflt) {
   char name[128] = "?";
   clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL);
   name[sizeof name - 1] = '\0';
@@ -306,8 +291,9 @@ static gpux_status kernel_error(cl_kernel k, const char *call, cl_int e, gpux_st
  * the global work offset (the kernels index with get_global_id, which includes it). */
 #define MAX_ITEMS ((size_t)1 << 30)
 
-static gpux_status enqueue_1d(gpux__bctx *b, const args *a, size_t items) {
-  if (a->e != CL_SUCCESS) return kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+static gpux_status enqueue_1d(gpux__bctx *b, const gpux_cl_args *a, size_t items) {
+  if (a->e != CL_SUCCESS)
+    return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
   const size_t wg = b->wg, chunk = MAX_ITEMS / wg * wg;
   for (size_t off = 0; off < items;) {
     size_t cnt = items - off < chunk ? items - off : chunk;
@@ -323,7 +309,8 @@ static gpux_status enqueue_1d(gpux__bctx *b, const args *a, size_t items) {
     }
     cl_int e = clEnqueueNDRangeKernel(b->queue, a->k, 1, off ? &off : NULL, &global, &local, 0,
                                       NULL, NULL);
-    if (e != CL_SUCCESS) return kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+    if (e != CL_SUCCESS)
+      return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
     off += cnt;
   }
   return GPUX_SUCCESS;
@@ -337,7 +324,7 @@ static gpux_status enqueue_1d(gpux__bctx *b, const args *a, size_t items) {
 static gpux_status enqueue_nd3(gpux__bctx *b, cl_kernel k, cl_uint nd_arg,
                                const gpux_nd_params *sub) {
   cl_int e = clSetKernelArg(k, nd_arg, sizeof *sub, sub);
-  if (e != CL_SUCCESS) return kernel_error(k, "clSetKernelArg", e, GPUX_ERROR_LAUNCH);
+  if (e != CL_SUCCESS) return gpux_cl_kernel_error(k, "clSetKernelArg", e, GPUX_ERROR_LAUNCH);
   /* pocl compiles a kernel once per work-group size: three sizes at most */
   size_t n0 = (size_t)sub->shape[0], l0 = n0 >= b->wg ? b->wg : n0 >= 16 ? 16 : 1;
   size_t main0 = n0 / l0 * l0;
@@ -350,13 +337,15 @@ static gpux_status enqueue_nd3(gpux__bctx *b, cl_kernel k, cl_uint nd_arg,
     local[0] = 1;
     e = clEnqueueNDRangeKernel(b->queue, k, 3, off, global, local, 0, NULL, NULL);
   }
-  if (e != CL_SUCCESS) return kernel_error(k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+  if (e != CL_SUCCESS)
+    return gpux_cl_kernel_error(k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
   return GPUX_SUCCESS;
 }
 
-static gpux_status enqueue_nd_exact(gpux__bctx *b, const args *a, const gpux_nd_params *nd,
-                                    cl_uint nd_arg) {
-  if (a->e != CL_SUCCESS) return kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+static gpux_status enqueue_nd_exact(gpux__bctx *b, const gpux_cl_args *a,
+                                    const gpux_nd_params *nd, cl_uint nd_arg) {
+  if (a->e != CL_SUCCESS)
+    return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
   const int ndim = (int)nd->ndim, lead = ndim > 3 ? ndim - 3 : 0;
   gpux_nd_params sub;
   memset(&sub, 0, sizeof sub);
@@ -385,7 +374,7 @@ static gpux_status enqueue_nd_exact(gpux__bctx *b, const args *a, const gpux_nd_
 
 /* Launch of a planned layout: contiguous kernels take epi elements per work-item, n-d
  * kernels one (1-d on GPUs, 3-d on CPUs). */
-static gpux_status enqueue(gpux__bctx *b, const args *a, const gpux__launch *l) {
+static gpux_status enqueue(gpux__bctx *b, const gpux_cl_args *a, const gpux__launch *l) {
   size_t n = (size_t)l->n;
   if (l->layout != GPUX_LAYOUT_N) return enqueue_1d(b, a, (n + (size_t)b->epi - 1) / (size_t)b->epi);
   if (b->exact) return enqueue_nd_exact(b, a, &l->nd, a->i - 1); /* nd: the last argument */
@@ -394,17 +383,17 @@ static gpux_status enqueue(gpux__bctx *b, const args *a, const gpux__launch *l) 
 
 /* Arguments of a C- or N-layout kernel over operands 0..nops-1: (buffer, offset) pairs and
  * n, or buffers and the n-d parameter block. */
-static void arg_operands(args *a, const gpux__launch *l, int nops) {
+static void arg_operands(gpux_cl_args *a, const gpux__launch *l, int nops) {
   for (int i = 0; i < nops; i++) {
     if (l->layout == GPUX_LAYOUT_N)
-      arg_mem(a, &l->opnd[i]);
+      gpux_cl_arg_mem(a, &l->opnd[i]);
     else
-      arg_c(a, &l->opnd[i]);
+      gpux_cl_arg_c(a, &l->opnd[i]);
   }
   if (l->layout == GPUX_LAYOUT_N)
-    arg(a, sizeof l->nd, &l->nd);
+    gpux_cl_arg(a, sizeof l->nd, &l->nd);
   else
-    arg_long(a, l->n);
+    gpux_cl_arg_long(a, l->n);
 }
 
 gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
@@ -412,14 +401,14 @@ gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
   int dt = l->opnd[1].dtype;
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->binary[op][dt][l->layout], IS_F64(dt));
-  args a = {k, 0, CL_SUCCESS};
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
   if (l->layout == GPUX_LAYOUT_S) {
     cl_int first = l->scalar_first != 0;
-    arg_c(&a, &l->opnd[0]);
-    arg_c(&a, &l->opnd[1]);
-    arg(&a, dt_size[dt], &l->scalar);
-    arg(&a, sizeof first, &first);
-    arg_long(&a, l->n);
+    gpux_cl_arg_c(&a, &l->opnd[0]);
+    gpux_cl_arg_c(&a, &l->opnd[1]);
+    gpux_cl_arg(&a, dt_size[dt], &l->scalar);
+    gpux_cl_arg(&a, sizeof first, &first);
+    gpux_cl_arg_long(&a, l->n);
   } else {
     arg_operands(&a, l, 3);
   }
@@ -431,7 +420,7 @@ gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l) {
   int dt = l->opnd[1].dtype;
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->unary[op][dt][l->layout], IS_F64(dt));
-  args a = {k, 0, CL_SUCCESS};
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 2);
   return enqueue(b, &a, l);
 }
@@ -441,7 +430,7 @@ gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l) {
   int dt = l->opnd[2].dtype;
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_ELEMENTWISE, b->where[dt][l->layout], IS_F64(dt));
-  args a = {k, 0, CL_SUCCESS};
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 4);
   return enqueue(b, &a, l);
 }
@@ -451,7 +440,7 @@ gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l) {
   int from = l->opnd[1].dtype, to = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_COPY, b->cast[from][to][l->layout], IS_F64(from) || IS_F64(to));
-  args a = {k, 0, CL_SUCCESS};
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 2);
   return enqueue(b, &a, l);
 }
@@ -460,7 +449,7 @@ gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l) {
  * then the batch dims in order; one work-group per tile, NDRange (tiles along tile_dim,
  * tiles along the last dim, batch), split so that no launch has more than 32768 groups
  * along dims 1 and 2 (NVIDIA's limit is 65535). */
-static gpux_status enqueue_copy_t(gpux__bctx *b, args *a, const gpux_nd_params *nd) {
+static gpux_status enqueue_copy_t(gpux__bctx *b, gpux_cl_args *a, const gpux_nd_params *nd) {
   gpux_nd_params t = *nd;
   int order[GPUX_KMAX_DIMS], m = 2;
   order[0] = (int)nd->ndim - 1;
@@ -472,8 +461,9 @@ static gpux_status enqueue_copy_t(gpux__bctx *b, args *a, const gpux_nd_params *
     for (int o = 0; o < GPUX_KMAX_OPERANDS; o++) t.stride[o][d] = nd->stride[o][order[d]];
   }
   t.tile_dim = 1;
-  arg(a, sizeof t, &t);
-  if (a->e != CL_SUCCESS) return kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+  gpux_cl_arg(a, sizeof t, &t);
+  if (a->e != CL_SUCCESS)
+    return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
   const size_t T = GPUX_COPY_TILE, R = GPUX_COPY_TILE_ROWS, lim = 32768;
   size_t tiles_d = ((size_t)t.shape[1] + T - 1) / T, tiles_l = ((size_t)t.shape[0] + T - 1) / T;
   size_t batch = (size_t)(t.n / (t.shape[0] * t.shape[1]));
@@ -484,7 +474,8 @@ static gpux_status enqueue_copy_t(gpux__bctx *b, args *a, const gpux_nd_params *
       size_t global[3] = {tiles_d * T, (tiles_l - y < lim ? tiles_l - y : lim) * R,
                           batch - z < lim ? batch - z : lim};
       cl_int e = clEnqueueNDRangeKernel(b->queue, a->k, 3, offset, global, local, 0, NULL, NULL);
-      if (e != CL_SUCCESS) return kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+      if (e != CL_SUCCESS)
+        return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
     }
   return GPUX_SUCCESS;
 }
@@ -500,11 +491,11 @@ gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
     GET_KERNEL(k, GPUX_CL_FAM_COPY, b->copy_t[i], 0);
   else
     GET_KERNEL(k, GPUX_CL_FAM_COPY, b->copy_n[i], 0);
-  args a = {k, 0, CL_SUCCESS};
-  arg_mem(&a, &l->opnd[0]);
-  arg_mem(&a, &l->opnd[1]);
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_mem(&a, &l->opnd[0]);
+  gpux_cl_arg_mem(&a, &l->opnd[1]);
   if (tiled) return enqueue_copy_t(b, &a, nd);
-  arg(&a, sizeof *nd, nd);
+  gpux_cl_arg(&a, sizeof *nd, nd);
   return b->exact ? enqueue_nd_exact(b, &a, nd, 2) : enqueue_1d(b, &a, (size_t)nd->n);
 }
 
@@ -513,21 +504,21 @@ gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l) {
   int dt = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_COPY, b->fill[dt], IS_F64(dt));
-  args a = {k, 0, CL_SUCCESS};
-  arg_c(&a, &l->opnd[0]);
-  arg(&a, dt_size[dt], &l->scalar);
-  arg_long(&a, l->n);
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &l->opnd[0]);
+  gpux_cl_arg(&a, dt_size[dt], &l->scalar);
+  gpux_cl_arg_long(&a, l->n);
   return enqueue(b, &a, l);
 }
 
 /* arange and linspace compute in double where the device has fp64, else in float */
-static void arg_real(args *a, const gpux__bctx *b, double v) {
+void gpux_cl_arg_real(gpux_cl_args *a, const gpux__bctx *b, double v) {
   if (b->dev->fp64) {
     cl_double d = v;
-    arg(a, sizeof d, &d);
+    gpux_cl_arg(a, sizeof d, &d);
   } else {
     cl_float f = (cl_float)v;
-    arg(a, sizeof f, &f);
+    gpux_cl_arg(a, sizeof f, &f);
   }
 }
 
@@ -536,11 +527,11 @@ gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, d
   int dt = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_COPY, b->arange[dt], IS_F64(dt));
-  args a = {k, 0, CL_SUCCESS};
-  arg_c(&a, &l->opnd[0]);
-  arg_real(&a, b, start);
-  arg_real(&a, b, step);
-  arg_long(&a, l->n);
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &l->opnd[0]);
+  gpux_cl_arg_real(&a, b, start);
+  gpux_cl_arg_real(&a, b, step);
+  gpux_cl_arg_long(&a, l->n);
   return enqueue(b, &a, l);
 }
 
@@ -550,11 +541,11 @@ gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start,
   int dt = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, GPUX_CL_FAM_COPY, b->linspace[dt], IS_F64(dt));
-  args a = {k, 0, CL_SUCCESS};
-  arg_c(&a, &l->opnd[0]);
-  arg_real(&a, b, start);
-  arg_real(&a, b, step);
-  arg_real(&a, b, stop);
-  arg_long(&a, l->n);
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &l->opnd[0]);
+  gpux_cl_arg_real(&a, b, start);
+  gpux_cl_arg_real(&a, b, step);
+  gpux_cl_arg_real(&a, b, stop);
+  gpux_cl_arg_long(&a, l->n);
   return enqueue(b, &a, l);
 }

@@ -1,0 +1,486 @@
+#pragma OPENCL FP_CONTRACT OFF
+#include "gpux_kernels.h"
+/* gpux OpenCL kernels, reduce family (OpenCL C 1.2): one pass of a reduction in THE
+ * CANONICAL ORDER of gpux_kernels.h. Every kernel, in either form below and for any launch
+ * shape, produces exactly the bits of that order (tests/ref implements it); products are
+ * never contracted into an FMA (FP_CONTRACT OFF above), operands keep their order.
+ *
+ * Kernels: gpux_reduce_<kind>_<dt>_r (input [outer][len]) and _c ([outer][len][inner]), one
+ * per (kind, dtype) of GPUX_REDUCE_KINDS; float64 ones only where cl_khr_fp64 is defined.
+ * Every kernel has the same arguments (T the input dtype, O the output dtype of the kind;
+ * offsets in elements; unused buffers may be NULL):
+ *   (global const T *in, long in_off, global const long *in_idx, long in_idx_off,
+ *    global O *out, long out_off, global long *out_idx, long out_idx_off,
+ *    global const T *aux, long aux_off, long outer, long len, long inner, long nparts,
+ *    int mode, int post, real post_div, long gbase)
+ * nparts = ceil(len / GPUX_RED_CHUNK); out[o][p][i] for p < nparts; post is applied when
+ * the host passes it (only when nparts == 1); real is double, or float without fp64.
+ * Launches are 2-d NDRanges of work-groups whose linear index is
+ *   gbase + group_id(0) + group_id(1) * num_groups(0),
+ * so that the host can cover any number of groups within NDRange limits.
+ *
+ * GPU form (default): work-groups of GPUX_RED_LANES (256) work-items.
+ *   _r, mode 0: one group per (row o, chunk p), group = o * nparts + p; work-item l is lane
+ *     l: loads x[4096p + l + 256k], k = 0..15 (all loads first), folds them in k order;
+ *     tree levels 128, 64, 32 in local memory (a barrier each), then work-item 0 takes lanes
+ *     0..31 into registers for levels 16 .. 1 (portable: no warp-synchronous assumption).
+ *   _c, mode 0: one group per (block of 32 columns, chunk, row), the column block fastest;
+ *     work-item (i = l % 32, g = l / 32) owns lanes g + 8m (m = 0..31) of column i, folds
+ *     each over k, combines them in registers for tree levels s >= 8; after one barrier,
+ *     work-item i (g = 0) does levels 4, 2, 1 of its column from local memory.
+ *   _r and _c, mode 1 (len <= 32): one work-item per output (o, i), output q = o * inner + i
+ *     = group * 256 + l: lanes 0..31 in registers, tree levels 16..1. Levels 128, 64 and 32
+ *     combine only identities (lanes >= len hold e) and are left out: a (+) e == a.
+ * CPU form (-DGPUX_CL_CPU=1; pocl vectorizes loops inside a work-item only when their body
+ *   is contiguous, so each work-item does a whole chunk with contiguous inner loops; no local
+ *   memory, no barriers; any work-group size, mode ignored):
+ *   _r: one work-item per (row, chunk) (index o * nparts + p): a private array of the 256
+ *     lanes folded row by row (for k: for l: a[l] = a[l] (+) x[256k + l]), then the tree.
+ *   _c: one work-item per (block of GPUX_RD_CW columns, chunk, row), the block fastest: lanes
+ *     x columns in a private array, folded row by row with a contiguous loop over columns.
+ *   Both skip tree levels s >= the chunk's length (they combine a lane with identities only).
+ */
+
+#include "gpux_cl_prelude.h"
+
+/* ------------------------------------------------------------------ post ops
+ * float32: (float)((double)v / d), (float)sqrt((double)v); DIV_SQRT rounds the quotient to
+ * float first. These are exact functions of their inputs where double division and sqrt
+ * are correctly rounded (OpenCL requires it for double). */
+static inline float gpux_rd_post_f32(float v, int post, gpux_real d) {
+#ifdef GPUX_HAVE_FP64
+  if (post == GPUX_POST_DIV || post == GPUX_POST_DIV_SQRT) v = (float)((double)v / d);
+  if (post == GPUX_POST_SQRT || post == GPUX_POST_DIV_SQRT) v = (float)sqrt((double)v);
+#else
+  /* no fp64 on this device: float math (correctly rounded only where the device offers
+   * -cl-fp32-correctly-rounded-divide-sqrt); results may then differ from other devices in
+   * the last bit */
+  if (post == GPUX_POST_DIV || post == GPUX_POST_DIV_SQRT) v = v / d;
+  if (post == GPUX_POST_SQRT || post == GPUX_POST_DIV_SQRT) v = sqrt(v);
+#endif
+  return v;
+}
+#ifdef GPUX_HAVE_FP64
+static inline double gpux_rd_post_f64(double v, int post, double d) {
+  if (post == GPUX_POST_DIV || post == GPUX_POST_DIV_SQRT) v = v / d;
+  if (post == GPUX_POST_SQRT || post == GPUX_POST_DIV_SQRT) v = sqrt(v);
+  return v;
+}
+#endif
+/* the stored value of a float accumulator (post op) or of an integer one */
+#define GPUX_RD_FOUT_f32(v) gpux_rd_post_f32(v, post, d)
+#define GPUX_RD_FOUT_f64(v) gpux_rd_post_f64(v, post, d)
+#define GPUX_RD_FOUT_i32(v) (v)
+#define GPUX_RD_FOUT_i64(v) (v)
+#define GPUX_RD_FOUT_u8(v) (v)
+#define GPUX_RD_FOUT_b8(v) (v)
+/* sum and prod: float accumulators get the post op, integer ones are stored as int64 */
+#define GPUX_RD_WOUT_f32(v) gpux_rd_post_f32(v, post, d)
+#define GPUX_RD_WOUT_f64(v) gpux_rd_post_f64(v, post, d)
+#define GPUX_RD_WOUT_i32(v) as_long(v)
+#define GPUX_RD_WOUT_i64(v) as_long(v)
+#define GPUX_RD_WOUT_u8(v) as_long(v)
+
+/* ------------------------------------------------------------------ kinds
+ * Each (kind, dtype) defines, with kd = gpux_rd_<kind>_<dt>:
+ *   kd_t, kd_a, kd_o: input, accumulator and output types;
+ *   kd_e(): the identity; kd_op(a, b): a (+) b, a the lower lane / earlier element;
+ *   kd_ld(x, m, r, ix, ipos): element x converted to the accumulator (m: the ssd mean;
+ *     r: its position in the sequence; ix[ipos]: its carried index, argmin_p/argmax_p);
+ *   kd_aux(aux, pos): the ssd mean of an output (0 for other kinds, aux is not read);
+ *   kd_st(out, oi, opos, ipos, v, post, d): stores the result (and its index). */
+#define GPUX_RD_TYPES(kd, dt, A, O)                                                           \
+  typedef GPUX_T_##dt kd##_t;                                                                 \
+  typedef A kd##_a;                                                                           \
+  typedef O kd##_o;
+
+#define GPUX_RD_VALUE(kd, dt, A, O, E, LDX, OPX, OUTX, AUXX)                                  \
+  GPUX_RD_TYPES(kd, dt, A, O)                                                                 \
+  static inline A kd##_e(void) { return (E); }                                                \
+  static inline A kd##_ld(GPUX_T_##dt x, GPUX_T_##dt m, long r, __global const long *ix,      \
+                          long ipos) {                                                        \
+    return (LDX);                                                                             \
+  }                                                                                           \
+  static inline A kd##_op(A a, A b) { return (OPX); }                                         \
+  static inline GPUX_T_##dt kd##_aux(__global const GPUX_T_##dt *aux, long pos) {             \
+    return (AUXX);                                                                            \
+  }                                                                                           \
+  static inline void kd##_st(__global O *out, __global long *oi, long opos, long ipos, A v,   \
+                             int post, gpux_real d) {                                         \
+    out[opos] = (OUTX);                                                                       \
+  }
+
+/* min and max: NaN in a wins, then NaN in b, then the smaller (larger) one, a on ties */
+#define GPUX_RD_MIN(dt, a, b)                                                                 \
+  (GPUX_RD_ISNAN_##dt(a) ? (a) : GPUX_RD_ISNAN_##dt(b) ? (b) : ((b) < (a) ? (b) : (a)))
+#define GPUX_RD_MAX(dt, a, b)                                                                 \
+  (GPUX_RD_ISNAN_##dt(a) ? (a) : GPUX_RD_ISNAN_##dt(b) ? (b) : ((b) > (a) ? (b) : (a)))
+
+#define GPUX_RD_DEF_sum_(kd, dt)                                                              \
+  GPUX_RD_VALUE(kd, dt, GPUX_RDW_A_##dt, GPUX_RDW_O_##dt, GPUX_RD_ZERO_##dt,                  \
+                (GPUX_RDW_A_##dt)x, a + b, GPUX_RD_WOUT_##dt(v), (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_prod_(kd, dt)                                                             \
+  GPUX_RD_VALUE(kd, dt, GPUX_RDW_A_##dt, GPUX_RDW_O_##dt, GPUX_RD_ONE_##dt,                   \
+                (GPUX_RDW_A_##dt)x, a * b, GPUX_RD_WOUT_##dt(v), (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_min_(kd, dt)                                                              \
+  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_HI_##dt, x, GPUX_RD_MIN(dt, a, b),  \
+                GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_max_(kd, dt)                                                              \
+  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_LO_##dt, x, GPUX_RD_MAX(dt, a, b),  \
+                GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_any_(kd, dt)                                                              \
+  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)0, (uchar)(x != 0), a | b, v, (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_all_(kd, dt)                                                              \
+  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)1, (uchar)(x != 0), a & b, v, (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_cnt_(kd, dt)                                                              \
+  GPUX_RD_VALUE(kd, dt, ulong, long, (ulong)0, (ulong)(x != 0), a + b, as_long(v),            \
+                (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_asum_(kd, dt)                                                             \
+  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_ZERO_##dt, fabs(x), a + b,          \
+                GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_ssq_(kd, dt)                                                              \
+  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_ZERO_##dt, x * x, a + b,            \
+                GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+#define GPUX_RD_DEF_ssd_(kd, dt)                                                              \
+  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_ZERO_##dt, (x - m) * (x - m),       \
+                a + b, GPUX_RD_FOUT_##dt(v), aux[pos])
+#define GPUX_RD_DEF_amax_(kd, dt)                                                             \
+  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_LO_##dt, fabs(x),                   \
+                GPUX_RD_MAX(dt, a, b), GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+
+/* argmin/argmax: (value, index) pairs. A NaN value beats a non-NaN one; two NaNs or two
+ * equal values: the smaller index; otherwise the smaller (larger) value. The identity's
+ * index is INT64_MAX. */
+#define GPUX_RD_PAIR_TYPE(a_, dt)                                                             \
+  typedef struct gpux_rdp_##dt { GPUX_T_##dt v; long i; } gpux_rdp_##dt;
+#define GPUX_RD_PAIR_TYPE_DT(a_, dt) GPUX_ON_##dt(GPUX_RD_PAIR_TYPE, a_, dt)
+GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
+
+#define GPUX_RD_PAIR(kd, dt, E, CMP, IDX)                                                     \
+  GPUX_RD_TYPES(kd, dt, gpux_rdp_##dt, GPUX_T_##dt)                                           \
+  static inline gpux_rdp_##dt kd##_e(void) {                                                  \
+    gpux_rdp_##dt p;                                                                          \
+    p.v = (E);                                                                                \
+    p.i = LONG_MAX;                                                                           \
+    return p;                                                                                 \
+  }                                                                                           \
+  static inline gpux_rdp_##dt kd##_ld(GPUX_T_##dt x, GPUX_T_##dt m, long r,                   \
+                                      __global const long *ix, long ipos) {                   \
+    gpux_rdp_##dt p;                                                                          \
+    p.v = x;                                                                                  \
+    p.i = (IDX);                                                                              \
+    return p;                                                                                 \
+  }                                                                                           \
+  static inline gpux_rdp_##dt kd##_op(gpux_rdp_##dt a, gpux_rdp_##dt b) {                     \
+    int an = GPUX_RD_ISNAN_##dt(a.v) != 0, bn = GPUX_RD_ISNAN_##dt(b.v) != 0;                 \
+    int take_b = an != bn ? bn : (an || a.v == b.v) ? b.i < a.i : b.v CMP a.v;                \
+    return take_b ? b : a;                                                                    \
+  }                                                                                           \
+  static inline GPUX_T_##dt kd##_aux(__global const GPUX_T_##dt *aux, long pos) {             \
+    return (GPUX_T_##dt)0;                                                                    \
+  }                                                                                           \
+  static inline void kd##_st(__global GPUX_T_##dt *out, __global long *oi, long opos,         \
+                             long ipos, gpux_rdp_##dt v, int post, gpux_real d) {             \
+    out[opos] = v.v;                                                                          \
+    oi[ipos] = v.i;                                                                           \
+  }
+#define GPUX_RD_DEF_argmin_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI_##dt, <, r)
+#define GPUX_RD_DEF_argmax_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_LO_##dt, >, r)
+#define GPUX_RD_DEF_argmin_p_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI_##dt, <, ix[ipos])
+#define GPUX_RD_DEF_argmax_p_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_LO_##dt, >, ix[ipos])
+
+/* ------------------------------------------------------------------ kernel bodies */
+#define GPUX_RD_ARGS(kd)                                                                      \
+  __global const kd##_t *in, long in_off, __global const long *in_idx, long in_idx_off,       \
+      __global kd##_o *out, long out_off, __global long *out_idx, long out_idx_off,           \
+      __global const kd##_t *aux, long aux_off, long outer, long len, long inner,             \
+      long nparts, int mode, int post, gpux_real post_div, long gbase
+#define GPUX_RD_GROUP()                                                                       \
+  (gbase + (long)get_group_id(0) + (long)get_group_id(1) * (long)get_num_groups(0))
+
+#ifndef GPUX_CL_CPU
+/* ---------------------------------------------------------------- GPU form
+ * Every barrier is at the top level of the kernel, reached by all work-items in both modes,
+ * and nothing private crosses a barrier (lane values go through local memory, coordinates
+ * are recomputed): pocl 3.1, which runs this form in CI, gave wrong results or crashed with
+ * barriers inside the mode branch and with private values carried across barriers (Oclgrind
+ * found nothing wrong in those versions). */
+
+/* register tree over a[0..2s): a[j] = a[j] (+) a[j + s] */
+#define GPUX_RD_T16(kd, j) a[j] = kd##_op(a[j], a[(j) + 16]);
+#define GPUX_RD_T8(kd, j) a[j] = kd##_op(a[j], a[(j) + 8]);
+#define GPUX_RD_T4(kd, j) a[j] = kd##_op(a[j], a[(j) + 4]);
+#define GPUX_RD_T2(kd, j) a[j] = kd##_op(a[j], a[(j) + 2]);
+#define GPUX_RD_T1(kd, j) a[j] = kd##_op(a[j], a[(j) + 1]);
+#define GPUX_RD_TREE32(kd)                                                                    \
+  GPUX_REP16(GPUX_RD_T16, kd, 0)                                                              \
+  GPUX_REP8(GPUX_RD_T8, kd, 0)                                                                \
+  GPUX_REP4(GPUX_RD_T4, kd, 0)                                                                \
+  GPUX_REP2(GPUX_RD_T2, kd, 0)                                                                \
+  GPUX_REP1(GPUX_RD_T1, kd, 0)
+#define GPUX_RD_INIT(kd, j) a[j] = kd##_e();
+
+/* mode 1: one work-item per output; element r of output q is in[e0 + r * inner] */
+#define GPUX_RD_SHORT_LD(kd, r)                                                               \
+  a[r] = (r) < len ? kd##_ld(in[in_off + e0 + (long)(r) * inner], m, (r), in_idx,             \
+                             in_idx_off + e0 + (long)(r) * inner)                             \
+                   : kd##_e();
+#define GPUX_RD_SHORT(kd)                                                                     \
+  {                                                                                           \
+    const long q = GPUX_RD_GROUP() * GPUX_RED_LANES + (long)get_local_id(0);                  \
+    if (q < outer * inner) {                                                                  \
+      const long o = inner > 1 ? q / inner : q, i = q - o * inner;                            \
+      const long e0 = o * len * inner + i;                                                    \
+      const kd##_t m = kd##_aux(aux, aux_off + q);                                            \
+      kd##_a a[32];                                                                           \
+      GPUX_REP32(GPUX_RD_SHORT_LD, kd, 0)                                                     \
+      GPUX_RD_TREE32(kd)                                                                      \
+      kd##_st(out, out_idx, out_off + q, out_idx_off + q, a[0], post, post_div);              \
+    }                                                                                         \
+  }
+
+/* mode 0, rows: lane l of chunk p */
+#define GPUX_RD_ROW_LD(kd, k) v[k] = in[in_off + b + GPUX_RED_LANES * (k)];
+#define GPUX_RD_ROW_FOLD(kd, k)                                                               \
+  acc = kd##_op(acc, kd##_ld(v[k], m, c0 + l + GPUX_RED_LANES * (k), in_idx,                  \
+                             in_idx_off + b + GPUX_RED_LANES * (k)));
+#define GPUX_RD_ROW_FOLDG(kd, k)                                                              \
+  acc = kd##_op(acc, l + GPUX_RED_LANES * (k) < rem                                           \
+                         ? kd##_ld(in[in_off + b + GPUX_RED_LANES * (k)], m,                  \
+                                   c0 + l + GPUX_RED_LANES * (k), in_idx,                     \
+                                   in_idx_off + b + GPUX_RED_LANES * (k))                     \
+                         : kd##_e());
+#define GPUX_RD_RED_LD(kd, j) a[j] = red[j];
+#define GPUX_RD_LVL(kd, s)                                                                    \
+  if (mode == 0 && (int)get_local_id(0) < (s))                                                \
+    red[get_local_id(0)] =                                                                    \
+        kd##_op(red[get_local_id(0)], red[get_local_id(0) + (s)]);                            \
+  barrier(CLK_LOCAL_MEM_FENCE);
+#define GPUX_RD_ROW_BODY(kd)                                                                  \
+  {                                                                                           \
+    const int l = (int)get_local_id(0);                                                       \
+    const long grp = GPUX_RD_GROUP();                                                         \
+    const long o = nparts > 1 ? grp / nparts : grp, p = grp - o * nparts;                     \
+    const long c0 = p * GPUX_RED_CHUNK, rem = len - c0;                                       \
+    const long b = o * len + c0 + l; /* element of k = 0 */                                   \
+    const kd##_t m = kd##_aux(aux, aux_off + o);                                              \
+    kd##_a acc = kd##_e();                                                                    \
+    if (rem >= GPUX_RED_CHUNK) {                                                              \
+      kd##_t v[GPUX_RED_ROWS];                                                                \
+      GPUX_REP16(GPUX_RD_ROW_LD, kd, 0)                                                       \
+      GPUX_REP16(GPUX_RD_ROW_FOLD, kd, 0)                                                     \
+    } else {                                                                                  \
+      GPUX_REP16(GPUX_RD_ROW_FOLDG, kd, 0)                                                    \
+    }                                                                                         \
+    red[l] = acc;                                                                             \
+  }
+
+/* after the fold (mode 0): levels 128, 64, 32 through local memory, then work-item 0 takes
+ * lanes 0..31 into registers for levels 16 .. 1 (no warp assumptions; the 32 loads overlap
+ * and the 31 operations take 5 steps). Barriers are reached by every work-item in both
+ * modes (see above). */
+#define GPUX_RD_ROW_TREE(kd)                                                                  \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  GPUX_RD_LVL(kd, 128)                                                                        \
+  GPUX_RD_LVL(kd, 64)                                                                         \
+  GPUX_RD_LVL(kd, 32)                                                                         \
+  if (mode == 0 && get_local_id(0) == 0) {                                                    \
+    kd##_a a[32];                                                                             \
+    GPUX_REP32(GPUX_RD_RED_LD, kd, 0)                                                         \
+    GPUX_RD_TREE32(kd)                                                                        \
+    const long g0 = GPUX_RD_GROUP();                                                          \
+    kd##_st(out, out_idx, out_off + g0, out_idx_off + g0, a[0], post, post_div);              \
+  }
+
+/* mode 0, columns: lane g + 8mm of column i folds rows c0 + g + 8mm + 256k; rows past the
+ * chunk's end are identities (a compare per load: the loads dominate, and one copy of the 32
+ * loads keeps the kernel small) */
+#define GPUX_RD_COL_FOLD(kd, mm)                                                              \
+  a[mm] = kd##_op(a[mm], rk + 8 * (mm) < rend                                                 \
+                             ? kd##_ld(in[in_off + ek + (mm) * s8], m, rk + 8 * (mm), in_idx, \
+                                       in_idx_off + ek + (mm) * s8)                           \
+                             : kd##_e());
+/* column block, chunk p, row o and column i of work-item column ii */
+#define GPUX_RD_COL_COORDS(ii)                                                                \
+  const long grp = GPUX_RD_GROUP(), ncb = (inner + 31) >> 5;                                  \
+  const long t = grp / ncb, cb = grp - t * ncb;                                               \
+  const long o = nparts > 1 ? t / nparts : t, p = t - o * nparts;                             \
+  const long i = cb * 32 + (ii);
+#define GPUX_RD_COL_BODY(kd)                                                                  \
+  {                                                                                           \
+    const int l = (int)get_local_id(0), ii = l & 31, g = l >> 5;                              \
+    GPUX_RD_COL_COORDS(ii)                                                                    \
+    const long c0 = p * GPUX_RED_CHUNK;                                                       \
+    const long rem = len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK;                   \
+    const int ok = i < inner;                                                                 \
+    const kd##_t m = ok ? kd##_aux(aux, aux_off + o * inner + i) : (kd##_t)0;                 \
+    kd##_a a[32];                                                                             \
+    GPUX_REP32(GPUX_RD_INIT, kd, 0)                                                           \
+    if (ok) {                                                                                 \
+      const long s8 = 8 * inner, e0 = (o * len + c0 + g) * inner + i;                         \
+      const int kn = (int)((rem + GPUX_RED_LANES - 1) / GPUX_RED_LANES);                      \
+      const long rend = c0 + rem;                                                             \
+      /* k with no row before rend: only identities, a (+) e == a */                          \
+      for (int k = 0; k < kn; k++) {                                                          \
+        const long ek = e0 + (long)(GPUX_RED_LANES * k) * inner;                              \
+        const long rk = c0 + g + GPUX_RED_LANES * k;                                          \
+        GPUX_REP32(GPUX_RD_COL_FOLD, kd, 0)                                                   \
+      }                                                                                       \
+    }                                                                                         \
+    GPUX_RD_TREE32(kd) /* levels 128 .. 8: lanes g + 8mm of one work-item */                  \
+    red[l] = a[0];                                                                            \
+  }
+
+/* after the fold (mode 0): red[32g + ii] is lane g of column ii; work-item ii < 32 does
+ * levels 4, 2, 1 of its column in registers, its coordinates recomputed */
+#define GPUX_RD_COL_TREE(kd)                                                                  \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  if (mode == 0 && get_local_id(0) < 32) {                                                    \
+    const int c1 = (int)get_local_id(0);                                                      \
+    GPUX_RD_COL_COORDS(c1)                                                                    \
+    if (i < inner) {                                                                          \
+      kd##_a a[4];                                                                            \
+      a[0] = kd##_op(red[c1], red[c1 + 128]);                                                 \
+      a[1] = kd##_op(red[c1 + 32], red[c1 + 160]);                                            \
+      a[2] = kd##_op(red[c1 + 64], red[c1 + 192]);                                            \
+      a[3] = kd##_op(red[c1 + 96], red[c1 + 224]);                                            \
+      a[0] = kd##_op(a[0], a[2]);                                                             \
+      a[1] = kd##_op(a[1], a[3]);                                                             \
+      const long q = (o * nparts + p) * inner + i;                                            \
+      kd##_st(out, out_idx, out_off + q, out_idx_off + q, kd##_op(a[0], a[1]), post,          \
+              post_div);                                                                      \
+    }                                                                                         \
+  }
+
+#define GPUX_RD_KERNELS_(kd, kn)                                                              \
+  __kernel void kn##_r(GPUX_RD_ARGS(kd)) {                                                    \
+    __local kd##_a red[GPUX_RED_LANES];                                                       \
+    if (mode == 1)                                                                            \
+      GPUX_RD_SHORT(kd)                                                                       \
+    else                                                                                      \
+      GPUX_RD_ROW_BODY(kd)                                                                    \
+    GPUX_RD_ROW_TREE(kd)                                                                      \
+  }                                                                                           \
+  __kernel void kn##_c(GPUX_RD_ARGS(kd)) {                                                    \
+    __local kd##_a red[GPUX_RED_LANES];                                                       \
+    if (mode == 1)                                                                            \
+      GPUX_RD_SHORT(kd)                                                                       \
+    else                                                                                      \
+      GPUX_RD_COL_BODY(kd)                                                                    \
+    GPUX_RD_COL_TREE(kd)                                                                      \
+  }
+
+#else
+/* ---------------------------------------------------------------- CPU form */
+/* columns per work-item of _c: 512 bytes of accumulators per lane (128 KB in all), at most
+ * 128 columns (src/backend_opencl/cl_reduce.c computes the same from the kind and dtype).
+ * Wide blocks keep the strided row accesses long: 16 columns ran at under half the speed. */
+#define GPUX_RD_CW(kd)                                                                        \
+  (512 / (int)sizeof(kd##_a) < 128 ? 512 / (int)sizeof(kd##_a) : 128)
+
+/* tree level s over lanes of W accumulators each (contiguous), skipped when the chunk has
+ * at most s elements (lanes >= rem hold e, so the level would only compute a (+) e) */
+#define GPUX_RD_CLVL(kd, s, W)                                                                \
+  if ((s) < rem)                                                                              \
+    for (int u = 0; u < (s) * (W); u++) acc[u] = kd##_op(acc[u], acc[u + (s) * (W)]);
+#define GPUX_RD_CTREE(kd, W)                                                                  \
+  GPUX_RD_CLVL(kd, 128, W)                                                                    \
+  GPUX_RD_CLVL(kd, 64, W)                                                                     \
+  GPUX_RD_CLVL(kd, 32, W)                                                                     \
+  GPUX_RD_CLVL(kd, 16, W)                                                                     \
+  GPUX_RD_CLVL(kd, 8, W)                                                                      \
+  GPUX_RD_CLVL(kd, 4, W)                                                                      \
+  GPUX_RD_CLVL(kd, 2, W)                                                                      \
+  GPUX_RD_CLVL(kd, 1, W)
+/* lanes the tree reads: all 256, or the power of two >= rem */
+#define GPUX_RD_NLANES(n0)                                                                    \
+  int n0 = GPUX_RED_LANES;                                                                    \
+  if (rem < GPUX_RED_LANES) {                                                                 \
+    n0 = 1;                                                                                   \
+    while (n0 < rem) n0 <<= 1;                                                                \
+  }
+
+#define GPUX_RD_ROW_CPU(kd)                                                                   \
+  {                                                                                           \
+    const long q = GPUX_RD_GROUP() * (long)get_local_size(0) + (long)get_local_id(0);         \
+    if (q < outer * nparts) {                                                                 \
+      const long o = nparts > 1 ? q / nparts : q, p = q - o * nparts;                         \
+      const long c0 = p * GPUX_RED_CHUNK, b = o * len + c0;                                   \
+      const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);           \
+      __global const kd##_t *x = in + in_off + b;                                             \
+      const long ib = in_idx_off + b;                                                         \
+      const kd##_t m = kd##_aux(aux, aux_off + o);                                            \
+      kd##_a acc[GPUX_RED_LANES];                                                             \
+      GPUX_RD_NLANES(n0)                                                                      \
+      for (int l = 0; l < n0; l++) acc[l] = kd##_e();                                         \
+      const int kf = rem / GPUX_RED_LANES, tail = rem - kf * GPUX_RED_LANES;                  \
+      for (int k = 0; k < kf; k++) {                                                          \
+        const int r0 = k * GPUX_RED_LANES;                                                    \
+        for (int l = 0; l < GPUX_RED_LANES; l++)                                              \
+          acc[l] = kd##_op(acc[l], kd##_ld(x[r0 + l], m, c0 + r0 + l, in_idx, ib + r0 + l));  \
+      }                                                                                       \
+      {                                                                                       \
+        const int r0 = kf * GPUX_RED_LANES;                                                   \
+        for (int l = 0; l < tail; l++)                                                        \
+          acc[l] = kd##_op(acc[l], kd##_ld(x[r0 + l], m, c0 + r0 + l, in_idx, ib + r0 + l));  \
+      }                                                                                       \
+      GPUX_RD_CTREE(kd, 1)                                                                    \
+      kd##_st(out, out_idx, out_off + q, out_idx_off + q, acc[0], post, post_div);            \
+    }                                                                                         \
+  }
+
+#define GPUX_RD_COL_CPU(kd)                                                                   \
+  {                                                                                           \
+    const long q = GPUX_RD_GROUP() * (long)get_local_size(0) + (long)get_local_id(0);         \
+    const long ncb = (inner + GPUX_RD_CW(kd) - 1) / GPUX_RD_CW(kd);                           \
+    if (q < ncb * nparts * outer) {                                                           \
+      const long t = q / ncb, cb = q - t * ncb;                                               \
+      const long o = nparts > 1 ? t / nparts : t, p = t - o * nparts;                         \
+      const long i0 = cb * GPUX_RD_CW(kd), c0 = p * GPUX_RED_CHUNK;                           \
+      const int nc = (int)(inner - i0 < GPUX_RD_CW(kd) ? inner - i0 : GPUX_RD_CW(kd));        \
+      const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);           \
+      const long e0 = (o * len + c0) * inner + i0;                                            \
+      kd##_t m[GPUX_RD_CW(kd)];                                                               \
+      for (int j = 0; j < GPUX_RD_CW(kd); j++)                                                \
+        m[j] = j < nc ? kd##_aux(aux, aux_off + o * inner + i0 + j) : (kd##_t)0;              \
+      kd##_a acc[GPUX_RED_LANES * GPUX_RD_CW(kd)];                                            \
+      GPUX_RD_NLANES(n0)                                                                      \
+      for (int u = 0; u < n0 * GPUX_RD_CW(kd); u++) acc[u] = kd##_e();                        \
+      /* row r = 256k + l goes to lane l; rows in order, so each lane folds in k order */     \
+      for (int r = 0; r < rem; r++) {                                                         \
+        __global const kd##_t *x = in + in_off + e0 + (long)r * inner;                        \
+        const long ib = in_idx_off + e0 + (long)r * inner;                                    \
+        kd##_a *al = acc + (r % GPUX_RED_LANES) * GPUX_RD_CW(kd);                             \
+        if (nc == GPUX_RD_CW(kd)) {                                                           \
+          for (int j = 0; j < GPUX_RD_CW(kd); j++)                                            \
+            al[j] = kd##_op(al[j], kd##_ld(x[j], m[j], c0 + r, in_idx, ib + j));              \
+        } else {                                                                              \
+          for (int j = 0; j < nc; j++)                                                        \
+            al[j] = kd##_op(al[j], kd##_ld(x[j], m[j], c0 + r, in_idx, ib + j));              \
+        }                                                                                     \
+      }                                                                                       \
+      GPUX_RD_CTREE(kd, GPUX_RD_CW(kd))                                                       \
+      const long oq = (o * nparts + p) * inner + i0;                                          \
+      for (int j = 0; j < nc; j++)                                                            \
+        kd##_st(out, out_idx, out_off + oq + j, out_idx_off + oq + j, acc[j], post, post_div); \
+    }                                                                                         \
+  }
+
+#define GPUX_RD_KERNELS_(kd, kn)                                                              \
+  __kernel void kn##_r(GPUX_RD_ARGS(kd)) {                                                    \
+    GPUX_RD_ROW_CPU(kd)                                                                       \
+  }                                                                                           \
+  __kernel void kn##_c(GPUX_RD_ARGS(kd)) {                                                    \
+    GPUX_RD_COL_CPU(kd)                                                                       \
+  }
+#endif
+
+/* ------------------------------------------------------------------ kernels
+ * X(kind, id, DTLIST, ACC) -> DTLIST(GPUX_RD_DT, kind_) -> functions and kernels per dtype */
+/* kind names are pasted at once (K##_): pocl's headers define min, max, any and all as
+ * macros, which an argument passed on unpasted would become */
+#define GPUX_RD_KERNELS(Kx, dt)                                                               \
+  GPUX_RD_DEF_##Kx(gpux_rd_##Kx##dt, dt) GPUX_RD_KERNELS_(gpux_rd_##Kx##dt, gpux_reduce_##Kx##dt)
+#define GPUX_RD_DT(Kx, dt) GPUX_ON_##dt(GPUX_RD_KERNELS, Kx, dt)
+#define GPUX_RD_KIND(K, id, DTLIST, ACC) DTLIST(GPUX_RD_DT, K##_)
+GPUX_REDUCE_KINDS(GPUX_RD_KIND)

@@ -1,0 +1,230 @@
+/* gpux OpenCL backend: reductions and scans (kernels/cl/reduce.cl, kernels/cl/scan.cl).
+ *
+ * Both programs come in two forms, fixed per context when they are built (b->red_cpu, see
+ * be_context_create): the GPU form (work-groups of 256, local memory) and the CPU form (a
+ * whole chunk or tile per work-item, b->red_local work-items per group). The host picks the
+ * launch shape and the kernel's mode/phase argument; every shape gives the canonical bits.
+ * Kernels are resolved once per program into tables indexed by [kind][dtype][layout]. */
+#include <stdlib.h>
+#include <string.h>
+#include "cl_internal.h"
+
+#define SET_ERROR(...) gpux_cl_host->set_error(__VA_ARGS__)
+
+/* ---------------------------------------------------------------- names from the lists */
+typedef struct kinddesc {
+  const char *name;
+  unsigned dtypes; /* bit per GPUX_KDT_* */
+} kinddesc;
+#define DT_BIT(a, dt) | (1u << GPUX_KDT_##dt)
+#define KIND_DESC(k, id, DTLIST, ACC) [id] = {#k, 0u DTLIST(DT_BIT, _)},
+static const kinddesc reduce_kinds[GPUX_REDUCE_KIND_COUNT] = {GPUX_REDUCE_KINDS(KIND_DESC)};
+static const kinddesc scan_kinds[GPUX_SCAN_KIND_COUNT] = {GPUX_SCAN_KINDS(KIND_DESC)};
+static const char layout_char[2] = {[GPUX_RL_ROW] = 'r', [GPUX_RL_COL] = 'c'};
+
+#define TRY(expr)                               \
+  do {                                          \
+    if ((s = (expr)) != GPUX_SUCCESS) return s; \
+  } while (0)
+
+gpux_status gpux_cl_resolve_reduce(gpux__bctx *b, cl_program p) {
+  gpux_status s;
+  for (int k = 0; k < GPUX_REDUCE_KIND_COUNT; k++)
+    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
+      if (reduce_kinds[k].dtypes & (1u << dt))
+        for (int l = 0; l < 2; l++)
+          TRY(gpux_cl_resolve(b, p, &b->reduce[k][dt][l], GPUX_CL_IS_F64(dt),
+                              "gpux_reduce_%s_%s_%c", reduce_kinds[k].name, gpux_cl_dt_name[dt],
+                              layout_char[l]));
+  return GPUX_SUCCESS;
+}
+
+gpux_status gpux_cl_resolve_scan(gpux__bctx *b, cl_program p) {
+  gpux_status s;
+  for (int k = 0; k < GPUX_SCAN_KIND_COUNT; k++)
+    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
+      if (scan_kinds[k].dtypes & (1u << dt))
+        TRY(gpux_cl_resolve(b, p, &b->scan[k][dt], GPUX_CL_IS_F64(dt), "gpux_scan_%s_%s",
+                            scan_kinds[k].name, gpux_cl_dt_name[dt]));
+  return GPUX_SUCCESS;
+}
+
+void gpux_cl_reduce_release(gpux__bctx *b) {
+  if (b->scan_tiles) clReleaseMemObject(b->scan_tiles);
+  b->scan_tiles = NULL;
+  b->scan_tiles_bytes = 0;
+}
+
+/* ---------------------------------------------------------------- launches */
+/* Launches `groups` work-groups of `local` work-items. The kernels number their groups
+ * gbase + group_id(0) + group_id(1) * num_groups(0) (gbase: argument gbase_arg), so the
+ * groups go out as 2-d NDRanges of up to 2^20 x 32768 groups (NVIDIA allows 65535 groups
+ * along dims 1 and 2), a rectangle and then the remainder, and every launch covers exactly
+ * the groups it names. */
+#define GROUPS_DIM0 ((int64_t)1 << 20)
+#define GROUPS_DIM1 ((int64_t)32768)
+
+static gpux_status launch_groups(gpux__bctx *b, gpux_cl_args *a, cl_uint gbase_arg,
+                                 size_t local, int64_t groups) {
+  if (a->e != CL_SUCCESS)
+    return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+  for (int64_t base = 0; base < groups;) {
+    int64_t left = groups - base, g0, g1;
+    if (left >= GROUPS_DIM0) {
+      g0 = GROUPS_DIM0;
+      g1 = left / GROUPS_DIM0 < GROUPS_DIM1 ? left / GROUPS_DIM0 : GROUPS_DIM1;
+    } else {
+      g0 = left;
+      g1 = 1;
+    }
+    cl_long gb = (cl_long)base;
+    cl_int e = clSetKernelArg(a->k, gbase_arg, sizeof gb, &gb);
+    if (e != CL_SUCCESS) return gpux_cl_kernel_error(a->k, "clSetKernelArg", e, GPUX_ERROR_LAUNCH);
+    size_t global[2] = {(size_t)g0 * local, (size_t)g1}, lsz[2] = {local, 1};
+    e = clEnqueueNDRangeKernel(b->queue, a->k, 2, NULL, global, lsz, 0, NULL, NULL);
+    if (e != CL_SUCCESS)
+      return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+    base += g0 * g1;
+  }
+  return GPUX_SUCCESS;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* ---------------------------------------------------------------- reduce */
+#define RED_SHORT 32 /* GPU form, mode 1: one work-item per output up to this length */
+
+/* CPU form, _c: columns per work-item, GPUX_RD_CW of reduce.cl: 512 bytes of accumulators
+ * per lane, at most 128 columns. Accumulator sizes follow the ACC column of the list; the
+ * arg kinds carry (value, index) pairs of 16 bytes. */
+#define KIND_ACC(k, id, DTLIST, ACC) [id] = ACC,
+static const int reduce_acc[GPUX_REDUCE_KIND_COUNT] = {GPUX_REDUCE_KINDS(KIND_ACC)};
+
+static int64_t cpu_cols(int kind, int dt) {
+  static const int dt_bytes[GPUX_KDT_COUNT] = {
+      [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
+      [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1};
+  int bytes;
+  if (!strncmp(reduce_kinds[kind].name, "arg", 3))
+    bytes = 16;
+  else if (reduce_acc[kind] == GPUX_RACC_WIDE)
+    bytes = dt == GPUX_KDT_f32 ? 4 : 8;
+  else if (reduce_acc[kind] == GPUX_RACC_BOOL)
+    bytes = 1;
+  else if (reduce_acc[kind] == GPUX_RACC_I64)
+    bytes = 8;
+  else
+    bytes = dt_bytes[dt];
+  return 512 / bytes < 128 ? 512 / bytes : 128;
+}
+
+gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
+  const int dt = p->dtype;
+  /* a column reduction over one column is a row reduction */
+  const int layout = p->layout == GPUX_RL_COL && p->inner > 1 ? GPUX_RL_COL : GPUX_RL_ROW;
+  const int64_t inner = layout == GPUX_RL_COL ? p->inner : 1;
+  cl_kernel k;
+  GPUX_CL_GET_KERNEL(k, GPUX_CL_FAM_REDUCE, b->reduce[p->kind][dt][layout], GPUX_CL_IS_F64(dt));
+  const int64_t nparts = ceil_div(p->len, GPUX_RED_CHUNK);
+  int mode = 0;
+  int64_t groups;
+  if (b->red_cpu) { /* a work-item per (chunk, row) or (column block, chunk, row) */
+    int64_t items = layout == GPUX_RL_ROW
+                        ? p->outer * nparts
+                        : ceil_div(inner, cpu_cols(p->kind, dt)) * nparts * p->outer;
+    groups = ceil_div(items, (int64_t)b->red_local);
+  } else if (p->len <= RED_SHORT) { /* a work-item per output */
+    mode = 1;
+    groups = ceil_div(p->outer * inner, GPUX_RED_LANES);
+  } else { /* a group per (chunk, row) or (block of 32 columns, chunk, row) */
+    groups = layout == GPUX_RL_ROW ? p->outer * nparts : ceil_div(inner, 32) * nparts * p->outer;
+  }
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &p->in);
+  gpux_cl_arg_c(&a, &p->in_idx);
+  gpux_cl_arg_c(&a, &p->out);
+  gpux_cl_arg_c(&a, &p->out_idx);
+  gpux_cl_arg_c(&a, &p->aux);
+  gpux_cl_arg_long(&a, p->outer);
+  gpux_cl_arg_long(&a, p->len);
+  gpux_cl_arg_long(&a, inner);
+  gpux_cl_arg_long(&a, nparts);
+  gpux_cl_arg_int(&a, mode);
+  gpux_cl_arg_int(&a, nparts == 1 ? p->post : GPUX_POST_NONE);
+  gpux_cl_arg_real(&a, b, p->post_div);
+  return launch_groups(b, &a, a.i, b->red_local, groups); /* gbase: the last argument */
+}
+
+/* ---------------------------------------------------------------- scan */
+#define SCAN_SHORT 16 /* phase 0: rows of up to GPUX_SCAN_ITEMS elements */
+
+/* The scratch for rows x ntiles accumulators, grown as needed; a buffer it replaces stays
+ * alive until the kernels queued on it finish (OpenCL retains it for them). */
+static gpux_status scan_scratch(gpux__bctx *b, size_t bytes) {
+  if (bytes <= b->scan_tiles_bytes) return GPUX_SUCCESS;
+  size_t want = bytes < 2 * b->scan_tiles_bytes ? 2 * b->scan_tiles_bytes : bytes;
+  if (want > b->max_alloc) want = bytes;
+  if (want > b->max_alloc)
+    return SET_ERROR(GPUX_ERROR_OUT_OF_MEMORY,
+                     "opencl: the scan needs %zu bytes of scratch; the largest allocation %s "
+                     "allows is %llu bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
+                     bytes, b->device_name, (unsigned long long)b->max_alloc);
+  cl_int e;
+  cl_mem m = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, want, NULL, &e);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_RESOURCES ||
+                             e == CL_INVALID_BUFFER_SIZE
+                         ? GPUX_ERROR_OUT_OF_MEMORY
+                         : gpux_cl_status(e, GPUX_ERROR_DRIVER),
+                     "clCreateBuffer(scan scratch, %zu bytes on %s): %s (%d)", want,
+                     b->device_name, gpux_cl_error_name(e), (int)e);
+  gpux_cl_reduce_release(b);
+  b->scan_tiles = m;
+  b->scan_tiles_bytes = want;
+  return GPUX_SUCCESS;
+}
+
+gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p) {
+  const int dt = p->dtype;
+  cl_kernel k;
+  GPUX_CL_GET_KERNEL(k, GPUX_CL_FAM_SCAN, b->scan[p->kind][dt], GPUX_CL_IS_F64(dt));
+  const int64_t ntiles = ceil_div(p->len, GPUX_SCAN_TILE), local = (int64_t)b->red_local;
+  const int multi = ntiles > 1; /* phases 1 and 2 and the scratch */
+  if (multi) {
+    gpux_status s = scan_scratch(b, (size_t)(p->rows * ntiles) * 8); /* 8-byte accumulators */
+    if (s != GPUX_SUCCESS) return s;
+  }
+  cl_mem tiles = multi ? b->scan_tiles : NULL;
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &p->in);
+  gpux_cl_arg_c(&a, &p->out);
+  gpux_cl_arg(&a, sizeof tiles, &tiles);
+  gpux_cl_arg_long(&a, p->rows);
+  gpux_cl_arg_long(&a, p->len);
+  gpux_cl_arg_long(&a, ntiles);
+  const cl_uint phase_arg = a.i;
+  gpux_cl_arg_int(&a, 0);
+  gpux_cl_arg_int(&a, p->exclusive != 0);
+  const cl_uint gbase_arg = a.i;
+  int phases[3], nphases = 0;
+  if (p->len <= SCAN_SHORT) {
+    phases[nphases++] = 0;
+  } else {
+    if (multi) {
+      phases[nphases++] = 1;
+      phases[nphases++] = 2;
+    }
+    phases[nphases++] = 3;
+  }
+  for (int i = 0; i < nphases; i++) {
+    /* GPU form: a work-item per row in phase 0, a group per (row, tile) in phases 1 and 3,
+     * a group per row in phase 2; CPU form: a work-item per each of those */
+    const cl_int ph = phases[i];
+    int64_t groups = ph == 2 ? p->rows : p->rows * ntiles;
+    if (ph == 0 || b->red_cpu) groups = ceil_div(groups, local);
+    if (a.e == CL_SUCCESS) a.e = clSetKernelArg(k, phase_arg, sizeof ph, &ph);
+    gpux_status s = launch_groups(b, &a, gbase_arg, b->red_local, groups);
+    if (s != GPUX_SUCCESS) return s;
+  }
+  return GPUX_SUCCESS;
+}
