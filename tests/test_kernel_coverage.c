@@ -3,8 +3,9 @@
  *   CUDA:   the names listed from the compiled fatbin (GPUX_CUDA_KERNEL_NAMES_FILE, written by
  *           the target gpux_cuda_kernel_names), compared with the expected set.
  *   OpenCL: the embedded .cl sources are built on the first OpenCL device (with the options
- *           of CPU and of GPU devices), CL_PROGRAM_KERNEL_NAMES is compared with the expected
- *           set; names with f64 may be absent only when the device lacks fp64.
+ *           of CPU and of GPU devices: both forms of the reduce and scan kernels),
+ *           CL_PROGRAM_KERNEL_NAMES is compared with the expected set; names with f64 may be
+ *           absent only when the device lacks fp64.
  * This test does not use libgpux. Exits 77 when neither check can run. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -79,6 +80,12 @@ static const char *const k_binary[] = {GPUX_BINARY_OPS(BIN_OP)};
 #define UN_DT(op, dt) "gpux_unary_" #op "_" #dt "_c", "gpux_unary_" #op "_" #dt "_n",
 #define UN_OP(op, id, DTL, res) DTL(UN_DT, op)
 static const char *const k_unary[] = {GPUX_UNARY_OPS(UN_OP)};
+#define RED_DT(k, dt) "gpux_reduce_" #k "_" #dt "_r", "gpux_reduce_" #k "_" #dt "_c",
+#define RED_KIND(k, id, DTL, acc) DTL(RED_DT, k)
+static const char *const k_reduce[] = {GPUX_REDUCE_KINDS(RED_KIND)};
+#define SCAN_DT(k, dt) "gpux_scan_" #k "_" #dt,
+#define SCAN_KIND(k, id, DTL, acc) DTL(SCAN_DT, k)
+static const char *const k_scan[] = {GPUX_SCAN_KINDS(SCAN_KIND)};
 #define DT_NAME(a, dt) #dt,
 static const char *const k_dt_all[] = {GPUX_DT_ALL(DT_NAME, _)};
 #define SIZE_ITEM(n) n,
@@ -89,6 +96,8 @@ static strlist expected_names(void) {
   char buf[128];
   for (size_t i = 0; i < sizeof k_binary / sizeof k_binary[0]; i++) sl_add(&l, k_binary[i]);
   for (size_t i = 0; i < sizeof k_unary / sizeof k_unary[0]; i++) sl_add(&l, k_unary[i]);
+  for (size_t i = 0; i < sizeof k_reduce / sizeof k_reduce[0]; i++) sl_add(&l, k_reduce[i]);
+  for (size_t i = 0; i < sizeof k_scan / sizeof k_scan[0]; i++) sl_add(&l, k_scan[i]);
   size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
   for (size_t i = 0; i < ndt; i++) {
     const char *dt = k_dt_all[i];
@@ -218,8 +227,15 @@ static int device_has_fp64(cl_device_id dev) {
   return strstr(ext, "cl_khr_fp64") != NULL;
 }
 
+/* The two forms the backend builds (src/backend_opencl/cl_backend.c): CPU devices (pocl)
+ * one element per work-item, exact launches and the CPU form of the reduce/scan kernels
+ * (GPUX_CL_CPU); GPUs 4 elements per work-item and the GPU form. */
+static const char *const k_cl_forms[2] = {
+    "-DGPUX_ELEMS_PER_ITEM=1 -DGPUX_EXACT_LAUNCH -DGPUX_CL_CPU=1",
+    "-DGPUX_ELEMS_PER_ITEM=4"};
+
 /* Builds one source; appends its kernel names. Returns 0 on a build failure. */
-static int build_names(cl_context ctx, cl_device_id dev, const cl_source *src, int epi,
+static int build_names(cl_context ctx, cl_device_id dev, const cl_source *src, const char *form,
                        strlist *out) {
   const char *text = (const char *)src->text;
   size_t size = *src->size;
@@ -229,8 +245,8 @@ static int build_names(cl_context ctx, cl_device_id dev, const cl_source *src, i
     print_error("clCreateProgramWithSource(%s): %d\n", src->family, (int)e);
     return 0;
   }
-  char opts[128];
-  snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DGPUX_ELEMS_PER_ITEM=%d", epi);
+  char opts[256];
+  snprintf(opts, sizeof opts, "-cl-std=CL1.2 %s", form);
   e = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
   if (e != CL_SUCCESS) {
     size_t ll = 0;
@@ -278,13 +294,12 @@ static void test_opencl_kernel_names(void **state) {
   assert_int_equal(e, CL_SUCCESS);
   g_checks_run++;
   int problems = 0;
-  const int epis[2] = {1, 4}; /* CPU devices build with 1, GPUs with more */
   strlist sets[2] = {{0}, {0}};
   for (int k = 0; k < 2; k++) {
     for (size_t i = 0; i < gpux_test_cl_source_count; i++)
-      if (!build_names(ctx, dev, &gpux_test_cl_sources[i], epis[k], &sets[k])) problems++;
-    char what[64];
-    snprintf(what, sizeof what, "OpenCL (GPUX_ELEMS_PER_ITEM=%d)", epis[k]);
+      if (!build_names(ctx, dev, &gpux_test_cl_sources[i], k_cl_forms[k], &sets[k])) problems++;
+    char what[128];
+    snprintf(what, sizeof what, "OpenCL (%s form: %s)", k ? "GPU" : "CPU", k_cl_forms[k]);
     problems += compare_sets(what, &sets[k], fp64);
   }
   sl_free(&sets[0]);
@@ -308,7 +323,14 @@ static void test_expected_set(void **state) {
   assert_int_equal(nb, 3 * (8 * 5 + 9 * 6));
   /* unary: 4 numeric ops x 5 + 14 float ops x 2 + logical_not x 6, 2 layouts */
   assert_int_equal(nu, 2 * (4 * 5 + 14 * 2 + 6));
-  assert_int_equal(exp.n, nb + nu + ndt * (2 + 3 + 2 * ndt) + 2 * 4);
+  size_t nr = sizeof k_reduce / sizeof k_reduce[0], ns = sizeof k_scan / sizeof k_scan[0];
+  /* reduce: 8 numeric kinds x 5 + any/all/cnt x 6 + 4 float kinds x 2, layouts r and c */
+  assert_int_equal(nr, 2 * (8 * 5 + 3 * 6 + 4 * 2));
+  assert_int_equal(GPUX_REDUCE_KIND_COUNT, 15);
+  /* scan: sum, prod x 5 numeric dtypes */
+  assert_int_equal(ns, 2 * 5);
+  assert_int_equal(GPUX_SCAN_KIND_COUNT, 2);
+  assert_int_equal(exp.n, nb + nu + nr + ns + ndt * (2 + 3 + 2 * ndt) + 2 * 4);
   print_message("expected kernel set: %zu names\n", exp.n);
   sl_free(&exp);
 }

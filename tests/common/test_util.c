@@ -646,3 +646,139 @@ void gt_check_shape(gpux_array_t a, gpux_dtype dt, int ndim, const int64_t *shap
               gt_shape_str(s1, sizeof s1, ndim, gshape), gt_shape_str(s2, sizeof s2, ndim, shape));
   }
 }
+
+/* ------------------------------------------------------------------ reductions and scans */
+
+gpux_array_t gt_filled_bytes(gpux_dtype dt, int ndim, const int64_t *shape, unsigned char byte) {
+  gpux_array_t a = NULL;
+  GT_OK(gpux_array_empty(&a, gt_ctx, dt, ndim, shape));
+  size_t bytes = (size_t)ref_shape_size(ndim, shape) * ref_dtype_size(dt);
+  void *p = gt_malloc(bytes);
+  memset(p, byte, bytes);
+  GT_OK(gpux_array_write(a, p, bytes));
+  free(p);
+  return a;
+}
+
+/* The tolerance table of reductions and scans: |got - want| <= the value returned, want the
+ * precise (long double, compensated) result before rounding to the result dtype.
+ * u = 2^-24 (float32 results) or 2^-53 (float64), D = ref_reduce_depth(n): the rounded
+ * operations on an element's path through the canonical tree (n = 2^22 + 3: 37; 4096: 24),
+ * S = sum |x|, c = 1 for integer inputs of the float ops (their conversion to float64 rounds),
+ * tiny = FLT_MIN / DBL_MIN (a flushed subnormal).
+ *   op                 bound                                   why
+ *   sum                1.01 D u S + 2u|want| + tiny            every rounding of a tree sum is
+ *                                                              at most u times a partial sum
+ *   mean               (1.01 D + c) u S / n + 2u|want| + tiny  the sum's bound over n
+ *   norm_l1            (1.01 D + c) u S + 2u|want| + tiny      a sum of |x|
+ *   prod               min(n + 1, 8 sqrt(n) + 8) u|want|+tiny  n - 1 roundings, each u (bound
+ *                                                              n + 1; statistical 8 sqrt(n))
+ *   var                (D + 8 + 2c) u|want| + tiny             positive terms (x - m)^2 summed:
+ *                                                              relative error; the mean's
+ *                                                              error enters squared
+ *   std                ((D + 8 + 2c) / 2 + 2) u|want| + tiny   half of var's, plus the sqrt
+ *   norm_l2            ((D + 1 + 2c) / 2 + 2) u|want| + tiny   the same for sum x^2
+ *   min, max, argmin, argmax, any, all, count_nonzero, norm_max, integer sum/prod: exact
+ *     (integer sums and products wrap modulo 2^64 in int64)
+ *   cumsum at position p (tile t = p / 4096)
+ *                      (t + 40) u S_p + 2u|want| + tiny        S_p = sum |x| up to p; the tile
+ *                                                              prefixes form a serial chain
+ *   cumprod at p       min(p + 2, 8 sqrt(p + 1) + 8) u|want| + tiny
+ *   integer scans      exact (int64, wrapping) */
+double gt_reduce_tol(gpux_reduce_op op, gpux_dtype in_dt, gpux_dtype rdt, int64_t n, double want,
+                     double sumabs) {
+  if (!ref_dtype_is_float(rdt)) return 0.0;
+  double u = rdt == GPUX_FLOAT32 ? 0x1p-24 : 0x1p-53;
+  double tiny = rdt == GPUX_FLOAT32 ? FLT_MIN : DBL_MIN;
+  double D = ref_reduce_depth(n > 0 ? n : 1), w = fabs(want), nn = n > 0 ? (double)n : 1.0;
+  double c = ref_dtype_is_float(in_dt) ? 0.0 : 1.0;
+  switch (op) {
+    case GPUX_REDUCE_SUM: return 1.01 * D * u * sumabs + 2 * u * w + tiny;
+    case GPUX_REDUCE_MEAN: return (1.01 * D + c) * u * sumabs / nn + 2 * u * w + tiny;
+    case GPUX_REDUCE_NORM_L1: return (1.01 * D + c) * u * sumabs + 2 * u * w + tiny;
+    case GPUX_REDUCE_PROD: return fmin(nn + 1, 8 * sqrt(nn) + 8) * u * w + tiny;
+    case GPUX_REDUCE_VAR: return (D + 8 + 2 * c) * u * w + tiny;
+    case GPUX_REDUCE_STD: return ((D + 8 + 2 * c) / 2 + 2) * u * w + tiny;
+    case GPUX_REDUCE_NORM_L2: return ((D + 1 + 2 * c) / 2 + 2) * u * w + tiny;
+    default: return 0.0;
+  }
+}
+
+double gt_scan_tol(gpux_scan_op op, gpux_dtype rdt, int64_t pos, double want, double sumabs) {
+  if (!ref_dtype_is_float(rdt)) return 0.0;
+  double u = rdt == GPUX_FLOAT32 ? 0x1p-24 : 0x1p-53;
+  double tiny = rdt == GPUX_FLOAT32 ? FLT_MIN : DBL_MIN, w = fabs(want), p = (double)pos;
+  if (op == GPUX_SCAN_SUM) return ((double)(pos / 4096) + 40) * u * sumabs + 2 * u * w + tiny;
+  return fmin(p + 2, 8 * sqrt(p + 1) + 8) * u * w + tiny;
+}
+
+static void fmt_bits(char *buf, size_t cap, gpux_dtype dt, const void *p, int64_t i) {
+  char v[48];
+  fmt_value(v, sizeof v, dt, p, i);
+  if (dt == GPUX_FLOAT32) {
+    uint32_t b;
+    memcpy(&b, (const char *)p + (size_t)i * 4, 4);
+    snprintf(buf, cap, "%s (0x%08" PRIx32 ")", v, b);
+  } else if (dt == GPUX_FLOAT64) {
+    uint64_t b;
+    memcpy(&b, (const char *)p + (size_t)i * 8, 8);
+    snprintf(buf, cap, "%s (0x%016" PRIx64 ")", v, b);
+  } else {
+    snprintf(buf, cap, "%s", v);
+  }
+}
+
+void gt_compare_tol(const char *label, gpux_dtype rdt, const void *got, const ref_value *want,
+                    const double *tol, int64_t n) {
+  int64_t bad = 0;
+  int isf = ref_dtype_is_float(rdt);
+  for (int64_t i = 0; i < n; i++) {
+    ref_value g = ref_load(rdt, got, i);
+    double t = tol ? tol[i] : 0.0;
+    int ok;
+    if (isf) {
+      double w = want[i].f;
+      /* beyond float32's range the result is an infinity */
+      if (rdt == GPUX_FLOAT32 && isfinite(w) && fabs(w) >= 0x1.ffffffp127) w = copysign(INFINITY, w);
+      if (isnan(w)) ok = isnan(g.f);
+      else if (isinf(w)) ok = g.f == w;
+      else ok = !isnan(g.f) && fabs(g.f - w) <= t;
+    } else {
+      ok = g.i == want[i].i;
+    }
+    if (ok) continue;
+    if (bad < 8) {
+      char gs[96];
+      fmt_bits(gs, sizeof gs, rdt, got, i);
+      if (isf)
+        print_error("%s: [%" PRId64 "] got %s, precise %.17g (|diff| %.3g, tolerance %.3g)\n",
+                    label, i, gs, want[i].f, fabs(g.f - want[i].f), t);
+      else
+        print_error("%s: [%" PRId64 "] got %s, expected %" PRId64 "\n", label, i, gs, want[i].i);
+    }
+    bad++;
+  }
+  if (bad) GT_FAIL("%s: %" PRId64 " of %" PRId64 " results differ from the precise reference", label,
+                   bad, n);
+}
+
+void gt_compare_bits(const char *label, gpux_dtype dt, const void *got, const void *want,
+                     int64_t n) {
+  size_t es = ref_dtype_size(dt);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    const char *g = (const char *)got + (size_t)i * es, *w = (const char *)want + (size_t)i * es;
+    if (memcmp(g, w, es) == 0) continue;
+    if (ref_dtype_is_float(dt) && isnan(ref_load(dt, got, i).f) && isnan(ref_load(dt, want, i).f))
+      continue;
+    if (bad < 8) {
+      char gs[96], ws[96];
+      fmt_bits(gs, sizeof gs, dt, got, i);
+      fmt_bits(ws, sizeof ws, dt, want, i);
+      print_error("%s: [%" PRId64 "] got %s, canonical %s\n", label, i, gs, ws);
+    }
+    bad++;
+  }
+  if (bad) GT_FAIL("%s: %" PRId64 " of %" PRId64 " results differ in bits from the canonical order",
+                   label, bad, n);
+}

@@ -162,4 +162,24 @@ void *gt_read_all(gpux_array_t a, int64_t *n_out);
 void gt_check_shape(gpux_array_t a, gpux_dtype dt, int ndim, const int64_t *shape,
                     const char *label);
 
+/* ---- reductions and scans */
+/* An array of the given shape whose every byte is `byte` (e.g. 0x7f: a huge finite float). */
+gpux_array_t gt_filled_bytes(gpux_dtype dt, int ndim, const int64_t *shape, unsigned char byte);
+/* The tolerance table of reductions and scans (test_util.c), against the precise reference
+ * (ref_reduce_precise / ref_scan_precise): the absolute bound for one result of op on n
+ * elements of in_dt, whose precise value is want and whose elements' |x| sum to sumabs.
+ * 0 means exact. Scans: pos is the element's position along the row. */
+double gt_reduce_tol(gpux_reduce_op op, gpux_dtype in_dt, gpux_dtype rdt, int64_t n, double want,
+                     double sumabs);
+double gt_scan_tol(gpux_scan_op op, gpux_dtype rdt, int64_t pos, double want, double sumabs);
+/* Compares n results of dtype rdt with precise values: floats within tol[i] (NaN must match
+ * NaN, inf exactly; tol NULL: equal values), integers and bool equal. Fails the test when any
+ * differs (prints up to 8). */
+void gt_compare_tol(const char *label, gpux_dtype rdt, const void *got, const ref_value *want,
+                    const double *tol, int64_t n);
+/* Bit-for-bit comparison with the canonical reference (any NaN matches any NaN: payloads are
+ * not specified). */
+void gt_compare_bits(const char *label, gpux_dtype dt, const void *got, const void *want,
+                     int64_t n);
+
 #endif

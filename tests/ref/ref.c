@@ -1,9 +1,20 @@
 /* gpux tests: plain-C reference (see ref.h). Integer results are bit-exact; float results
- * are computed in double precision from the (exact) inputs. */
+ * are computed in double precision from the (exact) inputs, except the canonical reductions
+ * and scans, which reproduce the kernels' bits (this file is compiled with
+ * -ffp-contract=off: a fused multiply-add would change them). */
 #include "ref.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "gpux_kernels.h"
+
+/* float32 math must happen in float (SSE), not in a wider format */
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "tests/ref needs FLT_EVAL_METHOD == 0 (float math in float)"
+#endif
 
 int ref_dtype_is_float(gpux_dtype dt) { return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64; }
 
@@ -433,4 +444,785 @@ int ref_broadcast_shape(int na, const int64_t *sa, int nb, const int64_t *sb, in
   }
   *nout = n;
   return 1;
+}
+
+/* ====================================================================== reductions */
+
+#define KID(k, id, list, acc) K_##k = id,
+enum { GPUX_REDUCE_KINDS(KID) K_END_ };
+#undef KID
+#define SAME_ID(k, K) ((int)K_##k == (int)REF_RK_##K)
+_Static_assert(SAME_ID(sum, SUM) && SAME_ID(prod, PROD) && SAME_ID(min, MIN) &&
+                   SAME_ID(max, MAX) && SAME_ID(argmin, ARGMIN) && SAME_ID(argmax, ARGMAX) &&
+                   SAME_ID(argmin_p, ARGMIN_P) && SAME_ID(argmax_p, ARGMAX_P) &&
+                   SAME_ID(any, ANY) && SAME_ID(all, ALL) && SAME_ID(cnt, CNT) &&
+                   SAME_ID(asum, ASUM) && SAME_ID(ssq, SSQ) && SAME_ID(ssd, SSD) &&
+                   SAME_ID(amax, AMAX) && GPUX_REDUCE_KIND_COUNT == 15,
+               "ref_rkind ids differ from GPUX_REDUCE_KINDS");
+#undef SAME_ID
+_Static_assert(REF_POST_NONE == GPUX_POST_NONE && REF_POST_DIV == GPUX_POST_DIV &&
+                   REF_POST_SQRT == GPUX_POST_SQRT && REF_POST_DIV_SQRT == GPUX_POST_DIV_SQRT,
+               "post op ids");
+_Static_assert(GPUX_RED_LANES * GPUX_RED_ROWS == GPUX_RED_CHUNK, "chunk shape");
+_Static_assert(GPUX_SCAN_THREADS * GPUX_SCAN_ITEMS == GPUX_SCAN_TILE &&
+                   GPUX_SCAN_THREADS == 256,
+               "scan tile shape (8 warps of 32)");
+#define KACC(k, id, list, acc) [id] = acc,
+static const int k_kind_acc[GPUX_REDUCE_KIND_COUNT] = {GPUX_REDUCE_KINDS(KACC)};
+#undef KACC
+
+#define LANES GPUX_RED_LANES
+#define ROWS GPUX_RED_ROWS
+#define CHUNK GPUX_RED_CHUNK
+
+static void *xmalloc(size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) abort(); /* test code: the host ran out of memory */
+  return p;
+}
+
+/* One accumulator value; the field in use follows the accumulator dtype. */
+typedef struct rv {
+  float s;     /* float32 */
+  double d;    /* float64 */
+  int64_t i;   /* integers and bool (0/1) */
+  int64_t idx; /* argmin/argmax index */
+} rv;
+
+typedef enum { AT_F32, AT_F64, AT_INT } acc_type;
+
+static acc_type acc_type_of(gpux_dtype acc) {
+  return acc == GPUX_FLOAT32 ? AT_F32 : acc == GPUX_FLOAT64 ? AT_F64 : AT_INT;
+}
+
+gpux_dtype ref_rkind_acc(ref_rkind kind, gpux_dtype dt) {
+  switch (k_kind_acc[kind]) {
+    case GPUX_RACC_WIDE: return ref_dtype_is_float(dt) ? dt : GPUX_INT64;
+    case GPUX_RACC_BOOL: return GPUX_BOOL;
+    case GPUX_RACC_I64: return GPUX_INT64;
+    default: return dt;
+  }
+}
+
+ref_rkind ref_rkind_next(ref_rkind kind) {
+  switch (kind) {
+    case REF_RK_ARGMIN: return REF_RK_ARGMIN_P;
+    case REF_RK_ARGMAX: return REF_RK_ARGMAX_P;
+    case REF_RK_CNT:
+    case REF_RK_ASUM:
+    case REF_RK_SSQ:
+    case REF_RK_SSD: return REF_RK_SUM;
+    case REF_RK_AMAX: return REF_RK_MAX;
+    default: return kind;
+  }
+}
+
+static int64_t wrap64(uint64_t u) { return ref_wrap(GPUX_INT64, u); }
+
+/* The identity of kind on input dtype dt (accumulator values). */
+static rv identity(ref_rkind kind, gpux_dtype dt) {
+  rv e;
+  memset(&e, 0, sizeof e);
+  e.idx = INT64_MAX;
+  switch (kind) {
+    case REF_RK_SUM:
+    case REF_RK_ASUM:
+    case REF_RK_SSQ:
+    case REF_RK_SSD:
+      e.s = -0.0f;
+      e.d = -0.0;
+      e.i = 0;
+      break;
+    case REF_RK_PROD:
+      e.s = 1.0f;
+      e.d = 1.0;
+      e.i = 1;
+      break;
+    case REF_RK_MIN:
+    case REF_RK_ARGMIN:
+    case REF_RK_ARGMIN_P:
+      e.s = INFINITY;
+      e.d = INFINITY;
+      e.i = ref_int_max(dt);
+      break;
+    case REF_RK_MAX:
+    case REF_RK_ARGMAX:
+    case REF_RK_ARGMAX_P:
+    case REF_RK_AMAX:
+      e.s = -INFINITY;
+      e.d = -INFINITY;
+      e.i = ref_int_min(dt);
+      break;
+    case REF_RK_ANY:
+    case REF_RK_CNT: e.i = 0; break;
+    case REF_RK_ALL: e.i = 1; break;
+  }
+  return e;
+}
+
+/* Element i of x (dtype dt) converted to kind's accumulator: |x|, x*x, (x-m)*(x-m), x != 0. */
+#if defined(__GNUC__)
+#define REF_INLINE static inline __attribute__((always_inline))
+#else
+#define REF_INLINE static inline
+#endif
+
+REF_INLINE rv load_elem(ref_rkind kind, gpux_dtype dt, const void *x, int64_t i,
+                    const int64_t *idx_in, rv m) {
+  rv r;
+  memset(&r, 0, sizeof r);
+  float s = 0.0f;
+  double d = 0.0;
+  int64_t iv = 0;
+  if (dt == GPUX_FLOAT32) s = ((const float *)x)[i];
+  else if (dt == GPUX_FLOAT64) d = ((const double *)x)[i];
+  else iv = ref_load(dt, x, i).i;
+  switch (kind) {
+    case REF_RK_ANY:
+    case REF_RK_ALL:
+    case REF_RK_CNT: /* NaN != 0 */
+      r.i = dt == GPUX_FLOAT32 ? (s != 0.0f) : dt == GPUX_FLOAT64 ? (d != 0.0) : (iv != 0);
+      return r;
+    case REF_RK_ASUM:
+    case REF_RK_AMAX:
+      r.s = fabsf(s);
+      r.d = fabs(d);
+      return r;
+    case REF_RK_SSQ:
+      r.s = s * s;
+      r.d = d * d;
+      return r;
+    case REF_RK_SSD: {
+      float ts = s - m.s;
+      double td = d - m.d;
+      r.s = ts * ts;
+      r.d = td * td;
+      return r;
+    }
+    default:
+      r.s = s;
+      r.d = d;
+      r.i = iv;
+      if (kind == REF_RK_ARGMIN || kind == REF_RK_ARGMAX) r.idx = i;
+      if (kind == REF_RK_ARGMIN_P || kind == REF_RK_ARGMAX_P) r.idx = idx_in[i];
+      return r;
+  }
+}
+
+/* (value, index) pairs: NaN first, then the smaller (want_min) or larger value, ties and two
+ * NaNs to the smaller index. */
+REF_INLINE rv arg_pick(acc_type at, rv a, rv b, int want_min) {
+  int an, bn, lt, eq;
+  if (at == AT_F32) {
+    an = isnan(a.s), bn = isnan(b.s);
+    eq = a.s == b.s;
+    lt = want_min ? b.s < a.s : b.s > a.s;
+  } else if (at == AT_F64) {
+    an = isnan(a.d), bn = isnan(b.d);
+    eq = a.d == b.d;
+    lt = want_min ? b.d < a.d : b.d > a.d;
+  } else {
+    an = bn = 0;
+    eq = a.i == b.i;
+    lt = want_min ? b.i < a.i : b.i > a.i;
+  }
+  if (an && bn) return b.idx < a.idx ? b : a;
+  if (an) return a;
+  if (bn) return b;
+  if (eq) return b.idx < a.idx ? b : a;
+  return lt ? b : a;
+}
+
+/* a (+) b, a the left operand. */
+REF_INLINE rv combine(ref_rkind kind, acc_type at, rv a, rv b) {
+  switch (kind) {
+    case REF_RK_SUM:
+    case REF_RK_ASUM:
+    case REF_RK_SSQ:
+    case REF_RK_SSD:
+    case REF_RK_CNT:
+      if (at == AT_F32) a.s = a.s + b.s;
+      else if (at == AT_F64) a.d = a.d + b.d;
+      else a.i = wrap64((uint64_t)a.i + (uint64_t)b.i);
+      return a;
+    case REF_RK_PROD:
+      if (at == AT_F32) a.s = a.s * b.s;
+      else if (at == AT_F64) a.d = a.d * b.d;
+      else a.i = wrap64((uint64_t)a.i * (uint64_t)b.i);
+      return a;
+    case REF_RK_MIN:
+      if (at == AT_F32) a.s = isnan(a.s) ? a.s : isnan(b.s) ? b.s : (b.s < a.s ? b.s : a.s);
+      else if (at == AT_F64) a.d = isnan(a.d) ? a.d : isnan(b.d) ? b.d : (b.d < a.d ? b.d : a.d);
+      else a.i = b.i < a.i ? b.i : a.i;
+      return a;
+    case REF_RK_MAX:
+    case REF_RK_AMAX:
+      if (at == AT_F32) a.s = isnan(a.s) ? a.s : isnan(b.s) ? b.s : (b.s > a.s ? b.s : a.s);
+      else if (at == AT_F64) a.d = isnan(a.d) ? a.d : isnan(b.d) ? b.d : (b.d > a.d ? b.d : a.d);
+      else a.i = b.i > a.i ? b.i : a.i;
+      return a;
+    case REF_RK_ARGMIN:
+    case REF_RK_ARGMIN_P: return arg_pick(at, a, b, 1);
+    case REF_RK_ARGMAX:
+    case REF_RK_ARGMAX_P: return arg_pick(at, a, b, 0);
+    case REF_RK_ANY: a.i = a.i | b.i; return a;
+    case REF_RK_ALL: a.i = a.i & b.i; return a;
+  }
+  return a;
+}
+
+/* One pass: elements from x (raw, converted by load_elem) or from xin (accumulator values
+ * of an earlier pass); writes ceil(len / CHUNK) values to out. Inlined into pass_rv once per
+ * kind, so that the kind's switches fold away (the reference runs on millions of elements). */
+REF_INLINE void pass_impl(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x,
+                          const rv *xin, const int64_t *idx_in, rv m, rv *out) {
+  acc_type at = acc_type_of(ref_rkind_acc(kind, dt));
+  rv e = identity(kind, dt);
+  int64_t nparts = (len + CHUNK - 1) / CHUNK;
+  rv a[LANES];
+  for (int64_t c = 0; c < nparts; c++) {
+    for (int l = 0; l < LANES; l++) {
+      a[l] = e;
+      for (int k = 0; k < ROWS; k++) {
+        int64_t p = c * CHUNK + l + (int64_t)LANES * k;
+        rv b = p >= len ? e : xin ? xin[p] : load_elem(kind, dt, x, p, idx_in, m);
+        a[l] = combine(kind, at, a[l], b);
+      }
+    }
+    for (int sh = LANES / 2; sh >= 1; sh /= 2)
+      for (int l = 0; l < sh; l++) a[l] = combine(kind, at, a[l], a[l + sh]);
+    out[c] = a[0];
+  }
+}
+
+static int64_t pass_rv(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x, const rv *xin,
+                       const int64_t *idx_in, rv m, rv *out) {
+  switch (kind) {
+#define REF_PASS_CASE(K) \
+  case K: pass_impl(K, dt, len, x, xin, idx_in, m, out); break;
+    REF_PASS_CASE(REF_RK_SUM)
+    REF_PASS_CASE(REF_RK_PROD)
+    REF_PASS_CASE(REF_RK_MIN)
+    REF_PASS_CASE(REF_RK_MAX)
+    REF_PASS_CASE(REF_RK_ARGMIN)
+    REF_PASS_CASE(REF_RK_ARGMAX)
+    REF_PASS_CASE(REF_RK_ARGMIN_P)
+    REF_PASS_CASE(REF_RK_ARGMAX_P)
+    REF_PASS_CASE(REF_RK_ANY)
+    REF_PASS_CASE(REF_RK_ALL)
+    REF_PASS_CASE(REF_RK_CNT)
+    REF_PASS_CASE(REF_RK_ASUM)
+    REF_PASS_CASE(REF_RK_SSQ)
+    REF_PASS_CASE(REF_RK_SSD)
+    REF_PASS_CASE(REF_RK_AMAX)
+#undef REF_PASS_CASE
+  }
+  return (len + CHUNK - 1) / CHUNK;
+}
+
+static rv post_op(acc_type at, rv v, int post, double d) {
+  if (post == REF_POST_NONE) return v;
+  if (at == AT_F32) {
+    if (post == REF_POST_DIV) v.s = (float)((double)v.s / d);
+    else if (post == REF_POST_SQRT) v.s = (float)sqrt((double)v.s);
+    else {
+      float r = (float)((double)v.s / d);
+      v.s = (float)sqrt((double)r);
+    }
+  } else if (at == AT_F64) {
+    if (post == REF_POST_DIV) v.d = v.d / d;
+    else if (post == REF_POST_SQRT) v.d = sqrt(v.d);
+    else v.d = sqrt(v.d / d);
+  }
+  return v;
+}
+
+static rv aux_value(gpux_dtype dt, double aux) {
+  rv m;
+  memset(&m, 0, sizeof m);
+  if (dt == GPUX_FLOAT32) m.s = (float)aux; /* a float32 value */
+  m.d = aux;
+  return m;
+}
+
+static void store_rv(gpux_dtype acc, void *out, int64_t i, rv v) {
+  switch (acc) {
+    case GPUX_FLOAT32: ((float *)out)[i] = v.s; break;
+    case GPUX_FLOAT64: ((double *)out)[i] = v.d; break;
+    case GPUX_INT32: ((int32_t *)out)[i] = (int32_t)v.i; break;
+    case GPUX_INT64: ((int64_t *)out)[i] = v.i; break;
+    case GPUX_UINT8:
+    case GPUX_BOOL: ((uint8_t *)out)[i] = (uint8_t)v.i; break;
+  }
+}
+
+int64_t ref_reduce_pass(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x,
+                        const int64_t *idx_in, double aux, int post, double post_div,
+                        void *out, int64_t *idx_out) {
+  gpux_dtype acc = ref_rkind_acc(kind, dt);
+  int64_t nparts = (len + CHUNK - 1) / CHUNK;
+  rv *parts = xmalloc((size_t)nparts * sizeof *parts);
+  pass_rv(kind, dt, len, x, NULL, idx_in, aux_value(dt, aux), parts);
+  if (nparts == 1) parts[0] = post_op(acc_type_of(acc), parts[0], post, post_div);
+  for (int64_t p = 0; p < nparts; p++) {
+    store_rv(acc, out, p, parts[p]);
+    if (idx_out) idx_out[p] = parts[p].idx;
+  }
+  free(parts);
+  return nparts;
+}
+
+static rv chain_rv(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x, rv m, int post,
+                   double post_div, gpux_dtype *acc_out) {
+  int64_t n = (len + CHUNK - 1) / CHUNK;
+  rv *cur = xmalloc((size_t)n * sizeof *cur);
+  pass_rv(kind, dt, len, x, NULL, NULL, m, cur);
+  while (n > 1) {
+    /* the partials (accumulator dtype) are reduced by the next kind */
+    dt = ref_rkind_acc(kind, dt);
+    kind = ref_rkind_next(kind);
+    int64_t n2 = (n + CHUNK - 1) / CHUNK;
+    rv *next = xmalloc((size_t)n2 * sizeof *next);
+    pass_rv(kind, dt, n, NULL, cur, NULL, m, next);
+    free(cur);
+    cur = next;
+    n = n2;
+  }
+  gpux_dtype acc = ref_rkind_acc(kind, dt);
+  rv r = post_op(acc_type_of(acc), cur[0], post, post_div);
+  free(cur);
+  if (acc_out) *acc_out = acc;
+  return r;
+}
+
+void ref_reduce_chain(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x, double aux,
+                      int post, double post_div, void *out, int64_t *idx) {
+  gpux_dtype acc;
+  rv r = chain_rv(kind, dt, len, x, aux_value(dt, aux), post, post_div, &acc);
+  store_rv(acc, out, 0, r);
+  if (idx) *idx = r.idx;
+}
+
+int ref_reduce_result(gpux_reduce_op op, gpux_dtype dt, gpux_dtype *rdt) {
+  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT) return 0;
+  int numeric = dt != GPUX_BOOL;
+  switch (op) {
+    case GPUX_REDUCE_SUM:
+    case GPUX_REDUCE_PROD:
+      *rdt = ref_dtype_is_float(dt) ? dt : GPUX_INT64;
+      return numeric;
+    case GPUX_REDUCE_MIN:
+    case GPUX_REDUCE_MAX: *rdt = dt; return numeric;
+    case GPUX_REDUCE_ARGMIN:
+    case GPUX_REDUCE_ARGMAX: *rdt = GPUX_INT64; return numeric;
+    case GPUX_REDUCE_ANY:
+    case GPUX_REDUCE_ALL: *rdt = GPUX_BOOL; return 1;
+    case GPUX_REDUCE_COUNT_NONZERO: *rdt = GPUX_INT64; return 1;
+    case GPUX_REDUCE_MEAN:
+    case GPUX_REDUCE_VAR:
+    case GPUX_REDUCE_STD:
+    case GPUX_REDUCE_NORM_L1:
+    case GPUX_REDUCE_NORM_L2:
+    case GPUX_REDUCE_NORM_MAX:
+      *rdt = dt == GPUX_FLOAT32 ? GPUX_FLOAT32 : GPUX_FLOAT64;
+      return numeric;
+  }
+  return 0;
+}
+
+static int float_math(gpux_reduce_op op) { return op >= GPUX_REDUCE_MEAN; }
+
+/* The value of a reduction of nothing; 0 when the op has none. */
+static int empty_value(gpux_reduce_op op, double *v) {
+  switch (op) {
+    case GPUX_REDUCE_MIN:
+    case GPUX_REDUCE_MAX:
+    case GPUX_REDUCE_ARGMIN:
+    case GPUX_REDUCE_ARGMAX:
+    case GPUX_REDUCE_NORM_MAX: return 0;
+    case GPUX_REDUCE_PROD:
+    case GPUX_REDUCE_ALL: *v = 1.0; return 1;
+    case GPUX_REDUCE_MEAN:
+    case GPUX_REDUCE_VAR:
+    case GPUX_REDUCE_STD: *v = NAN; return 1;
+    default: *v = 0.0; return 1;
+  }
+}
+
+int ref_reduce_canon(gpux_reduce_op op, gpux_dtype dt, int64_t n, const void *x, int64_t ddof,
+                     void *out) {
+  gpux_dtype rdt;
+  if (!ref_reduce_result(op, dt, &rdt)) return -1;
+  if (n == 0) {
+    double v;
+    if (!empty_value(op, &v)) return -1;
+    ref_store(rdt, out, 0, ref_from_double(rdt, v));
+    return 0;
+  }
+  /* integers are converted to float64 (rounding to nearest) for the float ops */
+  double *conv = NULL;
+  if (float_math(op) && !ref_dtype_is_float(dt)) {
+    conv = xmalloc((size_t)n * sizeof *conv);
+    for (int64_t i = 0; i < n; i++) conv[i] = (double)ref_load(dt, x, i).i;
+    x = conv;
+    dt = GPUX_FLOAT64;
+  }
+  rv none = aux_value(dt, 0.0), r;
+  gpux_dtype acc;
+  switch (op) {
+    case GPUX_REDUCE_SUM: r = chain_rv(REF_RK_SUM, dt, n, x, none, 0, 0, &acc); break;
+    case GPUX_REDUCE_PROD: r = chain_rv(REF_RK_PROD, dt, n, x, none, 0, 0, &acc); break;
+    case GPUX_REDUCE_MIN: r = chain_rv(REF_RK_MIN, dt, n, x, none, 0, 0, &acc); break;
+    case GPUX_REDUCE_MAX: r = chain_rv(REF_RK_MAX, dt, n, x, none, 0, 0, &acc); break;
+    case GPUX_REDUCE_ARGMIN:
+    case GPUX_REDUCE_ARGMAX:
+      r = chain_rv(op == GPUX_REDUCE_ARGMIN ? REF_RK_ARGMIN : REF_RK_ARGMAX, dt, n, x, none, 0,
+                   0, &acc);
+      r.i = r.idx;
+      acc = GPUX_INT64;
+      break;
+    case GPUX_REDUCE_ANY: r = chain_rv(REF_RK_ANY, dt, n, x, none, 0, 0, &acc); break;
+    case GPUX_REDUCE_ALL: r = chain_rv(REF_RK_ALL, dt, n, x, none, 0, 0, &acc); break;
+    case GPUX_REDUCE_COUNT_NONZERO: r = chain_rv(REF_RK_CNT, dt, n, x, none, 0, 0, &acc); break;
+    case GPUX_REDUCE_MEAN:
+      r = chain_rv(REF_RK_SUM, dt, n, x, none, REF_POST_DIV, (double)n, &acc);
+      break;
+    case GPUX_REDUCE_VAR:
+    case GPUX_REDUCE_STD: {
+      /* two passes over the data: the mean (rounded to dt), then the squared deviations */
+      rv m = chain_rv(REF_RK_SUM, dt, n, x, none, REF_POST_DIV, (double)n, &acc);
+      double d = (double)n - (double)ddof;
+      if (d < 0) d = 0;
+      r = chain_rv(REF_RK_SSD, dt, n, x, m, op == GPUX_REDUCE_VAR ? REF_POST_DIV : REF_POST_DIV_SQRT,
+                   d, &acc);
+      break;
+    }
+    case GPUX_REDUCE_NORM_L1: r = chain_rv(REF_RK_ASUM, dt, n, x, none, 0, 0, &acc); break;
+    case GPUX_REDUCE_NORM_L2:
+      r = chain_rv(REF_RK_SSQ, dt, n, x, none, REF_POST_SQRT, 0, &acc);
+      break;
+    case GPUX_REDUCE_NORM_MAX: r = chain_rv(REF_RK_AMAX, dt, n, x, none, 0, 0, &acc); break;
+    default: free(conv); return -1;
+  }
+  (void)acc;
+  store_rv(rdt, out, 0, r);
+  free(conv);
+  return 0;
+}
+
+/* ---- the precise (serial, long double) reference */
+
+/* Neumaier's compensated sum in long double; non-finite terms are summed apart (the
+ * compensation of an infinite term would be NaN). */
+typedef struct ksum {
+  long double s, c, nonfinite;
+  int any_nonfinite;
+} ksum;
+
+static void kadd(ksum *k, long double x) {
+  if (!isfinite(x)) {
+    k->nonfinite = k->any_nonfinite ? k->nonfinite + x : x;
+    k->any_nonfinite = 1;
+    return;
+  }
+  long double t = k->s + x;
+  if (fabsl(k->s) >= fabsl(x)) k->c += (k->s - t) + x;
+  else k->c += (x - t) + k->s;
+  k->s = t;
+}
+
+static long double kval(const ksum *k) { return k->any_nonfinite ? k->nonfinite : k->s + k->c; }
+
+static long double ld_elem(gpux_dtype dt, const void *x, int64_t i) {
+  ref_value v = ref_load(dt, x, i);
+  return ref_dtype_is_float(dt) ? (long double)v.f : (long double)v.i;
+}
+
+int ref_reduce_precise(gpux_reduce_op op, gpux_dtype dt, int64_t n, const void *x, int64_t ddof,
+                       ref_value *val, double *sumabs) {
+  gpux_dtype rdt;
+  ref_value r;
+  r.i = 0;
+  if (!ref_reduce_result(op, dt, &rdt)) return -1;
+  int isf = ref_dtype_is_float(dt);
+  ksum ks = {0, 0, 0, 0}, ka = {0, 0, 0, 0};
+  for (int64_t i = 0; i < n; i++) kadd(&ka, fabsl(ld_elem(dt, x, i)));
+  if (sumabs) *sumabs = (double)kval(&ka);
+  if (n == 0) {
+    double v;
+    if (!empty_value(op, &v)) return -1;
+    r = ref_from_double(rdt, v);
+    if (ref_dtype_is_float(rdt)) r.f = v;
+    *val = r;
+    return 0;
+  }
+  switch (op) {
+    case GPUX_REDUCE_SUM:
+    case GPUX_REDUCE_MEAN:
+      if (!isf && op == GPUX_REDUCE_SUM) {
+        uint64_t u = 0;
+        for (int64_t i = 0; i < n; i++) u += (uint64_t)ref_load(dt, x, i).i;
+        r.i = wrap64(u);
+        break;
+      }
+      for (int64_t i = 0; i < n; i++) kadd(&ks, ld_elem(dt, x, i));
+      r.f = (double)(op == GPUX_REDUCE_MEAN ? kval(&ks) / (long double)n : kval(&ks));
+      break;
+    case GPUX_REDUCE_PROD:
+      if (!isf) {
+        uint64_t u = 1;
+        for (int64_t i = 0; i < n; i++) u *= (uint64_t)ref_load(dt, x, i).i;
+        r.i = wrap64(u);
+      } else {
+        long double p = 1;
+        for (int64_t i = 0; i < n; i++) p *= ld_elem(dt, x, i);
+        r.f = (double)p;
+      }
+      break;
+    case GPUX_REDUCE_MIN:
+    case GPUX_REDUCE_MAX:
+    case GPUX_REDUCE_ARGMIN:
+    case GPUX_REDUCE_ARGMAX: {
+      int want_min = op == GPUX_REDUCE_MIN || op == GPUX_REDUCE_ARGMIN;
+      int64_t best = 0;
+      for (int64_t i = 1; i < n && !isnan(ld_elem(dt, x, best)); i++) {
+        long double v = ld_elem(dt, x, i), b = ld_elem(dt, x, best);
+        if (isnan(v) || (want_min ? v < b : v > b)) best = i;
+      }
+      if (op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX) r.i = best;
+      else r = ref_load(dt, x, best);
+      break;
+    }
+    case GPUX_REDUCE_ANY:
+    case GPUX_REDUCE_ALL:
+    case GPUX_REDUCE_COUNT_NONZERO: {
+      int64_t c = 0;
+      for (int64_t i = 0; i < n; i++) c += ld_elem(dt, x, i) != 0; /* NaN counts */
+      r.i = op == GPUX_REDUCE_ANY ? c > 0 : op == GPUX_REDUCE_ALL ? c == n : c;
+      break;
+    }
+    case GPUX_REDUCE_VAR:
+    case GPUX_REDUCE_STD: {
+      for (int64_t i = 0; i < n; i++) kadd(&ks, ld_elem(dt, x, i));
+      long double m = kval(&ks) / (long double)n;
+      ksum kd = {0, 0, 0, 0};
+      for (int64_t i = 0; i < n; i++) {
+        long double t = ld_elem(dt, x, i) - m;
+        kadd(&kd, t * t);
+      }
+      long double d = (long double)n - (long double)ddof;
+      if (d < 0) d = 0;
+      long double v = kval(&kd) / d;
+      r.f = (double)(op == GPUX_REDUCE_VAR ? v : sqrtl(v));
+      break;
+    }
+    case GPUX_REDUCE_NORM_L1: r.f = (double)kval(&ka); break;
+    case GPUX_REDUCE_NORM_L2:
+      for (int64_t i = 0; i < n; i++) {
+        long double t = ld_elem(dt, x, i);
+        kadd(&ks, t * t);
+      }
+      r.f = (double)sqrtl(kval(&ks));
+      break;
+    case GPUX_REDUCE_NORM_MAX: {
+      long double m = 0;
+      for (int64_t i = 0; i < n; i++) {
+        long double t = fabsl(ld_elem(dt, x, i));
+        if (isnan(t)) {
+          m = t;
+          break;
+        }
+        if (t > m) m = t;
+      }
+      r.f = (double)m;
+      break;
+    }
+    default: return -1;
+  }
+  *val = r;
+  return 0;
+}
+
+/* ---- arrays: each output's sequence in row-major order of the reduced axes */
+
+typedef struct axes_split {
+  int nk, nr;
+  int64_t kshape[GPUX_MAX_DIMS], kstr[GPUX_MAX_DIMS], rshape[GPUX_MAX_DIMS],
+      rstr[GPUX_MAX_DIMS];
+  int64_t n_out, n_red;
+} axes_split;
+
+static void split_axes(axes_split *s, int ndim, const int64_t *shape, const int *red) {
+  int64_t str[GPUX_MAX_DIMS];
+  ref_row_major_strides(ndim, shape, str);
+  s->nk = s->nr = 0;
+  s->n_out = s->n_red = 1;
+  for (int d = 0; d < ndim; d++) {
+    if (red[d]) {
+      s->rshape[s->nr] = shape[d];
+      s->rstr[s->nr++] = str[d];
+      s->n_red *= shape[d];
+    } else {
+      s->kshape[s->nk] = shape[d];
+      s->kstr[s->nk++] = str[d];
+      s->n_out *= shape[d];
+    }
+  }
+}
+
+/* Offsets of the n_out outputs' first elements (row-major over the kept axes). */
+static int64_t *output_bases(const axes_split *s) {
+  int64_t *base = xmalloc((size_t)s->n_out * sizeof *base);
+  int64_t idx[GPUX_MAX_DIMS] = {0}, pos = 0;
+  for (int64_t o = 0; o < s->n_out; o++) {
+    base[o] = pos;
+    for (int k = s->nk - 1; k >= 0; k--) {
+      idx[k]++;
+      pos += s->kstr[k];
+      if (idx[k] < s->kshape[k]) break;
+      pos -= s->kstr[k] * s->kshape[k];
+      idx[k] = 0;
+    }
+  }
+  return base;
+}
+
+static int reduce_axes(gpux_reduce_op op, gpux_dtype dt, int ndim, const int64_t *shape,
+                       const void *x, const int *red, int64_t ddof, void *out, ref_value *val,
+                       double *sumabs) {
+  gpux_dtype rdt;
+  if (!ref_reduce_result(op, dt, &rdt)) return -1;
+  axes_split s;
+  split_axes(&s, ndim, shape, red);
+  if (s.n_out == 0) return 0;
+  double dummy;
+  if (s.n_red == 0 && !empty_value(op, &dummy)) return -1;
+  size_t es = ref_dtype_size(dt), rs = ref_dtype_size(rdt);
+  int64_t *base = output_bases(&s);
+  char *seq = xmalloc((size_t)s.n_red * es);
+  int rc = 0;
+  for (int64_t o = 0; o < s.n_out && rc == 0; o++) {
+    ref_gather(seq, x, es, s.nr, s.rshape, s.rstr, base[o]);
+    if (out) rc = ref_reduce_canon(op, dt, s.n_red, seq, ddof, (char *)out + (size_t)o * rs);
+    if (val && rc == 0)
+      rc = ref_reduce_precise(op, dt, s.n_red, seq, ddof, &val[o], sumabs ? &sumabs[o] : NULL);
+  }
+  free(seq);
+  free(base);
+  return rc;
+}
+
+int ref_reduce_axes_canon(gpux_reduce_op op, gpux_dtype dt, int ndim, const int64_t *shape,
+                          const void *x, const int *red, int64_t ddof, void *out) {
+  return reduce_axes(op, dt, ndim, shape, x, red, ddof, out, NULL, NULL);
+}
+
+int ref_reduce_axes_precise(gpux_reduce_op op, gpux_dtype dt, int ndim, const int64_t *shape,
+                            const void *x, const int *red, int64_t ddof, ref_value *val,
+                            double *sumabs) {
+  return reduce_axes(op, dt, ndim, shape, x, red, ddof, NULL, val, sumabs);
+}
+
+int ref_reduce_depth(int64_t len) {
+  int d = 0;
+  for (;;) {
+    int64_t m = len < CHUNK ? len : CHUNK, t = m < LANES ? m : LANES;
+    d += (int)((m + LANES - 1) / LANES); /* the lane's serial fold */
+    for (int64_t p = 1; p < t; p *= 2) d++; /* the tree over the lanes */
+    if (len <= CHUNK) return d;
+    len = (len + CHUNK - 1) / CHUNK;
+  }
+}
+
+/* ====================================================================== scans */
+
+#define STHREADS GPUX_SCAN_THREADS
+#define SITEMS GPUX_SCAN_ITEMS
+#define STILE GPUX_SCAN_TILE
+
+gpux_dtype ref_scan_result(gpux_dtype dt) { return ref_dtype_is_float(dt) ? dt : GPUX_INT64; }
+
+void ref_scan_canon(gpux_scan_op op, gpux_dtype dt, int64_t rows, int64_t len, const void *x,
+                    int exclusive, void *out) {
+  ref_rkind kind = op == GPUX_SCAN_PROD ? REF_RK_PROD : REF_RK_SUM;
+  gpux_dtype acc = ref_rkind_acc(kind, dt);
+  acc_type at = acc_type_of(acc);
+  rv e = identity(kind, dt), none = aux_value(dt, 0.0);
+  rv *s = xmalloc((size_t)STILE * sizeof *s); /* s_{j,k} at 16j + k */
+  rv W[STHREADS], W2[STHREADS], X[STHREADS / 32], T[STHREADS / 32];
+  int64_t ntiles = (len + STILE - 1) / STILE;
+  for (int64_t r = 0; r < rows; r++) {
+    rv P = e; /* the prefix of the tiles before this one */
+    for (int64_t c = 0; c < ntiles; c++) {
+      int64_t t0 = r * len + c * STILE;
+      for (int j = 0; j < STHREADS; j++) {
+        rv acc_j = e;
+        for (int k = 0; k < SITEMS; k++) {
+          int64_t p = c * STILE + SITEMS * j + k;
+          rv b = p < len ? load_elem(kind, dt, x, t0 + SITEMS * j + k, NULL, none) : e;
+          acc_j = combine(kind, at, acc_j, b);
+          s[SITEMS * j + k] = acc_j;
+        }
+        W[j] = acc_j;
+      }
+      /* inclusive scan inside each warp of 32, every step from the previous step's values */
+      for (int off = 1; off < 32; off *= 2) {
+        for (int j = 0; j < STHREADS; j++)
+          W2[j] = (j % 32) >= off ? combine(kind, at, W[j - off], W[j]) : W[j];
+        memcpy(W, W2, sizeof W);
+      }
+      for (int w = 0; w < STHREADS / 32; w++) T[w] = W[32 * w + 31];
+      X[0] = e;
+      for (int w = 1; w < STHREADS / 32; w++) X[w] = combine(kind, at, X[w - 1], T[w - 1]);
+      rv A = combine(kind, at, X[STHREADS / 32 - 1], T[STHREADS / 32 - 1]);
+      for (int j = 0; j < STHREADS; j++) {
+        int w = j / 32, q = j % 32;
+        rv E = q == 0 ? X[w] : combine(kind, at, X[w], W[j - 1]);
+        rv base = combine(kind, at, P, E);
+        for (int k = 0; k < SITEMS; k++) {
+          int64_t p = c * STILE + SITEMS * j + k;
+          if (p >= len) break;
+          rv v = exclusive ? (k == 0 ? e : s[SITEMS * j + k - 1]) : s[SITEMS * j + k];
+          store_rv(acc, out, t0 + SITEMS * j + k, combine(kind, at, base, v));
+        }
+      }
+      P = combine(kind, at, P, A);
+    }
+  }
+  free(s);
+}
+
+void ref_scan_precise(gpux_scan_op op, gpux_dtype dt, int64_t rows, int64_t len, const void *x,
+                      int exclusive, ref_value *val, double *sumabs) {
+  int isf = ref_dtype_is_float(dt);
+  for (int64_t r = 0; r < rows; r++) {
+    ksum ks = {0, 0, 0, 0}, ka = {0, 0, 0, 0};
+    long double p = 1;
+    uint64_t u = op == GPUX_SCAN_PROD ? 1 : 0;
+    for (int64_t i = 0; i < len; i++) {
+      int64_t at = r * len + i;
+      ref_value v;
+      v.i = 0;
+      if (exclusive) {
+        if (isf) v.f = (double)(op == GPUX_SCAN_PROD ? p : kval(&ks));
+        else v.i = wrap64(u);
+        if (sumabs) sumabs[at] = op == GPUX_SCAN_PROD ? 0.0 : (double)kval(&ka);
+      }
+      long double xv = ld_elem(dt, x, at);
+      kadd(&ka, fabsl(xv));
+      if (op == GPUX_SCAN_PROD) {
+        p *= xv;
+        if (!isf) u *= (uint64_t)ref_load(dt, x, at).i;
+      } else {
+        kadd(&ks, xv);
+        if (!isf) u += (uint64_t)ref_load(dt, x, at).i;
+      }
+      if (!exclusive) {
+        if (isf) v.f = (double)(op == GPUX_SCAN_PROD ? p : kval(&ks));
+        else v.i = wrap64(u);
+        if (sumabs) sumabs[at] = op == GPUX_SCAN_PROD ? 0.0 : (double)kval(&ka);
+      }
+      val[at] = v;
+    }
+  }
 }

@@ -4,13 +4,16 @@
  * Values travel as ref_value: .f for float32/float64 (the exact double-precision result,
  * not rounded to float32: the comparison rounds), .i for int32/int64/uint8/bool (the exact
  * value of the result type: int32 sign-extended, uint8 0..255, bool 0 or 1).
- * The reference depends only on the public enums of include/gpux. */
+ * The interface depends only on the public enums of include/gpux; ref.c also reads the
+ * chunk and tile sizes and kind ids of kernels/common/gpux_kernels.h (checked at compile
+ * time). */
 #ifndef GPUX_TEST_REF_H
 #define GPUX_TEST_REF_H
 #include <stddef.h>
 #include <stdint.h>
 #include "gpux/array.h"
 #include "gpux/elementwise.h"
+#include "gpux/reduce.h"
 
 typedef union ref_value {
   double f;
@@ -81,5 +84,98 @@ void ref_permute(void *dst, const void *src, size_t elem, int ndim, const int64_
 /* Broadcast shape of two shapes; returns 0 when they do not broadcast. */
 int ref_broadcast_shape(int na, const int64_t *sa, int nb, const int64_t *sb, int *nout,
                         int64_t *sout);
+
+/* ---- reductions and scans
+ * Two references:
+ *  - canonical (ref_reduce_canon*, ref_scan_canon): the exact bits of THE CANONICAL ORDER and
+ *    THE CANONICAL SCAN of kernels/common/gpux_kernels.h, in the accumulator dtype (float32
+ *    math in float, never contracted into an FMA: ref.c is compiled with -ffp-contract=off),
+ *    with the passes chained as src/api/reduce.c chains them (pass 1 over len, then passes
+ *    over the ceil(len / 4096) partials with the next kind, the post op in the last pass).
+ *    Results must equal these bit for bit on every backend.
+ *  - precise (ref_reduce_precise*, ref_scan_precise): serial, in long double with
+ *    compensated (Neumaier) sums, for the tolerance checks; integer results exact. */
+/* Kernel kinds: the ids of GPUX_REDUCE_KINDS (checked against the header in ref.c). */
+typedef enum ref_rkind {
+  REF_RK_SUM = 0,
+  REF_RK_PROD = 1,
+  REF_RK_MIN = 2,
+  REF_RK_MAX = 3,
+  REF_RK_ARGMIN = 4,
+  REF_RK_ARGMAX = 5,
+  REF_RK_ARGMIN_P = 6,
+  REF_RK_ARGMAX_P = 7,
+  REF_RK_ANY = 8,
+  REF_RK_ALL = 9,
+  REF_RK_CNT = 10,
+  REF_RK_ASUM = 11,
+  REF_RK_SSQ = 12,
+  REF_RK_SSD = 13,
+  REF_RK_AMAX = 14
+} ref_rkind;
+/* post ops (GPUX_POST_*) */
+#define REF_POST_NONE 0
+#define REF_POST_DIV 1
+#define REF_POST_SQRT 2
+#define REF_POST_DIV_SQRT 3
+
+/* Result dtype of a public op on dt as include/gpux/reduce.h documents it; 0 when the op
+ * does not take dt. */
+int ref_reduce_result(gpux_reduce_op op, gpux_dtype dt, gpux_dtype *rdt);
+/* The accumulator (= output) dtype of a kernel kind on input dtype dt, and the kind that
+ * combines its partials (sum -> sum, cnt/asum/ssq/ssd -> sum, amax -> max, argmin ->
+ * argmin_p, ...). */
+gpux_dtype ref_rkind_acc(ref_rkind kind, gpux_dtype dt);
+ref_rkind ref_rkind_next(ref_rkind kind);
+
+/* One kernel pass over one output's sequence x[0..len) (dtype dt; argmin_p/argmax_p also
+ * read idx_in), len >= 1: writes nparts = ceil(len / 4096) values (accumulator dtype) to out
+ * and, for the arg kinds, their indices to idx_out; the post op applies when nparts == 1.
+ * aux: the mean (ssd only; a value of dt). Returns nparts. */
+int64_t ref_reduce_pass(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x,
+                        const int64_t *idx_in, double aux, int post, double post_div,
+                        void *out, int64_t *idx_out);
+/* Passes chained until one value remains: *out (one value of the accumulator dtype) and
+ * *idx (arg kinds; may be NULL otherwise). len >= 1. */
+void ref_reduce_chain(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x, double aux,
+                      int post, double post_div, void *out, int64_t *idx);
+
+/* A public op over the sequence x[0..n) (dtype dt) as the front end runs it: integers
+ * converted to float64 for mean/var/std/norms; mean = sum with DIV n; var/std: the mean,
+ * then ssd with DIV (DIV_SQRT) max(n - ddof, 0); L2 = ssq with SQRT; argmin/argmax give the
+ * int64 position. Writes one value of the result dtype to out (n == 0: the empty value:
+ * 0, 1, false, true, NaN). Returns 0, or -1 when n == 0 and the op has no identity (min, max,
+ * argmin, argmax, norm_max) or op/dt is unsupported. */
+int ref_reduce_canon(gpux_reduce_op op, gpux_dtype dt, int64_t n, const void *x, int64_t ddof,
+                     void *out);
+/* The same in double/long double serially (see above): *val in result-dtype terms (.f: the
+ * value before rounding to the result dtype; .i: exact), *sumabs = sum |x| of the elements
+ * as the op sees them (after conversion to float64 for integer inputs). */
+int ref_reduce_precise(gpux_reduce_op op, gpux_dtype dt, int64_t n, const void *x, int64_t ddof,
+                       ref_value *val, double *sumabs);
+
+/* A reduction of a contiguous row-major array x (ndim, shape) over the axes with red[d] != 0:
+ * each output (kept axes, row-major) reduces its elements in row-major order of the reduced
+ * axes. out: n_out values of the result dtype; val/sumabs: n_out entries (either may be
+ * NULL). Return -1 as the one-sequence forms (n_red == 0 with n_out > 0 and no identity). */
+int ref_reduce_axes_canon(gpux_reduce_op op, gpux_dtype dt, int ndim, const int64_t *shape,
+                          const void *x, const int *red, int64_t ddof, void *out);
+int ref_reduce_axes_precise(gpux_reduce_op op, gpux_dtype dt, int ndim, const int64_t *shape,
+                            const void *x, const int *red, int64_t ddof, ref_value *val,
+                            double *sumabs);
+
+/* Scans of rows x len contiguous elements (dtype dt), out in the accumulator dtype (float32,
+ * float64, int64 for integer inputs), inclusive or exclusive. */
+gpux_dtype ref_scan_result(gpux_dtype dt);
+void ref_scan_canon(gpux_scan_op op, gpux_dtype dt, int64_t rows, int64_t len, const void *x,
+                    int exclusive, void *out);
+/* Serial long double (sum: compensated; integers exact, wrapping); sumabs: the sum of |x|
+ * over the elements each result combines (cumsum) or 0 (may be NULL). */
+void ref_scan_precise(gpux_scan_op op, gpux_dtype dt, int64_t rows, int64_t len, const void *x,
+                      int exclusive, ref_value *val, double *sumabs);
+
+/* Number of rounded operations on the longest path from an element to the result of the
+ * canonical reduction of len elements (the tree depth that bounds the rounding error). */
+int ref_reduce_depth(int64_t len);
 
 #endif
