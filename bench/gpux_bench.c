@@ -1,6 +1,6 @@
 /* gpux-bench: times gpux operations on the context's backend.
  *
- *   gpux-bench [--op add,exp,copy,transpose,hostcost|all] [--sizes 2^20,2^24,...]
+ *   gpux-bench [--op add,exp,copy,transpose,sum,...,hostcost,sumscalar|all] [--sizes 2^20,...]
  *              [--dtype float32] [--reps 20] [--warmup 3] [--backend cuda|opencl|auto]
  *              [--device N|gpu] [--json FILE] [--md FILE] [--calls 10000] [--batches 10]
  *
@@ -14,6 +14,13 @@
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
+ *   sum        full sum into a preallocated 0-d output, gpux_reduce_into       n (+ 1)
+ *   rowsum     side x side (as transpose), sums along axis 1 (rows)              n (+ side)
+ *   colsum     side x side, sums along axis 0 (columns)                          n (+ side)
+ *   rowargmax  side x side, argmax along axis 1 (int64 indices)                  n (+ side)
+ *   cumsum     inclusive cumsum of n elements, gpux_scan_into                    2 n
+ *   sumscalar  host time of gpux_sum_scalar on 1000 float32 elements (one call returns the
+ *              value to the host), median over batches of us/call
  *   hostcost   host time of one small op (1000 elements, float32 add): N calls queued back to
  *              back, timed with the host's monotonic clock per batch, synchronized outside the
  *              timed region; median over batches of us/call, for gpux_binary_into (no
@@ -42,8 +49,17 @@
 #define CHECK_ELEMS 4096               /* checked at the start and at the end of an output */
 #define HOSTCOST_N 1000
 
-enum { OP_ADD, OP_EXP, OP_COPY, OP_TRANSPOSE, OP_HOSTCOST, OP_COUNT };
-static const char *const k_op_names[OP_COUNT] = {"add", "exp", "copy", "transpose", "hostcost"};
+enum {
+  OP_ADD, OP_EXP, OP_COPY, OP_TRANSPOSE,
+  OP_SUM, OP_ROWSUM, OP_COLSUM, OP_ROWARGMAX, OP_CUMSUM,
+  OP_HOSTCOST, OP_SUMSCALAR, OP_COUNT
+};
+static const char *const k_op_names[OP_COUNT] = {
+    "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
+    "hostcost", "sumscalar"};
+#define OP_IS_SQUARE(op) \
+  ((op) == OP_TRANSPOSE || (op) == OP_ROWSUM || (op) == OP_COLSUM || (op) == OP_ROWARGMAX)
+#define OP_IS_REDUCTION(op) ((op) >= OP_SUM && (op) <= OP_CUMSUM)
 
 typedef struct result {
   char op[32];
@@ -281,6 +297,111 @@ static result *new_result(const char *op, int64_t n) {
   return r;
 }
 
+/* ---- reductions: the result checked on a sample against a host sum in long double */
+
+/* Sum of elements first, first + step, ... (count of them) of random stream 1, with the sum of
+ * magnitudes (the error scale) and, for integer inputs, the int64 wrap-around sum. */
+typedef struct host_sum {
+  long double sum, abs;
+  uint64_t wrap;
+} host_sum;
+
+static host_sum sum_stream(int64_t first, int64_t step, int64_t count) {
+  host_sum h = {0, 0, 0};
+  for (int64_t k = 0; k < count; k++) {
+    hval v = gen_value(opt.dtype, 1, first + k * step);
+    double x = hval_double(v, opt.dtype);
+    h.sum += x;
+    h.abs += fabs(x);
+    h.wrap += opt.dtype == GPUX_INT64 ? (uint64_t)v.i64 : (uint64_t)(int64_t)x;
+  }
+  return h;
+}
+
+/* float results: within a tree sum's error bound (eps * (log2(count) + 2 * 16) * sum|x|);
+ * integer results: exact with int64 wrap-around. */
+static int sum_ok(double got, host_sum h, gpux_dtype rdt, int64_t count) {
+  if (rdt == GPUX_INT64) return (int64_t)h.wrap == (int64_t)got || (double)(int64_t)h.wrap == got;
+  double eps = rdt == GPUX_FLOAT32 ? 0x1p-24 : 0x1p-53;
+  double bound = eps * (log2((double)count + 1) + 32.0) * (double)h.abs;
+  return fabs(got - (double)h.sum) <= bound + 1e-300;
+}
+
+static int check_reduction(int op, gpux_array_t out, int64_t n, int64_t side, gpux_dtype rdt,
+                           char *why, size_t why_len) {
+  int64_t nout = op == OP_SUM ? 1 : op == OP_CUMSUM ? n : side;
+  size_t res = gpux_dtype_size(rdt);
+  unsigned char *buf = malloc((size_t)nout * res);
+  if (!buf) {
+    snprintf(why, why_len, "out of host memory");
+    return 1;
+  }
+  gpux_status s = gpux_array_read(out, buf, (size_t)nout * res);
+  if (s != GPUX_SUCCESS) {
+    snprintf(why, why_len, "reading the output: %s: %s", gpux_status_name(s),
+             gpux_last_error_message());
+    free(buf);
+    return 1;
+  }
+  int bad = 0;
+  const int64_t sample[4] = {0, 1, side / 2, side - 1};
+  if (op == OP_SUM) {
+    double got = as_double(buf, rdt);
+    host_sum h = sum_stream(0, 1, n);
+    if (!sum_ok(got, h, rdt, n)) {
+      snprintf(why, why_len, "sum is %.17g, expected %.17Lg", got, h.sum);
+      bad = 1;
+    }
+  } else if (op == OP_ROWSUM || op == OP_COLSUM) {
+    for (int k = 0; k < 4 && !bad; k++) {
+      int64_t i = sample[k];
+      double got = as_double(buf + (size_t)i * res, rdt);
+      host_sum h = op == OP_ROWSUM ? sum_stream(i * side, 1, side) : sum_stream(i, side, side);
+      if (!sum_ok(got, h, rdt, side)) {
+        snprintf(why, why_len, "%s %" PRId64 " is %.17g, expected %.17Lg",
+                 op == OP_ROWSUM ? "row" : "column", i, got, h.sum);
+        bad = 1;
+      }
+    }
+  } else if (op == OP_ROWARGMAX) {
+    for (int k = 0; k < 4 && !bad; k++) {
+      int64_t i = sample[k], best = 0, got;
+      double bv = val(opt.dtype, 1, i * side);
+      for (int64_t j = 1; j < side; j++) {
+        double x = val(opt.dtype, 1, i * side + j);
+        if (x > bv) {
+          bv = x;
+          best = j;
+        }
+      }
+      memcpy(&got, buf + (size_t)i * 8, 8);
+      if (got != best) {
+        snprintf(why, why_len, "argmax of row %" PRId64 " is %" PRId64 ", expected %" PRId64, i,
+                 got, best);
+        bad = 1;
+      }
+    }
+  } else { /* cumsum: the first CHECK_ELEMS prefixes and the last one */
+    host_sum h = {0, 0, 0};
+    for (int64_t i = 0; i < n && !bad; i++) {
+      host_sum e = sum_stream(i, 1, 1);
+      h.sum += e.sum;
+      h.abs += e.abs;
+      h.wrap += e.wrap;
+      if (i < CHECK_ELEMS || i == n - 1) {
+        double got = as_double(buf + (size_t)i * res, rdt);
+        if (!sum_ok(got, h, rdt, i + 1)) {
+          snprintf(why, why_len, "cumsum element %" PRId64 " is %.17g, expected %.17Lg", i, got,
+                   h.sum);
+          bad = 1;
+        }
+      }
+    }
+  }
+  free(buf);
+  return bad;
+}
+
 /* ---- device-timed ops */
 
 /* Runs one timed op (enqueue only) on prepared arrays. */
@@ -290,7 +411,13 @@ typedef struct bench_arrays {
 } bench_arrays;
 
 static gpux_status run_once(bench_arrays *ba) {
+  static const int ax0[1] = {0}, ax1[1] = {1};
   switch (ba->op) {
+    case OP_SUM: return gpux_reduce_into(ba->c, GPUX_REDUCE_SUM, ba->a, NULL, GPUX_ALL_AXES, 0);
+    case OP_ROWSUM: return gpux_reduce_into(ba->c, GPUX_REDUCE_SUM, ba->a, ax1, 1, 0);
+    case OP_COLSUM: return gpux_reduce_into(ba->c, GPUX_REDUCE_SUM, ba->a, ax0, 1, 0);
+    case OP_ROWARGMAX: return gpux_reduce_into(ba->c, GPUX_REDUCE_ARGMAX, ba->a, ax1, 1, 0);
+    case OP_CUMSUM: return gpux_scan_into(ba->c, GPUX_SCAN_SUM, ba->a, 0, 0);
     case OP_ADD: return gpux_binary_into(ba->c, GPUX_ADD, ba->a, ba->b);
     case OP_EXP: return gpux_unary_into(ba->c, GPUX_EXP, ba->a);
     case OP_COPY: return gpux_array_copy_into(ba->c, ba->a);
@@ -316,8 +443,9 @@ static int bench_device_op(int op, int64_t n_req) {
   char why[256] = "";
   expect_fn f = NULL;
   double tol = 0, moved = 0;
+  gpux_dtype rdt = opt.dtype;
 
-  if (op == OP_TRANSPOSE) {
+  if (OP_IS_SQUARE(op)) {
     side = (int64_t)sqrt((double)n_req);
     while (side * side > n_req) side--;
     while ((side + 1) * (side + 1) <= n_req) side++;
@@ -349,19 +477,30 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 2.0 * (double)n * (double)es;
       f = expect_transpose;
       break;
+    default: { /* reductions: read n, write the (small) result; cumsum writes n */
+      gpux_reduce_op rop = op == OP_ROWARGMAX ? GPUX_REDUCE_ARGMAX : GPUX_REDUCE_SUM;
+      if (gpux_reduce_result_dtype(&rdt, rop, opt.dtype) != GPUX_SUCCESS) goto unsupported;
+      int64_t nout = op == OP_SUM ? 1 : op == OP_CUMSUM ? n : side;
+      moved = (double)n * (double)es + (double)nout * (double)gpux_dtype_size(rdt);
+      break;
+    }
   }
   r->bytes = moved;
 
   {
     gpux_status s = make_random(&ba.a, n, opt.dtype, 1);
     if (s == GPUX_SUCCESS && op == OP_ADD) s = make_random(&ba.b, n, opt.dtype, 2);
-    if (s == GPUX_SUCCESS && op == OP_TRANSPOSE) {
+    if (s == GPUX_SUCCESS && OP_IS_SQUARE(op)) {
       int64_t shape2[2] = {side, side};
       gpux_array_t sq = NULL;
       s = gpux_array_reshape(&sq, ba.a, 2, shape2);
       gpux_array_release(ba.a);
       ba.a = sq;
-    } else if (s == GPUX_SUCCESS) {
+    }
+    if (s == GPUX_SUCCESS && OP_IS_REDUCTION(op)) {
+      int64_t shape1[1] = {op == OP_CUMSUM ? n : side};
+      s = gpux_array_empty(&ba.c, g_ctx, rdt, op == OP_SUM ? 0 : 1, shape1);
+    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE) {
       int64_t shape1[1] = {n};
       s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
     }
@@ -405,10 +544,14 @@ static int bench_device_op(int op, int64_t n_req) {
              side, side, p1.pool_hits - p0.pool_hits, opt.reps);
   else if (op == OP_COPY)
     snprintf(r->note, sizeof r->note, "gpux_array_copy_into, contiguous");
+  else if (OP_IS_SQUARE(op))
+    snprintf(r->note, sizeof r->note, "%" PRId64 "x%" PRId64 ", _into a preallocated output",
+             side, side);
   else
     snprintf(r->note, sizeof r->note, "_into a preallocated output");
 
-  if (check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {
+  if (OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)
+                          : check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {
     fprintf(stderr, "gpux-bench: %s n=%" PRId64 ": WRONG RESULT: %s\n", name, n, why);
     r->status = "wrong";
     rc = 1;
@@ -524,6 +667,52 @@ done:
   gpux_array_release(a);
   gpux_array_release(b);
   gpux_array_release(c);
+  return rc;
+}
+
+/* Host time of a scalar sum returned to the host (launch, copy back, wait). */
+static int bench_sumscalar(void) {
+  int rc = 0;
+  gpux_status last_status = GPUX_SUCCESS;
+  gpux_array_t a = NULL;
+  const int64_t n = HOSTCOST_N;
+  const gpux_dtype saved = opt.dtype;
+  int per_batch = opt.calls / opt.batches;
+  double *batch_us = malloc(sizeof(double) * (size_t)opt.batches);
+  double v = 0;
+  opt.dtype = GPUX_FLOAT32;
+  if (!batch_us) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
+  if (per_batch < 1) per_batch = 1;
+  TRY(make_random(&a, n, GPUX_FLOAT32, 1));
+  for (int i = 0; i < 200; i++) TRY(gpux_sum_scalar(&v, a));
+  for (int bi = 0; bi < opt.batches; bi++) {
+    double t0 = now_s();
+    for (int i = 0; i < per_batch; i++) TRY(gpux_sum_scalar(&v, a));
+    batch_us[bi] = (now_s() - t0) * 1e6 / per_batch;
+  }
+  result *r = new_result("sumscalar", n);
+  if (!r) TRY(GPUX_ERROR_INVALID_ARGUMENT);
+  r->us_per_call = median(batch_us, opt.batches);
+  r->median_ms = r->us_per_call * 1e-3;
+  r->min_ms = r->max_ms = batch_us[0] * 1e-3;
+  for (int bi = 1; bi < opt.batches; bi++) {
+    if (batch_us[bi] * 1e-3 < r->min_ms) r->min_ms = batch_us[bi] * 1e-3;
+    if (batch_us[bi] * 1e-3 > r->max_ms) r->max_ms = batch_us[bi] * 1e-3;
+  }
+  r->reps = opt.batches;
+  snprintf(r->timing, sizeof r->timing, "host monotonic clock, median of %d batches x %d calls",
+           opt.batches, per_batch);
+  snprintf(r->note, sizeof r->note, "gpux_sum_scalar: launch, copy to the host, wait");
+  if (!sum_ok(v, sum_stream(0, 1, n), GPUX_FLOAT32, n)) {
+    fprintf(stderr, "gpux-bench: sumscalar: WRONG RESULT %.9g\n", v);
+    r->status = "wrong";
+    rc = 1;
+  }
+done:
+  (void)last_status;
+  opt.dtype = saved;
+  free(batch_us);
+  gpux_array_release(a);
   return rc;
 }
 
@@ -689,8 +878,7 @@ static int add_op(const char *item) {
       opt.ops[i] = 1;
       return 0;
     }
-  fprintf(stderr, "gpux-bench: unknown op '%s' (add, exp, copy, transpose, hostcost, all)\n",
-          item);
+  fprintf(stderr, "gpux-bench: unknown op '%s' (see --help)\n", item);
   return -1;
 }
 
@@ -716,9 +904,11 @@ static int parse_int(const char *s, int lo, int *out) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpux-bench [options]\n"
-          "  --op LIST        add,exp,copy,transpose,hostcost or all (default all)\n"
+          "  --op LIST        add,exp,copy,transpose,sum,rowsum,colsum,rowargmax,cumsum,\n"
+          "                   hostcost,sumscalar or all (default all)\n"
           "  --sizes LIST     element counts: 1048576, 2^20, 16384x16384 (default 2^20,2^24);\n"
-          "                   transpose uses side = floor(sqrt(n)) (2^28 -> 16384x16384)\n"
+          "                   transpose, rowsum, colsum, rowargmax use side x side with\n"
+          "                   side = floor(sqrt(n)) (2^28 -> 16384x16384)\n"
           "  --dtype NAME     float32 (default), float64, int32, int64, uint8, bool\n"
           "  --reps N         timed runs per size (default 20); --warmup N (default 3)\n"
           "  --backend NAME   cuda, opencl or auto (default: GPUX_BACKEND, else auto)\n"
@@ -865,6 +1055,8 @@ int main(int argc, char **argv) {
     if (!opt.ops[op]) continue;
     if (op == OP_HOSTCOST) {
       rc |= bench_hostcost();
+    } else if (op == OP_SUMSCALAR) {
+      rc |= bench_sumscalar();
     } else {
       for (int k = 0; k < opt.nsizes; k++) {
         rc |= bench_device_op(op, opt.sizes[k]);

@@ -88,9 +88,11 @@ GPUX_API gpux_status gpux_var_scalar(double *value, gpux_array_t a, int64_t ddof
 GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof);
 
 /* Cumulative sum / product along axis (negative counts from the end), inclusive (NumPy's
- * cumsum) or exclusive (element i combines elements 0..i-1; the first is 0 or 1). The result
- * has a's shape; its dtype is a's for floats and int64 for integers. Inputs: float32,
- * float64, int32, int64, uint8. Deterministic as reductions are (docs/reductions.md). */
+ * cumsum) or exclusive (element i combines elements 0..i-1; the first is the identity: 1
+ * for products, 0 for integer sums, -0.0 for float sums). The result has a's shape; its
+ * dtype is a's for floats and int64 for integers. Inputs: float32, float64, int32, int64,
+ * uint8. The output may be a itself when the dtypes agree. Deterministic as reductions are
+ * (docs/reductions.md). */
 GPUX_API gpux_status gpux_scan(gpux_array_t *out, gpux_scan_op op, gpux_array_t a, int axis,
                                int exclusive);
 GPUX_API gpux_status gpux_scan_into(gpux_array_t out, gpux_scan_op op, gpux_array_t a,
