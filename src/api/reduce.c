@@ -441,7 +441,7 @@ static gpux_status reduce_common(gpux_array_t *outp, gpux_array_t out, gpux_redu
   else
     NEED(out, "out");
   NEED(a, "a");
-  gpux_dtype rdt;
+  gpux_dtype rdt = GPUX_FLOAT64;
   GPUX__CHECK(result_dtype(&rdt, op, a->dtype));
   if (ddof < 0)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: ddof = %lld is negative", fn, (long long)ddof);
@@ -522,7 +522,7 @@ GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_a
   const char *fn = "gpux_reduce_scalar";
   NEED(value, "value");
   host_value v;
-  gpux_dtype dt;
+  gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
   switch (dt) {
     case GPUX_FLOAT32: *value = v.f32; break;
@@ -549,13 +549,13 @@ GPUX_API gpux_status gpux_reduce_scalar_i64(int64_t *value, gpux_reduce_op op, g
   const char *fn = "gpux_reduce_scalar_i64";
   NEED(value, "value");
   NEED(a, "a");
-  gpux_dtype rdt;
+  gpux_dtype rdt = GPUX_FLOAT64;
   GPUX__CHECK(result_dtype(&rdt, op, a->dtype));
   if (is_float(rdt))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s of %s gives %s (use gpux_reduce_scalar)",
                            fn, op_table[op].name, gpux_dtype_name(a->dtype), gpux_dtype_name(rdt));
   host_value v;
-  gpux_dtype dt;
+  gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
   switch (dt) {
     case GPUX_INT64: *value = v.i64; break;
@@ -579,7 +579,7 @@ static gpux_status moment_scalar(double *value, gpux_reduce_op op, gpux_array_t 
                                  const char *fn) {
   NEED(value, "value");
   host_value v;
-  gpux_dtype dt;
+  gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, ddof, fn));
   *value = dt == GPUX_FLOAT32 ? (double)v.f32 : v.f64;
   return GPUX_SUCCESS;
@@ -673,7 +673,7 @@ GPUX_API gpux_status gpux_scan_into(gpux_array_t out, gpux_scan_op op, gpux_arra
   const char *fn = "gpux_scan_into";
   NEED(out, "out");
   NEED(a, "a");
-  gpux_dtype rdt;
+  gpux_dtype rdt = GPUX_FLOAT64;
   GPUX__CHECK(scan_check(op, a, &axis, &rdt, fn));
   if (out->ctx != a->ctx)
     return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH, "%s: arrays belong to different contexts", fn);
@@ -697,7 +697,7 @@ GPUX_API gpux_status gpux_scan(gpux_array_t *out, gpux_scan_op op, gpux_array_t 
   NEED(out, "out");
   *out = NULL;
   NEED(a, "a");
-  gpux_dtype rdt;
+  gpux_dtype rdt = GPUX_FLOAT64;
   GPUX__CHECK(scan_check(op, a, &axis, &rdt, fn));
   GPUX__CHECK(gpux__array_new(out, a->ctx, rdt, a->ndim, a->shape));
   gpux_status s = scan_into(*out, op, a, axis, exclusive);

@@ -201,7 +201,7 @@ GPUX_API gpux_status gpux_device_count(int *count, gpux_backend_kind backend) {
   if (backend != GPUX_BACKEND_CUDA && backend != GPUX_BACKEND_OPENCL)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
                            "gpux_device_count: backend must be GPUX_BACKEND_CUDA or GPUX_BACKEND_OPENCL");
-  const gpux__backend_iface *be;
+  const gpux__backend_iface *be = NULL;
   GPUX__CHECK(gpux__backend_get(&be, backend));
   GPUX__CHECK(be->device_count(count));
   if (*count == 0)
@@ -217,7 +217,7 @@ GPUX_API gpux_status gpux_device_get_info(gpux_device_info *info, gpux_backend_k
   if (index < 0 || index >= n)
     return gpux__set_error(GPUX_ERROR_INVALID_DEVICE, "device %d requested but %s has %d device(s)",
                            index, gpux_backend_name(backend), n);
-  const gpux__backend_iface *be;
+  const gpux__backend_iface *be = NULL;
   GPUX__CHECK(gpux__backend_get(&be, backend));
   memset(info, 0, sizeof *info);
   GPUX__CHECK(be->device_info(index, info));
