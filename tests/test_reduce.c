@@ -443,6 +443,12 @@ static void test_op(void **state) {
     const int64_t mid[3] = {3, 5000, 8};
     s = spec(3, mid, 1, a1, 0);
     red_case_run(op, dt, &s, mkseed(op, dt, k++), NULL);
+    /* wide columns: several column blocks per row, a partial last block, two chunks */
+    const int64_t wide[2] = {4500, 70}, wmid[3] = {2, 4097, 33};
+    s = spec(2, wide, 1, a0, 0);
+    red_case_run(op, dt, &s, mkseed(op, dt, k++), NULL);
+    s = spec(3, wmid, 1, a1, 0);
+    red_case_run(op, dt, &s, mkseed(op, dt, k++), NULL);
   }
 
   /* (e) NaN inputs: sum/mean/min/max/prod/var/std/norms give NaN; argmin/argmax the first

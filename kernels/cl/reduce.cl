@@ -24,10 +24,10 @@
  *     l: loads x[4096p + l + 256k], k = 0..15 (all loads first), folds them in k order;
  *     tree levels 128, 64, 32 in local memory (a barrier each), then work-item 0 takes lanes
  *     0..31 into registers for levels 16 .. 1 (portable: no warp-synchronous assumption).
- *   _c, mode 0: one group per (block of 32 columns, chunk, row), the column block fastest;
- *     work-item (i = l % 32, g = l / 32) owns lanes g + 8m (m = 0..31) of column i, folds
- *     each over k, combines them in registers for tree levels s >= 8; after one barrier,
- *     work-item i (g = 0) does levels 4, 2, 1 of its column from local memory.
+ *   _c, mode 0: one group per (block of 16 columns, chunk, row), the column block fastest;
+ *     work-item (i = l % 16, g = l / 16) owns lanes g + 16m (m = 0..15) of column i, folds
+ *     each over k, combines them in registers for tree levels s >= 16; after one barrier,
+ *     work-item i (g = 0) does levels 8, 4, 2, 1 of its column from local memory.
  *   _r and _c, mode 1 (len <= 32): one work-item per output (o, i), output q = o * inner + i
  *     = group * 256 + l: lanes 0..31 in registers, tree levels 16..1. Levels 128, 64 and 32
  *     combine only identities (lanes >= len hold e) and are left out: a (+) e == a.
@@ -85,6 +85,8 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
  * Each (kind, dtype) defines, with kd = gpux_rd_<kind>_<dt>:
  *   kd_t, kd_a, kd_o: input, accumulator and output types;
  *   kd_e(): the identity; kd_op(a, b): a (+) b, a the lower lane / earlier element;
+ *   kd_ai(): 1 where (+) is associative and commutative (argmin/argmax: any order of
+ *     combines gives the same bits, so loads may be combined as a tree), 0 otherwise;
  *   kd_ld(x, m, r, ix, ipos): element x converted to the accumulator (m: the ssd mean;
  *     r: its position in the sequence; ix[ipos]: its carried index, argmin_p/argmax_p);
  *   kd_aux(aux, pos): the ssd mean of an output (0 for other kinds, aux is not read);
@@ -102,6 +104,7 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
     return (LDX);                                                                             \
   }                                                                                           \
   static inline A kd##_op(A a, A b) { return (OPX); }                                         \
+  static inline int kd##_ai(void) { return 0; }                                               \
   static inline GPUX_T_##dt kd##_aux(__global const GPUX_T_##dt *aux, long pos) {             \
     return (AUXX);                                                                            \
   }                                                                                           \
@@ -173,9 +176,12 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
   }                                                                                           \
   static inline gpux_rdp_##dt kd##_op(gpux_rdp_##dt a, gpux_rdp_##dt b) {                     \
     int an = GPUX_RD_ISNAN_##dt(a.v) != 0, bn = GPUX_RD_ISNAN_##dt(b.v) != 0;                 \
-    int take_b = an != bn ? bn : (an || a.v == b.v) ? b.i < a.i : b.v CMP a.v;                \
+    /* the same choice without short-circuits: selects, no divergent branches */            \
+    int take_b = (bn & !an) | (((an & bn) | (a.v == b.v)) & (b.i < a.i)) |                    \
+                 (!an & !bn & (b.v CMP a.v));                                                 \
     return take_b ? b : a;                                                                    \
   }                                                                                           \
+  static inline int kd##_ai(void) { return 1; }                                               \
   static inline GPUX_T_##dt kd##_aux(__global const GPUX_T_##dt *aux, long pos) {             \
     return (GPUX_T_##dt)0;                                                                    \
   }                                                                                           \
@@ -218,6 +224,11 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
   GPUX_REP4(GPUX_RD_T4, kd, 0)                                                                \
   GPUX_REP2(GPUX_RD_T2, kd, 0)                                                                \
   GPUX_REP1(GPUX_RD_T1, kd, 0)
+#define GPUX_RD_TREE16(kd)                                                                    \
+  GPUX_REP8(GPUX_RD_T8, kd, 0)                                                                \
+  GPUX_REP4(GPUX_RD_T4, kd, 0)                                                                \
+  GPUX_REP2(GPUX_RD_T2, kd, 0)                                                                \
+  GPUX_REP1(GPUX_RD_T1, kd, 0)
 #define GPUX_RD_INIT(kd, j) a[j] = kd##_e();
 
 /* mode 1: one work-item per output; element r of output q is in[e0 + r * inner] */
@@ -244,6 +255,9 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RD_ROW_FOLD(kd, k)                                                               \
   acc = kd##_op(acc, kd##_ld(v[k], m, c0 + l + GPUX_RED_LANES * (k), in_idx,                  \
                              in_idx_off + b + GPUX_RED_LANES * (k)));
+#define GPUX_RD_ROW_LDA(kd, k)                                                                \
+  a[k] = kd##_ld(v[k], m, c0 + l + GPUX_RED_LANES * (k), in_idx,                              \
+                 in_idx_off + b + GPUX_RED_LANES * (k));
 #define GPUX_RD_ROW_FOLDG(kd, k)                                                              \
   acc = kd##_op(acc, l + GPUX_RED_LANES * (k) < rem                                           \
                          ? kd##_ld(in[in_off + b + GPUX_RED_LANES * (k)], m,                  \
@@ -268,7 +282,14 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     if (rem >= GPUX_RED_CHUNK) {                                                              \
       kd##_t v[GPUX_RED_ROWS];                                                                \
       GPUX_REP16(GPUX_RD_ROW_LD, kd, 0)                                                       \
-      GPUX_REP16(GPUX_RD_ROW_FOLD, kd, 0)                                                     \
+      if (kd##_ai()) { /* order-free: a tree of depth 4, not a chain of 16 */                 \
+        kd##_a a[GPUX_RED_ROWS];                                                              \
+        GPUX_REP16(GPUX_RD_ROW_LDA, kd, 0)                                                    \
+        GPUX_RD_TREE16(kd)                                                                    \
+        acc = a[0]; /* e (+) a[0] == a[0] */                                                  \
+      } else {                                                                                \
+        GPUX_REP16(GPUX_RD_ROW_FOLD, kd, 0)                                                   \
+      }                                                                                       \
     } else {                                                                                  \
       GPUX_REP16(GPUX_RD_ROW_FOLDG, kd, 0)                                                    \
     }                                                                                         \
@@ -292,63 +313,67 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     kd##_st(out, out_idx, out_off + g0, out_idx_off + g0, a[0], post, post_div);              \
   }
 
-/* mode 0, columns: lane g + 8mm of column i folds rows c0 + g + 8mm + 256k; rows past the
- * chunk's end are identities (a compare per load: the loads dominate, and one copy of the 32
- * loads keeps the kernel small) */
-#define GPUX_RD_COL_FOLD(kd, mm)                                                              \
-  a[mm] = kd##_op(a[mm], rk + 8 * (mm) < rend                                                 \
-                             ? kd##_ld(in[in_off + ek + (mm) * s8], m, rk + 8 * (mm), in_idx, \
-                                       in_idx_off + ek + (mm) * s8)                           \
-                             : kd##_e());
+/* mode 0, columns (as the CUDA backend): work-item (ii = l % 16, g = l / 16) owns lanes
+ * g + 16j (j = 0..15) of column ii of its block of 16: it folds rows c0 + g + 16j + 256k.
+ * A warp reads 2 rows x 64 bytes; 16 accumulators (not 32) leave registers for more groups
+ * per compute unit, and blocks of 16 columns give twice the groups of 32 (4096 x 4096 had
+ * 128 groups, under one per NVIDIA SM). Rows past the chunk's end are identities (a 32-bit
+ * compare per load: the loads dominate, and one copy of the 16 loads keeps the kernel
+ * small). All 16 loads of a k go out before its 16 combines. */
+#define GPUX_RD_COL_LD(kd, j)                                                                 \
+  x[j] = rk + 16 * (j) < rem ? xp[(j) * s16] : (kd##_t)0;
+#define GPUX_RD_COL_FOLD(kd, j)                                                               \
+  a[j] = kd##_op(a[j], rk + 16 * (j) < rem                                                    \
+                           ? kd##_ld(x[j], m, c0 + rk + 16 * (j), in_idx,                     \
+                                     in_idx_off + ek + (j) * s16)                             \
+                           : kd##_e());
 /* column block, chunk p, row o and column i of work-item column ii */
 #define GPUX_RD_COL_COORDS(ii)                                                                \
-  const long grp = GPUX_RD_GROUP(), ncb = (inner + 31) >> 5;                                  \
+  const long grp = GPUX_RD_GROUP(), ncb = (inner + 15) >> 4;                                  \
   const long t = grp / ncb, cb = grp - t * ncb;                                               \
   const long o = nparts > 1 ? t / nparts : t, p = t - o * nparts;                             \
-  const long i = cb * 32 + (ii);
+  const long i = cb * 16 + (ii);
 #define GPUX_RD_COL_BODY(kd)                                                                  \
   {                                                                                           \
-    const int l = (int)get_local_id(0), ii = l & 31, g = l >> 5;                              \
+    const int l = (int)get_local_id(0), ii = l & 15, g = l >> 4;                              \
     GPUX_RD_COL_COORDS(ii)                                                                    \
     const long c0 = p * GPUX_RED_CHUNK;                                                       \
-    const long rem = len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK;                   \
+    const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);             \
     const int ok = i < inner;                                                                 \
     const kd##_t m = ok ? kd##_aux(aux, aux_off + o * inner + i) : (kd##_t)0;                 \
-    kd##_a a[32];                                                                             \
-    GPUX_REP32(GPUX_RD_INIT, kd, 0)                                                           \
+    kd##_a a[16];                                                                             \
+    GPUX_REP16(GPUX_RD_INIT, kd, 0)                                                           \
     if (ok) {                                                                                 \
-      const long s8 = 8 * inner, e0 = (o * len + c0 + g) * inner + i;                         \
-      const int kn = (int)((rem + GPUX_RED_LANES - 1) / GPUX_RED_LANES);                      \
-      const long rend = c0 + rem;                                                             \
-      /* k with no row before rend: only identities, a (+) e == a */                          \
+      const long s16 = 16 * inner, e0 = (o * len + c0 + g) * inner + i;                       \
+      const int kn = (rem + GPUX_RED_LANES - 1) / GPUX_RED_LANES;                             \
+      /* k with no row before rem: only identities, a (+) e == a */                           \
       for (int k = 0; k < kn; k++) {                                                          \
         const long ek = e0 + (long)(GPUX_RED_LANES * k) * inner;                              \
-        const long rk = c0 + g + GPUX_RED_LANES * k;                                          \
-        GPUX_REP32(GPUX_RD_COL_FOLD, kd, 0)                                                   \
+        const int rk = g + GPUX_RED_LANES * k; /* row in the chunk of lane g, j = 0 */        \
+        __global const kd##_t *xp = in + in_off + ek;                                         \
+        kd##_t x[16];                                                                         \
+        GPUX_REP16(GPUX_RD_COL_LD, kd, 0)                                                     \
+        GPUX_REP16(GPUX_RD_COL_FOLD, kd, 0)                                                   \
       }                                                                                       \
     }                                                                                         \
-    GPUX_RD_TREE32(kd) /* levels 128 .. 8: lanes g + 8mm of one work-item */                  \
+    GPUX_RD_TREE16(kd) /* levels 128 .. 16: lanes g + 16j of one work-item */                 \
     red[l] = a[0];                                                                            \
   }
 
-/* after the fold (mode 0): red[32g + ii] is lane g of column ii; work-item ii < 32 does
- * levels 4, 2, 1 of its column in registers, its coordinates recomputed */
+/* after the fold (mode 0): red[16g + ii] is lane g of column ii; work-item ii < 16 does
+ * levels 8, 4, 2, 1 of its column in registers, its coordinates recomputed */
+#define GPUX_RD_COL_RED_LD(kd, j) a[j] = red[c1 + 16 * (j)];
 #define GPUX_RD_COL_TREE(kd)                                                                  \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-  if (mode == 0 && get_local_id(0) < 32) {                                                    \
+  if (mode == 0 && get_local_id(0) < 16) {                                                    \
     const int c1 = (int)get_local_id(0);                                                      \
     GPUX_RD_COL_COORDS(c1)                                                                    \
     if (i < inner) {                                                                          \
-      kd##_a a[4];                                                                            \
-      a[0] = kd##_op(red[c1], red[c1 + 128]);                                                 \
-      a[1] = kd##_op(red[c1 + 32], red[c1 + 160]);                                            \
-      a[2] = kd##_op(red[c1 + 64], red[c1 + 192]);                                            \
-      a[3] = kd##_op(red[c1 + 96], red[c1 + 224]);                                            \
-      a[0] = kd##_op(a[0], a[2]);                                                             \
-      a[1] = kd##_op(a[1], a[3]);                                                             \
+      kd##_a a[16];                                                                           \
+      GPUX_REP16(GPUX_RD_COL_RED_LD, kd, 0)                                                   \
+      GPUX_RD_TREE16(kd)                                                                      \
       const long q = (o * nparts + p) * inner + i;                                            \
-      kd##_st(out, out_idx, out_off + q, out_idx_off + q, kd##_op(a[0], a[1]), post,          \
-              post_div);                                                                      \
+      kd##_st(out, out_idx, out_off + q, out_idx_off + q, a[0], post, post_div);              \
     }                                                                                         \
   }
 

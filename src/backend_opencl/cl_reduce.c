@@ -136,8 +136,8 @@ gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   } else if (p->len <= RED_SHORT) { /* a work-item per output */
     mode = 1;
     groups = ceil_div(p->outer * inner, GPUX_RED_LANES);
-  } else { /* a group per (chunk, row) or (block of 32 columns, chunk, row) */
-    groups = layout == GPUX_RL_ROW ? p->outer * nparts : ceil_div(inner, 32) * nparts * p->outer;
+  } else { /* a group per (chunk, row) or (block of 16 columns, chunk, row) */
+    groups = layout == GPUX_RL_ROW ? p->outer * nparts : ceil_div(inner, 16) * nparts * p->outer;
   }
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &p->in);
