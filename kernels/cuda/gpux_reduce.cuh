@@ -173,6 +173,15 @@ struct rk_arg : rk_base<D, vpair<typename D::T>, typename D::T> {
     a.i = CARRY ? xi : r;
     return a;
   }
+  /* whether a (+) b is b (the same rule as comb), branch-free. I is the index type: a
+   * kernel may compare 32-bit offsets whose order is the order of the full indices. */
+  template <class I>
+  static __device__ __forceinline__ bool take_b(T av, I ai, T bv, I bi) {
+    const bool an = isnan_(av), bn = isnan_(bv), lt = bi < ai;
+    const bool better = MAX ? bv > av : bv < av;
+    /* b NaN, a not: b; both NaN or equal: the smaller index; neither NaN: the better */
+    return (bn & !an) | ((an & bn) & lt) | (!(an | bn) & (better | ((bv == av) & lt)));
+  }
   static __device__ __forceinline__ A comb(A a, A b) {
     const bool an = isnan_(a.v), bn = isnan_(b.v);
     if (an | bn) {

@@ -22,6 +22,8 @@
  *   RV_BLOCK: layout r: one block per (row, chunk): blockIdx.x over chunks, blockIdx.y over
  *     rows. Layout c: 16 columns x 16 lane groups per block: blockIdx.x over column blocks,
  *     blockIdx.y over chunks, blockIdx.z over outer.
+ *   RV_CVEC (layout c, 4-byte inputs, inner even, pointer 8-byte aligned, kinds of cvec_ok;
+ *     otherwise RV_BLOCK): RV_BLOCK with 32 columns per block, two per thread.
  * Every loop strides by its grid dimension, so any grid is correct. A variant asked for
  * outside its range of len falls back to RV_BLOCK (still correct). */
 #include "gpux_reduce.cuh"
@@ -33,7 +35,7 @@
 
 namespace gpux_cu {
 
-enum { RV_THREAD = 0, RV_WARP = 1, RV_BLOCK = 2 };
+enum { RV_THREAD = 0, RV_WARP = 1, RV_BLOCK = 2, RV_CVEC = 3 };
 
 template <class K> struct rargs {
   typename K::Out *out;
@@ -221,6 +223,56 @@ __device__ __forceinline__ typename K::A tree_block(typename K::A a, typename K:
   return a;
 }
 
+/* levels S .. 1 of a (value, 32-bit index) tree, all indices constant (registers only) */
+template <class K, int S, int N>
+__device__ __forceinline__ void arg_tree(typename K::T (&v)[N], int (&ki)[N]) {
+#pragma unroll
+  for (int k = 0; k < S; ++k) {
+    const bool tb = K::take_b(v[k], ki[k], v[k + S], ki[k + S]);
+    v[k] = tb ? v[k + S] : v[k];
+    ki[k] = tb ? ki[k + S] : ki[k];
+  }
+  if constexpr (S > 1) arg_tree<K, S / 2>(v, ki);
+}
+
+/* One chunk's 16 elements of a thread (lane l: x[k] at row position r0 + 256k) folded in k
+ * order. Unordered kinds (rk_base::ORDERED false) combine them as a tree instead: the same
+ * result, 4 dependent steps instead of 16. argmin/argmax without carried indices compare the
+ * 32-bit k there (its order is the order of r0 + 256k) and widen once. */
+template <class K>
+__device__ __forceinline__ typename K::A fold16(const typename K::T (&x)[GPUX_RED_ROWS],
+                                                const long long (&xi)[GPUX_RED_ROWS], u64 r0,
+                                                typename K::T m) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  if constexpr (K::ORDERED) {
+    A a = K::id();
+#pragma unroll
+    for (int k = 0; k < GPUX_RED_ROWS; ++k)
+      a = K::comb(a, K::conv(x[k], (long long)(r0 + (u64)k * GPUX_RED_LANES), xi[k], m));
+    return a;
+  } else if constexpr (K::ARG && !K::IDX_IN) {
+    T v[GPUX_RED_ROWS];
+    int ki[GPUX_RED_ROWS];
+#pragma unroll
+    for (int k = 0; k < GPUX_RED_ROWS; ++k) {
+      v[k] = x[k];
+      ki[k] = k;
+    }
+    arg_tree<K, GPUX_RED_ROWS / 2>(v, ki);
+    A a;
+    a.v = v[0];
+    a.i = (long long)(r0 + (u64)(unsigned)ki[0] * GPUX_RED_LANES);
+    return a;
+  } else {
+    A a[GPUX_RED_ROWS];
+#pragma unroll
+    for (int k = 0; k < GPUX_RED_ROWS; ++k)
+      a[k] = K::conv(x[k], (long long)(r0 + (u64)k * GPUX_RED_LANES), xi[k], m);
+    return tree_regs<K>(a);
+  }
+}
+
 template <class K> __device__ __forceinline__ void red_r_block(const rargs<K> &p) {
   typedef typename K::T T;
   typedef typename K::A A;
@@ -232,20 +284,36 @@ template <class K> __device__ __forceinline__ void red_r_block(const rargs<K> &p
     const u64 row = o * len;
     const T m = mean_of(p, o);
     for (u64 c = blockIdx.x; c < nparts; c += gridDim.x) {
-      const u64 r0 = c * GPUX_RED_CHUNK + l;
+      const u64 c0 = c * GPUX_RED_CHUNK, r0 = c0 + l;
       T x[GPUX_RED_ROWS];
       long long xi[GPUX_RED_ROWS];
+      A a;
+      if (len - c0 >= GPUX_RED_CHUNK) { /* a full chunk (block-uniform): no bounds checks,
+                                         * 32-bit offsets from the thread's first element */
+        const T *xb = p.in + (row + r0);
 #pragma unroll
-      for (int k = 0; k < GPUX_RED_ROWS; ++k) { /* all 16 loads first (coalesced) */
-        const u64 r = r0 + (u64)k * GPUX_RED_LANES;
-        xi[k] = 0;
-        if (r < len) ld(p, row + r, x[k], xi[k]);
-      }
-      A a = K::id();
+        for (int k = 0; k < GPUX_RED_ROWS; ++k) x[k] = xb[(unsigned)k * GPUX_RED_LANES];
 #pragma unroll
-      for (int k = 0; k < GPUX_RED_ROWS; ++k) {
-        const u64 r = r0 + (u64)k * GPUX_RED_LANES;
-        if (r < len) a = K::comb(a, K::conv(x[k], (long long)r, xi[k], m));
+        for (int k = 0; k < GPUX_RED_ROWS; ++k) xi[k] = 0;
+        if constexpr (K::IDX_IN) {
+          const long long *ib = p.in_idx + (row + r0);
+#pragma unroll
+          for (int k = 0; k < GPUX_RED_ROWS; ++k) xi[k] = ib[(unsigned)k * GPUX_RED_LANES];
+        }
+        a = fold16<K>(x, xi, r0, m);
+      } else {
+#pragma unroll
+        for (int k = 0; k < GPUX_RED_ROWS; ++k) { /* all 16 loads first (coalesced) */
+          const u64 r = r0 + (u64)k * GPUX_RED_LANES;
+          xi[k] = 0;
+          if (r < len) ld(p, row + r, x[k], xi[k]);
+        }
+        a = K::id();
+#pragma unroll
+        for (int k = 0; k < GPUX_RED_ROWS; ++k) {
+          const u64 r = r0 + (u64)k * GPUX_RED_LANES;
+          if (r < len) a = K::comb(a, K::conv(x[k], (long long)r, xi[k], m));
+        }
       }
       a = tree_block<K>(a, sh);
       if (l == 0) put(p, o * nparts + c, a, nparts == 1);
@@ -347,14 +415,107 @@ template <class K> __device__ __forceinline__ void red_c_block(const rargs<K> &p
 static_assert(GPUX_CU_RC_COLS * GPUX_CU_RC_GROUPS == GPUX_RED_LANES, "one lane tree per block");
 static_assert(GPUX_RED_LANES / 32 * 2 == GPUX_CU_RC_COLS, "two columns per warp");
 
+/* RV_CVEC: red_c_block with two adjacent columns per thread (8-byte vector loads of 4-byte
+ * elements; the host asks for it, the kernel checks that inner is even and the pointer
+ * 8-byte aligned, else it runs red_c_block): 32 columns x 16 groups, so a half-warp reads
+ * 128 bytes of one row per load and a thread keeps 16 vectors in flight. Each column folds
+ * exactly as in red_c_block (lanes g + 16j of thread g, acc[j], same tree). */
+#define GPUX_CU_RCV_COLS 32
+template <class T> struct vec2_of;
+template <> struct vec2_of<float> { typedef float2 type; };
+template <> struct vec2_of<int> { typedef int2 type; };
+/* min, max, amax, any, all and cnt are left out: with two columns per thread their kernels
+ * spilled a few bytes (ptxas 12.x, sm_80 .. sm_90) */
+template <class K> struct cvec_ok {
+  static constexpr bool value = sizeof(typename K::T) == 4 && !K::IDX_IN;
+};
+template <class D> struct cvec_ok<rk_min<D>> { static constexpr bool value = false; };
+template <class D> struct cvec_ok<rk_max<D>> { static constexpr bool value = false; };
+template <class D> struct cvec_ok<rk_amax<D>> { static constexpr bool value = false; };
+template <class D> struct cvec_ok<rk_all<D>> { static constexpr bool value = false; };
+template <class D> struct cvec_ok<rk_any<D>> { static constexpr bool value = false; };
+template <class D> struct cvec_ok<rk_cnt<D>> { static constexpr bool value = false; };
+template <class K> __device__ __forceinline__ void red_c_vec(const rargs<K> &p) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  typedef typename vec2_of<T>::type V;
+  constexpr int C = GPUX_CU_RCV_COLS, P = C / 2, G = GPUX_RED_LANES / P;
+  constexpr int J = GPUX_RED_LANES / G, NA = nacc<K, J>::value;
+  static_assert(G == GPUX_CU_RC_GROUPS, "16 groups, 16 lanes each");
+  __shared__ A sh[G][C + 1];
+  const unsigned tx = threadIdx.x % P, g = threadIdx.x / P;
+  const u64 len = p.len, inner = p.inner;
+  const u64 nparts = (len + GPUX_RED_CHUNK - 1) / GPUX_RED_CHUNK;
+  const u64 ncb = (inner + C - 1) / C;
+  const u64 step = (u64)G * inner;
+  for (u64 o = blockIdx.z; o < p.outer; o += gridDim.z)
+    for (u64 c = blockIdx.y; c < nparts; c += gridDim.y)
+      for (u64 cb = blockIdx.x; cb < ncb; cb += gridDim.x) {
+        const u64 i = cb * C + 2 * tx; /* columns i, i + 1 (inner even: both or neither) */
+        const bool colok = i < inner;
+        const T m0 = colok ? mean_of(p, o * inner + i) : T();
+        const T m1 = colok ? mean_of(p, o * inner + i + 1) : T();
+        const u64 r0 = c * GPUX_RED_CHUNK;
+        const unsigned left = (unsigned)min(len - r0, (u64)GPUX_RED_CHUNK);
+        const T *xp = p.in + ((o * len + r0 + g) * inner + i);
+        A acc0[NA], acc1[NA];
+#pragma unroll
+        for (int j = 0; j < NA; ++j) {
+          acc0[j] = K::id();
+          acc1[j] = K::id();
+        }
+#pragma unroll 1
+        for (unsigned k = 0; k * GPUX_RED_LANES < left; ++k) { /* block-uniform */
+          V x[J];
+#pragma unroll
+          for (int j = 0; j < J; ++j) {
+            const unsigned rr = k * GPUX_RED_LANES + G * j + g;
+            if (colok && rr < left) x[j] = *reinterpret_cast<const V *>(xp + (u64)j * step);
+          }
+#pragma unroll
+          for (int j = 0; j < J; ++j) {
+            const unsigned rr = k * GPUX_RED_LANES + G * j + g;
+            if (colok && rr < left) {
+              const long long r = (long long)(r0 + rr);
+              acc0[j % NA] = K::comb(acc0[j % NA], K::conv(x[j].x, r, 0, m0));
+              acc1[j % NA] = K::comb(acc1[j % NA], K::conv(x[j].y, r, 0, m1));
+            }
+          }
+          xp += (u64)J * step;
+        }
+        /* s = 128, 64, 32, 16 in registers, then s = 8 .. 1 per column in a half-warp */
+        sh[g][2 * tx] = fold_accs<K>(acc0);
+        sh[g][2 * tx + 1] = fold_accs<K>(acc1);
+        __syncthreads();
+        const unsigned gg = threadIdx.x % G, h = threadIdx.x / G; /* 16 half-warps */
+#pragma unroll
+        for (int cc = 0; cc < C / 16; ++cc) {
+          const unsigned col = h + 16 * cc;
+          const A a = warp_tree<K, G>(sh[gg][col]);
+          const u64 ic = cb * C + col;
+          if (gg == 0 && ic < inner) put(p, (o * nparts + c) * inner + ic, a, nparts == 1);
+        }
+        __syncthreads(); /* sh is reused */
+      }
+}
+static_assert(GPUX_RED_LANES / GPUX_CU_RC_GROUPS == 16, "16 half-warps");
+
 template <class K> __device__ __forceinline__ void red_r(const rargs<K> &p, int variant) {
   if (variant == RV_THREAD && p.len <= GPUX_CU_RED_THREAD_MAX) red_r_thread(p);
   else if (variant == RV_WARP && p.len <= GPUX_RED_CHUNK) red_r_warp(p);
   else red_r_block(p);
 }
 template <class K> __device__ __forceinline__ void red_c(const rargs<K> &p, int variant) {
-  if (variant == RV_THREAD && p.len <= GPUX_CU_RED_CTHREAD_MAX) red_c_thread(p);
-  else red_c_block(p);
+  if (variant == RV_THREAD && p.len <= GPUX_CU_RED_CTHREAD_MAX) {
+    red_c_thread(p);
+    return;
+  }
+  if constexpr (cvec_ok<K>::value)
+    if (variant == RV_CVEC && (p.inner & 1) == 0 && ((unsigned long long)p.in & 7) == 0) {
+      red_c_vec(p);
+      return;
+    }
+  red_c_block(p);
 }
 
 template <class K>

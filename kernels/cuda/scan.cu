@@ -141,15 +141,67 @@ __device__ __forceinline__ typename K::A read_value(const sargs<K> &p, u64 g, bo
   return from_bits<A>(ld_relaxed((incl ? aggv + p.ntiles : aggv) + g));
 }
 
-/* Warp 0 of the block of tile c (global id gt) of its row, with the tile aggregate Ac:
- * publishes A_c, finds P_c and publishes P_c (+) A_c; returns P_c (in every lane).
- * P_c is the canonical serial chain: from the nearest earlier tile c' whose inclusive
- * prefix is published, P = incl(c'), then P = P (+) A_i for i = c'+1 .. c-1 in order. A
- * tile met on the way forward that has meanwhile published its inclusive prefix may
- * replace P (+) A_i by it: the same bits, by induction. */
+/* Relaxed loads at p + OFF bytes: the windows of a look-back round share one address
+ * register (registers are tight: float32 kernels get 48). */
+template <int OFF> __device__ __forceinline__ u64 ld_relaxed_at(const u64 *p) {
+  u64 v;
+  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1+%2];" : "=l"(v) : "l"(p), "n"(OFF)
+               : "memory");
+  return v;
+}
+template <int OFF> __device__ __forceinline__ unsigned ld_relaxed_at(const unsigned *p) {
+  unsigned v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1+%2];" : "=r"(v) : "l"(p), "n"(OFF)
+               : "memory");
+  return v;
+}
+/* The flag of the tile at word (4-byte: 64-bit word, else 32-bit flag) w - 32 * G; 4-byte
+ * accumulators also get its value. */
+template <class K, int G, class W>
+__device__ __forceinline__ unsigned read_flag_at(const W *w, typename K::A &val) {
+  typedef typename K::A A;
+  const auto x = ld_relaxed_at<-32 * G * (int)sizeof(W)>(w);
+  if constexpr (sizeof(A) == 4) {
+    val = from_bits<A>(x & 0xffffffffULL);
+    return (unsigned)(x >> 32);
+  } else {
+    return x;
+  }
+}
+template <class K, int G, class W>
+__device__ __forceinline__ void poll_window(const W *w, unsigned d, unsigned c, unsigned *fl,
+                                            typename K::A *val) {
+  if constexpr (G >= 0) {
+    poll_window<K, G - 1>(w, d, c, fl, val);
+    if (d + 32 * G < c && fl[G] == 0) fl[G] = read_flag_at<K, G>(w, val[G]);
+  }
+}
+
+/* Look-back shape. A round trip to L2 polls LB_G windows of 32 tiles at once: a block's
+ * look-back must cover the tiles started during its own look-back (about one L2 round trip
+ * of tile starts, more than 32 at full bandwidth), else it lags further each tile and the
+ * depth grows until every resident block is in it. The aggregates seen on the way back are
+ * kept in shared memory by distance d = c - 1 - tile (LB_N of them, enough for every
+ * resident block on the GPUs of today) and one thread folds them forward serially; farther
+ * ones are read again (a fallback). LB_N: 512 where 5 float blocks must fit 100 KB (sm_75,
+ * sm_86, sm_89). */
+constexpr int LB_G = 4;
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
+constexpr unsigned LB_N = 1024;
+#else
+constexpr unsigned LB_N = 512;
+#endif
+constexpr unsigned LB_SIZE = LB_N + 32; /* + one window of scratch for the fallback */
+
+/* Warp 0 of the block of tile c (global id gt) of its row, with the tile aggregate Ac and
+ * lb[LB_SIZE] in shared memory: publishes A_c, finds P_c and publishes P_c (+) A_c; returns
+ * P_c in lane 0. P_c is the canonical serial chain: from the nearest earlier tile c' whose
+ * inclusive prefix is published, P = incl(c'), then P = P (+) A_i for i = c'+1 .. c-1 in
+ * order. A tile re-read on the way forward (fallback) that has meanwhile published its
+ * inclusive prefix may replace P (+) A_i by it: the same bits, by induction. */
 template <class K>
 __device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u64 c,
-                                                typename K::A ac) {
+                                                typename K::A ac, typename K::A *lb) {
   typedef typename K::A A;
   constexpr bool PACKED = sizeof(A) == 4;
   const unsigned q = threadIdx.x & 31;
@@ -158,57 +210,113 @@ __device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u6
     return K::id();
   }
   if (q == 0) publish(p, gt, ST_AGG, ac, ac);
-  const u64 t0 = gt - c; /* tile 0 of the row (it publishes ST_INCL only) */
-  /* 1. back, 32 tiles at a time, until a window holds an inclusive prefix; lane q looks
-   *    at tile pos - q. Tile 0 is inclusive, so pos never passes below 0. */
-  long long pos = (long long)c - 1;
-  unsigned nwin = 0, fl = 0;
-  int qs;
-  A val = K::id();
+  const u64 tn = gt - 1; /* tile c - 1 (distance 0); tile 0 of the row publishes ST_INCL only */
+  /* 1. back, LB_G windows per round: lane q, window g looks at distance r0 + 32g + q, so a
+   *    lane only ever meets distances d with d % 32 == q. A round is done when every tile
+   *    nearer than its nearest inclusive one has published (or, without one, every tile). */
+  /* distances fit 32 bits: the walk stops within the resident blocks (see LB_N) */
+  const unsigned cn = c < 0xffffffffULL ? (unsigned)c : 0xffffffffu;
+  unsigned r0 = 0, dmax;
+  A start;
+#pragma unroll 1
   for (;;) {
-    const long long idx = pos - (long long)q;
-    bool ok = idx < 0;
-    fl = 0;
-    for (;;) { /* until every tile of the window has published something */
-      if (!ok) {
-        fl = read_flag(p, t0 + (u64)idx, val);
-        ok = fl != 0;
+    A val[LB_G];
+    unsigned fl[LB_G];
+#pragma unroll
+    for (int g = 0; g < LB_G; ++g) {
+      fl[g] = 0;
+      val[g] = K::id();
+    }
+    int gs, ls;
+#pragma unroll 1
+    for (;;) {
+      /* the loads first, then their uses; w is dereferenced only at valid distances */
+      const u64 w = tn - r0 - q;
+      if constexpr (PACKED)
+        poll_window<K, LB_G - 1>(p.state + 32 + w, r0 + q, cn, fl, val);
+      else
+        poll_window<K, LB_G - 1>(reinterpret_cast<const unsigned *>(p.state + 32) + w, r0 + q,
+                                 cn, fl, val);
+      gs = -1;
+      ls = 0;
+      bool wait = false;
+#pragma unroll
+      for (int g = 0; g < LB_G; ++g) {
+        const unsigned d = r0 + 32 * g + q;
+        const unsigned pub = __ballot_sync(FULL_MASK, d >= cn || fl[g] != 0);
+        const unsigned inc = __ballot_sync(FULL_MASK, d < cn && fl[g] == ST_INCL);
+        if (gs >= 0 || wait) continue;
+        if (inc) {
+          const unsigned below = (inc & (0u - inc)) - 1u; /* lanes nearer than it */
+          if ((pub & below) == below) {
+            gs = g;
+            ls = __ffs((int)inc) - 1;
+          } else {
+            wait = true;
+          }
+        } else if (pub != FULL_MASK) {
+          wait = true;
+        }
       }
-      if (__all_sync(FULL_MASK, ok)) break;
+      if (!wait) break;
       __nanosleep(32); /* a predecessor is still loading: poll L2 less often */
     }
-    const unsigned incl = __ballot_sync(FULL_MASK, idx >= 0 && fl == ST_INCL);
-    if (incl) {
-      qs = __ffs((int)incl) - 1; /* the nearest (lowest lane) */
-      if constexpr (!PACKED) {
-        __threadfence(); /* the flags were seen: their values are written */
-        if (idx >= 0 && (int)q <= qs) val = read_value(p, t0 + (u64)idx, fl == ST_INCL);
+    if constexpr (!PACKED) {
+      __threadfence(); /* the flags were seen: their values are written */
+#pragma unroll
+      for (int g = 0; g < LB_G; ++g) {
+        const unsigned d = r0 + 32 * g + q;
+        if (d < cn && fl[g] != 0) val[g] = read_value(p, tn - d, fl[g] == ST_INCL);
       }
+    }
+#pragma unroll
+    for (int g = 0; g < LB_G; ++g) {
+      const unsigned d = r0 + 32 * g + q;
+      if (d < LB_N) lb[d] = val[g]; /* past the inclusive tile or c - 1: never read */
+    }
+    if (gs >= 0) {
+      A v = val[0];
+#pragma unroll
+      for (int g = 1; g < LB_G; ++g)
+        if (g == gs) v = val[g];
+      start = shfl_idx(v, ls); /* incl(c'), c' at distance dmax */
+      dmax = r0 + 32 * (unsigned)gs + (unsigned)ls;
       break;
     }
-    pos -= 32;
-    ++nwin;
+    r0 += 32 * LB_G;
   }
-  /* 2. forward, in increasing tile order: tile pos - qs, then pos - qs + 1 .. c - 1 */
-  A acc = shfl_idx(val, qs);
-  for (int v = qs - 1; v >= 0; --v) acc = K::comb(acc, shfl_idx(val, v)); /* ST_AGG: A_v */
-  for (unsigned i = 1; i <= nwin; ++i) { /* windows walked past in step 1 (all published) */
-    const u64 g = t0 + (u64)(pos + 32 * (long long)i - (long long)q);
-    unsigned f;
-    A x;
-    if constexpr (PACKED) {
-      f = read_flag(p, g, x);
-    } else {
-      f = ST_AGG; /* fold A_i even where the tile is inclusive now */
-      x = read_value(p, g, false);
-    }
-    for (int v = 31; v >= 0; --v) {
-      const unsigned fv = __shfl_sync(FULL_MASK, f, v);
-      const A xv = shfl_idx(x, v);
-      acc = fv == ST_INCL ? xv : K::comb(acc, xv);
+  __syncwarp(); /* lb */
+  /* 2. forward, in increasing tile order (decreasing d), from incl(c') */
+  A acc = start;
+  if (dmax > LB_N) { /* fallback: d = dmax - 1 .. LB_N again from L2, a window at a time */
+#pragma unroll 1
+    for (unsigned b = (dmax - 1) & ~31u;; b -= 32) {
+      const unsigned d = b + q; /* the lane that saw this tile's flag reads its value */
+      A x = K::id();
+      unsigned f = ST_AGG;
+      if (d >= LB_N && d < dmax) {
+        if constexpr (PACKED) f = read_flag(p, tn - d, x);
+        else x = read_value(p, tn - d, false); /* A_i even where the tile is inclusive now */
+      }
+      const unsigned incm = __ballot_sync(FULL_MASK, f == ST_INCL);
+      lb[LB_N + q] = x;
+      __syncwarp();
+      if (q == 0)
+        for (int v = 31; v >= 0; --v)
+          if (b + v >= LB_N && b + v < dmax) {
+            const A xv = lb[LB_N + v];
+            acc = (incm >> v) & 1u ? xv : K::comb(acc, xv);
+          }
+      __syncwarp();
+      if (b <= LB_N) break;
     }
   }
-  if (q == 0) publish(p, gt, ST_INCL, ac, K::comb(acc, ac));
+  if (q == 0) {
+    /* only shared memory loads, independent of acc: the adds run back to back */
+#pragma unroll 4
+    for (int d = (int)(dmax < LB_N ? dmax : LB_N) - 1; d >= 0; --d) acc = K::comb(acc, lb[d]);
+    publish(p, gt, ST_INCL, ac, K::comb(acc, ac));
+  }
   return acc;
 }
 
@@ -278,8 +386,8 @@ __device__ __forceinline__ void scan_warp(const sargs<K> &p, typename K::A *shal
 /* One tile (row, c) of a block; with lookback gt is its global id, else c == 0. */
 template <class K>
 __device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
-                                          typename K::A *wt, typename K::A *sp, u64 row, u64 c,
-                                          u64 gt, bool lookback) {
+                                          typename K::A *wt, typename K::A *sp, typename K::A *lb,
+                                          u64 row, u64 c, u64 gt, bool lookback) {
   typedef typename K::T T;
   typedef typename K::A A;
   typedef stage<A> S;
@@ -314,7 +422,7 @@ __device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
 #pragma unroll
       for (int v = 0; v < NWARPS - 1; ++v) x7 = K::comb(x7, wt[v]);
       const A ac = K::comb(x7, wt[NWARPS - 1]); /* A_c = X_7 (+) T_7 */
-      const A pc = look_back(p, gt, c, ac);
+      const A pc = look_back(p, gt, c, ac, lb);
       if (q == 0) *sp = pc;
     }
     __syncthreads();
@@ -336,6 +444,7 @@ __device__ __forceinline__ void scan_blocks(const sargs<K> &p, typename K::A *sh
   typedef typename K::A A;
   __shared__ A wt[NWARPS];
   __shared__ A sp;
+  __shared__ A lb[LB_SIZE];
   __shared__ u64 tile;
   const u64 per_row = lookback ? (p.len + GPUX_SCAN_TILE - 1) / GPUX_SCAN_TILE : 1;
   const u64 total = p.rows * per_row;
@@ -349,7 +458,7 @@ __device__ __forceinline__ void scan_blocks(const sargs<K> &p, typename K::A *sh
     }
     if (gt >= total) break;
     const u64 row = lookback ? gt / per_row : gt;
-    scan_tile<K>(p, sh, wt, &sp, row, gt - row * per_row, gt, lookback);
+    scan_tile<K>(p, sh, wt, &sp, lb, row, gt - row * per_row, gt, lookback);
     gt += gridDim.x;
   }
 }
@@ -380,7 +489,8 @@ __device__ __forceinline__ sargs<K> make_sargs(typename K::Out *out, const typen
 }  // namespace gpux_cu
 
 /* ---- kernels -------------------------------------------------------------------------- */
-/* Blocks per SM the registers must allow: float32 5 (48 registers, no spills; sm_75 has
+/* Blocks per SM the registers must allow: float32 5 (48 registers; the look-back's LB_G = 4
+ * costs a 12-16 byte spill at sm_80..90, LB_G = 2 none; sm_75 has
  * 1024 threads per SM: 4), 8-byte accumulators 3 (80 registers; their staging takes 34 KB
  * of shared memory). Left alone, ptxas takes up to 128 registers here. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750

@@ -8,7 +8,8 @@
  *   reduce, layout r: len <= 16: a thread per row; 16 < len <= 1024 with at least
  *     GPUX_CUDA_RED_WARP_MIN_ROWS rows: a warp per row; otherwise a block per (row, chunk).
  *   reduce, layout c: len <= 8: a thread per column; otherwise blocks of 16 columns x one
- *     chunk.
+ *     chunk, or of 32 columns (two per thread, 8-byte loads) for 4-byte inputs with an even
+ *     inner and an 8-byte aligned pointer (sum, prod, argmin, argmax, asum, ssq, ssd).
  *   scan: len <= 16: a thread per row; <= 512: a warp per row; <= 4096: a block per row;
  *     longer rows: a block per tile with decoupled look-back, which needs the tile counter
  *     and tile states kept in the context (b->scan_state, grown on demand, zeroed by
@@ -23,7 +24,12 @@ extern const unsigned char gpux_cuda_fatbin_reduce[];
 extern const unsigned char gpux_cuda_fatbin_scan[];
 
 /* variant ids: RV_* in kernels/cuda/reduce.cu, SV_* in kernels/cuda/scan.cu */
-enum { GPUX_CUDA_RV_THREAD = 0, GPUX_CUDA_RV_WARP = 1, GPUX_CUDA_RV_BLOCK = 2 };
+enum {
+  GPUX_CUDA_RV_THREAD = 0,
+  GPUX_CUDA_RV_WARP = 1,
+  GPUX_CUDA_RV_BLOCK = 2,
+  GPUX_CUDA_RV_CVEC = 3
+};
 enum {
   GPUX_CUDA_SV_THREAD = 0,
   GPUX_CUDA_SV_WARP = 1,
@@ -36,6 +42,7 @@ enum {
 #define GPUX_CUDA_SCAN_THREAD_MAX 16  /* GPUX_CU_SCAN_THREAD_MAX */
 #define GPUX_CUDA_SCAN_WARP_MAX 512   /* GPUX_CU_SCAN_WARP_MAX */
 #define GPUX_CUDA_RC_COLS 16          /* GPUX_CU_RC_COLS: columns per block, layout c */
+#define GPUX_CUDA_RCV_COLS 32         /* GPUX_CU_RCV_COLS: the same, RV_CVEC */
 #define GPUX_CUDA_ROWS_PER_BLOCK 8    /* warp variants: one row per warp */
 /* The warp variant (layout r) reads a row in ceil(len / 256) steps of 8 loads per thread;
  * up to 1024 that is at most two round trips, and with enough rows to fill the GPU it
@@ -158,6 +165,23 @@ static gpux_status gpux_cuda_launch_named(gpux__bctx *b, CUfunction f, gpux_cuda
   return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s)", base);
 }
 
+/* the kinds with an RV_CVEC variant (kernels/cuda/reduce.cu, cvec_ok) */
+static int gpux_cuda_cvec_kind(int kind) {
+  switch (kind) {
+    case GPUX_CUDA_RK_min:
+    case GPUX_CUDA_RK_max:
+    case GPUX_CUDA_RK_amax:
+    case GPUX_CUDA_RK_any:
+    case GPUX_CUDA_RK_all:
+    case GPUX_CUDA_RK_cnt:
+    case GPUX_CUDA_RK_argmin_p:
+    case GPUX_CUDA_RK_argmax_p:
+      return 0;
+    default:
+      return 1;
+  }
+}
+
 gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   const int kind = p->kind, dt = p->dtype, lay = p->layout;
   gpux_cuda_grid g = {1, 1, 1, GPUX_CUDA_BLOCK, 1};
@@ -208,6 +232,13 @@ gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
     g.gx = gpux_cuda_cap(gpux_cuda_ceil_div((uint64_t)inner, GPUX_CUDA_BLOCK),
                          GPUX_CUDA_MAX_GRID_X);
     g.gy = gpux_cuda_cap((uint64_t)outer, GPUX_CUDA_MAX_GRID_YZ);
+  } else if (gpux_cuda_cvec_kind(kind) && (dt == GPUX_KDT_f32 || dt == GPUX_KDT_i32) &&
+             (inner & 1) == 0 && (in & 7) == 0) {
+    variant = GPUX_CUDA_RV_CVEC; /* the kernel's conditions (it checks them again) */
+    g.gx = gpux_cuda_cap(gpux_cuda_ceil_div((uint64_t)inner, GPUX_CUDA_RCV_COLS),
+                         GPUX_CUDA_MAX_GRID_X);
+    g.gy = gpux_cuda_cap(nparts, GPUX_CUDA_MAX_GRID_YZ);
+    g.gz = gpux_cuda_cap((uint64_t)outer, GPUX_CUDA_MAX_GRID_YZ);
   } else {
     variant = GPUX_CUDA_RV_BLOCK;
     g.gx = gpux_cuda_cap(gpux_cuda_ceil_div((uint64_t)inner, GPUX_CUDA_RC_COLS),
