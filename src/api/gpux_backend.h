@@ -126,6 +126,10 @@ typedef struct gpux__backend_iface {
   /* Device -> host; waits for the queued work before it and for the copy. */
   gpux_status (*mem_download)(gpux__bctx *b, void *buf, size_t offset_bytes, void *dst,
                               size_t bytes);
+  /* Optional: `bytes` (<= 4096) of page-locked host memory that kernels can write, for
+   * results the host reads at once (gpux_reduce_scalar). *buf is an operand buffer; after
+   * synchronize its contents are at *host, with no copy. One per context, reused. */
+  gpux_status (*host_result)(gpux__bctx *b, size_t bytes, void **buf, void **host);
   /* Device -> device, queued. */
   gpux_status (*mem_copy)(gpux__bctx *b, void *dst, size_t dst_offset_bytes, void *src,
                           size_t src_offset_bytes, size_t bytes);

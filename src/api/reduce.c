@@ -510,6 +510,31 @@ typedef union host_value {
 static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, gpux_array_t a,
                              int64_t ddof, const char *fn) {
   NEED(a, "a");
+  struct gpux_context *ctx = a->ctx;
+  void *buf = NULL, *host = NULL;
+  if (ctx->be->host_result && a->size > 0 && ddof >= 0) {
+    GPUX__CHECK(result_dtype(dt, op, a->dtype));
+    if (ctx->be->host_result(ctx->b, sizeof *v, &buf, &host) != GPUX_SUCCESS) {
+      gpux_clear_error(); /* no mapped memory: download instead */
+      buf = NULL;
+    }
+  }
+  if (buf) {
+    /* the last pass writes into host memory the device maps: no copy back */
+    red_plan p;
+    GPUX__CHECK(plan_axes(&p, a, op, NULL, GPUX_ALL_AXES, 0, fn));
+    gpux__storage st = {{buf, sizeof *v}, 1};
+    struct gpux_array out;
+    memset(&out, 0, sizeof out);
+    out.ctx = ctx;
+    out.st = &st;
+    out.dtype = *dt;
+    out.size = 1;
+    GPUX__CHECK(reduce_into(&out, op, a, &p, ddof));
+    GPUX__CHECK(ctx->be->synchronize(ctx->b));
+    memcpy(v, host, gpux_dtype_size(*dt));
+    return GPUX_SUCCESS;
+  }
   struct gpux_array *r = NULL;
   GPUX__CHECK(reduce_common(&r, NULL, op, a, NULL, GPUX_ALL_AXES, 0, ddof, fn));
   *dt = r->dtype;

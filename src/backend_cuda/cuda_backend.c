@@ -159,6 +159,7 @@ static void gpux_cuda_context_destroy(gpux__bctx *b) {
     (void)gpux_cuda_drv.StreamSynchronize(b->stream);
     gpux_cuda_reduce_unload(b);
     gpux_cuda_kernels_unload(b);
+    if (b->result_host) (void)gpux_cuda_drv.MemFreeHost(b->result_host);
     (void)gpux_cuda_drv.StreamDestroy(b->stream);
     gpux_cuda_leave(pushed);
   }
@@ -258,6 +259,33 @@ static gpux_status gpux_cuda_mem_download(gpux__bctx *b, void *buf, size_t offse
 cleanup:
   gpux_cuda_leave(pushed);
   return s;
+}
+
+static gpux_status gpux_cuda_host_result(gpux__bctx *b, size_t bytes, void **buf, void **host) {
+  int pushed = 0;
+  CUresult r;
+  if (bytes > GPUX_CUDA_RESULT_BYTES)
+    return gpux_cuda_host->set_error(GPUX_ERROR_UNSUPPORTED, "cuda: host result of %zu bytes",
+                                     bytes);
+  if (!b->result_host) {
+    void *h = NULL;
+    CUdeviceptr d = 0;
+    r = gpux_cuda_enter(b, &pushed);
+    if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+    r = gpux_cuda_drv.MemHostAlloc(&h, GPUX_CUDA_RESULT_BYTES, CU_MEMHOSTALLOC_DEVICEMAP);
+    if (r == CUDA_SUCCESS) {
+      r = gpux_cuda_drv.MemHostGetDevicePointer(&d, h, 0);
+      if (r != CUDA_SUCCESS) (void)gpux_cuda_drv.MemFreeHost(h);
+    }
+    gpux_cuda_leave(pushed);
+    if (r != CUDA_SUCCESS)
+      return gpux_cuda_error(GPUX_ERROR_UNSUPPORTED, r, "cuMemHostAlloc(DEVICEMAP) for results");
+    b->result_host = h;
+    b->result_dev = d;
+  }
+  *buf = (void *)(uintptr_t)b->result_dev;
+  *host = b->result_host;
+  return GPUX_SUCCESS;
 }
 
 static gpux_status gpux_cuda_mem_copy(gpux__bctx *b, void *dst, size_t dst_offset_bytes,
@@ -362,6 +390,7 @@ static const gpux__backend_iface gpux_cuda_iface = {
     .mem_free = gpux_cuda_mem_free,
     .mem_upload = gpux_cuda_mem_upload,
     .mem_download = gpux_cuda_mem_download,
+    .host_result = gpux_cuda_host_result,
     .mem_copy = gpux_cuda_mem_copy,
     .binary = gpux_cuda_binary,
     .unary = gpux_cuda_unary,

@@ -45,6 +45,10 @@
   X(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", NULL, PFN_cuMemcpyDtoHAsync_v3020)              \
   X(MemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", NULL, PFN_cuMemcpyDtoDAsync_v3020)              \
   X(MemsetD32Async, "cuMemsetD32Async", NULL, PFN_cuMemsetD32Async_v3020)                    \
+  X(MemHostAlloc, "cuMemHostAlloc", NULL, PFN_cuMemHostAlloc_v2020)                          \
+  X(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", NULL,                           \
+    PFN_cuMemHostGetDevicePointer_v3020)                                                     \
+  X(MemFreeHost, "cuMemFreeHost", NULL, PFN_cuMemFreeHost_v2000)                             \
   X(PointerGetAttribute, "cuPointerGetAttribute", NULL, PFN_cuPointerGetAttribute_v4000)     \
   X(EventCreate, "cuEventCreate", NULL, PFN_cuEventCreate_v2000)                             \
   X(EventDestroy, "cuEventDestroy_v2", NULL, PFN_cuEventDestroy_v4000)                       \
@@ -97,7 +101,12 @@ struct gpux__bctx {
   /* the single-pass scan's tile counter and tile states, grown on demand */
   CUdeviceptr scan_state;
   size_t scan_state_bytes;
+  /* page-locked host memory mapped into the device (host_result): kernels write scalar
+   * results there, so returning one to the host needs no copy (allocated on first use) */
+  void *result_host;
+  CUdeviceptr result_dev;
 };
+#define GPUX_CUDA_RESULT_BYTES ((size_t)4096)
 
 /* cuda_driver.c */
 gpux_status gpux_cuda_load_driver(void);
