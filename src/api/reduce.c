@@ -504,8 +504,14 @@ typedef union host_value {
   float f32;
   double f64;
   int64_t i64;
-  uint8_t b8;
+  int32_t i32;
+  uint8_t u8; /* uint8 and bool */
 } host_value;
+
+/* An integer or bool result (min/max of int32 or uint8 keep the input dtype). */
+static int64_t host_int(const host_value *v, gpux_dtype dt) {
+  return dt == GPUX_INT64 ? v->i64 : dt == GPUX_INT32 ? v->i32 : v->u8;
+}
 
 static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, gpux_array_t a,
                              int64_t ddof, const char *fn) {
@@ -549,24 +555,7 @@ GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_a
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
-  switch (dt) {
-    case GPUX_FLOAT32: *value = v.f32; break;
-    case GPUX_FLOAT64: *value = v.f64; break;
-    case GPUX_INT64: *value = (double)v.i64; break;
-    case GPUX_BOOL: *value = v.b8; break;
-    default: {
-      /* min/max of int32 or uint8 keep the input dtype */
-      int32_t i32;
-      uint8_t u8;
-      if (dt == GPUX_INT32) {
-        memcpy(&i32, &v, sizeof i32);
-        *value = i32;
-      } else {
-        memcpy(&u8, &v, sizeof u8);
-        *value = u8;
-      }
-    }
-  }
+  *value = dt == GPUX_FLOAT32 ? (double)v.f32 : dt == GPUX_FLOAT64 ? v.f64 : (double)host_int(&v, dt);
   return GPUX_SUCCESS;
 }
 
@@ -582,21 +571,7 @@ GPUX_API gpux_status gpux_reduce_scalar_i64(int64_t *value, gpux_reduce_op op, g
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
-  switch (dt) {
-    case GPUX_INT64: *value = v.i64; break;
-    case GPUX_BOOL: *value = v.b8; break;
-    case GPUX_INT32: {
-      int32_t i32;
-      memcpy(&i32, &v, sizeof i32);
-      *value = i32;
-      break;
-    }
-    default: {
-      uint8_t u8;
-      memcpy(&u8, &v, sizeof u8);
-      *value = u8;
-    }
-  }
+  *value = host_int(&v, dt);
   return GPUX_SUCCESS;
 }
 
