@@ -49,7 +49,7 @@ static const op_info op_table[GPUX_REDUCE_OP_COUNT] = {
     [GPUX_REDUCE_NORM_MAX] = {"norm_max", RK_amax, GPUX_POST_NONE, 1, 0, 0.0},
 };
 
-/* Column layout only when a warp's 32 columns are mostly real ones; narrower column
+/* Column layout only when a block's 16 columns are mostly real ones; narrower column
  * reductions go through a transposing copy and the row layout. */
 #define COL_MIN_INNER 8
 
