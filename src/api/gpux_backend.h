@@ -75,6 +75,7 @@ typedef struct gpux__launch {
  * layout ROW) chunk by chunk and writes nparts = ceil(len / GPUX_RED_CHUNK) values to
  * out[o][p][i] (p = 0..nparts-1), contiguous, in the kind's accumulator dtype. When nparts
  * is 1 the post op applies. len >= 1, outer >= 1, inner >= 1; nothing is empty.
+ * out.dtype is the accumulator dtype (the front end derives it from the kind's list).
  *   in_idx:  argmin_p/argmax_p only: i64 indices beside in (same layout);
  *   out_idx: argmin/argmax/argmin_p/argmax_p: i64 indices beside out;
  *   aux:     ssd only: the mean of each output, [outer][inner], input dtype. */
@@ -89,7 +90,7 @@ typedef struct gpux__reduce_pass {
 } gpux__reduce_pass;
 
 /* One scan ("THE CANONICAL SCAN"): rows x len, input and output contiguous, the output in
- * the kind's accumulator dtype; rows >= 1, len >= 1. */
+ * the kind's accumulator dtype (out.dtype); rows >= 1, len >= 1. */
 typedef struct gpux__scan_pass {
   int kind;  /* GPUX_SCAN_KINDS id */
   int dtype; /* input dtype */

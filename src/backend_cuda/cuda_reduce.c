@@ -83,29 +83,8 @@ static const char *const gpux_cuda_scan_names[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COU
 #undef GPUX_CUDA_SCAN_KIND
 #undef GPUX_CUDA_SCAN_NAME
 
-#define GPUX_CUDA_RACC(kind, id, dts, acc) [id] = acc,
-static const unsigned char gpux_cuda_reduce_acc[GPUX_REDUCE_KIND_COUNT] = {
-    GPUX_REDUCE_KINDS(GPUX_CUDA_RACC)};
-static const unsigned char gpux_cuda_scan_acc[GPUX_SCAN_KIND_COUNT] = {
-    GPUX_SCAN_KINDS(GPUX_CUDA_RACC)};
-#undef GPUX_CUDA_RACC
-
 static const char gpux_cuda_rlayout_suffix[GPUX_CUDA_NRLAYOUTS] = {[GPUX_RL_ROW] = 'r',
                                                                     [GPUX_RL_COL] = 'c'};
-
-/* the accumulator (= output) dtype of a kind with accumulator class racc on input dt */
-static int gpux_cuda_acc_dtype(int racc, int dt) {
-  switch (racc) {
-    case GPUX_RACC_WIDE:
-      return dt == GPUX_KDT_f32 || dt == GPUX_KDT_f64 ? dt : GPUX_KDT_i64;
-    case GPUX_RACC_BOOL:
-      return GPUX_KDT_b8;
-    case GPUX_RACC_I64:
-      return GPUX_KDT_i64;
-    default:
-      return dt;
-  }
-}
 
 /* ---- loading ------------------------------------------------------------------------- */
 gpux_status gpux_cuda_reduce_load(gpux__bctx *b) {
@@ -187,7 +166,7 @@ gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   gpux_cuda_grid g = {1, 1, 1, GPUX_CUDA_BLOCK, 1};
   CUdeviceptr out, out_idx, in, in_idx, aux;
   long long outer, len, inner;
-  int variant, post, acc;
+  int variant, post;
   double post_div;
   uint64_t nparts;
   CUfunction f;
@@ -198,10 +177,9 @@ gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
       (unsigned)lay >= GPUX_CUDA_NRLAYOUTS || !(f = b->reduce[kind][dt][lay]))
     return gpux_cuda_no_kernel("reduce", kind, dt, lay);
   if (p->outer <= 0 || p->len <= 0 || p->inner <= 0) return GPUX_SUCCESS;
-  acc = gpux_cuda_acc_dtype(gpux_cuda_reduce_acc[kind], dt);
   /* argmin/argmax may leave out the values (indices only); in_idx and aux only for the
    * kinds that read them */
-  out = p->out.buf ? gpux_cuda_opnd_ptr(&p->out, acc) : 0;
+  out = p->out.buf ? gpux_cuda_opnd_ptr(&p->out, p->out.dtype) : 0;
   out_idx = p->out_idx.buf ? gpux_cuda_opnd_ptr(&p->out_idx, GPUX_KDT_i64) : 0;
   in = gpux_cuda_opnd_ptr(&p->in, dt);
   in_idx = p->in_idx.buf ? gpux_cuda_opnd_ptr(&p->in_idx, GPUX_KDT_i64) : 0;
@@ -297,7 +275,7 @@ gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p) {
       !(f = b->scan[kind][dt]))
     return gpux_cuda_no_kernel("scan", kind, dt, 0);
   if (p->rows <= 0 || p->len <= 0) return GPUX_SUCCESS;
-  out = gpux_cuda_opnd_ptr(&p->out, gpux_cuda_acc_dtype(gpux_cuda_scan_acc[kind], dt));
+  out = gpux_cuda_opnd_ptr(&p->out, p->out.dtype);
   in = gpux_cuda_opnd_ptr(&p->in, dt);
   rows = (long long)p->rows;
   len = (long long)p->len;

@@ -95,26 +95,13 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 #define RED_SHORT 32 /* GPU form, mode 1: one work-item per output up to this length */
 
 /* CPU form, _c: columns per work-item, GPUX_RD_CW of reduce.cl: 512 bytes of accumulators
- * per lane, at most 128 columns. Accumulator sizes follow the ACC column of the list; the
- * arg kinds carry (value, index) pairs of 16 bytes. */
-#define KIND_ACC(k, id, DTLIST, ACC) [id] = ACC,
-static const int reduce_acc[GPUX_REDUCE_KIND_COUNT] = {GPUX_REDUCE_KINDS(KIND_ACC)};
-
-static int64_t cpu_cols(int kind, int dt) {
+ * per lane, at most 128 columns. The accumulator is the pass's output dtype (acc); the arg
+ * kinds carry (value, index) pairs of 16 bytes. */
+static int64_t cpu_cols(int kind, int acc) {
   static const int dt_bytes[GPUX_KDT_COUNT] = {
       [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
       [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1};
-  int bytes;
-  if (!strncmp(reduce_kinds[kind].name, "arg", 3))
-    bytes = 16;
-  else if (reduce_acc[kind] == GPUX_RACC_WIDE)
-    bytes = dt == GPUX_KDT_f32 ? 4 : 8;
-  else if (reduce_acc[kind] == GPUX_RACC_BOOL)
-    bytes = 1;
-  else if (reduce_acc[kind] == GPUX_RACC_I64)
-    bytes = 8;
-  else
-    bytes = dt_bytes[dt];
+  const int bytes = !strncmp(reduce_kinds[kind].name, "arg", 3) ? 16 : dt_bytes[acc];
   return 512 / bytes < 128 ? 512 / bytes : 128;
 }
 
@@ -131,7 +118,7 @@ gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   if (b->red_cpu) { /* a work-item per (chunk, row) or (column block, chunk, row) */
     int64_t items = layout == GPUX_RL_ROW
                         ? p->outer * nparts
-                        : ceil_div(inner, cpu_cols(p->kind, dt)) * nparts * p->outer;
+                        : ceil_div(inner, cpu_cols(p->kind, p->out.dtype)) * nparts * p->outer;
     groups = ceil_div(items, (int64_t)b->red_local);
   } else if (p->len <= RED_SHORT) { /* a work-item per output */
     mode = 1;
