@@ -35,7 +35,7 @@
 
 namespace gpux_cu {
 
-enum { RV_THREAD = 0, RV_WARP = 1, RV_BLOCK = 2, RV_CVEC = 3 };
+enum { RV_THREAD = 0, RV_WARP = 1, RV_BLOCK = 2, RV_CVEC = 3, RV_CASYNC = 4 };
 
 template <class K> struct rargs {
   typename K::Out *out;
@@ -500,6 +500,103 @@ template <class K> __device__ __forceinline__ void red_c_vec(const rargs<K> &p) 
 }
 static_assert(GPUX_RED_LANES / GPUX_CU_RC_GROUPS == 16, "16 half-warps");
 
+/* RV_CASYNC (sm_80+, the kinds of cvec_ok, inner % 4 == 0, input 16-byte aligned; else the
+ * host's other choices): 32 columns x 8 lane groups per block, rows streamed through shared
+ * memory by cp.async in stages of 64 rows (8 KB), CA_STAGES - 1 stages in flight, so a
+ * block keeps 32 KB of loads going without holding them in registers. Thread (g, i) owns
+ * lanes l = g + 8j (j = 0..31) of column i: stage st holds chunk rows 64 st + g + 8t
+ * (t = 0..7), i.e. lanes 64 (st % 4) + g + 8t, acc[8 (st % 4) + t], in increasing k. Levels
+ * s = 128 .. 8 pair accumulators of one thread (tree_regs), s = 4, 2, 1 the 8 groups of a
+ * column, through shared memory: the canonical order as in red_c_block. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GPUX_CU_CASYNC 1
+#define GPUX_CU_CA_COLS 32
+#define GPUX_CU_CA_ROWS 64
+#define GPUX_CU_CA_STAGES 5
+__device__ __forceinline__ void cp_async16(void *dst, const void *src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
+                   (unsigned)__cvta_generic_to_shared(dst)),
+               "l"(src)
+               : "memory");
+}
+template <class K> __device__ __forceinline__ void red_c_async(const rargs<K> &p) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  constexpr int C = GPUX_CU_CA_COLS, R = GPUX_CU_CA_ROWS, NS = GPUX_CU_CA_STAGES;
+  constexpr int G = GPUX_RED_LANES / C, J = GPUX_RED_LANES / G, NA = nacc<K, J>::value;
+  constexpr int SPK = GPUX_RED_LANES / R; /* stages per 256 rows */
+  static_assert(G == 8 && J == 32 && SPK == 4 && R % G == 0, "the lane shape above");
+  __shared__ __align__(16) T buf[NS][R][C];
+  __shared__ A sh[G][C + 1];
+  const unsigned tx = threadIdx.x % C, g = threadIdx.x / C;
+  const unsigned cr = threadIdx.x / (C / 4), cq = threadIdx.x % (C / 4); /* copies: 4 columns */
+  constexpr unsigned CROWS = GPUX_RED_LANES / (C / 4);                     /* 32 rows per pass */
+  const u64 len = p.len, inner = p.inner;
+  const u64 nparts = (len + GPUX_RED_CHUNK - 1) / GPUX_RED_CHUNK;
+  const u64 ncb = (inner + C - 1) / C;
+  for (u64 o = blockIdx.z; o < p.outer; o += gridDim.z)
+    for (u64 c = blockIdx.y; c < nparts; c += gridDim.y)
+      for (u64 cb = blockIdx.x; cb < ncb; cb += gridDim.x) {
+        const u64 i = cb * C + tx;
+        const bool colok = i < inner;
+        const T m = colok ? mean_of(p, o * inner + i) : T();
+        const u64 r0 = c * GPUX_RED_CHUNK;
+        const unsigned left = (unsigned)min(len - r0, (u64)GPUX_RED_CHUNK);
+        const unsigned nst = (left + R - 1) / R;
+        const bool cpok = cb * C + 4 * cq < inner; /* inner % 4 == 0: all 4 columns or none */
+        const T *src = p.in + ((o * len + r0) * inner + cb * C + 4 * cq);
+        auto issue = [&](unsigned st) {
+          if (st < nst) {
+#pragma unroll
+            for (unsigned h = 0; h < R / CROWS; ++h) {
+              const unsigned rr = st * R + cr + CROWS * h;
+              if (cpok && rr < left)
+                cp_async16(&buf[st % NS][cr + CROWS * h][4 * cq], src + (u64)rr * inner);
+            }
+          }
+          asm volatile("cp.async.commit_group;" ::: "memory"); /* empty groups keep count */
+        };
+#pragma unroll
+        for (unsigned st = 0; st < NS - 1; ++st) issue(st);
+        A acc[NA];
+#pragma unroll
+        for (int j = 0; j < NA; ++j) acc[j] = K::id();
+#pragma unroll 1
+        for (unsigned k = 0; k * SPK < nst; ++k) { /* block-uniform */
+#pragma unroll
+          for (unsigned q = 0; q < SPK; ++q) {
+            const unsigned st = k * SPK + q;
+            asm volatile("cp.async.wait_group %0;" ::"n"(NS - 2) : "memory");
+            __syncthreads(); /* stage st visible to all; stage st - 1 read by all */
+            issue(st + NS - 1);
+            if (st < nst) {
+              const T(*b)[C] = buf[st % NS];
+#pragma unroll
+              for (unsigned t = 0; t < R / G; ++t) {
+                const unsigned rr = st * R + g + G * t;
+                if (colok && rr < left) {
+                  const int j = (int)(q * (R / G) + t) % NA;
+                  acc[j] = K::comb(acc[j], K::conv(b[g + G * t][tx], (long long)(r0 + rr), 0, m));
+                }
+              }
+            }
+          }
+        }
+        sh[g][tx] = fold_accs<K>(acc); /* s = 128 .. 8 */
+        __syncthreads();
+        if (g == 0) {
+          A v[G];
+#pragma unroll
+          for (int gg = 0; gg < G; ++gg) v[gg] = sh[gg][tx];
+          if (colok) put(p, (o * nparts + c) * inner + i, tree_regs<K>(v), nparts == 1);
+        }
+        __syncthreads(); /* sh and buf are reused */
+      }
+}
+#else
+#define GPUX_CU_CASYNC 0
+#endif
+
 template <class K> __device__ __forceinline__ void red_r(const rargs<K> &p, int variant) {
   if (variant == RV_THREAD && p.len <= GPUX_CU_RED_THREAD_MAX) red_r_thread(p);
   else if (variant == RV_WARP && p.len <= GPUX_RED_CHUNK) red_r_warp(p);
@@ -510,11 +607,20 @@ template <class K> __device__ __forceinline__ void red_c(const rargs<K> &p, int 
     red_c_thread(p);
     return;
   }
-  if constexpr (cvec_ok<K>::value)
-    if (variant == RV_CVEC && (p.inner & 1) == 0 && ((unsigned long long)p.in & 7) == 0) {
+  if constexpr (cvec_ok<K>::value) {
+#if GPUX_CU_CASYNC
+    if constexpr (sizeof(typename K::A) == 4) /* its 40 KB of stages fit beside the others */
+      if (variant == RV_CASYNC && (p.inner & 3) == 0 && ((unsigned long long)p.in & 15) == 0) {
+        red_c_async(p);
+        return;
+      }
+#endif
+    if ((variant == RV_CVEC || variant == RV_CASYNC) && (p.inner & 1) == 0 &&
+        ((unsigned long long)p.in & 7) == 0) {
       red_c_vec(p);
       return;
     }
+  }
   red_c_block(p);
 }
 

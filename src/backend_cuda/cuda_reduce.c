@@ -28,7 +28,8 @@ enum {
   GPUX_CUDA_RV_THREAD = 0,
   GPUX_CUDA_RV_WARP = 1,
   GPUX_CUDA_RV_BLOCK = 2,
-  GPUX_CUDA_RV_CVEC = 3
+  GPUX_CUDA_RV_CVEC = 3,
+  GPUX_CUDA_RV_CASYNC = 4
 };
 enum {
   GPUX_CUDA_SV_THREAD = 0,
@@ -213,6 +214,10 @@ gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   } else if (gpux_cuda_cvec_kind(kind) && (dt == GPUX_KDT_f32 || dt == GPUX_KDT_i32) &&
              (inner & 1) == 0 && (in & 7) == 0) {
     variant = GPUX_CUDA_RV_CVEC; /* the kernel's conditions (it checks them again) */
+    /* float32 accumulators: rows streamed through shared memory (sm_80+; before that, and
+     * for inner % 4 != 0, the kernel runs RV_CVEC; both have 32-column blocks) */
+    if (dt == GPUX_KDT_f32 && p->out.dtype == GPUX_KDT_f32 && (inner & 3) == 0 && (in & 15) == 0)
+      variant = GPUX_CUDA_RV_CASYNC;
     g.gx = gpux_cuda_cap(gpux_cuda_ceil_div((uint64_t)inner, GPUX_CUDA_RCV_COLS),
                          GPUX_CUDA_MAX_GRID_X);
     g.gy = gpux_cuda_cap(nparts, GPUX_CUDA_MAX_GRID_YZ);
