@@ -1,8 +1,10 @@
 /* gpux-bench: times gpux operations on the context's backend.
  *
- *   gpux-bench [--op add,exp,copy,transpose,sum,...,hostcost,sumscalar|all] [--sizes 2^20,...]
- *              [--dtype float32] [--reps 20] [--warmup 3] [--backend cuda|opencl|auto]
- *              [--device N|gpu] [--json FILE] [--md FILE] [--calls 10000] [--batches 10]
+ *   gpux-bench [--op add,exp,copy,transpose,sum,...,hostcost,sumscalar,gemm_f32,...|gemm|all]
+ *              [--sizes 2^20,...] [--dtype float32] [--reps 20] [--warmup 3]
+ *              [--backend cuda|opencl|auto] [--device N|gpu] [--json FILE] [--md FILE]
+ *              [--calls 10000] [--batches 10] [--gemm-sizes 1024,4096,8192]
+ *              [--gemm-path vendor,native]
  *
  * Device timing: every timed run is bracketed by two device events (gpux_event_record) on the
  * context's stream; the figure is the median over --reps runs, after --warmup untimed runs.
@@ -26,6 +28,18 @@
  *              timed region; median over batches of us/call, for gpux_binary_into (no
  *              allocation), gpux_binary (allocates from the pool, output released each call),
  *              and gpux_binary_into followed by gpux_context_synchronize (latency).
+ *   gemm_f32, gemm_f64, gemm_tf32, gemm_f16, gemm_bf16 (or "gemm" for all five)
+ *              C = A @ B, n x n x n (--gemm-sizes, not --sizes), gpux_gemm with beta 0 into a
+ *              preallocated C, once per path (--gemm-path: vendor = cuBLAS / CLBlast, native =
+ *              gpux's kernels; ops are reported as gemm_f32_vendor, gemm_f32_native, ...).
+ *              TFLOP/s = 2 n^3 / median time. Each row also gives the first call at that size
+ *              (host clock, gemm + synchronize): at the first size of an op and path it is the
+ *              cold call, including building or loading the kernels (gpux's and the vendor
+ *              library's; on-disk kernel caches as found). gemm_tf32 is float32 with
+ *              GPUX_OPTION_TF32 (vendor path only); tf32, f16 and bf16 are CUDA only (skipped
+ *              elsewhere with a note). f16/bf16 inputs hold values exact in both formats
+ *              (multiples of 1/8) uploaded as float32 and cast on the device. 16 entries of C
+ *              are checked against a host double sum within the dtype's error bound.
  *
  * Sizes are element counts: 1048576, 2^20, or 16384x16384. Inputs are random (not zeros), and
  * a sample of each output is checked against the host. Exit status: 0, 1 on a failure,
@@ -52,11 +66,19 @@
 enum {
   OP_ADD, OP_EXP, OP_COPY, OP_TRANSPOSE,
   OP_SUM, OP_ROWSUM, OP_COLSUM, OP_ROWARGMAX, OP_CUMSUM,
-  OP_HOSTCOST, OP_SUMSCALAR, OP_COUNT
+  OP_HOSTCOST, OP_SUMSCALAR,
+  OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
-    "hostcost", "sumscalar"};
+    "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16"};
+#define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_BF16)
+/* float16 / bfloat16 (gpux_dtype 6 and 7, issue 4), spelled by value */
+#define BENCH_FLOAT16 GPUX_FLOAT16
+#define BENCH_BFLOAT16 GPUX_BFLOAT16
+#define GEMM_PATHS 3 /* indices: GPUX_GEMM_AUTO, _VENDOR, _NATIVE */
+static const char *const k_gemm_path_names[GEMM_PATHS] = {"auto", "vendor", "native"};
+#define GEMM_SAMPLES 16
 #define OP_IS_SQUARE(op) \
   ((op) == OP_TRANSPOSE || (op) == OP_ROWSUM || (op) == OP_COLSUM || (op) == OP_ROWARGMAX)
 #define OP_IS_REDUCTION(op) ((op) >= OP_SUM && (op) <= OP_CUMSUM)
@@ -69,6 +91,9 @@ typedef struct result {
   double bytes; /* read + written per run */
   double gbps;  /* 0 when not meaningful */
   double us_per_call; /* hostcost only */
+  double tflops;        /* gemm only: 2 n^3 / median time, 1e12 FLOP/s */
+  double first_call_ms; /* gemm only: the first call at this size, host clock, incl. sync */
+  int is_gemm;          /* n is the side of the n x n x n product */
   int reps;
   char timing[64];
   char note[160];
@@ -79,6 +104,9 @@ static struct {
   int ops[OP_COUNT];
   int64_t sizes[MAX_SIZES];
   int nsizes;
+  int64_t gemm_sizes[MAX_SIZES];
+  int ngemm_sizes;
+  int gemm_paths[GEMM_PATHS]; /* 1: run this path (index = gpux_gemm_path) */
   gpux_dtype dtype;
   int reps, warmup;
   int calls, batches;
@@ -159,6 +187,7 @@ static hval gen_value(gpux_dtype dt, uint64_t seed, int64_t i) {
     case GPUX_INT64: v.i64 = (int64_t)h; break;
     case GPUX_UINT8: v.u8 = (uint8_t)h; break;
     case GPUX_BOOL: v.u8 = (uint8_t)(h & 1); break;
+    default: break; /* float16 / bfloat16: storage only, no op to time */
   }
   return v;
 }
@@ -171,6 +200,7 @@ static double hval_double(hval v, gpux_dtype dt) {
     case GPUX_INT64: return (double)v.i64;
     case GPUX_UINT8:
     case GPUX_BOOL: return v.u8;
+    default: break;
   }
   return 0;
 }
@@ -188,8 +218,12 @@ static gpux_status view_1d(gpux_array_t *out, gpux_array_t a, int64_t lo, int64_
   return gpux_array_slice(out, a, start, stop, step);
 }
 
-/* A new 1-d array of n random elements (stream seed), uploaded in chunks. */
-static gpux_status make_random(gpux_array_t *out, int64_t n, gpux_dtype dt, uint64_t seed) {
+/* Fills buf with elements lo..hi-1 (of es bytes each) of a generated array. */
+typedef void (*fill_fn)(unsigned char *buf, int64_t lo, int64_t hi, size_t es, const void *arg);
+
+/* A new 1-d array of n elements of dt, generated and uploaded a chunk at a time. */
+static gpux_status upload_generated(gpux_array_t *out, int64_t n, gpux_dtype dt, fill_fn fill,
+                                    const void *arg) {
   size_t es = gpux_dtype_size(dt);
   int64_t shape[1] = {n};
   gpux_array_t a = NULL, v = NULL;
@@ -204,10 +238,7 @@ static gpux_status make_random(gpux_array_t *out, int64_t n, gpux_dtype dt, uint
   }
   for (int64_t lo = 0; lo < n; lo += CHUNK_ELEMS) {
     int64_t hi = lo + CHUNK_ELEMS < n ? lo + CHUNK_ELEMS : n;
-    for (int64_t i = lo; i < hi; i++) {
-      hval v = gen_value(dt, seed, i);
-      memcpy(buf + (size_t)(i - lo) * es, &v, es); /* the union's first bytes hold the value */
-    }
+    fill(buf, lo, hi, es, arg);
     s = view_1d(&v, a, lo, hi);
     if (s == GPUX_SUCCESS) s = gpux_array_write(v, buf, (size_t)(hi - lo) * es);
     gpux_array_release(v);
@@ -220,6 +251,24 @@ done:
   free(buf);
   gpux_array_release(a);
   return s;
+}
+
+typedef struct gen_arg {
+  gpux_dtype dt;
+  uint64_t seed;
+} gen_arg;
+static void fill_random(unsigned char *buf, int64_t lo, int64_t hi, size_t es, const void *arg) {
+  const gen_arg *g = arg;
+  for (int64_t i = lo; i < hi; i++) {
+    hval v = gen_value(g->dt, g->seed, i);
+    memcpy(buf + (size_t)(i - lo) * es, &v, es); /* the union's first bytes hold the value */
+  }
+}
+
+/* A new 1-d array of n random elements (stream seed), uploaded in chunks. */
+static gpux_status make_random(gpux_array_t *out, int64_t n, gpux_dtype dt, uint64_t seed) {
+  const gen_arg g = {dt, seed};
+  return upload_generated(out, n, dt, fill_random, &g);
 }
 
 /* Expected value of output element i, as double. */
@@ -716,6 +765,283 @@ done:
   return rc;
 }
 
+/* ---- matrix products */
+
+/* Element i of gemm input stream `seed`: uniform in [-1, 1) (float32 values, or float64), or
+ * for the half dtypes a multiple of 1/8 in [-4, 4) (exact in float16 and bfloat16). */
+static double gemm_value(int op, uint64_t seed, int64_t i) {
+  uint64_t h = mix64(seed * 0x100000001B3ull ^ (uint64_t)i);
+  double u = (double)(h >> 11) / (double)(1ull << 53) * 2.0 - 1.0;
+  if (op == OP_GEMM_F16 || op == OP_GEMM_BF16) return floor(u * 32.0) / 8.0;
+  if (op == OP_GEMM_F64) return u;
+  return (double)(float)u;
+}
+
+static gpux_dtype gemm_dtype(int op) {
+  switch (op) {
+    case OP_GEMM_F64: return GPUX_FLOAT64;
+    case OP_GEMM_F16: return BENCH_FLOAT16;
+    case OP_GEMM_BF16: return BENCH_BFLOAT16;
+    default: return GPUX_FLOAT32;
+  }
+}
+
+typedef struct gemm_gen_arg {
+  int op;
+  uint64_t seed;
+} gemm_gen_arg;
+static void fill_gemm(unsigned char *buf, int64_t lo, int64_t hi, size_t es, const void *arg) {
+  const gemm_gen_arg *g = arg;
+  for (int64_t i = lo; i < hi; i++) {
+    double x = gemm_value(g->op, g->seed, i);
+    if (es == 8) memcpy(buf + (size_t)(i - lo) * 8, &x, 8);
+    else {
+      float f = (float)x;
+      memcpy(buf + (size_t)(i - lo) * 4, &f, 4);
+    }
+  }
+}
+
+/* A new n x n array of gemm_dtype(op) holding stream `seed`, uploaded in chunks (half dtypes:
+ * as float32, then cast on the device). */
+static gpux_status make_gemm_operand(gpux_array_t *out, int op, int64_t n, uint64_t seed) {
+  gpux_dtype dt = gemm_dtype(op), up = dt == GPUX_FLOAT64 ? GPUX_FLOAT64 : GPUX_FLOAT32;
+  const int64_t shape2[2] = {n, n};
+  const gemm_gen_arg g = {op, seed};
+  gpux_array_t a = NULL, a2 = NULL, h = NULL;
+  gpux_status s = upload_generated(&a, n * n, up, fill_gemm, &g);
+  if (s != GPUX_SUCCESS) goto done;
+  s = gpux_array_reshape(&a2, a, 2, shape2);
+  if (s != GPUX_SUCCESS) goto done;
+  if (dt != up) {
+    s = gpux_array_cast(&h, a2, dt);
+    if (s != GPUX_SUCCESS) goto done;
+    *out = h;
+  } else {
+    *out = a2;
+    a2 = NULL;
+  }
+done:
+  gpux_array_release(a);
+  gpux_array_release(a2);
+  return s;
+}
+
+/* The error bound of one entry (host double sum `want`, sum of |products| `sabs`). */
+static double gemm_tolerance(int op, int64_t n, double want, double sabs) {
+  double k = (double)n;
+  switch (op) {
+    case OP_GEMM_F64: return (k + 4) * 0x1p-53 * sabs + 1e-300;
+    case OP_GEMM_TF32: return (0x1p-9 + (k + 4) * 0x1p-24) * sabs + 1e-30;
+    case OP_GEMM_F16: return (k + 4) * 0x1p-24 * sabs + 0x1p-11 * fabs(want) + 0x1p-25;
+    case OP_GEMM_BF16: return (k + 4) * 0x1p-24 * sabs + 0x1p-8 * fabs(want) + 1e-30;
+    default: return (k + 4) * 0x1p-24 * sabs + 1e-30;
+  }
+}
+
+/* GEMM_SAMPLES entries of C (the corners, then pseudo-random ones) against the host. */
+static int check_gemm(int op, gpux_array_t c, int64_t n, char *why, size_t why_len) {
+  gpux_dtype dt = gemm_dtype(op);
+  gpux_array_t c32 = NULL, e = NULL;
+  gpux_status s = GPUX_SUCCESS;
+  int bad = 0;
+  if (dt == BENCH_FLOAT16 || dt == BENCH_BFLOAT16) {
+    s = gpux_array_cast(&c32, c, GPUX_FLOAT32);
+    dt = GPUX_FLOAT32;
+  }
+  for (int k = 0; k < GEMM_SAMPLES && s == GPUX_SUCCESS && !bad; k++) {
+    int64_t i, j;
+    if (k < 4) {
+      i = (k & 1) ? n - 1 : 0;
+      j = (k & 2) ? n - 1 : 0;
+    } else {
+      i = (int64_t)(mix64(77 + (uint64_t)k) % (uint64_t)n);
+      j = (int64_t)(mix64(991 + (uint64_t)k) % (uint64_t)n);
+    }
+    int64_t start[2] = {i, j}, stop[2] = {i + 1, j + 1}, step[2] = {1, 1};
+    unsigned char got_b[8];
+    s = gpux_array_slice(&e, c32 ? c32 : c, start, stop, step);
+    if (s == GPUX_SUCCESS) s = gpux_array_read(e, got_b, gpux_dtype_size(dt));
+    gpux_array_release(e);
+    e = NULL;
+    if (s != GPUX_SUCCESS) break;
+    double got = as_double(got_b, dt), want = 0, sabs = 0;
+    for (int64_t l = 0; l < n; l++) {
+      double p = gemm_value(op, 1, i * n + l) * gemm_value(op, 2, l * n + j);
+      want += p;
+      sabs += fabs(p);
+    }
+    if (!(fabs(got - want) <= gemm_tolerance(op, n, want, sabs))) {
+      snprintf(why, why_len, "C[%" PRId64 ", %" PRId64 "] is %.9g, expected %.9g (bound %.3g)", i,
+               j, got, want, gemm_tolerance(op, n, want, sabs));
+      bad = 1;
+    }
+  }
+  if (s != GPUX_SUCCESS) {
+    snprintf(why, why_len, "reading C: %s: %s", gpux_status_name(s), gpux_last_error_message());
+    bad = 1;
+  }
+  gpux_array_release(c32);
+  return bad;
+}
+
+static result *gemm_result(int op, int path, int64_t n) {
+  char name[32];
+  snprintf(name, sizeof name, "%s_%s", k_op_names[op], k_gemm_path_names[path]);
+  result *r = new_result(name, n);
+  if (!r) return NULL;
+  r->is_gemm = 1;
+  snprintf(r->dtype, sizeof r->dtype, "%s", op == OP_GEMM_TF32 ? "float32-tf32"
+                                            : gpux_dtype_name(gemm_dtype(op)) ? gpux_dtype_name(gemm_dtype(op))
+                                                                              : "?");
+  r->reps = opt.reps;
+  snprintf(r->timing, sizeof r->timing, "device events, median of %d after %d warm-up", opt.reps,
+           opt.warmup);
+  return r;
+}
+
+static void gemm_skip(result *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  r->status = "skipped";
+  vsnprintf(r->note, sizeof r->note, fmt, ap);
+  va_end(ap);
+  printf("  %-18s n=%-6" PRId64 " skipped: %s\n", r->op, r->n, r->note);
+}
+
+/* Why op cannot run on this path here at any size (NULL: it can). */
+static const char *gemm_skip_reason(int op, int path, char *buf, size_t len) {
+  gpux_dtype dt = gemm_dtype(op);
+  if ((op == OP_GEMM_TF32 || dt == BENCH_FLOAT16 || dt == BENCH_BFLOAT16) &&
+      g_backend != GPUX_BACKEND_CUDA) {
+    snprintf(buf, len, "CUDA only (the %s backend has no %s products)",
+             gpux_backend_name(g_backend),
+             op == OP_GEMM_TF32 ? "TF32" : gpux_dtype_name(dt) ? gpux_dtype_name(dt) : "half");
+    return buf;
+  }
+  if (op == OP_GEMM_TF32 && path == GPUX_GEMM_NATIVE) {
+    snprintf(buf, len, "TF32 is a vendor-path mode (the native kernels compute float32)");
+    return buf;
+  }
+  if (gpux_dtype_size(dt) == 0) {
+    snprintf(buf, len, "dtype %d is not in this build of gpux", (int)dt);
+    return buf;
+  }
+  if (dt == GPUX_FLOAT64 && !g_dev.fp64) {
+    snprintf(buf, len, "the device has no float64");
+    return buf;
+  }
+  return NULL;
+}
+
+/* One gemm op on one path at one size. */
+static int bench_gemm_one(int op, int path, int64_t n) {
+  int rc = 0;
+  gpux_status last_status = GPUX_SUCCESS;
+  gpux_array_t a = NULL, b = NULL, c = NULL;
+  gpux_event_t e0 = NULL, e1 = NULL;
+  double *times = NULL;
+  char why[256] = "";
+  int tf32 = op == OP_GEMM_TF32;
+  gpux_dtype dt = gemm_dtype(op);
+  result *r = gemm_result(op, path, n);
+  if (!r) return fail_status("too many results", GPUX_ERROR_INVALID_ARGUMENT);
+
+  {
+    char buf[160];
+    const char *why_not = gemm_skip_reason(op, path, buf, sizeof buf);
+    if (why_not) {
+      gemm_skip(r, "%s", why_not);
+      return 0;
+    }
+  }
+  {
+    gpux_status s = make_gemm_operand(&a, op, n, 1);
+    if (s == GPUX_SUCCESS) s = make_gemm_operand(&b, op, n, 2);
+    if (s == GPUX_SUCCESS) {
+      int64_t shape[2] = {n, n};
+      s = gpux_array_empty(&c, g_ctx, dt, 2, shape);
+    }
+    if (s == GPUX_ERROR_OUT_OF_MEMORY || s == GPUX_ERROR_SIZE_OVERFLOW) {
+      gemm_skip(r, "%s: %.120s", gpux_status_name(s), gpux_last_error_message());
+      goto done;
+    }
+    TRY(s);
+  }
+  TRY(gpux_context_set_option(g_ctx, GPUX_OPTION_GEMM_PATH, path));
+  TRY(gpux_context_set_option(g_ctx, GPUX_OPTION_TF32, tf32));
+  TRY(gpux_context_synchronize(g_ctx));
+
+  /* the first call at this size: host clock around the call and its completion */
+  {
+    double t0 = now_s();
+    gpux_status s = gpux_gemm(c, GPUX_NO_TRANS, GPUX_NO_TRANS, 1.0, a, b, 0.0);
+    if (s == GPUX_ERROR_UNSUPPORTED || s == GPUX_ERROR_UNSUPPORTED_DTYPE) {
+      gemm_skip(r, "%s: %.120s", gpux_status_name(s), gpux_last_error_message());
+      goto done;
+    }
+    TRY(s);
+    TRY(gpux_context_synchronize(g_ctx));
+    r->first_call_ms = (now_s() - t0) * 1e3;
+  }
+  times = malloc(sizeof *times * (size_t)opt.reps);
+  if (!times) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
+  TRY(gpux_event_create(&e0, g_ctx));
+  TRY(gpux_event_create(&e1, g_ctx));
+  for (int w = 0; w < opt.warmup; w++)
+    TRY(gpux_gemm(c, GPUX_NO_TRANS, GPUX_NO_TRANS, 1.0, a, b, 0.0));
+  TRY(gpux_context_synchronize(g_ctx));
+  for (int i = 0; i < opt.reps; i++) {
+    TRY(gpux_event_record(e0));
+    TRY(gpux_gemm(c, GPUX_NO_TRANS, GPUX_NO_TRANS, 1.0, a, b, 0.0));
+    TRY(gpux_event_record(e1));
+    TRY(gpux_event_elapsed_ms(&times[i], e0, e1));
+  }
+  TRY(gpux_context_synchronize(g_ctx));
+  r->min_ms = r->max_ms = times[0];
+  for (int i = 1; i < opt.reps; i++) {
+    if (times[i] < r->min_ms) r->min_ms = times[i];
+    if (times[i] > r->max_ms) r->max_ms = times[i];
+  }
+  r->median_ms = median(times, opt.reps);
+  r->tflops = r->median_ms > 0 ? 2.0 * (double)n * (double)n * (double)n / (r->median_ms * 1e-3) / 1e12 : 0;
+  snprintf(r->note, sizeof r->note, "%s path, C = A @ B into a preallocated C; first call %.1f ms",
+           k_gemm_path_names[path], r->first_call_ms);
+  if (check_gemm(op, c, n, why, sizeof why)) {
+    fprintf(stderr, "gpux-bench: %s n=%" PRId64 ": WRONG RESULT: %s\n", r->op, n, why);
+    r->status = "wrong";
+    rc = 1;
+  } else {
+    printf("  %-18s n=%-6" PRId64 " %10.4f ms %9.4g TFLOP/s  (first call %.1f ms)\n", r->op, n,
+           r->median_ms, r->tflops, r->first_call_ms);
+  }
+
+done:
+  if (rc && last_status != GPUX_SUCCESS) r->status = "error";
+  gpux_context_set_option(g_ctx, GPUX_OPTION_TF32, 0);
+  gpux_context_set_option(g_ctx, GPUX_OPTION_GEMM_PATH, GPUX_GEMM_AUTO);
+  free(times);
+  gpux_event_release(e0);
+  gpux_event_release(e1);
+  gpux_array_release(a);
+  gpux_array_release(b);
+  gpux_array_release(c);
+  fflush(stdout);
+  return rc;
+}
+
+static int bench_gemm(int op) {
+  int rc = 0;
+  for (int p = 0; p < GEMM_PATHS; p++) {
+    if (!opt.gemm_paths[p]) continue;
+    char buf[160];
+    /* a reason that holds at every size: one row (at the first size) says it */
+    int nsz = gemm_skip_reason(op, p, buf, sizeof buf) ? 1 : opt.ngemm_sizes;
+    for (int k = 0; k < nsz; k++) rc |= bench_gemm_one(op, p, opt.gemm_sizes[k]);
+  }
+  return rc;
+}
+
 /* ---- output */
 
 static void json_str(FILE *f, const char *s) {
@@ -758,6 +1084,8 @@ static int write_json(const char *path) {
   fprintf(f, ", \"is_gpu\": %s, \"compute_units\": %d, \"global_mem_bytes\": %" PRIu64 "},\n",
           g_dev.is_gpu ? "true" : "false", g_dev.compute_units, g_dev.global_mem_bytes);
   fprintf(f, "  \"gbps_definition\": \"(bytes read + bytes written) / median time, 1e9 B/s\",\n");
+  fprintf(f, "  \"tflops_definition\": \"gemm: 2 n^3 / median time, 1e12 FLOP/s; first_call_ms: "
+             "host clock around the first call at that size and its completion\",\n");
   fprintf(f, "  \"results\": [\n");
   for (int i = 0; i < g_nresults; i++) {
     const result *r = &g_results[i];
@@ -770,6 +1098,11 @@ static int write_json(const char *path) {
             "\"max_ms\": %.6g, \"bytes\": %.0f, \"gbps\": %.6g, \"reps\": %d",
             r->n, r->status, r->median_ms, r->min_ms, r->max_ms, r->bytes, r->gbps, r->reps);
     if (r->us_per_call > 0) fprintf(f, ", \"us_per_call\": %.4g", r->us_per_call);
+    if (r->is_gemm) {
+      fprintf(f, ", \"flop\": %.0f", 2.0 * (double)r->n * (double)r->n * (double)r->n);
+      if (r->tflops > 0) fprintf(f, ", \"tflops\": %.6g", r->tflops);
+      if (r->first_call_ms > 0) fprintf(f, ", \"first_call_ms\": %.6g", r->first_call_ms);
+    }
     fprintf(f, ", \"timing\": ");
     json_str(f, r->timing);
     fprintf(f, ", \"note\": ");
@@ -786,6 +1119,10 @@ static int write_json(const char *path) {
 
 static void fmt_n(char *buf, size_t len, int64_t n) {
   int k = 0;
+  if (n < 0) { /* a gemm side */
+    snprintf(buf, len, "%" PRId64 "^3", -n);
+    return;
+  }
   while (k < 62 && ((int64_t)1 << k) < n) k++;
   if (((int64_t)1 << k) == n && k >= 10)
     snprintf(buf, len, "2^%d", k);
@@ -800,16 +1137,17 @@ static int write_md(const char *path) {
     return 1;
   }
   if (ftell(f) == 0)
-    fprintf(f, "| backend | device | op | dtype | n | median ms | GB/s | us/call | note |\n"
-               "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+    fprintf(f, "| backend | device | op | dtype | n | median ms | GB/s | TFLOP/s | us/call | note |\n"
+               "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
   for (int i = 0; i < g_nresults; i++) {
     const result *r = &g_results[i];
-    char nb[32], gb[32] = "", us[32] = "";
-    fmt_n(nb, sizeof nb, r->n);
+    char nb[32], gb[32] = "", us[32] = "", tf[32] = "";
+    fmt_n(nb, sizeof nb, r->is_gemm ? -r->n : r->n);
     if (r->gbps > 0) snprintf(gb, sizeof gb, "%.1f", r->gbps);
+    if (r->tflops > 0) snprintf(tf, sizeof tf, "%.4g", r->tflops);
     if (r->us_per_call > 0) snprintf(us, sizeof us, "%.2f", r->us_per_call);
-    fprintf(f, "| %s | %s | %s | %s | %s | %.4g | %s | %s | %s%s%s |\n",
-            gpux_backend_name(g_backend), g_dev.name, r->op, r->dtype, nb, r->median_ms, gb, us,
+    fprintf(f, "| %s | %s | %s | %s | %s | %.4g | %s | %s | %s | %s%s%s |\n",
+            gpux_backend_name(g_backend), g_dev.name, r->op, r->dtype, nb, r->median_ms, gb, tf, us,
             strcmp(r->status, "ok") ? r->status : "", strcmp(r->status, "ok") ? ": " : "",
             r->note);
   }
@@ -819,16 +1157,17 @@ static int write_md(const char *path) {
 static void print_table(void) {
   char dev[29];
   snprintf(dev, sizeof dev, "%.28s", g_dev.name);
-  printf("\n%-7s %-28s %-15s %-8s %11s %11s %9s %8s  %s\n", "backend", "device", "op", "dtype",
-         "n", "median_ms", "GB/s", "us/call", "note");
+  printf("\n%-7s %-28s %-18s %-8s %11s %11s %9s %9s %8s  %s\n", "backend", "device", "op",
+         "dtype", "n", "median_ms", "GB/s", "TFLOP/s", "us/call", "note");
   for (int i = 0; i < g_nresults; i++) {
     const result *r = &g_results[i];
-    char nb[32], gb[32] = "-", us[32] = "-";
-    fmt_n(nb, sizeof nb, r->n);
+    char nb[32], gb[32] = "-", us[32] = "-", tf[32] = "-";
+    fmt_n(nb, sizeof nb, r->is_gemm ? -r->n : r->n);
     if (r->gbps > 0) snprintf(gb, sizeof gb, "%.1f", r->gbps);
+    if (r->tflops > 0) snprintf(tf, sizeof tf, "%.4g", r->tflops);
     if (r->us_per_call > 0) snprintf(us, sizeof us, "%.2f", r->us_per_call);
-    printf("%-7s %-28s %-15s %-8s %11s %11.4g %9s %8s  %s%s%s\n", gpux_backend_name(g_backend),
-           dev, r->op, r->dtype, nb, r->median_ms, gb, us, strcmp(r->status, "ok") ? r->status : "",
+    printf("%-7s %-28s %-18s %-8s %11s %11.4g %9s %9s %8s  %s%s%s\n", gpux_backend_name(g_backend),
+           dev, r->op, r->dtype, nb, r->median_ms, gb, tf, us, strcmp(r->status, "ok") ? r->status : "",
            strcmp(r->status, "ok") ? ": " : "", r->note);
   }
 }
@@ -873,6 +1212,10 @@ static int add_op(const char *item) {
     for (int i = 0; i < OP_COUNT; i++) opt.ops[i] = 1;
     return 0;
   }
+  if (!strcmp(item, "gemm")) {
+    for (int i = OP_GEMM_F32; i <= OP_GEMM_BF16; i++) opt.ops[i] = 1;
+    return 0;
+  }
   for (int i = 0; i < OP_COUNT; i++)
     if (!strcmp(item, k_op_names[i])) {
       opt.ops[i] = 1;
@@ -892,6 +1235,31 @@ static int add_size(const char *item) {
   return 0;
 }
 
+static int add_gemm_size(const char *item) {
+  int64_t v;
+  if (parse_size(item, &v) || v > 65536 || opt.ngemm_sizes >= MAX_SIZES) {
+    fprintf(stderr, "gpux-bench: bad gemm size '%s' (the side n of an n x n x n product, "
+                    "1..65536, e.g. 4096 or 2^12)\n", item);
+    return -1;
+  }
+  opt.gemm_sizes[opt.ngemm_sizes++] = v;
+  return 0;
+}
+
+static int add_gemm_path(const char *item) {
+  if (!strcmp(item, "both")) {
+    opt.gemm_paths[GPUX_GEMM_VENDOR] = opt.gemm_paths[GPUX_GEMM_NATIVE] = 1;
+    return 0;
+  }
+  for (int p = 0; p < GEMM_PATHS; p++)
+    if (!strcmp(item, k_gemm_path_names[p])) {
+      opt.gemm_paths[p] = 1;
+      return 0;
+    }
+  fprintf(stderr, "gpux-bench: unknown gemm path '%s' (vendor, native, auto, both)\n", item);
+  return -1;
+}
+
 static int parse_int(const char *s, int lo, int *out) {
   char *end;
   errno = 0;
@@ -905,7 +1273,8 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: gpux-bench [options]\n"
           "  --op LIST        add,exp,copy,transpose,sum,rowsum,colsum,rowargmax,cumsum,\n"
-          "                   hostcost,sumscalar or all (default all)\n"
+          "                   hostcost,sumscalar,gemm_f32,gemm_f64,gemm_tf32,gemm_f16,gemm_bf16,\n"
+          "                   gemm (the five gemm ops) or all (default all)\n"
           "  --sizes LIST     element counts: 1048576, 2^20, 16384x16384 (default 2^20,2^24);\n"
           "                   transpose, rowsum, colsum, rowargmax use side x side with\n"
           "                   side = floor(sqrt(n)) (2^28 -> 16384x16384)\n"
@@ -914,6 +1283,10 @@ static void usage(FILE *f) {
           "  --backend NAME   cuda, opencl or auto (default: GPUX_BACKEND, else auto)\n"
           "  --device N|gpu   device index, or the backend's first GPU (default: GPUX_DEVICE)\n"
           "  --calls N        hostcost: calls in all (default 10000); --batches N (default 10)\n"
+          "  --gemm-sizes LIST gemm: sides n of n x n x n products (default 1024,4096,8192 on\n"
+          "                   a GPU, 256,512 on a CPU device; the pocl comparison uses\n"
+          "                   256,512,1024,2048)\n"
+          "  --gemm-path LIST vendor, native, auto or both (default both = vendor,native)\n"
           "  --json FILE      write the results as JSON\n"
           "  --md FILE        append the results as markdown table rows (header if new)\n");
 }
@@ -1004,6 +1377,12 @@ int main(int argc, char **argv) {
         opt.device_gpu = 1;
       else
         bad = parse_int(v, 0, &opt.device);
+    } else if (!strcmp(a, "--gemm-sizes")) {
+      opt.ngemm_sizes = 0;
+      bad = parse_list(v, add_gemm_size);
+    } else if (!strcmp(a, "--gemm-path")) {
+      memset(opt.gemm_paths, 0, sizeof opt.gemm_paths);
+      bad = parse_list(v, add_gemm_path);
     } else if (!strcmp(a, "--json")) {
       opt.json_path = v;
     } else if (!strcmp(a, "--md")) {
@@ -1049,6 +1428,17 @@ int main(int argc, char **argv) {
   printf("timing: device events, median of %d runs after %d warm-up runs; GB/s = (bytes read + "
          "written) / median\n",
          opt.reps, opt.warmup);
+  if (opt.ngemm_sizes == 0) { /* defaults by device type */
+    static const int64_t gpu_sizes[3] = {1024, 4096, 8192}, cpu_sizes[2] = {256, 512};
+    const int64_t *d = g_dev.is_gpu ? gpu_sizes : cpu_sizes;
+    opt.ngemm_sizes = g_dev.is_gpu ? 3 : 2;
+    for (int k = 0; k < opt.ngemm_sizes; k++) opt.gemm_sizes[k] = d[k];
+  }
+  {
+    int anyp = 0;
+    for (int p = 0; p < GEMM_PATHS; p++) anyp |= opt.gemm_paths[p];
+    if (!anyp) opt.gemm_paths[GPUX_GEMM_VENDOR] = opt.gemm_paths[GPUX_GEMM_NATIVE] = 1;
+  }
   fflush(stdout);
 
   for (int op = 0; op < OP_COUNT; op++) {
@@ -1057,6 +1447,8 @@ int main(int argc, char **argv) {
       rc |= bench_hostcost();
     } else if (op == OP_SUMSCALAR) {
       rc |= bench_sumscalar();
+    } else if (OP_IS_GEMM(op)) {
+      rc |= bench_gemm(op);
     } else {
       for (int k = 0; k < opt.nsizes; k++) {
         rc |= bench_device_op(op, opt.sizes[k]);

@@ -11,7 +11,10 @@
 #   add, exp and copy at 2^20, 2^24, 2^28 float32 elements; a 16384 x 16384 float32
 #   transpose; the host cost of one small queued op; reductions (issue 3): full sum, row sums,
 #   column sums, row argmax (side x side) and cumsum at the same sizes, and the host cost of a
-#   scalar sum of 1000 elements.
+#   scalar sum of 1000 elements; matrix products (issue 4): gemm_f32, gemm_f64, gemm_tf32,
+#   gemm_f16, gemm_bf16 at n = 1024, 4096, 8192 on the vendor path (cuBLAS / CLBlast) and the
+#   native path (gpux's kernels), TFLOP/s and the first (cold) call of each path; tf32, f16
+#   and bf16 are CUDA only (the OpenCL rows say "skipped").
 # Writes gpux-info.txt, <backend>-<part>.json, <backend>-<part>.log, rows.md and summary.md
 # (the table plus the performance targets, ready to become bench/results/h200.md).
 # Exit status: 0 when every run worked (a target missed is reported, not an error).
@@ -22,10 +25,14 @@ OUTDIR=${1:-${OUT:-bench/results/run-$(date +%Y%m%d-%H%M%S)}}
 BUILD_DIR=${BUILD_DIR:-build-gpu}
 REPS=${REPS:-50}
 # for a trial run elsewhere (e.g. on pocl): DEVICE=0 SIZES=2^16,2^20 TSIZE=1024x1024 CALLS=1000
+#   GEMM_SIZES=256,512,1024,2048 GEMM_REPS=5
 DEVICE=${DEVICE:-gpu}
 SIZES=${SIZES:-2^20,2^24,2^28}
 TSIZE=${TSIZE:-16384x16384}
 CALLS=${CALLS:-10000}
+GEMM_SIZES=${GEMM_SIZES:-1024,4096,8192}
+GEMM_REPS=${GEMM_REPS:-20}
+GEMM_OPS=${GEMM_OPS:-gemm_f32,gemm_f64,gemm_tf32,gemm_f16,gemm_bf16}
 mkdir -p "$OUTDIR" || exit 1
 OUTDIR=$(cd "$OUTDIR" && pwd)
 log() { printf '[run_h200 %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -62,11 +69,11 @@ cat "$OUTDIR/gpux-info.txt"
 # --- the runs
 rm -f "$OUTDIR/rows.md"
 failures=0
-bench() { # bench <backend> <part> <gpux-bench args...>
+bench() { # bench <backend> <part> <gpux-bench args...> (a later --reps overrides REPS)
   local backend=$1 part=$2
   shift 2
   log "$backend $part: gpux-bench $*"
-  GPUX_BACKEND=$backend timeout 300 "$BENCH" --backend "$backend" --device "$DEVICE" --reps "$REPS" \
+  GPUX_BACKEND=$backend timeout 600 "$BENCH" --backend "$backend" --device "$DEVICE" --reps "$REPS" \
     --json "$OUTDIR/$backend-$part.json" --md "$OUTDIR/rows.md" "$@" \
     >"$OUTDIR/$backend-$part.log" 2>&1
   local rc=$?
@@ -84,6 +91,9 @@ for backend in cuda opencl; do
   bench "$backend" hostcost --op hostcost --calls "$CALLS" --batches 10
   bench "$backend" reduce --op sum,rowsum,colsum,rowargmax,cumsum --sizes "$SIZES"
   bench "$backend" sumscalar --op sumscalar --calls "$CALLS" --batches 10
+  # matrix products, both paths: each path's first size also gives its cold first call
+  bench "$backend" gemm --op "$GEMM_OPS" --gemm-sizes "$GEMM_SIZES" --gemm-path vendor,native \
+    --reps "$GEMM_REPS" --warmup 3
 done
 
 # the floor under the CUDA host cost: a bare cuLaunchKernel, measured the same way
@@ -98,8 +108,9 @@ fi
 awk -F'|' '
   function trim(s) { gsub(/^ +| +$/, "", s); return s }
   NR > 2 {
-    b = trim($2); op = trim($4); n = trim($6); gbps = trim($8); us = trim($9)
+    b = trim($2); op = trim($4); n = trim($6); gbps = trim($8); tf = trim($9); us = trim($10)
     if (n == "2^28" && gbps != "") bw[b "," op] = gbps + 0
+    if (n == "8192^3" && tf != "") tflops[b "," op] = tf + 0
     if (op == "hostcost_into" && us != "") hc[b] = us + 0
     if (op == "sumscalar" && us != "") ss[b] = us + 0
   }
@@ -142,6 +153,29 @@ awk -F'|' '
     row("cuda scalar sum of 1000 float32 to the host", v, "us", ("cuda" in ss) && ss["cuda"] <= 12.0, "<= 12 us")
     v = ("opencl" in ss) ? sprintf("%.2f", ss["opencl"]) : ""
     row("opencl scalar sum of 1000 float32 to the host", v, "us", -1, "(no target)")
+    # GEMM at 8192^3 (issue 4). The goals are fractions of cuBLAS called directly (the standalone
+    # baseline of issue 4): SGEMM 50.6, DGEMM 56, TF32 380, f16/bf16 700 TFLOP/s; CLBlast
+    # standalone reached 33.4 on the NVIDIA OpenCL platform.
+    tfrow("cuda gemm_f32 vendor 8192^3", "cuda,gemm_f32_vendor", 0.97 * 50.6)
+    tfrow("cuda gemm_f64 vendor 8192^3", "cuda,gemm_f64_vendor", 0.97 * 56)
+    tfrow("cuda gemm_tf32 vendor 8192^3", "cuda,gemm_tf32_vendor", 0.95 * 380)
+    tfrow("cuda gemm_f16 vendor 8192^3", "cuda,gemm_f16_vendor", 0.95 * 700)
+    tfrow("cuda gemm_bf16 vendor 8192^3", "cuda,gemm_bf16_vendor", 0.95 * 700)
+    tfrow("cuda gemm_f32 native 8192^3", "cuda,gemm_f32_native", 0.6 * 50.6)
+    tfrow("opencl gemm_f32 vendor (CLBlast) 8192^3", "opencl,gemm_f32_vendor", -1)
+    v = ""
+    if (("opencl,gemm_f32_native" in tflops) && ("opencl,gemm_f32_vendor" in tflops)) {
+      o = tflops["opencl,gemm_f32_native"]; c = tflops["opencl,gemm_f32_vendor"]
+      v = sprintf("%.1f (CLBlast %.1f)", o, c)
+    }
+    row("opencl gemm_f32 native 8192^3 vs CLBlast", v, "TFLOP/s", v != "" && o > c, "> CLBlast")
+    tfrow("opencl gemm_f64 vendor (CLBlast) 8192^3", "opencl,gemm_f64_vendor", -1)
+    tfrow("opencl gemm_f64 native 8192^3", "opencl,gemm_f64_native", -1)
+  }
+  function tfrow(what, key, goal,   v) {
+    v = (key in tflops) ? sprintf("%.1f", tflops[key]) : ""
+    row(what, v, "TFLOP/s", goal < 0 ? -1 : ((key in tflops) && tflops[key] >= goal),
+        goal < 0 ? "(record)" : sprintf(">= %.1f TFLOP/s", goal))
   }' "$OUTDIR/rows.md" >"$OUTDIR/targets.md"
 
 {
@@ -157,6 +191,9 @@ awk -F'|' '
   echo "median over 10 batches of us/call for 1000-element float32 adds queued back to back."
   echo "Sizes: $SIZES elements (add, exp, copy), transpose $TSIZE; device: $DEVICE."
   echo "Transpose times include gpux_array_transpose's output allocation, served by the warm pool."
+  echo "GEMM: n x n x n products at n = $GEMM_SIZES, gpux_gemm into a preallocated C, median of"
+  echo "$GEMM_REPS after 3 warm-up calls; TFLOP/s = 2 n^3 / median; the note gives the first call at"
+  echo "each size on the host clock (the first size: the cold call, building or loading the kernels)."
   echo
   echo "## Results"
   echo

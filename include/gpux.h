@@ -8,4 +8,5 @@
 #include "gpux/array.h"
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"
+#include "gpux/linalg.h"
 #endif

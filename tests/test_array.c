@@ -8,7 +8,7 @@
 
 #include "test_util.h"
 
-static const gpux_dtype k_dtypes[GPUX_DTYPE_COUNT] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
+static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
                                                       GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
 
 /* Fills a host buffer with random values of dt (bool 0/1). */
@@ -30,8 +30,10 @@ static void expect_bytes_equal(const char *label, gpux_dtype dt, const void *got
 
 static void test_dtype_queries(void **state) {
   (void)state;
-  static const char *names[] = {"float32", "float64", "int32", "int64", "uint8", "bool"};
-  static const size_t sizes[] = {4, 8, 4, 8, 1, 1};
+  static const char *names[] = {"float32", "float64", "int32", "int64",
+                                "uint8",   "bool",    "float16", "bfloat16"};
+  static const size_t sizes[] = {4, 8, 4, 8, 1, 1, 2, 2};
+  assert_int_equal(GPUX_DTYPE_COUNT, sizeof sizes / sizeof sizes[0]);
   for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
     assert_non_null(gpux_dtype_name((gpux_dtype)d));
     assert_string_equal(gpux_dtype_name((gpux_dtype)d), names[d]);
@@ -70,7 +72,7 @@ static void test_create_queries(void **state) {
   (void)state;
   const int64_t s0[1] = {0}, s1[3] = {3, 0, 2}, s2[3] = {2, 3, 4}, s3[8] = {2, 1, 3, 1, 2, 2, 1, 3};
   struct { int nd; const int64_t *sh; } shapes[] = {{0, NULL}, {1, s0}, {3, s1}, {3, s2}, {8, s3}};
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
@@ -118,7 +120,7 @@ static void check_fill(gpux_dtype dt, int nd, const int64_t *sh, int kind, doubl
 static void test_zeros_ones_full(void **state) {
   (void)state;
   const int64_t sizes[] = {0, 1, 1001, 4099};
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     for (int i = 0; i < 4; i++) {
@@ -189,7 +191,7 @@ static void check_linspace(gpux_dtype dt, double start, double stop, int64_t n) 
 
 static void test_arange(void **state) {
   (void)state;
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     check_arange(dt, 0, 10, 1);
@@ -209,7 +211,7 @@ static void test_arange(void **state) {
 
 static void test_linspace(void **state) {
   (void)state;
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     check_linspace(dt, 0, 100, 101);
@@ -227,7 +229,7 @@ static void test_linspace(void **state) {
 /* n == 1 gives start (array.h) */
 static void test_linspace_one(void **state) {
   (void)state;
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++)
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++)
     if (gt_dtype_available(k_dtypes[d])) check_linspace(k_dtypes[d], 3, 9, 1);
 }
 
@@ -236,7 +238,7 @@ static void test_linspace_one(void **state) {
 static void test_host_transfers(void **state) {
   (void)state;
   const int64_t sizes[] = {0, 1, 1001, 4099};
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     size_t es = ref_dtype_size(dt);
@@ -286,7 +288,7 @@ static void test_host_transfers(void **state) {
 /* write into / read from strided views (row-major logical order) */
 static void test_view_transfers(void **state) {
   (void)state;
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     size_t es = ref_dtype_size(dt);
@@ -315,7 +317,7 @@ static void test_view_transfers(void **state) {
 
 static void test_copy(void **state) {
   (void)state;
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     size_t es = ref_dtype_size(dt);
@@ -375,7 +377,7 @@ static void copy_into_case(gpux_dtype dt, int nds, const int64_t *ss, gt_layout 
 
 static void test_copy_into(void **state) {
   (void)state;
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     uint64_t s = 500 + (uint64_t)d * 10;
@@ -577,7 +579,7 @@ static void test_slice(void **state) {
                                {9, -100, -2}, {-2, 0, -3},  {0, 10, 11},   {3, 4, -1},
                                {1000, -1000, -4}};
   for (size_t k = 0; k < sizeof cases1 / sizeof cases1[0]; k++)
-    for (int d = 0; d < GPUX_DTYPE_COUNT; d++)
+    for (int d = 0; d < GT_COMPUTE_DTYPES; d++)
       if (gt_dtype_available(k_dtypes[d]))
         check_slice(k_dtypes[d], 1, s10, &cases1[k][0], &cases1[k][1], &cases1[k][2], 600 + k);
   const int64_t s79[2] = {7, 9};
@@ -734,7 +736,7 @@ static void test_permute_empty(void **state) {
 
 static void test_contiguous(void **state) {
   (void)state;
-  for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
     gpux_dtype dt = k_dtypes[d];
     if (!gt_dtype_available(dt)) continue;
     size_t es = ref_dtype_size(dt);
@@ -898,8 +900,8 @@ int main(void) {
   ADD(test_contiguous);
 #undef ADD
   int k = 0;
-  for (int a = 0; a < GPUX_DTYPE_COUNT; a++)
-    for (int b = 0; b < GPUX_DTYPE_COUNT; b++, k++) {
+  for (int a = 0; a < GT_COMPUTE_DTYPES; a++)
+    for (int b = 0; b < GT_COMPUTE_DTYPES; b++, k++) {
       cc[k] = (cast_case){k_dtypes[a], k_dtypes[b]};
       snprintf(names[k], sizeof names[k], "cast_%s_to_%s", gt_dtype_str(k_dtypes[a]), gt_dtype_str(k_dtypes[b]));
       tests[n++] = (struct CMUnitTest){names[k], test_cast, NULL, NULL, &cc[k]};

@@ -2,6 +2,8 @@
  * kernels/common/gpux_kernels.h define.
  *   CUDA:   the names listed from the compiled fatbin (GPUX_CUDA_KERNEL_NAMES_FILE, written by
  *           the target gpux_cuda_kernel_names), compared with the expected set.
+ *           The CUDA set also has the GEMM kernels of GPUX_GEMM_DT_HALF (float16 and
+ *           bfloat16 inputs), which the OpenCL set lacks.
  *   OpenCL: the embedded .cl sources are built on the first OpenCL device (with the options
  *           of CPU and of GPU devices: both forms of the reduce and scan kernels),
  *           CL_PROGRAM_KERNEL_NAMES is compared with the expected set; names with f64 may be
@@ -88,10 +90,17 @@ static const char *const k_reduce[] = {GPUX_REDUCE_KINDS(RED_KIND)};
 static const char *const k_scan[] = {GPUX_SCAN_KINDS(SCAN_KIND)};
 #define DT_NAME(a, dt) #dt,
 static const char *const k_dt_all[] = {GPUX_DT_ALL(DT_NAME, _)};
+/* every array dtype (casts, fill, arange, linspace), the half dtypes included */
+static const char *const k_dt_storage[] = {GPUX_DT_STORAGE(DT_NAME, _)};
+/* native GEMM kernels: GPUX_GEMM_DT in both sets, GPUX_GEMM_DT_HALF in the CUDA set only */
+#define GEMM_NAME(a, dt) "gpux_gemm_" #dt,
+static const char *const k_gemm[] = {GPUX_GEMM_DT(GEMM_NAME, _)};
+static const char *const k_gemm_cuda[] = {GPUX_GEMM_DT_HALF(GEMM_NAME, _)};
 #define SIZE_ITEM(n) n,
 static const int k_elem_sizes[] = {GPUX_ELEM_SIZES(SIZE_ITEM)};
 
-static strlist expected_names(void) {
+/* cuda: 1 for the CUDA set (it also has the GPUX_GEMM_DT_HALF kernels) */
+static strlist expected_names(int cuda) {
   strlist l = {0};
   char buf[128];
   for (size_t i = 0; i < sizeof k_binary / sizeof k_binary[0]; i++) sl_add(&l, k_binary[i]);
@@ -103,14 +112,22 @@ static strlist expected_names(void) {
     const char *dt = k_dt_all[i];
     snprintf(buf, sizeof buf, "gpux_where_%s_c", dt), sl_add(&l, buf);
     snprintf(buf, sizeof buf, "gpux_where_%s_n", dt), sl_add(&l, buf);
+  }
+  size_t nst = sizeof k_dt_storage / sizeof k_dt_storage[0];
+  for (size_t i = 0; i < nst; i++) {
+    const char *dt = k_dt_storage[i];
     snprintf(buf, sizeof buf, "gpux_fill_%s", dt), sl_add(&l, buf);
     snprintf(buf, sizeof buf, "gpux_arange_%s", dt), sl_add(&l, buf);
     snprintf(buf, sizeof buf, "gpux_linspace_%s", dt), sl_add(&l, buf);
-    for (size_t j = 0; j < ndt; j++) {
-      snprintf(buf, sizeof buf, "gpux_cast_%s_%s_c", dt, k_dt_all[j]), sl_add(&l, buf);
-      snprintf(buf, sizeof buf, "gpux_cast_%s_%s_n", dt, k_dt_all[j]), sl_add(&l, buf);
+    for (size_t j = 0; j < nst; j++) {
+      snprintf(buf, sizeof buf, "gpux_cast_%s_%s_c", dt, k_dt_storage[j]), sl_add(&l, buf);
+      snprintf(buf, sizeof buf, "gpux_cast_%s_%s_n", dt, k_dt_storage[j]), sl_add(&l, buf);
     }
   }
+  for (size_t i = 0; i < sizeof k_gemm / sizeof k_gemm[0]; i++) sl_add(&l, k_gemm[i]);
+  if (cuda)
+    for (size_t i = 0; i < sizeof k_gemm_cuda / sizeof k_gemm_cuda[0]; i++)
+      sl_add(&l, k_gemm_cuda[i]);
   for (size_t i = 0; i < sizeof k_elem_sizes / sizeof k_elem_sizes[0]; i++) {
     snprintf(buf, sizeof buf, "gpux_copy_n_%d", k_elem_sizes[i]), sl_add(&l, buf);
     snprintf(buf, sizeof buf, "gpux_copy_t_%d", k_elem_sizes[i]), sl_add(&l, buf);
@@ -120,8 +137,8 @@ static strlist expected_names(void) {
 }
 
 /* Compares a kernel set with the expected one; returns the number of problems. */
-static int compare_sets(const char *what, strlist *actual, int have_fp64) {
-  strlist exp = expected_names();
+static int compare_sets(const char *what, strlist *actual, int have_fp64, int cuda) {
+  strlist exp = expected_names(cuda);
   sl_sort_unique(actual);
   int missing = 0, extra = 0, f64_absent = 0;
   for (size_t i = 0; i < exp.n; i++) {
@@ -175,7 +192,7 @@ static void test_cuda_kernel_names(void **state) {
   }
   fclose(f);
   g_checks_run++;
-  int problems = compare_sets("CUDA fatbin", &names, 1);
+  int problems = compare_sets("CUDA fatbin", &names, 1, 1);
   sl_free(&names);
   if (problems) fail_msg("CUDA kernel set differs from gpux_kernels.h (%d problems)", problems);
 #else
@@ -300,7 +317,7 @@ static void test_opencl_kernel_names(void **state) {
       if (!build_names(ctx, dev, &gpux_test_cl_sources[i], k_cl_forms[k], &sets[k])) problems++;
     char what[128];
     snprintf(what, sizeof what, "OpenCL (%s form: %s)", k ? "GPU" : "CPU", k_cl_forms[k]);
-    problems += compare_sets(what, &sets[k], fp64);
+    problems += compare_sets(what, &sets[k], fp64, 0);
   }
   sl_free(&sets[0]);
   sl_free(&sets[1]);
@@ -315,10 +332,18 @@ static void test_opencl_kernel_names(void **state) {
 /* The expected set itself: sizes follow from the lists. */
 static void test_expected_set(void **state) {
   (void)state;
-  strlist exp = expected_names();
+  strlist exp = expected_names(0), exp_cuda = expected_names(1);
   size_t nb = sizeof k_binary / sizeof k_binary[0], nu = sizeof k_unary / sizeof k_unary[0];
   size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
-  assert_int_equal(ndt, GPUX_KDT_COUNT);
+  size_t nst = sizeof k_dt_storage / sizeof k_dt_storage[0];
+  assert_int_equal(ndt, 6);
+  assert_int_equal(nst, GPUX_KDT_COUNT);
+  assert_int_equal(GPUX_KDT_f16, 6);
+  assert_int_equal(GPUX_KDT_bf16, 7);
+  size_t ngemm = sizeof k_gemm / sizeof k_gemm[0];
+  size_t ngemm_half = sizeof k_gemm_cuda / sizeof k_gemm_cuda[0];
+  assert_int_equal(ngemm, 4);      /* f32 f64 i32 i64 */
+  assert_int_equal(ngemm_half, 2); /* f16 bf16, CUDA only */
   /* binary: 8 numeric ops x 5 dtypes + 9 all-dtype ops x 6 dtypes, 3 layouts each */
   assert_int_equal(nb, 3 * (8 * 5 + 9 * 6));
   /* unary: 4 numeric ops x 5 + 14 float ops x 2 + logical_not x 6, 2 layouts */
@@ -330,9 +355,13 @@ static void test_expected_set(void **state) {
   /* scan: sum, prod x 5 numeric dtypes */
   assert_int_equal(ns, 2 * 5);
   assert_int_equal(GPUX_SCAN_KIND_COUNT, 2);
-  assert_int_equal(exp.n, nb + nu + nr + ns + ndt * (2 + 3 + 2 * ndt) + 2 * 4);
-  print_message("expected kernel set: %zu names\n", exp.n);
+  /* where x 6 dtypes x 2 layouts; fill, arange, linspace and casts (every pair, c and n)
+   * over the 8 storage dtypes; copies by size; native GEMM */
+  assert_int_equal(exp.n, nb + nu + nr + ns + 2 * ndt + nst * (3 + 2 * nst) + 2 * 4 + ngemm);
+  assert_int_equal(exp_cuda.n, exp.n + ngemm_half);
+  print_message("expected kernel set: %zu names (CUDA: %zu)\n", exp.n, exp_cuda.n);
   sl_free(&exp);
+  sl_free(&exp_cuda);
 }
 
 int main(void) {

@@ -22,7 +22,7 @@
 #define NOPS GPUX_REDUCE_OP_COUNT
 #define ALL GPUX_ALL_AXES
 
-static const gpux_dtype k_dtypes[GPUX_DTYPE_COUNT] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
+static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
                                                       GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
 static const char *const k_op_names[NOPS] = {
     "sum",  "prod", "min", "max", "argmin", "argmax",  "any",    "all",
@@ -556,7 +556,7 @@ static void test_names_and_dtypes(void **state) {
     const char *nm = gpux_reduce_op_name((gpux_reduce_op)op);
     GT_ASSERT(nm && strcmp(nm, k_op_names[op]) == 0, "gpux_reduce_op_name(%d) = \"%s\", expected \"%s\"",
               op, nm ? nm : "(null)", k_op_names[op]);
-    for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
       gpux_dtype want, got = (gpux_dtype)-1;
       int ok = ref_reduce_result((gpux_reduce_op)op, k_dtypes[d], &want);
       gpux_status st = gpux_reduce_result_dtype(&got, (gpux_reduce_op)op, k_dtypes[d]);
@@ -1012,7 +1012,7 @@ int main(void) {
   tests[n++] = (struct CMUnitTest){"errors", test_errors, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"shorthands", test_shorthands, NULL, NULL, NULL};
   for (int op = 0; op < NOPS; op++)
-    for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
       cases[n] = (red_case){(gpux_reduce_op)op, k_dtypes[d]};
       snprintf(names[n], sizeof names[n], "%s_%s", k_op_names[op], gt_dtype_str(k_dtypes[d]));
       tests[n] = (struct CMUnitTest){names[n], test_op, NULL, NULL, &cases[n]};

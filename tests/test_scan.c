@@ -15,7 +15,7 @@
 
 #include "test_util.h"
 
-static const gpux_dtype k_dtypes[GPUX_DTYPE_COUNT] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
+static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
                                                       GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
 static const char *const k_scan_names[2] = {"cumsum", "cumprod"};
 
@@ -457,7 +457,7 @@ int main(void) {
   tests[n++] = (struct CMUnitTest){"errors", test_errors, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"shorthands", test_shorthands, NULL, NULL, NULL};
   for (int op = 0; op < 2; op++)
-    for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
+    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
       cases[n] = (scan_case){(gpux_scan_op)op, k_dtypes[d]};
       snprintf(names[n], sizeof names[n], "%s_%s", k_scan_names[op], gt_dtype_str(k_dtypes[d]));
       tests[n] = (struct CMUnitTest){names[n], test_op, NULL, NULL, &cases[n]};

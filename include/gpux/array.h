@@ -10,16 +10,22 @@
 typedef struct gpux_array *gpux_array_t;
 
 /* Values are stable ABI and match kernels/common/gpux_kernels.h. bool is stored as one
- * byte holding 0 or 1. */
+ * byte holding 0 or 1. FLOAT16 (IEEE binary16) and BFLOAT16 (the upper half of a float32)
+ * are storage dtypes, 2 bytes each (host data: uint16_t bit patterns): arrays of them can
+ * be created, filled, copied, viewed, cast to and from every dtype, and used as GEMM inputs;
+ * elementwise ops, where, reductions and scans reject them (GPUX_ERROR_UNSUPPORTED_DTYPE:
+ * cast to float32 first). Conversions to them round to nearest even (docs/semantics.md). */
 typedef enum gpux_dtype {
   GPUX_FLOAT32 = 0,
   GPUX_FLOAT64 = 1,
   GPUX_INT32 = 2,
   GPUX_INT64 = 3,
   GPUX_UINT8 = 4,
-  GPUX_BOOL = 5
+  GPUX_BOOL = 5,
+  GPUX_FLOAT16 = 6,
+  GPUX_BFLOAT16 = 7
 } gpux_dtype;
-#define GPUX_DTYPE_COUNT 6
+#define GPUX_DTYPE_COUNT 8
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,7 +90,9 @@ GPUX_API gpux_status gpux_array_permute(gpux_array_t *out, gpux_array_t src, con
 GPUX_API gpux_status gpux_array_transpose(gpux_array_t *out, gpux_array_t src);
 /* New contiguous array converted to dt. Documented conversions: float -> int truncates toward
  * zero and saturates at the target's range, NaN -> 0; int -> int wraps (two's complement);
- * anything -> bool is (x != 0) (NaN -> true); bool -> anything is 0 or 1. */
+ * anything -> bool is (x != 0) (NaN -> true); bool -> anything is 0 or 1; anything ->
+ * float16/bfloat16 rounds the exact value once to nearest even (overflow -> inf, NaN stays
+ * a quiet NaN); float16/bfloat16 -> integers go through float32 (exact). */
 GPUX_API gpux_status gpux_array_cast(gpux_array_t *out, gpux_array_t src, gpux_dtype dt);
 GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src);
 

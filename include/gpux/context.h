@@ -31,7 +31,9 @@ typedef struct gpux_device_info {
 
 /* Options set on a live context; the list grows without breaking the ABI. */
 typedef enum gpux_context_option {
-  GPUX_OPTION_POOL_LIMIT_BYTES = 1 /* cached (free) bytes the pool may hold; default unlimited */
+  GPUX_OPTION_POOL_LIMIT_BYTES = 1, /* cached (free) bytes the pool may hold; default unlimited */
+  GPUX_OPTION_GEMM_PATH = 2, /* gpux_gemm_path (include/gpux/linalg.h); default GPUX_GEMM env */
+  GPUX_OPTION_TF32 = 3       /* 1: float32 products may use TF32 tensor cores; default 0 */
 } gpux_context_option;
 
 #ifdef __cplusplus

@@ -1,6 +1,13 @@
+#pragma OPENCL FP_CONTRACT OFF
 #include "gpux_kernels.h"
 /* gpux OpenCL kernels, copy family: cast, copy_n, copy_t, fill, arange, linspace
  * (OpenCL C 1.2). Generated from the lists of gpux_kernels.h; semantics as listed there.
+ *
+ * float16 / bfloat16 (GPUX_DT_HALF) are ushort bit patterns; their conversions are integer
+ * bit operations (below), so no cl_khr_fp16 is needed.
+ *
+ * arange / linspace round start + j * step per operation (FP_CONTRACT OFF above: no fma), as
+ * the CUDA kernels (__dadd_rn / __dmul_rn) and the CPU reference do.
  *
  * Build options: -DGPUX_ELEMS_PER_ITEM=N and -DGPUX_EXACT_LAUNCH as in elementwise.cl
  * (contiguous kernels: cast _c, fill, arange, linspace; n-d ones: cast _n, copy_n). float64 kernels exist only where cl_khr_fp64 is defined; there
@@ -50,31 +57,192 @@
 /* from the real type of arange / linspace (a float class) */
 #define GPUX_CVT_REAL(to, x) GPUX_CAT(GPUX_CVT_F, GPUX_CLS_##to)(to, x)
 
+/* ------------------------------------------------------------------ float16 / bfloat16
+ * Stored as ushort bit patterns; every conversion is integer bit work (no cl_khr_fp16, no
+ * dependence on the device's rounding or denormal modes), bit for bit the same as
+ * kernels/cuda/copy.cu and tests/ref (rules in gpux_kernels.h). */
+#define GPUX_T_f16 ushort
+#define GPUX_T_bf16 ushort
+#define GPUX_CLS_f16 H
+#define GPUX_CLS_bf16 H
+#define GPUX_ON_f16(M, a, dt) M(a, dt)
+#define GPUX_ON_bf16(M, a, dt) M(a, dt)
+#define GPUX_ON2_f16(M, a, dt) M(a, dt)
+#define GPUX_ON2_bf16(M, a, dt) M(a, dt)
+
+/* float32 bits -> float16 bits, round to nearest even */
+static inline ushort gpux_f32_to_f16(uint b) {
+  const uint sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+  if (a > 0x7f800000u) return (ushort)(sign | 0x7e00u | ((a >> 13) & 0x3ffu)); /* NaN */
+  const int e = (int)(a >> 23) - 127;
+  if (e > 15) return (ushort)(sign | 0x7c00u);
+  const uint m = a & 0x7fffffu;
+  uint h, rem, tie;
+  if (e >= -14) { /* normal; a carry may reach inf */
+    h = ((uint)(e + 15) << 10) | (m >> 13);
+    rem = m & 0x1fffu;
+    tie = 0x1000u;
+  } else { /* subnormal or zero */
+    if (e < -25) return (ushort)sign;
+    const int sh = -1 - e; /* 14..24 */
+    const uint sig = m | 0x800000u;
+    h = sig >> sh;
+    rem = sig & ((1u << sh) - 1u);
+    tie = 1u << (sh - 1);
+  }
+  if (rem > tie || (rem == tie && (h & 1u))) h++;
+  return (ushort)(sign | h);
+}
+/* float32 bits -> bfloat16 bits, round to nearest even (a carry may reach inf) */
+static inline ushort gpux_f32_to_bf16(uint b) {
+  if ((b & 0x7fffffffu) > 0x7f800000u) return (ushort)((b >> 16) | 0x0040u); /* NaN */
+  return (ushort)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+}
+/* float64 bits -> float16 (mb 10, bias 15) or bfloat16 (mb 7, bias 127) bits */
+static inline ushort gpux_f64_to_h(ulong b, int mb, int bias) {
+  const uint sign = (uint)(b >> 48) & 0x8000u;
+  const ulong a = b & 0x7fffffffffffffffUL;
+  const uint expmask = ((1u << (15 - mb)) - 1u) << mb;
+  if (a > 0x7ff0000000000000UL)
+    return (ushort)(sign | expmask | (1u << (mb - 1)) | (uint)((a >> (52 - mb)) & ((1u << mb) - 1u)));
+  const int e = (int)(a >> 52) - 1023;
+  if (e > bias) return (ushort)(sign | expmask);
+  const ulong m = a & 0xfffffffffffffUL;
+  ulong rem, tie;
+  uint h;
+  if (e >= 1 - bias) {
+    const int sh = 52 - mb;
+    h = ((uint)(e + bias) << mb) | (uint)(m >> sh);
+    rem = m & ((1UL << sh) - 1UL);
+    tie = 1UL << (sh - 1);
+  } else {
+    if (e < 1 - bias - mb - 1) return (ushort)sign;
+    const int sh = 52 + (1 - bias) - mb - e; /* 43..53 */
+    const ulong sig = m | (1UL << 52);
+    h = (uint)(sig >> sh);
+    rem = sig & ((1UL << sh) - 1UL);
+    tie = 1UL << (sh - 1);
+  }
+  if (rem > tie || (rem == tie && (h & 1u))) h++;
+  return (ushort)(sign | h);
+}
+/* int64 -> bfloat16, rounded once (a detour through float would round twice) */
+static inline ushort gpux_i64_to_bf16(long x) {
+  const uint sign = x < 0 ? 0x8000u : 0u;
+  const ulong m = x < 0 ? (ulong)0 - (ulong)x : (ulong)x;
+  if (m == 0) return (ushort)0;
+  const int p = 63 - (int)clz(m); /* the leading bit */
+  if (p <= 7) return (ushort)(sign | ((uint)(p + 127) << 7) | ((uint)(m << (7 - p)) & 0x7fu));
+  const int sh = p - 7;
+  uint h = ((uint)(p + 127) << 7) | ((uint)(m >> sh) & 0x7fu);
+  const ulong rem = m & ((1UL << sh) - 1UL), tie = 1UL << (sh - 1);
+  if (rem > tie || (rem == tie && (h & 1u))) h++;
+  return (ushort)(sign | h);
+}
+/* float16 bits -> float32 bits (exact; NaN quiet) */
+static inline uint gpux_f16_to_f32(ushort hv) {
+  const uint h = hv, sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0x1fu) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
+  if (e == 0) {
+    if (!m) return sign;
+    const uint p = 31u - clz(m); /* subnormal m * 2^-24: leading bit p (0..9) */
+    return sign | ((p + 103u) << 23) | ((m << (23u - p)) & 0x7fffffu);
+  }
+  return sign | ((e + 112u) << 23) | (m << 13);
+}
+/* bfloat16 bits -> float32 bits (exact; NaN quiet) */
+static inline uint gpux_bf16_to_f32(ushort hv) {
+  const uint b = (uint)hv << 16;
+  return (b & 0x7fffffffu) > 0x7f800000u ? (b | 0x00400000u) : b;
+}
+/* float32 bits -> float64 bits (exact, subnormals included; NaN quiet) */
+static inline ulong gpux_f32b_to_f64b(uint b) {
+  const ulong sign = (ulong)(b >> 31) << 63;
+  const uint e = (b >> 23) & 0xffu, m = b & 0x7fffffu;
+  if (e == 0xffu)
+    return m ? (sign | 0x7ff8000000000000UL | ((ulong)m << 29)) : (sign | 0x7ff0000000000000UL);
+  if (e == 0) {
+    if (!m) return sign;
+    const uint p = 31u - clz(m); /* m * 2^-149: leading bit p (0..22) */
+    return sign | ((ulong)(p + 874u) << 52) | (((ulong)m << (52u - p)) & 0xfffffffffffffUL);
+  }
+  return sign | ((ulong)(e + 896u) << 52) | ((ulong)m << 29);
+}
+#define GPUX_H2F_f16(x) gpux_f16_to_f32(x)
+#define GPUX_H2F_bf16(x) gpux_bf16_to_f32(x)
+/* to a half dtype, by source dtype */
+#define GPUX_TOH_f16_f32(x) gpux_f32_to_f16(as_uint(x))
+#define GPUX_TOH_f16_f64(x) gpux_f64_to_h(as_ulong(x), 10, 15)
+#define GPUX_TOH_f16_i32(x) gpux_f32_to_f16(as_uint((float)(x))) /* |x| > 2^24 is inf anyway */
+#define GPUX_TOH_f16_i64(x) gpux_f32_to_f16(as_uint((float)(x)))
+#define GPUX_TOH_f16_u8(x) gpux_f32_to_f16(as_uint((float)(x)))
+#define GPUX_TOH_f16_b8(x) ((ushort)((x) != 0 ? 0x3c00u : 0u))
+#define GPUX_TOH_bf16_f32(x) gpux_f32_to_bf16(as_uint(x))
+#define GPUX_TOH_bf16_f64(x) gpux_f64_to_h(as_ulong(x), 7, 127)
+#define GPUX_TOH_bf16_i32(x) gpux_i64_to_bf16((long)(x))
+#define GPUX_TOH_bf16_i64(x) gpux_i64_to_bf16((long)(x))
+#define GPUX_TOH_bf16_u8(x) gpux_f32_to_bf16(as_uint((float)(x)))
+#define GPUX_TOH_bf16_b8(x) ((ushort)((x) != 0 ? 0x3f80u : 0u))
+/* from a half dtype, by target dtype (h: f16 or bf16) */
+#define GPUX_FROMH_f32(h, x) as_float(GPUX_H2F_##h(x))
+#define GPUX_FROMH_f64(h, x) as_double(gpux_f32b_to_f64b(GPUX_H2F_##h(x)))
+#define GPUX_FROMH_i32(h, x) GPUX_CVT_FS(i32, as_float(GPUX_H2F_##h(x)))
+#define GPUX_FROMH_i64(h, x) GPUX_CVT_FS(i64, as_float(GPUX_H2F_##h(x)))
+#define GPUX_FROMH_u8(h, x) GPUX_CVT_FU(u8, as_float(GPUX_H2F_##h(x)))
+#define GPUX_FROMH_b8(h, x) ((uchar)(((x) & 0x7fffu) != 0))
+#define GPUX_FROMH_f16(h, x) GPUX_CAT(GPUX_H2H_f16_, h)(x)
+#define GPUX_FROMH_bf16(h, x) GPUX_CAT(GPUX_H2H_bf16_, h)(x)
+#define GPUX_H2H_f16_f16(x) (x)
+#define GPUX_H2H_f16_bf16(x) gpux_f32_to_f16(gpux_bf16_to_f32(x))
+#define GPUX_H2H_bf16_bf16(x) (x)
+#define GPUX_H2H_bf16_f16(x) gpux_f32_to_bf16(gpux_f16_to_f32(x))
+/* every pair: N = a compute dtype, H = a half dtype */
+#define GPUX_HK_f32 N
+#define GPUX_HK_f64 N
+#define GPUX_HK_i32 N
+#define GPUX_HK_i64 N
+#define GPUX_HK_u8 N
+#define GPUX_HK_b8 N
+#define GPUX_HK_f16 H
+#define GPUX_HK_bf16 H
+#define GPUX_XCVT(from, to, x) GPUX_CAT3(GPUX_XCVT_, GPUX_HK_##from, GPUX_HK_##to)(from, to, x)
+#define GPUX_XCVT_NN(from, to, x) GPUX_CVT(from, to, x)
+#define GPUX_XCVT_NH(from, to, x) GPUX_TOH_##to##_##from(x)
+#define GPUX_XCVT_HN(from, to, x) GPUX_FROMH_##to(from, x)
+#define GPUX_XCVT_HH(from, to, x) GPUX_FROMH_##to(from, x)
+/* arange / linspace: from gpux_real (double with fp64, else float) */
+#ifdef GPUX_HAVE_FP64
+#define GPUX_CVT_FH(to, x) GPUX_TOH_##to##_f64(x)
+#else
+#define GPUX_CVT_FH(to, x) GPUX_TOH_##to##_f32(x)
+#endif
+
 /* ------------------------------------------------------------------ cast */
 #define GPUX_CAST_KERNELS(from, to) \
   GPUX_CAST_KERNELS_(gpux_cast_##from##_##to, GPUX_T_##from, GPUX_T_##to, from, to)
 #define GPUX_CAST_KERNELS_(k, F, T, from, to)                                                 \
   __kernel void k##_c(__global T *out, long out_off, __global const F *in, long in_off,       \
                       long n) {                                                               \
-    GPUX_MAP_C1(T, GPUX_VEC(T), out, out_off, F, in, in_off, n, GPUX_CVT(from, to, x1))                    \
+    GPUX_MAP_C1(T, GPUX_VEC(T), out, out_off, F, in, in_off, n, GPUX_XCVT(from, to, x1))                   \
   }                                                                                           \
   __kernel void k##_n(__global T *out, __global const F *in, gpux_nd_params p) {              \
     long i = (long)get_global_id(0);                                                          \
     if (GPUX_IN_RANGE(i, p.n)) {                                                                            \
       GPUX_ND_BEGIN(p, i, 2)                                                       \
-      out[GPUX_ND_OFF(p, 0)] = GPUX_CVT(from, to, in[GPUX_ND_OFF(p, 1)]);                                           \
+      out[GPUX_ND_OFF(p, 0)] = GPUX_XCVT(from, to, in[GPUX_ND_OFF(p, 1)]);                                          \
     }                                                                                         \
   }
-/* Every (from, to) pair. A macro cannot expand inside its own expansion, so the inner
- * GPUX_DT_ALL is deferred: GPUX_CAST_FROM leaves "GPUX_DT_ALL_INDIRECT () (...)" behind,
- * which the rescan of GPUX_EXPAND turns into the inner list (the usual C99 idiom). */
+/* Every (from, to) pair of GPUX_DT_STORAGE. A macro cannot expand inside its own
+ * expansion, so the inner list is deferred: GPUX_CAST_FROM leaves
+ * "GPUX_DT_STORAGE_INDIRECT () (...)" behind, which the rescan of GPUX_EXPAND turns into the
+ * inner list (the usual C99 idiom). */
 #define GPUX_EXPAND(x) x
 #define GPUX_EMPTY()
-#define GPUX_DT_ALL_INDIRECT() GPUX_DT_ALL
+#define GPUX_DT_STORAGE_INDIRECT() GPUX_DT_STORAGE
 #define GPUX_CAST_TO(from, to) GPUX_ON2_##to(GPUX_CAST_KERNELS, from, to)
-#define GPUX_CAST_FROM_(a_, from) GPUX_DT_ALL_INDIRECT GPUX_EMPTY()()(GPUX_CAST_TO, from)
+#define GPUX_CAST_FROM_(a_, from) GPUX_DT_STORAGE_INDIRECT GPUX_EMPTY()()(GPUX_CAST_TO, from)
 #define GPUX_CAST_FROM(a_, from) GPUX_ON_##from(GPUX_CAST_FROM_, a_, from)
-GPUX_EXPAND(GPUX_DT_ALL(GPUX_CAST_FROM, _))
+GPUX_EXPAND(GPUX_DT_STORAGE(GPUX_CAST_FROM, _))
 
 /* ------------------------------------------------------------------ copy_n, copy_t */
 #define GPUX_ELEM_1 uchar
@@ -155,4 +323,4 @@ GPUX_ELEM_SIZES(GPUX_COPY_KERNELS)
                 GPUX_CVT_REAL(dt, (j == n - 1 && j > 0) ? stop : start + (gpux_real)j * step))         \
   }
 #define GPUX_FILL_DT(a_, dt) GPUX_ON_##dt(GPUX_FILL_KERNELS, a_, dt)
-GPUX_DT_ALL(GPUX_FILL_DT, _)
+GPUX_DT_STORAGE(GPUX_FILL_DT, _)

@@ -31,6 +31,17 @@
  *   round: half to even (rint); sigmoid(x) = 1 / (1 + exp(-x)); rsqrt(x) = 1 / sqrt(x);
  *   cast float -> int: truncate toward zero, saturate, NaN -> 0; int -> int: wrap;
  *     x -> bool: x != 0; bool -> x: 0 or 1.
+ *   float16 / bfloat16 (bit-exact on every backend, done with integer bit operations):
+ *     x -> f16/bf16: the exact value of x (f32, f64, i32, i64, u8) rounded once to nearest
+ *       even, subnormals kept (never flushed), overflow -> +-inf (f16: |x| >= 65520;
+ *       bf16: |x| >= 2^128 - 2^119), -0.0 kept; NaN -> a quiet NaN with the sign and the
+ *       leading payload bits of x (f32 -> bf16: (bits >> 16) | 0x0040;
+ *       f32 -> f16: sign | 0x7e00 | (mantissa >> 13); f64 likewise with its mantissa);
+ *     f16/bf16 -> f32/f64: exact (subnormals included); NaN -> quiet NaN with the payload
+ *       shifted up (f16 -> f32: sign | 0x7fc00000 | (mantissa << 13));
+ *     f16/bf16 -> integers: through float32 (exact), then the float -> int rule above;
+ *     f16/bf16 -> bool: x != 0 (tested on the bits: -0.0 is false, NaN true);
+ *     f16 <-> bf16: through float32 (one rounding); same dtype: a bit copy.
  */
 #ifndef GPUX_KERNELS_H
 #define GPUX_KERNELS_H
@@ -42,10 +53,21 @@
 #define GPUX_KDT_i64 3
 #define GPUX_KDT_u8 4
 #define GPUX_KDT_b8 5
-#define GPUX_KDT_COUNT 6
+/* half-precision storage dtypes (issue 4): IEEE binary16 and bfloat16, 2 bytes each.
+ * Storage only: casts, copies, fill/arange/linspace and GEMM inputs; no elementwise op,
+ * reduction or scan takes them (the front end rejects them: cast to float32 first). */
+#define GPUX_KDT_f16 6
+#define GPUX_KDT_bf16 7
+#define GPUX_KDT_COUNT 8
 
 /* dtype lists: M(arg, dt) for each dt */
+/* the dtypes the compute ops take (elementwise, where, reductions, scans) */
 #define GPUX_DT_ALL(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8) M(a, b8)
+/* the half-precision storage dtypes */
+#define GPUX_DT_HALF(M, a) M(a, f16) M(a, bf16)
+/* every array dtype: casts (every (from, to) pair, layouts c and n), fill, arange and
+ * linspace exist for these */
+#define GPUX_DT_STORAGE(M, a) GPUX_DT_ALL(M, a) GPUX_DT_HALF(M, a)
 #define GPUX_DT_NUMERIC(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8)
 #define GPUX_DT_FLOAT(M, a) M(a, f32) M(a, f64)
 /* element sizes the copy kernels exist for */
@@ -238,5 +260,12 @@ typedef struct gpux_nd_params {
   X(sum, 0, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                 \
   X(prod, 1, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)
 #define GPUX_SCAN_KIND_COUNT 2
+
+/* GEMM (include/gpux/linalg.h, gpux__gemm in src/api/gpux_backend.h). Native kernels are
+ * named gpux_gemm_<dt>, one per dtype, with the transposes as arguments:
+ * GPUX_GEMM_DT in both kernel sets, GPUX_GEMM_DT_HALF in the CUDA set only (float32
+ * accumulation). */
+#define GPUX_GEMM_DT(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64)
+#define GPUX_GEMM_DT_HALF(M, a) M(a, f16) M(a, bf16)
 
 #endif

@@ -11,6 +11,7 @@ static const struct {
 } dtypes[GPUX_DTYPE_COUNT] = {
     [GPUX_FLOAT32] = {"float32", 4}, [GPUX_FLOAT64] = {"float64", 8}, [GPUX_INT32] = {"int32", 4},
     [GPUX_INT64] = {"int64", 8},     [GPUX_UINT8] = {"uint8", 1},     [GPUX_BOOL] = {"bool", 1},
+    [GPUX_FLOAT16] = {"float16", 2}, [GPUX_BFLOAT16] = {"bfloat16", 2},
 };
 
 GPUX_API const char *gpux_dtype_name(gpux_dtype dt) {
@@ -145,6 +146,40 @@ GPUX_API void gpux_array_release(gpux_array_t a) {
   free(a);
 }
 
+/* float64 -> float16 (mb = 10, bias = 15) or bfloat16 (mb = 7, bias = 127), rounded once to
+ * nearest even: the same bit operations as the cast kernels (kernels/cuda/copy.cu,
+ * kernels/cl/copy.cl; rules in gpux_kernels.h). */
+static uint16_t f64_to_half(double v, int mb, int bias) {
+  uint64_t b;
+  memcpy(&b, &v, sizeof b);
+  const uint32_t sign = (uint32_t)(b >> 48) & 0x8000u;
+  const uint64_t a = b & 0x7fffffffffffffffULL;
+  const uint32_t expmask = ((1u << (15 - mb)) - 1u) << mb;
+  if (a > 0x7ff0000000000000ULL) /* NaN: quiet, sign and leading payload bits kept */
+    return (uint16_t)(sign | expmask | (1u << (mb - 1)) |
+                      (uint32_t)((a >> (52 - mb)) & ((1u << mb) - 1u)));
+  const int e = (int)(a >> 52) - 1023;
+  if (e > bias) return (uint16_t)(sign | expmask); /* inf, or beyond the range */
+  const uint64_t m = a & 0xfffffffffffffULL;
+  uint64_t rem, half;
+  uint32_t h;
+  if (e >= 1 - bias) { /* normal: keep mb bits; a carry may reach inf, as it should */
+    const int sh = 52 - mb;
+    h = ((uint32_t)(e + bias) << mb) | (uint32_t)(m >> sh);
+    rem = m & ((1ULL << sh) - 1u);
+    half = 1ULL << (sh - 1);
+  } else { /* subnormal or zero */
+    if (e < 1 - bias - mb - 1) return (uint16_t)sign; /* below half the smallest subnormal */
+    const int sh = 52 + (1 - bias) - mb - e;           /* 43..53 */
+    const uint64_t sig = m | (1ULL << 52);
+    h = (uint32_t)(sig >> sh);
+    rem = sig & ((1ULL << sh) - 1u);
+    half = 1ULL << (sh - 1);
+  }
+  if (rem > half || (rem == half && (h & 1u))) h++;
+  return (uint16_t)(sign | h);
+}
+
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
   gpux__scalar s;
   memset(&s, 0, sizeof s);
@@ -162,6 +197,8 @@ gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
       break;
     case GPUX_UINT8: s.u8 = isnan(v) ? 0 : v >= 255.0 ? 255 : v <= 0.0 ? 0 : (uint8_t)v; break;
     case GPUX_BOOL: s.b8 = v != 0.0; break;
+    case GPUX_FLOAT16: s.f16 = f64_to_half(v, 10, 15); break;
+    case GPUX_BFLOAT16: s.bf16 = f64_to_half(v, 7, 127); break;
   }
   return s;
 }

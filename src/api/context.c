@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "internal.h"
 
 /* GPUX_BACKEND (unset or empty = auto). */
@@ -30,6 +31,19 @@ static gpux_status device_from_env(int *out) {
   if (errno || *end || v < 0 || v > 1 << 20)
     return gpux__set_error(GPUX_ERROR_INVALID_DEVICE, "GPUX_DEVICE='%s' is not a device index", env);
   *out = (int)v;
+  return GPUX_SUCCESS;
+}
+
+/* GPUX_GEMM (unset or empty = auto). */
+static gpux_status gemm_path_from_env(int *out) {
+  const char *env = getenv("GPUX_GEMM");
+  *out = GPUX_GEMM_AUTO;
+  if (!env || !*env || !strcasecmp(env, "auto")) return GPUX_SUCCESS;
+  if (!strcasecmp(env, "vendor")) *out = GPUX_GEMM_VENDOR;
+  else if (!strcasecmp(env, "native")) *out = GPUX_GEMM_NATIVE;
+  else
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "GPUX_GEMM='%s' is not a GEMM path (expected vendor, native or auto)", env);
   return GPUX_SUCCESS;
 }
 
@@ -65,10 +79,13 @@ GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind 
   if (device < -1)
     return gpux__set_error(GPUX_ERROR_INVALID_DEVICE, "device index %d is negative", device);
   if (device == -1) GPUX__CHECK(device_from_env(&device));
+  int gemm_path;
+  GPUX__CHECK(gemm_path_from_env(&gemm_path));
 
   struct gpux_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   ctx->pool.limit = UINT64_MAX;
+  ctx->gemm_path = gemm_path;
   gpux_status s;
   if (backend == GPUX_BACKEND_AUTO) {
     /* CUDA first; the OpenCL backend lists GPUs before other devices. */
@@ -137,6 +154,19 @@ GPUX_API gpux_status gpux_context_set_option(gpux_context_t ctx, gpux_context_op
                                (long long)value);
       ctx->pool.limit = (uint64_t)value;
       gpux__pool_trim_to_limit(ctx);
+      return GPUX_SUCCESS;
+    case GPUX_OPTION_GEMM_PATH:
+      if (value != GPUX_GEMM_AUTO && value != GPUX_GEMM_VENDOR && value != GPUX_GEMM_NATIVE)
+        return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                               "GEMM path %lld is not GPUX_GEMM_AUTO, _VENDOR or _NATIVE",
+                               (long long)value);
+      ctx->gemm_path = (int)value;
+      return GPUX_SUCCESS;
+    case GPUX_OPTION_TF32:
+      if (value != 0 && value != 1)
+        return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "TF32 option %lld is not 0 or 1",
+                               (long long)value);
+      ctx->tf32 = (int)value;
       return GPUX_SUCCESS;
   }
   return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "unknown context option %d", (int)opt);

@@ -20,9 +20,20 @@ static const char *const unary_names[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(NAME
 /* The public enums and the kernel lists must agree. */
 _Static_assert(GPUX_LOGICAL_XOR + 1 == GPUX_BINARY_OP_COUNT, "binary op ids");
 _Static_assert(GPUX_LOGICAL_NOT + 1 == GPUX_UNARY_OP_COUNT, "unary op ids");
-_Static_assert(GPUX_BOOL + 1 == GPUX_KDT_COUNT && GPUX_BOOL == GPUX_KDT_b8 && GPUX_UINT8 == GPUX_KDT_u8 &&
-                   GPUX_FLOAT64 == GPUX_KDT_f64 && GPUX_INT64 == GPUX_KDT_i64,
+_Static_assert(GPUX_BFLOAT16 + 1 == GPUX_KDT_COUNT && GPUX_DTYPE_COUNT == GPUX_KDT_COUNT &&
+                   GPUX_BOOL == GPUX_KDT_b8 && GPUX_UINT8 == GPUX_KDT_u8 &&
+                   GPUX_FLOAT64 == GPUX_KDT_f64 && GPUX_INT64 == GPUX_KDT_i64 &&
+                   GPUX_FLOAT16 == GPUX_KDT_f16 && GPUX_BFLOAT16 == GPUX_KDT_bf16,
                "dtype ids");
+
+/* float16 / bfloat16 are storage dtypes: no elementwise op takes them. */
+static gpux_status check_not_half(const char *op, gpux_dtype dt) {
+  if (dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16)
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                           "%s is not defined for %s (a storage dtype: cast to float32 first)", op,
+                           gpux_dtype_name(dt));
+  return GPUX_SUCCESS;
+}
 
 GPUX_API const char *gpux_binary_op_name(gpux_binary_op op) {
   return (unsigned)op < GPUX_BINARY_OP_COUNT ? binary_names[op] : NULL;
@@ -42,7 +53,8 @@ GPUX_API int gpux_unary_op_supports(gpux_unary_op op, gpux_dtype dt) {
 static gpux_status check_binary_op(gpux_binary_op op, gpux_dtype dt) {
   if ((unsigned)op >= GPUX_BINARY_OP_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown binary op %d", (int)op);
-  if (!(binary_support[op] >> dt & 1u))
+  GPUX__CHECK(check_not_half(binary_names[op], dt));
+  if ((unsigned)dt >= GPUX_DTYPE_COUNT || !(binary_support[op] >> dt & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s", binary_names[op],
                            gpux_dtype_name(dt));
   return GPUX_SUCCESS;
@@ -51,7 +63,8 @@ static gpux_status check_binary_op(gpux_binary_op op, gpux_dtype dt) {
 static gpux_status check_unary_op(gpux_unary_op op, gpux_dtype dt) {
   if ((unsigned)op >= GPUX_UNARY_OP_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown unary op %d", (int)op);
-  if (!(unary_support[op] >> dt & 1u))
+  GPUX__CHECK(check_not_half(unary_names[op], dt));
+  if ((unsigned)dt >= GPUX_DTYPE_COUNT || !(unary_support[op] >> dt & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s (cast to float32 or float64 first)",
                            unary_names[op], gpux_dtype_name(dt));
   return GPUX_SUCCESS;
@@ -255,7 +268,7 @@ static gpux_status check_where(gpux_array_t cond, gpux_array_t a, gpux_array_t b
   if (a->dtype != b->dtype)
     return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "gpux_where: a is %s, b is %s",
                            gpux_dtype_name(a->dtype), gpux_dtype_name(b->dtype));
-  return GPUX_SUCCESS;
+  return check_not_half("where", a->dtype);
 }
 
 GPUX_API gpux_status gpux_where_into(gpux_array_t out, gpux_array_t cond, gpux_array_t a,

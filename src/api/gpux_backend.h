@@ -16,7 +16,7 @@
 #include "gpux.h"
 #include "../../kernels/common/gpux_kernels.h"
 
-#define GPUX_BACKEND_ABI_VERSION 2u
+#define GPUX_BACKEND_ABI_VERSION 3u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -47,6 +47,8 @@ typedef union gpux__scalar {
   int64_t i64;
   uint8_t u8;
   uint8_t b8;
+  uint16_t f16;  /* float16 bits */
+  uint16_t bf16; /* bfloat16 bits */
 } gpux__scalar;
 
 /* One operand: a buffer from mem_alloc plus an offset in elements. */
@@ -98,6 +100,34 @@ typedef struct gpux__scan_pass {
   int64_t rows, len;
   gpux__operand in, out;
 } gpux__scan_pass;
+
+/* One matrix product, or a batch of them, row-major (include/gpux/linalg.h). For
+ * b = 0 .. batch-1:  C_b = alpha * op(A_b) @ op(B_b) + beta * C_b, where op(A_b) is m x k,
+ * op(B_b) k x n and C_b m x n.
+ *   A_b starts at a.offset + b * stride_a elements of a.buf (stride 0: one A for all b);
+ *   element (i, l) of op(A_b) is A_b[i * lda + l] (trans_a == 0) or A_b[l * lda + i];
+ *   B likewise with ldb and stride_b; C_b[i * ldc + j] (C is never transposed, and the C_b
+ *   of different b never overlap).
+ * The front end guarantees m, n, batch >= 1, k >= 0 (k == 0: C = beta * C), every ld >= 1
+ * and at least the stored row length (lda >= k without trans_a, >= m with it; ldb likewise;
+ * ldc >= n), all three operands of `dtype`, no overlap between C and A or B.
+ * alpha/beta are in the compute type: f32 for f32, f16, bf16; f64; i32; i64 (integers wrap).
+ * beta == 0: C is written without being read (NaN in C must not leak).
+ * path: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE (the front end resolves auto). A path that
+ * lacks the dtype, or a vendor library that is missing, returns GPUX_ERROR_UNSUPPORTED_DTYPE
+ * (resp. GPUX_ERROR_UNSUPPORTED) with the reason; the front end may then try native.
+ * tf32: float32 on the vendor path may use TF32 tensor cores. */
+typedef struct gpux__gemm {
+  int dtype; /* GPUX_KDT_* of a, b and c */
+  int trans_a, trans_b;
+  int path; /* GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE */
+  int tf32;
+  int64_t m, n, k, batch;
+  int64_t lda, ldb, ldc;
+  int64_t stride_a, stride_b, stride_c;
+  gpux__scalar alpha, beta;
+  gpux__operand a, b, c;
+} gpux__gemm;
 
 /* Description of a device, filled by device_info. */
 typedef gpux_device_info gpux__devinfo;
@@ -157,6 +187,9 @@ typedef struct gpux__backend_iface {
    * its context; results never depend on the launch shape it picks. */
   gpux_status (*reduce)(gpux__bctx *b, const gpux__reduce_pass *p);
   gpux_status (*scan)(gpux__bctx *b, const gpux__scan_pass *p);
+
+  /* Matrix products (queued). */
+  gpux_status (*gemm)(gpux__bctx *b, const gpux__gemm *g);
 
   /* Device-clock events. */
   gpux_status (*event_create)(gpux__bctx *b, void **ev);

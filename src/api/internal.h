@@ -52,6 +52,8 @@ struct gpux_context {
   gpux_device_info info;
   gpux__pool pool;
   int64_t live_arrays; /* arrays not yet released (for leak checks in the tests' stats) */
+  int gemm_path;       /* gpux_gemm_path: GPUX_OPTION_GEMM_PATH, default GPUX_GEMM */
+  int tf32;            /* GPUX_OPTION_TF32 */
 };
 
 /* ---- arrays (array.c) */
@@ -96,6 +98,8 @@ void gpux__plan_nd(gpux_nd_params *nd, int n, const struct gpux_array *const *op
                    const int64_t *shape);
 /* 1 if the arrays' memory ranges overlap without being the same view. */
 int gpux__partial_overlap(const struct gpux_array *a, const struct gpux_array *b);
+/* 1 if they share any element (the same view included). */
+int gpux__overlaps(const struct gpux_array *a, const struct gpux_array *b);
 
 #define GPUX__CHECK(expr)             \
   do {                                \

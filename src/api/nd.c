@@ -125,3 +125,8 @@ int gpux__partial_overlap(const struct gpux_array *a, const struct gpux_array *b
     return 0; /* the same view: in-place is fine */
   return 1;
 }
+
+int gpux__overlaps(const struct gpux_array *a, const struct gpux_array *b) {
+  return gpux__partial_overlap(a, b) ||
+         (a->st && a->st == b->st && a->offset == b->offset && a->size > 0 && b->size > 0);
+}

@@ -88,6 +88,10 @@ static gpux_status result_dtype(gpux_dtype *out, gpux_reduce_op op, gpux_dtype d
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown reduction op %d", (int)op);
   GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
   const op_info *oi = &op_table[op];
+  if (dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16) /* storage dtypes */
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                           "%s is not defined for %s (a storage dtype: cast to float32 first)",
+                           oi->name, gpux_dtype_name(dt));
   if (oi->float_math) {
     if (dt == GPUX_BOOL)
       return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for bool (cast first)",
@@ -320,10 +324,6 @@ static gpux_status shape_input(red_shape *rs, struct gpux_array **copy, const st
   return GPUX_SUCCESS;
 }
 
-static int overlaps(const struct gpux_array *out, const struct gpux_array *a) {
-  return gpux__partial_overlap(out, a) || (out->st && out->st == a->st && out->offset == a->offset);
-}
-
 /* Checks out against the result of op on a over the plan; NULL out skips the checks. */
 static gpux_status check_into(const struct gpux_array *out, const struct gpux_array *a,
                               const red_plan *p, gpux_dtype want, const char *fn) {
@@ -339,7 +339,7 @@ static gpux_status check_into(const struct gpux_array *out, const struct gpux_ar
                            gpux__shape_str(x, sizeof x, out->ndim, out->shape),
                            gpux__shape_str(y, sizeof y, p->out_ndim, p->out_shape));
   }
-  if (overlaps(out, a))
+  if (gpux__overlaps(out, a))
     return gpux__set_error(GPUX_ERROR_OVERLAP, "%s: the output overlaps the input", fn);
   return GPUX_SUCCESS;
 }
@@ -600,8 +600,9 @@ static gpux_status scan_check(gpux_scan_op op, const struct gpux_array *a, int *
   if ((unsigned)op >= GPUX_SCAN_KIND_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "%s: unknown scan op %d", fn, (int)op);
   if (!(scan_support[op] >> a->dtype & 1u))
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s is not defined for %s (cast first)", fn,
-                           op == GPUX_SCAN_SUM ? "cumsum" : "cumprod", gpux_dtype_name(a->dtype));
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s is not defined for %s (cast %s first)", fn,
+                           op == GPUX_SCAN_SUM ? "cumsum" : "cumprod", gpux_dtype_name(a->dtype),
+                           a->dtype == GPUX_FLOAT16 || a->dtype == GPUX_BFLOAT16 ? "to float32" : "it");
   int nd = a->ndim ? a->ndim : 1;
   if (*axis < -nd || *axis >= nd)
     return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "%s: axis %d is out of range for %d dimensions", fn,
@@ -646,7 +647,7 @@ static gpux_status scan_into(struct gpux_array *out, gpux_scan_op op, const stru
     src = in_copy;
   }
   struct gpux_array *dst = &ov;
-  if (!gpux__is_contiguous(&ov) || overlaps(out, a)) {
+  if (!gpux__is_contiguous(&ov) || gpux__overlaps(out, a)) {
     s = gpux__array_new(&res, ctx, out->dtype, ov.ndim, ov.shape);
     if (s != GPUX_SUCCESS) goto done;
     dst = res;

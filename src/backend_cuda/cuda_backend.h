@@ -71,6 +71,7 @@ extern const gpux__host_iface *gpux_cuda_host;
 #define GPUX_CUDA_NLAYOUTS 3
 #define GPUX_CUDA_NSIZES 4 /* copy kernels for 1, 2, 4, 8 bytes */
 #define GPUX_CUDA_NRLAYOUTS 2 /* reductions: GPUX_RL_ROW, GPUX_RL_COL */
+#define GPUX_CUDA_GEMM_NDT 8 /* gemm kernels indexed by GPUX_KDT_* (f16 = 6, bf16 = 7) */
 
 /* launch limits */
 #define GPUX_CUDA_BLOCK 256u
@@ -105,6 +106,11 @@ struct gpux__bctx {
    * results there, so returning one to the host needs no copy (allocated on first use) */
   void *result_host;
   CUdeviceptr result_dev;
+  /* matrix products (cuda_gemm.c): the native kernels [GPUX_KDT_*], and the cuBLAS handle
+   * (cublasHandle_t, created on the first vendor product, bound to `stream`) */
+  CUmodule mod_gemm;
+  CUfunction gemm[GPUX_CUDA_GEMM_NDT];
+  void *cublas;
 };
 #define GPUX_CUDA_RESULT_BYTES ((size_t)4096)
 
@@ -185,5 +191,11 @@ gpux_status gpux_cuda_reduce_load(gpux__bctx *b); /* context current */
 void gpux_cuda_reduce_unload(gpux__bctx *b);      /* context current, stream idle */
 gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p);
 gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p);
+
+/* cuda_gemm.c: matrix products (native kernels; cuBLAS loaded on first use) */
+gpux_status gpux_cuda_gemm_load(gpux__bctx *b); /* context current */
+void gpux_cuda_gemm_unload(gpux__bctx *b);      /* context current, stream idle; also
+                                                    destroys the cuBLAS handle */
+gpux_status gpux_cuda_gemm(gpux__bctx *b, const gpux__gemm *g);
 
 #endif

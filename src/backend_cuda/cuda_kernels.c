@@ -29,12 +29,19 @@ extern const size_t gpux_cuda_fatbin_copy_size;
 
 /* ---- names, from the lists of gpux_kernels.h ------------------------------------------ */
 #define GPUX_CUDA_DT_NAME(unused, dt) [GPUX_KDT_##dt] = #dt,
-static const char *const gpux_cuda_dt_names[GPUX_KDT_COUNT] = {GPUX_DT_ALL(GPUX_CUDA_DT_NAME, _)};
+static const char *const gpux_cuda_dt_names[GPUX_KDT_COUNT] = {
+    GPUX_DT_STORAGE(GPUX_CUDA_DT_NAME, _)};
 #undef GPUX_CUDA_DT_NAME
+/* 1 for the dtypes of where (GPUX_DT_ALL); the half dtypes only have casts and generators */
+#define GPUX_CUDA_DT_ONE(unused, dt) [GPUX_KDT_##dt] = 1,
+static const unsigned char gpux_cuda_dt_compute[GPUX_KDT_COUNT] = {
+    GPUX_DT_ALL(GPUX_CUDA_DT_ONE, _)};
+#undef GPUX_CUDA_DT_ONE
 
 const int gpux_cuda_dt_size[GPUX_KDT_COUNT] = {
     [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
     [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1,
+    [GPUX_KDT_f16] = 2, [GPUX_KDT_bf16] = 2,
 };
 
 #define GPUX_CUDA_BOP_ID(op, id, dts, res) GPUX_CUDA_BOP_##op = id,
@@ -171,7 +178,7 @@ gpux_status gpux_cuda_kernels_load(gpux__bctx *b) {
     }
   for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
     if (!gpux_cuda_dt_names[dt]) continue;
-    for (k = 0; k < 2; ++k) {
+    for (k = 0; k < 2 && gpux_cuda_dt_compute[dt]; ++k) {
       s = gpux_cuda_resolve(b->mod_elementwise, &b->where[dt][cn[k]], GPUX_CUDA_K_WHERE, dt, 0,
                             cn[k]);
       if (s != GPUX_SUCCESS) return s;
@@ -414,7 +421,7 @@ gpux_status gpux_cuda_fill(gpux__bctx *b, const gpux__launch *l) {
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, (void *)&l->scalar, &n};
-  if (!gpux_cuda_dt_ok(dt)) return gpux_cuda_no_kernel("fill", dt, 0, 0);
+  if (!gpux_cuda_dt_ok(dt) || !b->fill[dt]) return gpux_cuda_no_kernel("fill", dt, 0, 0);
   if (n <= 0) return GPUX_SUCCESS;
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
   return gpux_cuda_launch(b, b->fill[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
@@ -426,7 +433,7 @@ gpux_status gpux_cuda_arange(gpux__bctx *b, const gpux__launch *l, double start,
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, &start, &step, &n};
-  if (!gpux_cuda_dt_ok(dt)) return gpux_cuda_no_kernel("arange", dt, 0, 0);
+  if (!gpux_cuda_dt_ok(dt) || !b->arange[dt]) return gpux_cuda_no_kernel("arange", dt, 0, 0);
   if (n <= 0) return GPUX_SUCCESS;
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
   return gpux_cuda_launch(b, b->arange[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
@@ -439,7 +446,7 @@ gpux_status gpux_cuda_linspace(gpux__bctx *b, const gpux__launch *l, double star
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, &start, &step, &stop, &n};
-  if (!gpux_cuda_dt_ok(dt)) return gpux_cuda_no_kernel("linspace", dt, 0, 0);
+  if (!gpux_cuda_dt_ok(dt) || !b->linspace[dt]) return gpux_cuda_no_kernel("linspace", dt, 0, 0);
   if (n <= 0) return GPUX_SUCCESS;
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
   return gpux_cuda_launch(b, b->linspace[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),

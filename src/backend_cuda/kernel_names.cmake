@@ -27,11 +27,13 @@ foreach(i RANGE ${last})
   if(READELF AND cubin)
     execute_process(COMMAND "${READELF}" -s -W "${cubin}"
                     OUTPUT_VARIABLE out RESULT_VARIABLE rc ERROR_VARIABLE err)
-    set(pattern "^ *[0-9]+: +[0-9a-fA-F]+ +[0-9]+ +FUNC +GLOBAL .* ([A-Za-z_][A-Za-z0-9_]*)$")
+    # the size column is decimal, or hex with 0x from 100000 bytes on (large kernels)
+    set(pattern
+        "^ *[0-9]+: +[0-9a-fA-F]+ +(0x[0-9a-fA-F]+|[0-9]+) +FUNC +GLOBAL .* ([A-Za-z_][A-Za-z0-9_]*)$")
   elseif(CUOBJDUMP)
     execute_process(COMMAND "${CUOBJDUMP}" --dump-elf-symbols -arch sm_${ARCH} "${fatbin}"
                     OUTPUT_VARIABLE out RESULT_VARIABLE rc ERROR_VARIABLE err)
-    set(pattern "STT_FUNC +STB_GLOBAL.* ([A-Za-z_][A-Za-z0-9_]*)$")
+    set(pattern "STT_FUNC +STB_GLOBAL.*( )([A-Za-z_][A-Za-z0-9_]*)$")
   else()
     message(FATAL_ERROR "kernel_names.cmake: no readelf with a kept cubin "
                         "(${keep}/${fam}.compute_${ARCH}*.cubin) and no cuobjdump")
@@ -44,7 +46,7 @@ foreach(i RANGE ${last})
   set(found 0)
   foreach(line IN LISTS lines)
     if(line MATCHES "${pattern}")
-      list(APPEND names "${CMAKE_MATCH_1}")
+      list(APPEND names "${CMAKE_MATCH_2}") # group 2 in both patterns
       math(EXPR found "${found} + 1")
     endif()
   endforeach()

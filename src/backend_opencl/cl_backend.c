@@ -311,6 +311,7 @@ static void be_context_destroy(gpux__bctx *b) {
   if (b->touch_queue) clFinish(b->touch_queue);
   gpux_cl_release_programs(b);
   gpux_cl_reduce_release(b);
+  gpux_cl_gemm_release(b);
   if (b->scratch) clReleaseMemObject(b->scratch);
   if (b->touch_queue) clReleaseCommandQueue(b->touch_queue);
   if (b->queue) clReleaseCommandQueue(b->queue);
@@ -516,6 +517,7 @@ static const gpux__backend_iface be_iface = {
     .linspace = gpux_cl_linspace,
     .reduce = gpux_cl_reduce,
     .scan = gpux_cl_scan,
+    .gemm = gpux_cl_gemm,
     .event_create = be_event_create,
     .event_destroy = be_event_destroy,
     .event_record = be_event_record,

@@ -70,6 +70,10 @@ struct gpux__bctx {
   cl_kernel scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
   cl_mem scan_tiles; /* scan scratch (tile aggregates, then prefixes), grown as needed */
   size_t scan_tiles_bytes;
+  /* matrix products (cl_gemm.c): gemm.cl, built on first use in the CPU or GPU form */
+  cl_program gemm_program;
+  cl_kernel gemm[GPUX_KDT_COUNT]; /* gpux_gemm_<dt>; NULL where absent */
+  int gemm_cpu;
 };
 
 /* cl_backend.c */
@@ -84,6 +88,11 @@ gpux_status gpux_cl_status(cl_int e, gpux_status dflt);
 extern const char *const gpux_cl_dt_name[GPUX_KDT_COUNT]; /* "f32", ... */
 #define GPUX_CL_IS_F64(dt) ((dt) == GPUX_KDT_f64)
 gpux_status gpux_cl_build_family(gpux__bctx *b, int fam);
+/* Builds one program source (on-disk cache on non-pocl devices, else from source); `file`
+ * names it in messages, `sha256` keys the cache. */
+gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned char *text,
+                                 size_t len, const char *sha256, const char *options,
+                                 cl_program *out);
 /* Creates the kernel named by fmt into *slot; a name absent because the device lacks fp64
  * (uses_f64) leaves *slot NULL and succeeds. */
 gpux_status gpux_cl_resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int uses_f64,
@@ -149,6 +158,10 @@ gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p);
 gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p);
 void gpux_cl_reduce_release(gpux__bctx *b); /* the scan scratch */
 
+/* cl_gemm.c */
+gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g);
+void gpux_cl_gemm_release(gpux__bctx *b); /* its program and kernels */
+
 /* embedded kernel sources (cmake/embed.cmake) */
 extern const unsigned char gpux_cl_src_elementwise[];
 extern const size_t gpux_cl_src_elementwise_size;
@@ -162,5 +175,8 @@ extern const char gpux_cl_src_reduce_sha256[];
 extern const unsigned char gpux_cl_src_scan[];
 extern const size_t gpux_cl_src_scan_size;
 extern const char gpux_cl_src_scan_sha256[];
+extern const unsigned char gpux_cl_src_gemm[];
+extern const size_t gpux_cl_src_gemm_size;
+extern const char gpux_cl_src_gemm_sha256[];
 
 #endif

@@ -15,10 +15,11 @@
 
 /* ---------------------------------------------------------------- names from the lists */
 #define DT_NAME(a, dt) [GPUX_KDT_##dt] = #dt,
-const char *const gpux_cl_dt_name[GPUX_KDT_COUNT] = {GPUX_DT_ALL(DT_NAME, _)};
+const char *const gpux_cl_dt_name[GPUX_KDT_COUNT] = {GPUX_DT_STORAGE(DT_NAME, _)};
 static const size_t dt_size[GPUX_KDT_COUNT] = {
     [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
-    [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1};
+    [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1,
+    [GPUX_KDT_f16] = 2, [GPUX_KDT_bf16] = 2};
 
 typedef struct opdesc {
   const char *name;
@@ -28,6 +29,8 @@ typedef struct opdesc {
 #define OP_DESC(op, id, DTLIST, RES) [id] = {#op, 0u DTLIST(DT_BIT, _)},
 static const opdesc binary_ops[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(OP_DESC)};
 static const opdesc unary_ops[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(OP_DESC)};
+/* the dtypes of where (the half dtypes only have casts and generators) */
+static const unsigned where_dtypes = 0u GPUX_DT_ALL(DT_BIT, _);
 #define ELEM_SIZE(sz) sz,
 static const int copy_sizes[GPUX_CL_NSIZES] = {GPUX_ELEM_SIZES(ELEM_SIZE)};
 static const char layout_char[3] = {[GPUX_LAYOUT_C] = 'c', [GPUX_LAYOUT_S] = 's',
@@ -76,10 +79,12 @@ static void cache_program(cl_program p, const char *key, size_t key_len) {
   free(bin);
 }
 
-/* From the cache (non-pocl devices; pocl keeps its own cache), else from source. */
-static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
-  const family_source *f = &families[fam];
-  const char *options = f->red ? b->red_build_options : b->build_options;
+/* Builds one program source with `options`: from the host's on-disk cache (non-pocl
+ * devices; pocl keeps its own cache), else from source. `file` names it in messages; `sha256`
+ * (of the text) keys the cache. */
+gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned char *text_bytes,
+                                 size_t len, const char *sha256, const char *options,
+                                 cl_program *out) {
   cl_device_id dev = b->dev->device;
   gpux_status s = GPUX_SUCCESS;
   cl_program p = NULL;
@@ -89,7 +94,7 @@ static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
   int use_cache =
       !b->dev->is_pocl && gpux_cl_host->cache_load != NULL && gpux_cl_host->cache_store != NULL;
   if (use_cache) {
-    key_len = snprintf(key, sizeof key, "gpux-opencl-program\n%s\n%s\n%s\n%s\n", f->sha256,
+    key_len = snprintf(key, sizeof key, "gpux-opencl-program\n%s\n%s\n%s\n%s\n", sha256,
                        options, b->device_name, b->driver_version);
     if (key_len < 0 || (size_t)key_len >= sizeof key) use_cache = 0;
   }
@@ -110,19 +115,18 @@ static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
       if (p) goto done;
     }
   }
-  const char *text = (const char *)f->text;
-  size_t len = *f->size;
+  const char *text = (const char *)text_bytes;
   p = clCreateProgramWithSource(b->ctx, 1, &text, &len, &e);
   if (e != CL_SUCCESS) {
     s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "clCreateProgramWithSource(%s): %s (%d)",
-                  f->file, gpux_cl_error_name(e), (int)e);
+                  file, gpux_cl_error_name(e), (int)e);
     goto done;
   }
   e = clBuildProgram(p, 1, &dev, options, NULL, NULL);
   if (e != CL_SUCCESS) {
     char *log = build_log(p, dev);
     s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_KERNEL_BUILD), "clBuildProgram(%s, \"%s\"): %s (%d): %.6000s",
-                  f->file, options, gpux_cl_error_name(e), (int)e, log ? log : "(no build log)");
+                  file, options, gpux_cl_error_name(e), (int)e, log ? log : "(no build log)");
     free(log);
     goto done;
   }
@@ -134,6 +138,12 @@ done:
   }
   *out = p;
   return s;
+}
+
+static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
+  const family_source *f = &families[fam];
+  return gpux_cl_build_source(b, f->file, f->text, *f->size, f->sha256,
+                              f->red ? b->red_build_options : b->build_options, out);
 }
 
 /* ---------------------------------------------------------------- kernel tables */
@@ -178,7 +188,7 @@ static gpux_status resolve_elementwise(gpux__bctx *b, cl_program p) {
           TRY(gpux_cl_resolve(b, p, &b->unary[op][dt][l], IS_F64(dt), "gpux_unary_%s_%s_%c",
                               unary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
   for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
-    for (int l = 0; l < 3; l += 2)
+    for (int l = 0; l < 3 && (where_dtypes & (1u << dt)); l += 2)
       TRY(gpux_cl_resolve(b, p, &b->where[dt][l], IS_F64(dt), "gpux_where_%s_%c",
                           gpux_cl_dt_name[dt], layout_char[l]));
   return GPUX_SUCCESS;

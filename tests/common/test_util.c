@@ -90,8 +90,9 @@ void gt_shutdown(void) {
 int gt_dtype_available(gpux_dtype dt) { return dt != GPUX_FLOAT64 || gt_info.fp64; }
 
 const char *gt_dtype_str(gpux_dtype dt) {
-  static const char *names[] = {"float32", "float64", "int32", "int64", "uint8", "bool"};
-  return (int)dt >= 0 && (int)dt < GPUX_DTYPE_COUNT ? names[dt] : "?";
+  static const char *names[] = {"float32", "float64", "int32", "int64",
+                                "uint8",   "bool",    "float16", "bfloat16"};
+  return (int)dt >= 0 && (int)dt < (int)(sizeof names / sizeof names[0]) ? names[dt] : "?";
 }
 
 const char *gt_binary_str(gpux_binary_op op) {

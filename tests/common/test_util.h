@@ -13,6 +13,9 @@
 #include "ref.h"
 
 #define GT_EXIT_SKIP 77
+/* float32 .. bool (enum values 0..5): the dtypes every op takes; the half dtypes
+ * (float16, bfloat16) are storage only and have their own test (test_half.c) */
+#define GT_COMPUTE_DTYPES 6
 #define GT_BIG ((int64_t)(1 << 22) + 3) /* >= 2^22 elements with an odd tail */
 #define GT_POISON_BYTE 0xA5
 #define GT_BINARY_OPS 17 /* gpux_binary_op values 0..16 */

@@ -16,7 +16,141 @@
 #error "tests/ref needs FLT_EVAL_METHOD == 0 (float math in float)"
 #endif
 
-int ref_dtype_is_float(gpux_dtype dt) { return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64; }
+int ref_dtype_is_float(gpux_dtype dt) {
+  return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64 || ref_dtype_is_half(dt);
+}
+int ref_dtype_is_half(gpux_dtype dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
+
+/* ---- float16 / bfloat16 (see ref.h). The rounding is computed in long double arithmetic
+ * (ldexpl / nearbyintl), independently of the kernels' integer bit operations. */
+#include <fenv.h>
+
+/* the value x (not NaN) rounded to nearest even into mb mantissa bits and exponent bias */
+static uint16_t half_round(long double x, int mb, int bias) {
+  const uint16_t sign = signbit(x) ? 0x8000u : 0u;
+  const uint16_t expmask = (uint16_t)(((1u << (15 - mb)) - 1u) << mb);
+  long double a = fabsl(x);
+  if (isinf(a)) return sign | expmask;
+  if (a == 0) return sign;
+  int e2;
+  (void)frexpl(a, &e2);
+  int e = e2 - 1;            /* 2^e <= a < 2^(e+1) */
+  const int emin = 1 - bias; /* the smallest normal exponent */
+  int q = (e > emin ? e : emin) - mb; /* the exponent of one ulp */
+  long double r = nearbyintl(ldexpl(a, -q)); /* exact scaling, then RNE (FE_TONEAREST) */
+  if (r >= ldexpl(1.0L, mb + 1)) { /* rounded up to the next binade */
+    r = r / 2;
+    q += 1;
+  }
+  const uint32_t ri = (uint32_t)r;
+  if (ri < (1u << mb)) return (uint16_t)(sign | ri); /* subnormal (or zero) */
+  const int ef = q + mb; /* the exponent of the result */
+  if (ef > bias) return sign | expmask; /* overflow */
+  return (uint16_t)(sign | ((uint32_t)(ef + bias) << mb) | (ri - (1u << mb)));
+}
+static int half_mb(gpux_dtype hdt) { return hdt == GPUX_FLOAT16 ? 10 : 7; }
+static int half_bias(gpux_dtype hdt) { return hdt == GPUX_FLOAT16 ? 15 : 127; }
+
+uint16_t ref_half_from_f64(gpux_dtype hdt, double x) {
+  const int mb = half_mb(hdt);
+  if (isnan(x)) {
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return (uint16_t)(((b >> 48) & 0x8000u) | (((1u << (15 - mb)) - 1u) << mb) |
+                      (1u << (mb - 1)) | ((b >> (52 - mb)) & ((1u << mb) - 1u)));
+  }
+  return half_round((long double)x, mb, half_bias(hdt));
+}
+
+uint16_t ref_half_from_f32(gpux_dtype hdt, float x) {
+  const int mb = half_mb(hdt);
+  if (isnan(x)) {
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return (uint16_t)(((b >> 16) & 0x8000u) | (((1u << (15 - mb)) - 1u) << mb) |
+                      (1u << (mb - 1)) | ((b >> (23 - mb)) & ((1u << mb) - 1u)));
+  }
+  return half_round((long double)x, mb, half_bias(hdt));
+}
+
+uint16_t ref_half_from_i64(gpux_dtype hdt, int64_t x) {
+  return half_round((long double)x, half_mb(hdt), half_bias(hdt)); /* exact in long double */
+}
+
+/* the exact value of a half (NaN: a NaN) */
+static double half_value(gpux_dtype hdt, uint16_t h) {
+  const int mb = half_mb(hdt), bias = half_bias(hdt);
+  const uint32_t e = (h & 0x7fffu) >> mb, m = h & ((1u << mb) - 1u);
+  const double s = (h & 0x8000u) ? -1.0 : 1.0;
+  if (e == (1u << (15 - mb)) - 1u) return m ? NAN : s * INFINITY;
+  if (e == 0) return s * ldexp((double)m, 1 - bias - mb);
+  return s * ldexp((double)((1u << mb) | m), (int)e - bias - mb);
+}
+
+float ref_half_to_f32(gpux_dtype hdt, uint16_t h) {
+  const int mb = half_mb(hdt);
+  if ((h & 0x7fffu) > (uint32_t)((((1u << (15 - mb)) - 1u) << mb))) { /* NaN: quiet */
+    uint32_t b = ((uint32_t)(h & 0x8000u) << 16) | 0x7fc00000u |
+                 ((uint32_t)(h & ((1u << mb) - 1u)) << (23 - mb));
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+  }
+  return (float)half_value(hdt, h); /* exact */
+}
+
+double ref_half_to_f64(gpux_dtype hdt, uint16_t h) {
+  float f = ref_half_to_f32(hdt, h);
+  if (isnan(f)) {
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    uint64_t d = ((uint64_t)(b >> 31) << 63) | 0x7ff8000000000000ULL |
+                 ((uint64_t)(b & 0x7fffffu) << 29);
+    double x;
+    memcpy(&x, &d, sizeof x);
+    return x;
+  }
+  return (double)f;
+}
+
+void ref_cast_bits(gpux_dtype from, gpux_dtype to, int64_t n, const void *src, void *dst) {
+  const size_t es = ref_dtype_size(to);
+  for (int64_t i = 0; i < n; i++) {
+    unsigned char *d = (unsigned char *)dst + (size_t)i * es;
+    if (ref_dtype_is_half(from)) {
+      const uint16_t h = ((const uint16_t *)src)[i];
+      if (to == from) {
+        memcpy(d, &h, 2);
+      } else if (to == GPUX_BOOL) {
+        *d = (h & 0x7fffu) != 0;
+      } else if (to == GPUX_FLOAT64) {
+        double x = ref_half_to_f64(from, h);
+        memcpy(d, &x, 8);
+      } else if (to == GPUX_FLOAT32) {
+        float x = ref_half_to_f32(from, h);
+        memcpy(d, &x, 4);
+      } else if (ref_dtype_is_half(to)) {
+        uint16_t y = ref_half_from_f32(to, ref_half_to_f32(from, h));
+        memcpy(d, &y, 2);
+      } else { /* integers: through float32 */
+        ref_value v;
+        v.f = ref_half_to_f32(from, h);
+        ref_store(to, d, 0, ref_cast1(GPUX_FLOAT32, to, v));
+      }
+    } else if (ref_dtype_is_half(to)) {
+      uint16_t y;
+      switch (from) {
+        case GPUX_FLOAT32: y = ref_half_from_f32(to, ((const float *)src)[i]); break;
+        case GPUX_FLOAT64: y = ref_half_from_f64(to, ((const double *)src)[i]); break;
+        case GPUX_BOOL: y = ref_half_from_i64(to, ((const uint8_t *)src)[i] != 0); break;
+        default: y = ref_half_from_i64(to, ref_load(from, src, i).i); break;
+      }
+      memcpy(d, &y, 2);
+    } else {
+      ref_store(to, d, 0, ref_cast1(from, to, ref_load(from, src, i)));
+    }
+  }
+}
 
 size_t ref_dtype_size(gpux_dtype dt) {
   switch (dt) {
@@ -26,6 +160,8 @@ size_t ref_dtype_size(gpux_dtype dt) {
     case GPUX_INT64: return 8;
     case GPUX_UINT8: return 1;
     case GPUX_BOOL: return 1;
+    case GPUX_FLOAT16: return 2;
+    case GPUX_BFLOAT16: return 2;
   }
   return 0;
 }
@@ -40,6 +176,8 @@ ref_value ref_load(gpux_dtype dt, const void *p, int64_t i) {
     case GPUX_INT64: v.i = ((const int64_t *)p)[i]; break;
     case GPUX_UINT8: v.i = ((const uint8_t *)p)[i]; break;
     case GPUX_BOOL: v.i = ((const uint8_t *)p)[i]; break;
+    case GPUX_FLOAT16:
+    case GPUX_BFLOAT16: v.f = half_value(dt, ((const uint16_t *)p)[i]); break;
   }
   return v;
 }
@@ -59,6 +197,8 @@ void ref_store(gpux_dtype dt, void *p, int64_t i, ref_value v) {
     case GPUX_INT64: ((int64_t *)p)[i] = v.i; break;
     case GPUX_UINT8: ((uint8_t *)p)[i] = (uint8_t)v.i; break;
     case GPUX_BOOL: ((uint8_t *)p)[i] = (uint8_t)v.i; break;
+    case GPUX_FLOAT16:
+    case GPUX_BFLOAT16: ((uint16_t *)p)[i] = ref_half_from_f64(dt, v.f); break;
   }
 }
 
@@ -96,14 +236,14 @@ int64_t ref_int_max(gpux_dtype dt) {
 static int is_signed_int(gpux_dtype dt) { return dt == GPUX_INT32 || dt == GPUX_INT64; }
 
 int ref_binary_supported(gpux_binary_op op, gpux_dtype dt) {
-  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT) return 0;
+  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT || ref_dtype_is_half(dt)) return 0;
   if ((int)op < 0 || (int)op > GPUX_LOGICAL_XOR) return 0;
   if (op <= GPUX_MOD) return dt != GPUX_BOOL; /* arithmetic: numeric dtypes */
   return 1;                                   /* comparisons and logical ops: all */
 }
 
 int ref_unary_supported(gpux_unary_op op, gpux_dtype dt) {
-  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT) return 0;
+  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT || ref_dtype_is_half(dt)) return 0;
   if ((int)op < 0 || (int)op > GPUX_LOGICAL_NOT) return 0;
   if (op == GPUX_LOGICAL_NOT) return 1;
   if (op <= GPUX_RELU) return dt != GPUX_BOOL;
@@ -287,11 +427,13 @@ ref_value ref_cast1(gpux_dtype from, gpux_dtype to, ref_value v) {
   if (ref_dtype_is_float(from)) {
     if (to == GPUX_FLOAT64) r.f = v.f;
     else if (to == GPUX_FLOAT32) r.f = to_f32(v.f);
+    else if (ref_dtype_is_half(to)) r.f = half_value(to, ref_half_from_f64(to, v.f));
     else r.i = float_to_int(to, v.f);
     return r;
   }
   int64_t x = from == GPUX_BOOL ? (v.i != 0) : v.i;
-  if (to == GPUX_FLOAT64) r.f = (double)x;     /* one rounding */
+  if (ref_dtype_is_half(to)) r.f = half_value(to, ref_half_from_i64(to, x)); /* one rounding */
+  else if (to == GPUX_FLOAT64) r.f = (double)x; /* one rounding */
   else if (to == GPUX_FLOAT32) r.f = (float)x; /* one rounding, int64 -> float directly */
   else r.i = ref_wrap(to, (uint64_t)x);
   return r;
@@ -753,6 +895,7 @@ static void store_rv(gpux_dtype acc, void *out, int64_t i, rv v) {
     case GPUX_INT64: ((int64_t *)out)[i] = v.i; break;
     case GPUX_UINT8:
     case GPUX_BOOL: ((uint8_t *)out)[i] = (uint8_t)v.i; break;
+    default: break; /* no reduction accumulates in a half dtype */
   }
 }
 
@@ -804,7 +947,7 @@ void ref_reduce_chain(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x,
 }
 
 int ref_reduce_result(gpux_reduce_op op, gpux_dtype dt, gpux_dtype *rdt) {
-  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT) return 0;
+  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT || ref_dtype_is_half(dt)) return 0;
   int numeric = dt != GPUX_BOOL;
   switch (op) {
     case GPUX_REDUCE_SUM:
@@ -1225,4 +1368,47 @@ void ref_scan_precise(gpux_scan_op op, gpux_dtype dt, int64_t rows, int64_t len,
       val[at] = v;
     }
   }
+}
+
+/* ---- matrix products (issue 4) */
+
+void ref_gemm(gpux_dtype dt, int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha,
+              const void *a, int64_t lda, const void *b, int64_t ldb, double beta,
+              const void *c, int64_t ldc, ref_value *out, double *sumabs) {
+  int isf = ref_dtype_is_float(dt);
+  if (isf) {
+    long double al = dt == GPUX_FLOAT32 ? (long double)(float)alpha : (long double)alpha;
+    long double be = dt == GPUX_FLOAT32 ? (long double)(float)beta : (long double)beta;
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        long double s = 0, sa = 0;
+        for (int64_t l = 0; l < k; l++) {
+          long double x = ref_load(dt, a, ta ? l * lda + i : i * lda + l).f;
+          long double y = ref_load(dt, b, tb ? j * ldb + l : l * ldb + j).f;
+          s += x * y;
+          sa += fabsl(x * y);
+        }
+        long double r = al * s, ra = fabsl(al) * sa;
+        if (be != 0) {
+          long double cv = ref_load(dt, c, i * ldc + j).f;
+          r += be * cv;
+          ra += fabsl(be * cv);
+        }
+        out[i * n + j].f = (double)r;
+        if (sumabs) sumabs[i * n + j] = (double)ra;
+      }
+    return;
+  }
+  uint64_t al = (uint64_t)ref_from_double(dt, alpha).i, be = (uint64_t)ref_from_double(dt, beta).i;
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      uint64_t s = 0;
+      for (int64_t l = 0; l < k; l++)
+        s += (uint64_t)ref_load(dt, a, ta ? l * lda + i : i * lda + l).i *
+             (uint64_t)ref_load(dt, b, tb ? j * ldb + l : l * ldb + j).i;
+      s *= al;
+      if (be != 0) s += be * (uint64_t)ref_load(dt, c, i * ldc + j).i;
+      out[i * n + j].i = ref_wrap(dt, s);
+      if (sumabs) sumabs[i * n + j] = 0.0;
+    }
 }

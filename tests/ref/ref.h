@@ -20,7 +20,8 @@ typedef union ref_value {
   int64_t i;
 } ref_value;
 
-int ref_dtype_is_float(gpux_dtype dt);
+int ref_dtype_is_float(gpux_dtype dt); /* float32, float64, float16, bfloat16 */
+int ref_dtype_is_half(gpux_dtype dt);  /* float16, bfloat16 */
 size_t ref_dtype_size(gpux_dtype dt);
 /* Element i of a host buffer of dtype dt (bool: the raw byte). */
 ref_value ref_load(gpux_dtype dt, const void *p, int64_t i);
@@ -46,6 +47,22 @@ ref_value ref_unary1(gpux_unary_op op, gpux_dtype dt, ref_value a);
 ref_value ref_cast1(gpux_dtype from, gpux_dtype to, ref_value v);
 /* A double converted to dt as gpux_array_full and the scalar ops convert it. */
 ref_value ref_from_double(gpux_dtype dt, double x);
+
+/* ---- float16 / bfloat16 (hdt: GPUX_FLOAT16 or GPUX_BFLOAT16; values are uint16_t bit
+ * patterns). ref_load gives their exact value in .f, ref_store rounds .f to them.
+ * To a half: the exact value rounded once to nearest even (subnormals kept, overflow ->
+ * +-inf, -0.0 kept); NaN -> sign | all-ones exponent | quiet bit | the leading payload bits.
+ * From a half: exact; NaN -> a quiet NaN with the payload shifted up (float32:
+ * sign | 0x7fc00000 | m << (23 - mb); float64: the float32 NaN widened the same way). */
+uint16_t ref_half_from_f64(gpux_dtype hdt, double x);
+uint16_t ref_half_from_f32(gpux_dtype hdt, float x);
+uint16_t ref_half_from_i64(gpux_dtype hdt, int64_t x);
+float ref_half_to_f32(gpux_dtype hdt, uint16_t h);
+double ref_half_to_f64(gpux_dtype hdt, uint16_t h);
+/* The bytes gpux_array_cast writes for n elements (any pair of dtypes; for pairs that
+ * involve a half dtype every bit, NaN payloads included, is specified): halves -> integers
+ * through float32, halves -> bool (bits & 0x7fff) != 0, half -> half through float32. */
+void ref_cast_bits(gpux_dtype from, gpux_dtype to, int64_t n, const void *src, void *dst);
 
 /* Contiguous arrays of n elements (inputs of dtype dt, same shape). */
 void ref_binary(gpux_binary_op op, gpux_dtype dt, int64_t n, const void *a, const void *b,
@@ -177,5 +194,22 @@ void ref_scan_precise(gpux_scan_op op, gpux_dtype dt, int64_t rows, int64_t len,
 /* Number of rounded operations on the longest path from an element to the result of the
  * canonical reduction of len elements (the tree depth that bounds the rounding error). */
 int ref_reduce_depth(int64_t len);
+
+/* ---- matrix products (issue 4; tests/test_gemm.c)
+ * One GEMM, row-major as BLAS on row-major data: out[i * n + j] (dense, m x n) =
+ * alpha * sum_l op(A)[i, l] * op(B)[l, j] + beta * C[i, j], where op(A)[i, l] is
+ * a[i * lda + l] (ta == 0) or a[l * lda + i] (ta != 0), op(B)[l, j] is b[l * ldb + j] (tb == 0)
+ * or b[j * ldb + l], C[i, j] is c[i * ldc + j]. dt: float32, float64, int32 or int64 (the
+ * dtype of a, b and c).
+ *  - floats: long double sums, the exact value in .f (not rounded to dt); alpha and beta are
+ *    taken in dt's precision (float32: rounded to float, the compute type); beta == 0: c is
+ *    not read (may be NULL). sumabs (optional, m * n): |alpha| sum_l |op(A)[i,l] op(B)[l,j]|
+ *    + |beta C[i, j]|, the scale of the rounding errors.
+ *  - integers: alpha and beta converted as casts convert (ref_from_double), everything wraps
+ *    (two's complement, modulo 2^bits), exact; beta converted to 0: c is not read. sumabs,
+ *    when given, is set to 0. */
+void ref_gemm(gpux_dtype dt, int ta, int tb, int64_t m, int64_t n, int64_t k, double alpha,
+              const void *a, int64_t lda, const void *b, int64_t ldb, double beta,
+              const void *c, int64_t ldc, ref_value *out, double *sumabs);
 
 #endif
