@@ -12,7 +12,8 @@
  *     swap, the transpose flags stay. float32 uses CUBLAS_COMPUTE_32F (float32-accurate;
  *     CUBLAS_COMPUTE_32F_FAST_TF32 when g->tf32), float64 CUBLAS_COMPUTE_64F, float16 and
  *     bfloat16 CUBLAS_COMPUTE_32F with float alpha/beta; the math mode forbids reductions
- *     in the (half-precision) output type, so half results are rounded once. int32/int64
+ *     in the (half-precision) output type, though with beta != 0 cuBLAS still rounds
+ *     alpha * A @ B to it before adding beta * C (seen on the H200: two roundings). int32/int64
  *     are GPUX_ERROR_UNSUPPORTED_DTYPE (the front end retries native). k == 0 takes the
  *     native kernel (C = beta * C without touching A or B).
  *   native: the kernels of kernels/cuda/gemm.cu (gpux_gemm_<dt>, resolved once per
