@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -782,4 +783,19 @@ void gt_compare_bits(const char *label, gpux_dtype dt, const void *got, const vo
   }
   if (bad) GT_FAIL("%s: %" PRId64 " of %" PRId64 " results differ in bits from the canonical order",
                    label, bad, n);
+}
+
+int gt_msg_has_shape(const char *msg, int nd, const int64_t *shape) {
+  int64_t v[256];
+  int n = 0;
+  for (const char *p = msg; *p && n < 256;) {
+    if (isdigit((unsigned char)*p)) v[n++] = strtoll(p, (char **)&p, 10);
+    else p++;
+  }
+  for (int i = 0; i + nd <= n; i++) {
+    int ok = 1;
+    for (int d = 0; d < nd && ok; d++) ok = v[i + d] == shape[d];
+    if (ok) return 1;
+  }
+  return 0;
 }

@@ -51,6 +51,20 @@ void gt_check_status(gpux_status want, gpux_status got, const char *expr, const 
                      int line);
 #define GT_OK(call) gt_check_ok((call), #call, __FILE__, __LINE__)
 #define GT_EXPECT(want, call) gt_check_status((want), (call), #call, __FILE__, __LINE__)
+
+/* 1 if the numbers in msg contain shape[0..nd) in a row (an error message names a shape). */
+int gt_msg_has_shape(const char *msg, int nd, const int64_t *shape);
+/* call fails with GPUX_ERROR_SHAPE_MISMATCH and its message names both shapes */
+#define GT_EXPECT_SHAPES(call, nd1, s1, nd2, s2)                                               \
+  do {                                                                                         \
+    GT_EXPECT(GPUX_ERROR_SHAPE_MISMATCH, call);                                                \
+    const char *m_ = gpux_last_error_message();                                                \
+    char b1_[64], b2_[64];                                                                     \
+    GT_ASSERT(gt_msg_has_shape(m_, nd1, s1) && gt_msg_has_shape(m_, nd2, s2),                  \
+              "%s: the message does not give both shapes %s and %s: \"%s\"", #call,         \
+              gt_shape_str(b1_, sizeof b1_, nd1, s1), gt_shape_str(b2_, sizeof b2_, nd2, s2), \
+              m_);                                                                             \
+  } while (0)
 void gt_failf(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
