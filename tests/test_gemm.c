@@ -93,7 +93,6 @@ static int is_cuda(void) { return gt_info.backend == GPUX_BACKEND_CUDA; }
 /* The dtype the host holds the data in: float32 for the half dtypes (values exact in both). */
 static gpux_dtype hdt(gpux_dtype dt) { return is_half(dt) ? GPUX_FLOAT32 : dt; }
 
-static const char *dt_str(gpux_dtype dt) { return gt_dtype_str(dt); }
 
 static const char *path_str(int path) {
   return path >= 0 && path < NPATHS ? k_path_names[path] : "?";
@@ -132,8 +131,8 @@ static void check_unsupported(gpux_status st, gpux_dtype dt, const char *label) 
               label, m);
   } else {
     const char *name = gpux_dtype_name(dt);
-    GT_ASSERT(!name || has_word(m, name) || has_word(m, dt_str(dt)),
-              "%s: the message does not name the dtype %s: \"%s\"", label, dt_str(dt), m);
+    GT_ASSERT(!name || has_word(m, name) || has_word(m, gt_dtype_str(dt)),
+              "%s: the message does not name the dtype %s: \"%s\"", label, gt_dtype_str(dt), m);
   }
 }
 
@@ -457,7 +456,7 @@ static char *gcase_str(char *buf, size_t cap, gpux_dtype dt, const gcase *g) {
   snprintf(buf, cap,
            "gemm %s %s: m %" PRId64 " n %" PRId64 " k %" PRId64 ", %c%c, alpha %g beta %g, "
            "A %s B %s C %s%s",
-           dt_str(dt), path_str(g_path), g->m, g->n, g->k, g->ta ? 'T' : 'N', g->tb ? 'T' : 'N',
+           gt_dtype_str(dt), path_str(g_path), g->m, g->n, g->k, g->ta ? 'T' : 'N', g->tb ? 'T' : 'N',
            g->alpha, g->beta, k_lay_names[g->la], k_lay_names[g->lb], k_lay_names[g->lc],
            g->data == DATA_SMALLINT ? ", small-integer data" : "");
   return buf;
@@ -730,7 +729,7 @@ static void run_matmul_o(gpux_dtype dt, const mmcase *c, lay la, lay lb, int out
   char label[400], s1[96], s2[96], s3[96];
   mmplan p;
   GT_ASSERT(mm_plan(c, &p), "test bug: matmul shapes do not fit");
-  snprintf(label, sizeof label, "matmul %s %s: %s @ %s -> %s, A %s B %s, %s%s", dt_str(dt),
+  snprintf(label, sizeof label, "matmul %s %s: %s @ %s -> %s, A %s B %s, %s%s", gt_dtype_str(dt),
            path_str(g_path), gt_shape_str(s1, sizeof s1, c->na, c->sa),
            gt_shape_str(s2, sizeof s2, c->nb, c->sb), gt_shape_str(s3, sizeof s3, p.nout, p.out),
            k_lay_names[la], k_lay_names[lb],
@@ -857,7 +856,7 @@ static void run_gemv(gpux_dtype dt, int64_t rows, int64_t cols, int ta, double a
   char label[256];
   snprintf(label, sizeof label,
            "gemv %s %s: A (%" PRId64 ", %" PRId64 ") %c, alpha %g beta %g, A %s x %s y %s",
-           dt_str(dt), path_str(g_path), rows, cols, ta ? 'T' : 'N', alpha, beta,
+           gt_dtype_str(dt), path_str(g_path), rows, cols, ta ? 'T' : 'N', alpha, beta,
            k_lay_names[la], k_lay_names[lx], k_lay_names[ly]);
   gpux_dtype h = hdt(dt);
   int64_t lx_n = ta ? rows : cols, ly_n = ta ? cols : rows;
@@ -894,7 +893,7 @@ static void run_gemv(gpux_dtype dt, int64_t rows, int64_t cols, int ta, double a
 
 static void run_dot(gpux_dtype dt, int64_t len, lay lx, lay ly, uint64_t seed) {
   char label[256];
-  snprintf(label, sizeof label, "dot %s %s: length %" PRId64 ", x %s y %s", dt_str(dt),
+  snprintf(label, sizeof label, "dot %s %s: length %" PRId64 ", x %s y %s", gt_dtype_str(dt),
            path_str(g_path), len, k_lay_names[lx], k_lay_names[ly]);
   gpux_dtype h = hdt(dt);
   void *hx = host_random(dt, len, DATA_RANDOM, seed * 2 + 1);
@@ -977,7 +976,7 @@ static void run_big(gpux_dtype dt, int64_t m, int64_t n, int64_t k, int ta, int 
                     uint64_t seed) {
   char label[200];
   snprintf(label, sizeof label, "gemm %s %s: m %" PRId64 " n %" PRId64 " k %" PRId64 ", %c%c (sampled)",
-           dt_str(dt), path_str(g_path), m, n, k, ta ? 'T' : 'N', tb ? 'T' : 'N');
+           gt_dtype_str(dt), path_str(g_path), m, n, k, ta ? 'T' : 'N', tb ? 'T' : 'N');
   gpux_dtype h = hdt(dt);
   size_t es = ref_dtype_size(h);
   int64_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
@@ -1163,7 +1162,7 @@ static void test_no_product_dtypes(void **state) {
       gpux_array_t a = NULL, b = NULL, c = NULL, x = NULL, y = NULL, o = NULL;
       char label[96];
       double v;
-      snprintf(label, sizeof label, "%s products on the %s path", dt_str(dt), path_str(g_path));
+      snprintf(label, sizeof label, "%s products on the %s path", gt_dtype_str(dt), path_str(g_path));
       GT_OK(gpux_array_zeros(&a, gt_ctx, dt, 2, s34));
       GT_OK(gpux_array_zeros(&b, gt_ctx, dt, 2, s45));
       GT_OK(gpux_array_zeros(&c, gt_ctx, dt, 2, s35));
@@ -1566,7 +1565,7 @@ int main(void) {
         cases[n] = (tcase){k_paths[p], groups[g].per_dtype ? k_dts[d] : GPUX_FLOAT32};
         if (groups[g].per_dtype)
           snprintf(names[n], sizeof names[n], "%s_%s_%s", k_path_names[p], groups[g].what,
-                   dt_str(k_dts[d]));
+                   gt_dtype_str(k_dts[d]));
         else
           snprintf(names[n], sizeof names[n], "%s_%s", k_path_names[p], groups[g].what);
         tests[n] = (struct CMUnitTest){names[n], groups[g].fn, NULL, NULL, &cases[n]};

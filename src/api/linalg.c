@@ -54,14 +54,12 @@ static int storage_of(const mat *x, int *trans, int64_t *ld) {
   return 0;
 }
 
+/* the dtypes some backend multiplies (gpux_kernels.h's GEMM lists) */
+#define GEMM_DT_BIT(unused, dt) | (1u << GPUX_KDT_##dt)
+static const unsigned gemm_dtypes = 0 GPUX_GEMM_DT(GEMM_DT_BIT, _) GPUX_GEMM_DT_HALF(GEMM_DT_BIT, _);
+#undef GEMM_DT_BIT
 static int gemm_dtype_ok(gpux_dtype dt) {
-  switch ((int)dt) {
-    case GPUX_KDT_f32: case GPUX_KDT_f64: case GPUX_KDT_i32: case GPUX_KDT_i64:
-    case GPUX_KDT_f16: case GPUX_KDT_bf16:
-      return 1;
-    default:
-      return 0;
-  }
+  return (unsigned)dt < 32 && (gemm_dtypes >> (unsigned)dt & 1u);
 }
 
 /* alpha and beta in the compute type (gpux_backend.h) */
@@ -97,12 +95,12 @@ static gpux_status run_gemm(struct gpux_context *ctx, gpux__gemm *g) {
   return s;
 }
 
-/* Issues the backend calls for a problem whose three operands are all readable in place.
- * Batch dimensions that are contiguous for all three merge; the innermost remaining one
- * becomes the backend's batch (when its strides are not negative), the others are looped. */
-static gpux_status issue(struct gpux_context *ctx, const problem *p, double alpha, double beta) {
-  gpux__gemm g;
-  memset(&g, 0, sizeof g);
+/* Issues the backend calls for a problem whose three operands are all readable in place, g
+ * holding their transposes and leading dimensions. Batch dimensions that are contiguous for
+ * all three merge; the innermost remaining one becomes the backend's batch (when its strides
+ * are not negative), the others are looped. */
+static gpux_status issue(struct gpux_context *ctx, const problem *p, gpux__gemm g, double alpha,
+                         double beta) {
   g.dtype = (int)p->c.arr->dtype;
   g.tf32 = ctx->tf32;
   g.m = p->m;
@@ -110,12 +108,6 @@ static gpux_status issue(struct gpux_context *ctx, const problem *p, double alph
   g.k = p->k;
   g.alpha = compute_scalar(alpha, p->c.arr->dtype);
   g.beta = compute_scalar(beta, p->c.arr->dtype);
-  int tc;
-  g.lda = g.ldb = 1; /* k == 0: A and B are never read */
-  if ((p->k > 0 && (!storage_of(&p->a, &g.trans_a, &g.lda) ||
-                    !storage_of(&p->b, &g.trans_b, &g.ldb))) ||
-      !storage_of(&p->c, &tc, &g.ldc) || tc)
-    return gpux__set_error(GPUX_ERROR_INTERNAL, "matmul: operand layout not planned");
   g.a = gpux__operand_of(p->a.arr);
   g.b = gpux__operand_of(p->b.arr);
   g.c = gpux__operand_of(p->c.arr);
@@ -167,10 +159,14 @@ static gpux_status issue(struct gpux_context *ctx, const problem *p, double alph
   }
 }
 
-/* Replaces x's array by a contiguous copy of it (kept in *tmp for the caller to release). */
-static gpux_status copy_operand(mat *x, struct gpux_array **tmp) {
+/* How the backend reads x (storage_of); when it cannot read x in place, x's array is
+ * replaced by a contiguous copy (kept in *tmp for the caller to release). */
+static gpux_status plan_operand(mat *x, struct gpux_array **tmp, int *trans, int64_t *ld) {
+  if (storage_of(x, trans, ld)) return GPUX_SUCCESS;
   GPUX__CHECK(gpux_array_contiguous(tmp, (gpux_array_t)x->arr));
   x->arr = *tmp;
+  if (!storage_of(x, trans, ld))
+    return gpux__set_error(GPUX_ERROR_INTERNAL, "matmul: a contiguous operand is not readable");
   return GPUX_SUCCESS;
 }
 
@@ -206,11 +202,17 @@ static gpux_status solve(problem p, double alpha, double beta) {
     p.m = p.n;
     p.n = m;
   }
-  if (p.k > 0 && !storage_of(&p.a, &t, &ld) && (s = copy_operand(&p.a, &ta)) != GPUX_SUCCESS)
+  gpux__gemm g;
+  memset(&g, 0, sizeof g);
+  g.lda = g.ldb = 1; /* k == 0: A and B are never read */
+  if (p.k > 0 && ((s = plan_operand(&p.a, &ta, &g.trans_a, &g.lda)) != GPUX_SUCCESS ||
+                  (s = plan_operand(&p.b, &tb, &g.trans_b, &g.ldb)) != GPUX_SUCCESS))
     goto done;
-  if (p.k > 0 && !storage_of(&p.b, &t, &ld) && (s = copy_operand(&p.b, &tb)) != GPUX_SUCCESS)
+  if (!storage_of(&p.c, &t, &g.ldc) || t) {
+    s = gpux__set_error(GPUX_ERROR_INTERNAL, "matmul: the output layout is not planned");
     goto done;
-  s = issue(ctx, &p, alpha, beta);
+  }
+  s = issue(ctx, &p, g, alpha, beta);
   if (s == GPUX_SUCCESS && tc) s = gpux__copy_strided(c_user, tc);
 done:
   gpux_array_release(ta);
