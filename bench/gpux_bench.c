@@ -21,6 +21,10 @@
  *   colsum     side x side, sums along axis 0 (columns)                          n (+ side)
  *   rowargmax  side x side, argmax along axis 1 (int64 indices)                  n (+ side)
  *   cumsum     inclusive cumsum of n elements, gpux_scan_into                    2 n
+ *   rand       uniform [0, 1) into a preallocated array, gpux_random_uniform     n written
+ *   randn      standard normal likewise, gpux_random_normal                       n written
+ *              (one generator, seed 1, advancing run after run; the last draw's first and
+ *              last 4096 values must equal gpux_random_*_host bit for bit)
  *   sumscalar  host time of gpux_sum_scalar on 1000 float32 elements (one call returns the
  *              value to the host), median over batches of us/call
  *   hostcost   host time of one small op (1000 elements, float32 add): N calls queued back to
@@ -66,12 +70,13 @@
 enum {
   OP_ADD, OP_EXP, OP_COPY, OP_TRANSPOSE,
   OP_SUM, OP_ROWSUM, OP_COLSUM, OP_ROWARGMAX, OP_CUMSUM,
+  OP_RAND, OP_RANDN,
   OP_HOSTCOST, OP_SUMSCALAR,
   OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
-    "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16"};
+    "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16"};
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_BF16)
 /* float16 / bfloat16 (gpux_dtype 6 and 7, issue 4), spelled by value */
 #define BENCH_FLOAT16 GPUX_FLOAT16
@@ -82,6 +87,7 @@ static const char *const k_gemm_path_names[GEMM_PATHS] = {"auto", "vendor", "nat
 #define OP_IS_SQUARE(op) \
   ((op) == OP_TRANSPOSE || (op) == OP_ROWSUM || (op) == OP_COLSUM || (op) == OP_ROWARGMAX)
 #define OP_IS_REDUCTION(op) ((op) >= OP_SUM && (op) <= OP_CUMSUM)
+#define OP_IS_RANDOM(op) ((op) == OP_RAND || (op) == OP_RANDN)
 
 typedef struct result {
   char op[32];
@@ -117,6 +123,8 @@ static struct {
 } opt;
 
 static gpux_context_t g_ctx;
+static gpux_generator_t g_gen;    /* rand, randn */
+static gpux_rng_state g_gen_last; /* its state before the last draw */
 static gpux_device_info g_dev;
 static gpux_backend_kind g_backend;
 static result g_results[MAX_RESULTS];
@@ -335,6 +343,42 @@ static int check_output(gpux_array_t out, int64_t n, gpux_dtype dt, expect_fn f,
   return bad;
 }
 
+/* The last draw's first and last CHECK_ELEMS values against the host's, bit for bit. */
+static int check_random(int op, gpux_array_t out, int64_t n, char *why, size_t why_len) {
+  size_t es = gpux_dtype_size(opt.dtype);
+  unsigned char *got = malloc((size_t)CHECK_ELEMS * es), *want = malloc((size_t)CHECK_ELEMS * es);
+  gpux_array_t v = NULL;
+  int bad = 0;
+  gpux_status s = got && want ? GPUX_SUCCESS : GPUX_ERROR_OUT_OF_HOST_MEMORY;
+  for (int part = 0; part < 2 && s == GPUX_SUCCESS && !bad; part++) {
+    int64_t lo = part == 0 ? 0 : (n > CHECK_ELEMS ? n - CHECK_ELEMS : 0);
+    int64_t hi = lo + CHECK_ELEMS < n ? lo + CHECK_ELEMS : n;
+    s = view_1d(&v, out, lo, hi);
+    if (s == GPUX_SUCCESS) s = gpux_array_read(v, got, (size_t)(hi - lo) * es);
+    gpux_array_release(v);
+    v = NULL;
+    if (s == GPUX_SUCCESS)
+      s = op == OP_RAND
+              ? gpux_random_uniform_host(want, opt.dtype, lo, hi - lo, &g_gen_last, 0.0, 1.0)
+              : gpux_random_normal_host(want, opt.dtype, lo, hi - lo, &g_gen_last, 0.0, 1.0);
+    for (int64_t i = lo; s == GPUX_SUCCESS && i < hi; i++)
+      if (memcmp(got + (size_t)(i - lo) * es, want + (size_t)(i - lo) * es, es)) {
+        snprintf(why, why_len, "value %" PRId64 " is %.9g, the host's %.9g", i,
+                 as_double(got + (size_t)(i - lo) * es, opt.dtype),
+                 as_double(want + (size_t)(i - lo) * es, opt.dtype));
+        bad = 1;
+        break;
+      }
+  }
+  if (s != GPUX_SUCCESS) {
+    snprintf(why, why_len, "%s: %s", gpux_status_name(s), gpux_last_error_message());
+    bad = 1;
+  }
+  free(got);
+  free(want);
+  return bad;
+}
+
 static result *new_result(const char *op, int64_t n) {
   if (g_nresults >= MAX_RESULTS) return NULL;
   result *r = &g_results[g_nresults++];
@@ -462,6 +506,12 @@ typedef struct bench_arrays {
 static gpux_status run_once(bench_arrays *ba) {
   static const int ax0[1] = {0}, ax1[1] = {1};
   switch (ba->op) {
+    case OP_RAND:
+      (void)gpux_generator_get_state(&g_gen_last, g_gen);
+      return gpux_random_uniform(ba->c, g_gen, 0.0, 1.0);
+    case OP_RANDN:
+      (void)gpux_generator_get_state(&g_gen_last, g_gen);
+      return gpux_random_normal(ba->c, g_gen, 0.0, 1.0);
     case OP_SUM: return gpux_reduce_into(ba->c, GPUX_REDUCE_SUM, ba->a, NULL, GPUX_ALL_AXES, 0);
     case OP_ROWSUM: return gpux_reduce_into(ba->c, GPUX_REDUCE_SUM, ba->a, ax1, 1, 0);
     case OP_COLSUM: return gpux_reduce_into(ba->c, GPUX_REDUCE_SUM, ba->a, ax0, 1, 0);
@@ -526,6 +576,12 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 2.0 * (double)n * (double)es;
       f = expect_transpose;
       break;
+    case OP_RAND:
+    case OP_RANDN:
+      if (opt.dtype != GPUX_FLOAT32 && opt.dtype != GPUX_FLOAT64) goto unsupported;
+      moved = (double)n * (double)es;
+      if (!g_gen) TRY(gpux_generator_create(&g_gen, 1));
+      break;
     default: { /* reductions: read n, write the (small) result; cumsum writes n */
       gpux_reduce_op rop = op == OP_ROWARGMAX ? GPUX_REDUCE_ARGMAX : GPUX_REDUCE_SUM;
       if (gpux_reduce_result_dtype(&rdt, rop, opt.dtype) != GPUX_SUCCESS) goto unsupported;
@@ -537,7 +593,7 @@ static int bench_device_op(int op, int64_t n_req) {
   r->bytes = moved;
 
   {
-    gpux_status s = make_random(&ba.a, n, opt.dtype, 1);
+    gpux_status s = OP_IS_RANDOM(op) ? GPUX_SUCCESS : make_random(&ba.a, n, opt.dtype, 1);
     if (s == GPUX_SUCCESS && op == OP_ADD) s = make_random(&ba.b, n, opt.dtype, 2);
     if (s == GPUX_SUCCESS && OP_IS_SQUARE(op)) {
       int64_t shape2[2] = {side, side};
@@ -599,8 +655,9 @@ static int bench_device_op(int op, int64_t n_req) {
   else
     snprintf(r->note, sizeof r->note, "_into a preallocated output");
 
-  if (OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)
-                          : check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {
+  if (OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)
+      : OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)
+                            : check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {
     fprintf(stderr, "gpux-bench: %s n=%" PRId64 ": WRONG RESULT: %s\n", name, n, why);
     r->status = "wrong";
     rc = 1;
@@ -1466,6 +1523,7 @@ int main(int argc, char **argv) {
   if (opt.json_path) rc |= write_json(opt.json_path);
   if (opt.md_path) rc |= write_md(opt.md_path);
 out:
+  gpux_generator_release(g_gen);
   gpux_context_release(g_ctx);
   return rc ? 1 : 0;
 }

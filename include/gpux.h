@@ -9,4 +9,5 @@
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"
 #include "gpux/linalg.h"
+#include "gpux/random.h"
 #endif

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "gpux_kernels.h"
+#include "gpux_random.h"
 
 #ifdef GPUX_TEST_HAVE_OPENCL
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -96,6 +97,10 @@ static const char *const k_dt_storage[] = {GPUX_DT_STORAGE(DT_NAME, _)};
 #define GEMM_NAME(a, dt) "gpux_gemm_" #dt,
 static const char *const k_gemm[] = {GPUX_GEMM_DT(GEMM_NAME, _)};
 static const char *const k_gemm_cuda[] = {GPUX_GEMM_DT_HALF(GEMM_NAME, _)};
+/* random numbers: gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS, in both sets */
+#define RANDOM_NAME(kind, dt) "gpux_random_" #kind "_" #dt,
+#define RANDOM_KIND(kind, id, dts) dts(RANDOM_NAME, kind)
+static const char *const k_random[] = {GPUX_RANDOM_KINDS(RANDOM_KIND)};
 #define SIZE_ITEM(n) n,
 static const int k_elem_sizes[] = {GPUX_ELEM_SIZES(SIZE_ITEM)};
 
@@ -125,6 +130,7 @@ static strlist expected_names(int cuda) {
     }
   }
   for (size_t i = 0; i < sizeof k_gemm / sizeof k_gemm[0]; i++) sl_add(&l, k_gemm[i]);
+  for (size_t i = 0; i < sizeof k_random / sizeof k_random[0]; i++) sl_add(&l, k_random[i]);
   if (cuda)
     for (size_t i = 0; i < sizeof k_gemm_cuda / sizeof k_gemm_cuda[0]; i++)
       sl_add(&l, k_gemm_cuda[i]);
@@ -355,9 +361,14 @@ static void test_expected_set(void **state) {
   /* scan: sum, prod x 5 numeric dtypes */
   assert_int_equal(ns, 2 * 5);
   assert_int_equal(GPUX_SCAN_KIND_COUNT, 2);
+  /* random: uniform and normal x f32 f64, integers x i32 i64, bernoulli x bool */
+  size_t nrand = sizeof k_random / sizeof k_random[0];
+  assert_int_equal(nrand, 7);
+  assert_int_equal(GPUX_RANDOM_KIND_COUNT, 4);
   /* where x 6 dtypes x 2 layouts; fill, arange, linspace and casts (every pair, c and n)
-   * over the 8 storage dtypes; copies by size; native GEMM */
-  assert_int_equal(exp.n, nb + nu + nr + ns + 2 * ndt + nst * (3 + 2 * nst) + 2 * 4 + ngemm);
+   * over the 8 storage dtypes; copies by size; native GEMM; random */
+  assert_int_equal(exp.n,
+                   nb + nu + nr + ns + 2 * ndt + nst * (3 + 2 * nst) + 2 * 4 + ngemm + nrand);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half);
   print_message("expected kernel set: %zu names (CUDA: %zu)\n", exp.n, exp_cuda.n);
   sl_free(&exp);

@@ -14,38 +14,9 @@
 #include "gpux.h"
 #include "ref.h"
 #include "test_util.h"
+#include "xbackend_util.h"
 
 static int g_fail = 0, g_checks = 0;
-
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    gpux_status s_ = (call);                                                              \
-    if (s_ != GPUX_SUCCESS) {                                                             \
-      fprintf(stderr, "%s:%d: %s: %s: %s\n", __FILE__, __LINE__, #call,                   \
-              gpux_status_name(s_), gpux_last_error_message());                           \
-      exit(1);                                                                            \
-    }                                                                                     \
-  } while (0)
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) {
-    fprintf(stderr, "out of host memory\n");
-    exit(1);
-  }
-  return p;
-}
-
-/* An OpenCL device: the first GPU, else device 0. */
-static int opencl_device(void) {
-  int n = 0;
-  if (gpux_device_count(&n, GPUX_BACKEND_OPENCL) != GPUX_SUCCESS) return -1;
-  for (int i = 0; i < n; i++) {
-    gpux_device_info info;
-    if (gpux_device_get_info(&info, GPUX_BACKEND_OPENCL, i) == GPUX_SUCCESS && info.is_gpu) return i;
-  }
-  return n > 0 ? 0 : -1;
-}
 
 typedef struct job {
   int scan; /* 0: reduction, 1: scan */
@@ -174,25 +145,10 @@ static void compare(const char *what, gpux_context_t cu, gpux_context_t cl, cons
 
 int main(void) {
   gpux_context_t cu = NULL, cl = NULL;
-  gpux_status s = gpux_context_create(&cu, GPUX_BACKEND_CUDA, 0);
-  if (s != GPUX_SUCCESS) {
-    printf("test_reduce_xbackend: SKIP: no CUDA context: %s: %s\n", gpux_status_name(s),
-           gpux_last_error_message());
-    return 77;
-  }
-  int cldev = opencl_device();
-  s = cldev < 0 ? GPUX_ERROR_NO_DEVICE : gpux_context_create(&cl, GPUX_BACKEND_OPENCL, cldev);
-  if (s != GPUX_SUCCESS) {
-    printf("test_reduce_xbackend: SKIP: no OpenCL context: %s: %s\n", gpux_status_name(s),
-           gpux_last_error_message());
-    gpux_context_release(cu);
-    return 77;
-  }
+  if (open_pair("test_reduce_xbackend", &cu, &cl) != 0) return 77;
   gpux_device_info i1, i2;
   CHECK(gpux_context_device_info(&i1, cu));
   CHECK(gpux_context_device_info(&i2, cl));
-  printf("test_reduce_xbackend: CUDA device %d: %s; OpenCL device %d: %s (%s)\n", i1.index,
-         i1.name, i2.index, i2.name, i2.platform);
 
   static const int red_ops[] = {GPUX_REDUCE_SUM,     GPUX_REDUCE_MEAN,    GPUX_REDUCE_VAR,
                                 GPUX_REDUCE_STD,     GPUX_REDUCE_NORM_L1, GPUX_REDUCE_NORM_L2,

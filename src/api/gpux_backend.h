@@ -15,8 +15,9 @@
 #include <stdint.h>
 #include "gpux.h"
 #include "../../kernels/common/gpux_kernels.h"
+#include "../../kernels/common/gpux_random.h"
 
-#define GPUX_BACKEND_ABI_VERSION 3u
+#define GPUX_BACKEND_ABI_VERSION 4u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -129,6 +130,16 @@ typedef struct gpux__gemm {
   gpux__operand a, b, c;
 } gpux__gemm;
 
+/* One random draw (include/gpux/random.h, kernels/common/gpux_random.h): the n values of
+ * `kind` starting at word p.pos of (p.seed, p.stream), written contiguously to out (dtype
+ * out.dtype, from the kind's list in GPUX_RANDOM_KINDS). The front end guarantees n >= 1,
+ * p.n == n, p.nblocks == ceil(words / 4) and the parameters valid for the kind. */
+typedef struct gpux__random {
+  int kind; /* GPUX_RK_* */
+  gpux_rparams p;
+  gpux__operand out;
+} gpux__random;
+
 /* Description of a device, filled by device_info. */
 typedef gpux_device_info gpux__devinfo;
 
@@ -190,6 +201,9 @@ typedef struct gpux__backend_iface {
 
   /* Matrix products (queued). */
   gpux_status (*gemm)(gpux__bctx *b, const gpux__gemm *g);
+
+  /* Random numbers (queued). */
+  gpux_status (*random)(gpux__bctx *b, const gpux__random *r);
 
   /* Device-clock events. */
   gpux_status (*event_create)(gpux__bctx *b, void **ev);

@@ -135,6 +135,7 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
   s = gpux_cuda_kernels_load(b);
   if (s == GPUX_SUCCESS) s = gpux_cuda_reduce_load(b);
   if (s == GPUX_SUCCESS) s = gpux_cuda_gemm_load(b);
+  if (s == GPUX_SUCCESS) s = gpux_cuda_random_load(b);
   if (s != GPUX_SUCCESS) goto cleanup;
   *out = b;
   b = NULL;
@@ -142,6 +143,7 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
 cleanup:
   if (b) {
     if (entered) {
+      gpux_cuda_random_unload(b);
       gpux_cuda_gemm_unload(b);
       gpux_cuda_reduce_unload(b);
       gpux_cuda_kernels_unload(b);
@@ -159,6 +161,7 @@ static void gpux_cuda_context_destroy(gpux__bctx *b) {
   if (!b) return;
   if (gpux_cuda_enter(b, &pushed) == CUDA_SUCCESS) {
     (void)gpux_cuda_drv.StreamSynchronize(b->stream);
+    gpux_cuda_random_unload(b);
     gpux_cuda_gemm_unload(b);
     gpux_cuda_reduce_unload(b);
     gpux_cuda_kernels_unload(b);
@@ -406,6 +409,7 @@ static const gpux__backend_iface gpux_cuda_iface = {
     .reduce = gpux_cuda_reduce,
     .scan = gpux_cuda_scan,
     .gemm = gpux_cuda_gemm,
+    .random = gpux_cuda_random,
     .event_create = gpux_cuda_event_create,
     .event_destroy = gpux_cuda_event_destroy,
     .event_record = gpux_cuda_event_record,

@@ -55,7 +55,9 @@
   X(EventRecord, "cuEventRecord", NULL, PFN_cuEventRecord_v2000)                             \
   X(EventSynchronize, "cuEventSynchronize", NULL, PFN_cuEventSynchronize_v2000)              \
   X(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime",                         \
-    PFN_cuEventElapsedTime_v2000)
+    PFN_cuEventElapsedTime_v2000)                                                            \
+  X(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
+    NULL, PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
 
 typedef struct gpux_cuda_driver {
   void *lib; /* dlopen handle */
@@ -111,6 +113,11 @@ struct gpux__bctx {
   CUmodule mod_gemm;
   CUfunction gemm[GPUX_CUDA_GEMM_NDT];
   void *cublas;
+  /* random numbers (cuda_random.c): [GPUX_RK_*][output dtype] */
+  CUmodule mod_random;
+  CUfunction random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT];
+  unsigned random_grid[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* blocks per launch: one
+                                                                   wave (the kernels loop) */
 };
 #define GPUX_CUDA_RESULT_BYTES ((size_t)4096)
 
@@ -197,5 +204,10 @@ gpux_status gpux_cuda_gemm_load(gpux__bctx *b); /* context current */
 void gpux_cuda_gemm_unload(gpux__bctx *b);      /* context current, stream idle; also
                                                     destroys the cuBLAS handle */
 gpux_status gpux_cuda_gemm(gpux__bctx *b, const gpux__gemm *g);
+
+/* cuda_random.c: the random family */
+gpux_status gpux_cuda_random_load(gpux__bctx *b); /* context current */
+void gpux_cuda_random_unload(gpux__bctx *b);      /* context current, stream idle */
+gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r);
 
 #endif

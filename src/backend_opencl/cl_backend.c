@@ -518,6 +518,7 @@ static const gpux__backend_iface be_iface = {
     .reduce = gpux_cl_reduce,
     .scan = gpux_cl_scan,
     .gemm = gpux_cl_gemm,
+    .random = gpux_cl_random,
     .event_create = be_event_create,
     .event_destroy = be_event_destroy,
     .event_record = be_event_record,

@@ -27,6 +27,7 @@ enum {
   GPUX_CL_FAM_COPY,
   GPUX_CL_FAM_REDUCE,
   GPUX_CL_FAM_SCAN,
+  GPUX_CL_FAM_RANDOM,
   GPUX_CL_FAM_COUNT
 };
 
@@ -68,6 +69,8 @@ struct gpux__bctx {
   cl_kernel linspace[GPUX_KDT_COUNT];
   cl_kernel reduce[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT][2]; /* [kind][dtype][GPUX_RL_*] */
   cl_kernel scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
+  cl_kernel random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* [GPUX_RK_*][output dtype] */
+  cl_uint compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS, read on first use (0 before) */
   cl_mem scan_tiles; /* scan scratch (tile aggregates, then prefixes), grown as needed */
   size_t scan_tiles_bytes;
   /* matrix products (cl_gemm.c): gemm.cl, built on first use in the CPU or GPU form */
@@ -150,6 +153,7 @@ gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l);
 gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, double step);
 gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
                              double stop);
+gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r);
 
 /* cl_reduce.c */
 gpux_status gpux_cl_resolve_reduce(gpux__bctx *b, cl_program p);
@@ -175,6 +179,9 @@ extern const char gpux_cl_src_reduce_sha256[];
 extern const unsigned char gpux_cl_src_scan[];
 extern const size_t gpux_cl_src_scan_size;
 extern const char gpux_cl_src_scan_sha256[];
+extern const unsigned char gpux_cl_src_random[];
+extern const size_t gpux_cl_src_random_size;
+extern const char gpux_cl_src_random_sha256[];
 extern const unsigned char gpux_cl_src_gemm[];
 extern const size_t gpux_cl_src_gemm_size;
 extern const char gpux_cl_src_gemm_sha256[];

@@ -52,6 +52,8 @@ static const family_source families[GPUX_CL_FAM_COUNT] = {
                             gpux_cl_src_reduce_sha256, 1},
     [GPUX_CL_FAM_SCAN] = {"scan.cl", gpux_cl_src_scan, &gpux_cl_src_scan_size,
                           gpux_cl_src_scan_sha256, 1},
+    [GPUX_CL_FAM_RANDOM] = {"random.cl", gpux_cl_src_random, &gpux_cl_src_random_size,
+                            gpux_cl_src_random_sha256},
 };
 
 /* ---------------------------------------------------------------- programs */
@@ -216,6 +218,20 @@ static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
   return GPUX_SUCCESS;
 }
 
+/* gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS */
+static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
+  gpux_status s = GPUX_SUCCESS;
+#define RESOLVE(kind, dt)                                                                   \
+  if (s == GPUX_SUCCESS)                                                                    \
+    s = gpux_cl_resolve(b, p, &b->random[GPUX_RKID_##kind][GPUX_KDT_##dt],                  \
+                        IS_F64(GPUX_KDT_##dt), "gpux_random_" #kind "_" #dt);
+#define RESOLVE_KIND(kind, id, dts) dts(RESOLVE, kind)
+  GPUX_RANDOM_KINDS(RESOLVE_KIND)
+#undef RESOLVE_KIND
+#undef RESOLVE
+  return s;
+}
+
 static void release_all(cl_kernel *k, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (k[i]) {
@@ -234,6 +250,8 @@ static void release_family(gpux__bctx *b, int fam) {
     RELEASE_TABLE(b->reduce);
   } else if (fam == GPUX_CL_FAM_SCAN) {
     RELEASE_TABLE(b->scan);
+  } else if (fam == GPUX_CL_FAM_RANDOM) {
+    RELEASE_TABLE(b->random);
   } else {
     RELEASE_TABLE(b->cast);
     RELEASE_TABLE(b->copy_n);
@@ -258,6 +276,7 @@ gpux_status gpux_cl_build_family(gpux__bctx *b, int fam) {
     case GPUX_CL_FAM_ELEMENTWISE: s = resolve_elementwise(b, p); break;
     case GPUX_CL_FAM_COPY: s = resolve_copy(b, p); break;
     case GPUX_CL_FAM_REDUCE: s = gpux_cl_resolve_reduce(b, p); break;
+    case GPUX_CL_FAM_RANDOM: s = resolve_random(b, p); break;
     default: s = gpux_cl_resolve_scan(b, p); break;
   }
   if (s != GPUX_SUCCESS) release_family(b, fam);
@@ -558,4 +577,31 @@ gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start,
   gpux_cl_arg_real(&a, b, stop);
   gpux_cl_arg_long(&a, l->n);
   return enqueue(b, &a, l);
+}
+
+/* one work-item per relative block of the draw (kernels/cl/random.cl) */
+gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
+  const int kind = r->kind, dt = r->out.dtype;
+  if ((unsigned)kind >= GPUX_RANDOM_KIND_COUNT || (unsigned)dt >= GPUX_KDT_COUNT)
+    return SET_ERROR(GPUX_ERROR_UNSUPPORTED_DTYPE, "opencl: no random kernel (%d, %d)", kind, dt);
+  cl_kernel k;
+  GET_KERNEL(k, GPUX_CL_FAM_RANDOM, b->random[kind][dt], IS_F64(dt));
+  const int vpb = 4 / GPUX_R_WPV(kind, dt);
+  const int vec = r->out.offset % vpb == 0; /* buffers start aligned to far more */
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &r->out);
+  gpux_cl_arg(&a, sizeof r->p, &r->p);
+  gpux_cl_arg_int(&a, vec);
+  if (b->exact) return enqueue_1d(b, &a, (size_t)r->p.nblocks); /* one block per item */
+  /* GPUs: the kernels loop; about one wave of work-items (2048 per compute unit) */
+  if (!b->compute_units) {
+    cl_uint cu = 0;
+    if (clGetDeviceInfo(b->dev->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL) !=
+            CL_SUCCESS ||
+        cu == 0)
+      cu = 1;
+    b->compute_units = cu;
+  }
+  const uint64_t cap = (uint64_t)b->compute_units * 2048u;
+  return enqueue_1d(b, &a, (size_t)(r->p.nblocks < cap ? r->p.nblocks : cap));
 }

@@ -1,0 +1,583 @@
+/* gpux random numbers: the Philox4x32-10 engine and every mapping from its 32-bit words to
+ * values, written once and compiled three ways: C11 (libgpux's host implementation, which
+ * the public gpux_random_*_host calls and the tests use), CUDA C++ (kernels/cuda/random.cu)
+ * and OpenCL C (kernels/cl/random.cl). Because all three run this same text, and it uses
+ * only operations IEEE 754 defines exactly (integer arithmetic, float add / multiply /
+ * fma rounded to nearest, conversions of integers that are exact, and for float64 also
+ * division and square root, which OpenCL requires to be correctly rounded in double), a
+ * value is the same bits on every backend, device and host. No vendor math library
+ * function is called and nothing depends on a*b+c contraction: CUDA uses the _rn
+ * intrinsics, OpenCL turns FP_CONTRACT off, C builds this file with -ffp-contract=off.
+ *
+ * THE STREAM (include/gpux/random.h documents it for users). A generator is (seed, stream,
+ * position). Word g (g = 0, 1, 2, ...) of the stream is word g % 4 of
+ *     Philox4x32-10(counter = {B lo, B hi, stream lo, stream hi}, key = {seed lo, seed hi}),
+ *     B = g / 4 (64-bit).
+ * A draw of n values starts at word P = position; value i uses the words
+ *     P + WPV * i ... P + WPV * i + WPV - 1            (WPV words per value)
+ * except normals, made in pairs: pair m = i / 2 uses the 2 * WPV words from P + 2 * WPV * m,
+ * and gives value 2m (cosine branch) and 2m + 1 (sine branch). The draw consumes
+ * gpux_r_words(kind, dtype, n) words (normals: whole pairs) and the position advances by
+ * that much. Value i therefore depends only on (seed, stream, P, i).
+ * Streams are below 2^63: counters with the top bit of word 3 set are the retry space of
+ * integer draws (below).
+ *
+ * Mappings (a, b, c, d: consecutive words; x64 = a | b << 32):
+ *   uniform float32  [0, 1):  (a >> 8) * 2^-24                         (WPV 1)
+ *   uniform float64  [0, 1):  (x64 >> 11) * 2^-53                      (WPV 2)
+ *     [low, high): fma(u, high - low, low), and high itself (a rounding) replaced by the
+ *     largest value below it; the three constants are the dtype's (host-rounded).
+ *   normal float32: Box-Muller, u1 = ((a >> 8) | 1) * 2^-24 in (0, 1), r = sqrt(-2 ln u1);
+ *     the angle from b: an octant (bits 31, 30: signs, bit 29: swap) and phi = (pi / 2) y,
+ *     y = (b & 0x1fffff00) 2^-30 in [0, 1/2); values r x0, r x1 for the point (x0, x1) =
+ *     (+-cos phi, +-sin phi) or (+-sin phi, +-cos phi); then fma(z, std, mean).
+ *     ln, sqrt, sin, cos are gpux_r_* below: polynomials (tools/random_poly.py) evaluated
+ *     with fma, the angle reduced exactly from the integer, sqrt by Newton steps; accuracy
+ *     (measured over every u1 by tests/test_random.c): a few ulp of float32.
+ *   normal float64: the same with u1 = ((x64(a,b) >> 11) | 1) 2^-53, the octant from d's
+ *     bits 31..29 and y = ((x64(c,d) >> 11) & (2^50 - 1)) 2^-51 (4 words per pair), ln through
+ *     s = f / (2 + f) (double division and sqrt are correctly rounded everywhere).
+ *   integers in [low, low + range), Lemire's multiply-shift with rejection (no modulo
+ *     bias): int32: a 64-bit candidate x = x64 (WPV 2): value low + hi64(x * range),
+ *     rejected when lo64(x * range) < 2^64 mod range (probability < 2^-32); int64: a
+ *     128-bit candidate from 4 words (WPV 4), value low + floor(x * range / 2^128),
+ *     rejected when (x * range) mod 2^128 < 2^128 mod range (probability < 2^-64).
+ *     A rejected value i draws again from its retry chain: counter {g lo, g hi, stream lo,
+ *     stream hi | 2^31} with g = P + WPV * i, then each next block's counter is the last
+ *     output with bit 31 of word 3 set; candidates are taken from each block in order.
+ *   bernoulli(p): a < t, t = round(p * 2^32) in [0, 2^32]                 (WPV 1)
+ */
+#ifndef GPUX_RANDOM_H
+#define GPUX_RANDOM_H
+
+/* ---- portability ---------------------------------------------------------------------- */
+#if defined(__OPENCL_VERSION__)
+#define GPUX_RFN static inline
+typedef uint gpux_u32;
+typedef ulong gpux_u64;
+typedef int gpux_i32;
+typedef long gpux_i64;
+#define GPUX_R_MULHI32(a, b) mul_hi((uint)(a), (uint)(b))
+#define GPUX_R_MULHI64(a, b) mul_hi((ulong)(a), (ulong)(b))
+#define GPUX_R_F2U(x) as_uint(x)
+#define GPUX_R_U2F(x) as_float(x)
+#define GPUX_R_FMUL(a, b) ((a) * (b))
+#define GPUX_R_FADD(a, b) ((a) + (b))
+#define GPUX_R_FMA(a, b, c) fma((float)(a), (float)(b), (float)(c))
+#ifdef GPUX_HAVE_FP64
+#define GPUX_R_HAVE_F64 1
+#define GPUX_R_D2U(x) as_ulong(x)
+#define GPUX_R_U2D(x) as_double(x)
+#define GPUX_R_DMUL(a, b) ((a) * (b))
+#define GPUX_R_DADD(a, b) ((a) + (b))
+#define GPUX_R_DDIV(a, b) ((a) / (b))
+#define GPUX_R_DSQRT(a) sqrt((double)(a))
+#define GPUX_R_DFMA(a, b, c) fma((double)(a), (double)(b), (double)(c))
+#endif
+#elif defined(__CUDACC__)
+#define GPUX_RFN static __device__ __forceinline__
+typedef unsigned int gpux_u32;
+typedef unsigned long long gpux_u64;
+typedef int gpux_i32;
+typedef long long gpux_i64;
+#define GPUX_R_MULHI32(a, b) __umulhi((a), (b))
+#define GPUX_R_MULHI64(a, b) __umul64hi((a), (b))
+#define GPUX_R_F2U(x) __float_as_uint(x)
+#define GPUX_R_U2F(x) __uint_as_float(x)
+#define GPUX_R_FMUL(a, b) __fmul_rn((a), (b))
+#define GPUX_R_FADD(a, b) __fadd_rn((a), (b))
+#define GPUX_R_FMA(a, b, c) __fmaf_rn((a), (b), (c))
+#define GPUX_R_HAVE_F64 1
+#define GPUX_R_D2U(x) ((unsigned long long)__double_as_longlong(x))
+#define GPUX_R_U2D(x) __longlong_as_double((long long)(x))
+#define GPUX_R_DMUL(a, b) __dmul_rn((a), (b))
+#define GPUX_R_DADD(a, b) __dadd_rn((a), (b))
+#define GPUX_R_DDIV(a, b) __ddiv_rn((a), (b))
+#define GPUX_R_DSQRT(a) __dsqrt_rn(a)
+#define GPUX_R_DFMA(a, b, c) __fma_rn((a), (b), (c))
+#else /* C11 host */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "gpux_random.h needs float and double evaluated in their own precision (FLT_EVAL_METHOD 0)"
+#endif
+#define GPUX_RFN static inline
+typedef uint32_t gpux_u32;
+typedef uint64_t gpux_u64;
+typedef int32_t gpux_i32;
+typedef int64_t gpux_i64;
+#define GPUX_R_MULHI32(a, b) ((gpux_u32)(((gpux_u64)(a) * (gpux_u64)(b)) >> 32))
+#define GPUX_R_MULHI64(a, b) gpux_r_mulhi64_host((a), (b))
+static inline gpux_u64 gpux_r_mulhi64_host(gpux_u64 a, gpux_u64 b) {
+#if defined(__SIZEOF_INT128__)
+  return (gpux_u64)(((unsigned __int128)a * b) >> 64);
+#else
+  const gpux_u64 al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+  const gpux_u64 ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  const gpux_u64 mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+  return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+}
+static inline gpux_u32 gpux_r_f2u_host(float x) {
+  gpux_u32 u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+static inline float gpux_r_u2f_host(gpux_u32 u) {
+  float x;
+  memcpy(&x, &u, sizeof x);
+  return x;
+}
+static inline gpux_u64 gpux_r_d2u_host(double x) {
+  gpux_u64 u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+static inline double gpux_r_u2d_host(gpux_u64 u) {
+  double x;
+  memcpy(&x, &u, sizeof x);
+  return x;
+}
+#define GPUX_R_F2U(x) gpux_r_f2u_host(x)
+#define GPUX_R_U2F(x) gpux_r_u2f_host(x)
+#define GPUX_R_FMUL(a, b) ((float)(a) * (float)(b))
+#define GPUX_R_FADD(a, b) ((float)(a) + (float)(b))
+#define GPUX_R_FMA(a, b, c) fmaf((a), (b), (c))
+#define GPUX_R_HAVE_F64 1
+#define GPUX_R_D2U(x) gpux_r_d2u_host(x)
+#define GPUX_R_U2D(x) gpux_r_u2d_host(x)
+#define GPUX_R_DMUL(a, b) ((double)(a) * (double)(b))
+#define GPUX_R_DADD(a, b) ((double)(a) + (double)(b))
+#define GPUX_R_DDIV(a, b) ((double)(a) / (double)(b))
+#define GPUX_R_DSQRT(a) sqrt(a)
+#define GPUX_R_DFMA(a, b, c) fma((a), (b), (c))
+#endif
+
+/* ---- draw kinds, words per value -------------------------------------------------------- */
+/* X(kind, id, dtype list). Kernels: gpux_random_<kind>_<dt>. ids equal GPUX_RANDOM_* of
+ * include/gpux/random.h. */
+#define GPUX_DT_RINT(M, a) M(a, i32) M(a, i64)
+#define GPUX_DT_RBOOL(M, a) M(a, b8)
+#define GPUX_RANDOM_KINDS(X)       \
+  X(uniform, 0, GPUX_DT_FLOAT)     \
+  X(normal, 1, GPUX_DT_FLOAT)      \
+  X(integers, 2, GPUX_DT_RINT)     \
+  X(bernoulli, 3, GPUX_DT_RBOOL)
+#define GPUX_RANDOM_KIND_COUNT 4
+#define GPUX_RKID_uniform 0
+#define GPUX_RKID_normal 1
+#define GPUX_RKID_integers 2
+#define GPUX_RKID_bernoulli 3
+#define GPUX_RK_UNIFORM 0
+#define GPUX_RK_NORMAL 1
+#define GPUX_RK_INTEGERS 2
+#define GPUX_RK_BERNOULLI 3
+
+/* Words per value (normals: per value of a pair). One Philox block (4 words) gives
+ * 4 / GPUX_R_WPV values. dt: GPUX_KDT_* ids (f32 0, f64 1, i32 2, i64 3, b8 5). */
+#define GPUX_R_WPV(kind, dt)                                                          \
+  ((kind) == GPUX_RK_BERNOULLI ? 1                                                     \
+   : (kind) == GPUX_RK_INTEGERS ? ((dt) == 3 ? 4 : 2)                                  \
+                                : ((dt) == 1 ? 2 : 1))
+
+/* Launch parameters, passed by value to every random kernel; only 64-bit fields so the
+ * host, CUDA and OpenCL layouts agree. Float parameters travel as the bits of the output
+ * dtype (float32 in the low 32 bits), so OpenCL devices without fp64 can take the struct. */
+typedef struct gpux_rparams {
+  gpux_u64 n;       /* values to write */
+  gpux_u64 nblocks; /* relative blocks: ceil(words / 4) */
+  gpux_u64 pos;     /* first word P */
+  gpux_u64 stream;  /* < 2^63 */
+  gpux_u64 seed;
+  gpux_u64 pa, pb, pc, pd; /* uniform: low, high - low, high, the largest value below
+                              high; normal: mean, std (bits of the output dtype) */
+  gpux_u64 low;        /* integers: low (two's complement) */
+  gpux_u64 range;      /* integers: high - low (>= 1) */
+  gpux_u64 thr;        /* integers: 2^64 (int32) / 2^128 (int64) mod range;
+                          bernoulli: round(p * 2^32) */
+} gpux_rparams;
+
+/* ---- the engine ------------------------------------------------------------------------- */
+typedef struct gpux_r4 {
+  gpux_u32 x, y, z, w;
+} gpux_r4;
+
+#define GPUX_R_PHILOX_M0 0xD2511F53u
+#define GPUX_R_PHILOX_M1 0xCD9E8D57u
+#define GPUX_R_PHILOX_W0 0x9E3779B9u
+#define GPUX_R_PHILOX_W1 0xBB67AE85u
+/* one round with key (k0, k1) */
+#define GPUX_R_PHILOX_ROUND(c, k0, k1)                                  \
+  do {                                                                  \
+    const gpux_u32 lo0_ = GPUX_R_PHILOX_M0 * (c).x;                     \
+    const gpux_u32 hi0_ = GPUX_R_MULHI32(GPUX_R_PHILOX_M0, (c).x);      \
+    const gpux_u32 lo1_ = GPUX_R_PHILOX_M1 * (c).z;                     \
+    const gpux_u32 hi1_ = GPUX_R_MULHI32(GPUX_R_PHILOX_M1, (c).z);      \
+    (c).x = hi1_ ^ (c).y ^ (k0);                                        \
+    (c).y = lo1_;                                                       \
+    (c).z = hi0_ ^ (c).w ^ (k1);                                        \
+    (c).w = lo0_;                                                       \
+  } while (0)
+
+/* Philox4x32-10 (Salmon et al., SC11; Random123's philox4x32 with 10 rounds) */
+GPUX_RFN gpux_r4 gpux_r_philox(gpux_r4 c, gpux_u32 k0, gpux_u32 k1) {
+  GPUX_R_PHILOX_ROUND(c, k0, k1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 1u * GPUX_R_PHILOX_W0, k1 + 1u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 2u * GPUX_R_PHILOX_W0, k1 + 2u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 3u * GPUX_R_PHILOX_W0, k1 + 3u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 4u * GPUX_R_PHILOX_W0, k1 + 4u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 5u * GPUX_R_PHILOX_W0, k1 + 5u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 6u * GPUX_R_PHILOX_W0, k1 + 6u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 7u * GPUX_R_PHILOX_W0, k1 + 7u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 8u * GPUX_R_PHILOX_W0, k1 + 8u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, k0 + 9u * GPUX_R_PHILOX_W0, k1 + 9u * GPUX_R_PHILOX_W1);
+  return c;
+}
+
+/* The stream's Philox block B (words 4B .. 4B + 3). */
+GPUX_RFN gpux_r4 gpux_r_block(gpux_u64 B, gpux_u64 stream, gpux_u64 seed) {
+  gpux_r4 c;
+  c.x = (gpux_u32)B;
+  c.y = (gpux_u32)(B >> 32);
+  c.z = (gpux_u32)stream;
+  c.w = (gpux_u32)(stream >> 32);
+  return gpux_r_philox(c, (gpux_u32)seed, (gpux_u32)(seed >> 32));
+}
+
+/* Words g .. g + 3 of the stream, g = 4B + sh (0 <= sh < 4): one block when sh == 0, else
+ * the tail of block B and the head of block B + 1. */
+GPUX_RFN gpux_r4 gpux_r_words4(gpux_u64 B, int sh, gpux_u64 stream, gpux_u64 seed) {
+  gpux_r4 a = gpux_r_block(B, stream, seed);
+  if (sh != 0) {
+    const gpux_r4 b = gpux_r_block(B + 1u, stream, seed);
+    gpux_r4 r;
+    r.x = sh == 1 ? a.y : sh == 2 ? a.z : a.w;
+    r.y = sh == 1 ? a.z : sh == 2 ? a.w : b.x;
+    r.z = sh == 1 ? a.w : sh == 2 ? b.x : b.y;
+    r.w = sh == 1 ? b.x : sh == 2 ? b.y : b.z;
+    a = r;
+  }
+  return a;
+}
+
+/* ---- uniform ---------------------------------------------------------------------------- */
+GPUX_RFN float gpux_r_u01_f32(gpux_u32 a) { return (float)(a >> 8) * 0x1p-24f; }
+/* u in [0, 1) -> [low, high): fma(u, d, low); a result rounded up to high becomes below,
+ * the largest value under high (never for [0, 1)) */
+GPUX_RFN float gpux_r_uniform_f32(gpux_u32 a, float low, float d, float high, float below) {
+  const float v = GPUX_R_FMA(gpux_r_u01_f32(a), d, low);
+  return v < high ? v : below;
+}
+
+/* ---- normal, float32 -------------------------------------------------------------------- */
+/* sqrt(x) for 2^-100 < x < 2^100: reciprocal square root by two Newton steps from the
+ * classic bit-level guess (relative error about 5e-6), then one Newton correction of x * y,
+ * which squares that error: within 1 ulp (tests/test_random.c checks the range used). */
+GPUX_RFN float gpux_r_sqrt_f32(float x) {
+  const float h = GPUX_R_FMUL(0.5f, x);
+  float y = GPUX_R_U2F(0x5f375a86u - (GPUX_R_F2U(x) >> 1));
+  y = GPUX_R_FMUL(y, GPUX_R_FMA(-h, GPUX_R_FMUL(y, y), 1.5f));
+  y = GPUX_R_FMUL(y, GPUX_R_FMA(-h, GPUX_R_FMUL(y, y), 1.5f));
+  {
+    const float s = GPUX_R_FMUL(x, y);
+    const float e = GPUX_R_FMA(-s, s, x);
+    return GPUX_R_FMA(e, GPUX_R_FMUL(0.5f, y), s);
+  }
+}
+
+/* The Box-Muller radius sqrt(-2 ln u1), u1 = v * 2^-24 with v = (a >> 8) | 1 (the odd
+ * numbers 1 .. 2^24 - 1, so 0 < u1 < 1 and the radius is never 0): v = 2^e m with m in
+ * [sqrt(1/2), sqrt(2)), ln u1 = (e - 24) ln 2 + log1p(m - 1), log1p by f + f^2 R(f)
+ * (tools/random_poly.py). */
+GPUX_RFN float gpux_r_bm_radius_f32(gpux_u32 a) {
+  const gpux_u32 bits = GPUX_R_F2U((float)((a >> 8) | 1u)); /* exact */
+  gpux_u32 mb = (bits & 0x007fffffu) | 0x3f800000u;
+  int e = (int)(bits >> 23) - 127;
+  const int big = mb > 0x3fb504f3u; /* m > sqrt(2) (rounded down) */
+  mb = big ? mb - 0x00800000u : mb;
+  e += big;
+  {
+    const float f = GPUX_R_FADD(GPUX_R_U2F(mb), -1.0f); /* exact */
+    float p = -0x1.4237fep-4f;
+    p = GPUX_R_FMA(p, f, 0x1.06970ep-3f);
+    p = GPUX_R_FMA(p, f, -0x1.0c524cp-3f);
+    p = GPUX_R_FMA(p, f, 0x1.22973ap-3f);
+    p = GPUX_R_FMA(p, f, -0x1.548882p-3f);
+    p = GPUX_R_FMA(p, f, 0x1.99a3ecp-3f);
+    p = GPUX_R_FMA(p, f, -0x1.000206p-2f);
+    p = GPUX_R_FMA(p, f, 0x1.55554ep-2f);
+    p = GPUX_R_FMA(p, f, -0x1.fffffep-2f);
+    {
+      const float l1p = GPUX_R_FMA(GPUX_R_FMUL(f, f), p, f);
+      const float k = (float)(e - 24); /* -24 .. 0, exact */
+      /* ln 2 = LN2_HI + LN2_LO, LN2_HI with 16 bits so k * LN2_HI is exact */
+      const float lnu = GPUX_R_FADD(GPUX_R_FMUL(k, 0x1.62e4p-1f),
+                                    GPUX_R_FMA(k, 0x1.7f7d1cp-20f, l1p));
+      return gpux_r_sqrt_f32(GPUX_R_FMUL(-2.0f, lnu)); /* > 0: u1 < 1 */
+    }
+  }
+}
+
+typedef struct gpux_rf2 {
+  float x, y;
+} gpux_rf2;
+
+/* A point (x0, x1) on the unit circle at a uniform angle, from word b: bits 8..28 give
+ * y = (b & 0x1fffff00) 2^-30 in [0, 1/2) and phi = (pi / 2) y in [0, pi / 4), with
+ * sin(phi) = y S(y^2), cos(phi) = C(y^2); bit 29 swaps (cos, sin) (the octant above), bits
+ * 31 and 30 are the signs of x0 and x1. The 8 octants, each uniform, make the whole circle. */
+GPUX_RFN gpux_rf2 gpux_r_cossin_f32(gpux_u32 b) {
+  const float y = (float)(int)(b & 0x1fffff00u) * 0x1p-30f; /* exact */
+  const float x = GPUX_R_FMUL(y, y);
+  float s = 0x1.4bc87cp-13f, c = 0x1.d9c326p-11f;
+  s = GPUX_R_FMA(s, x, -0x1.32ca9ep-8f);
+  s = GPUX_R_FMA(s, x, 0x1.466bbap-4f);
+  s = GPUX_R_FMA(s, x, -0x1.4abbcep-1f);
+  s = GPUX_R_FMA(s, x, 0x1.921fb6p+0f);
+  s = GPUX_R_FMUL(s, y);
+  c = GPUX_R_FMA(c, x, -0x1.55c57ap-6f);
+  c = GPUX_R_FMA(c, x, 0x1.03c1dcp-2f);
+  c = GPUX_R_FMA(c, x, -0x1.3bd3ccp+0f);
+  c = GPUX_R_FMA(c, x, 1.0f);
+  {
+    const int swap = (b & 0x20000000u) != 0u;
+    gpux_rf2 r;
+    r.x = GPUX_R_U2F(GPUX_R_F2U(swap ? s : c) ^ (b & 0x80000000u));
+    r.y = GPUX_R_U2F(GPUX_R_F2U(swap ? c : s) ^ ((b << 1) & 0x80000000u));
+    return r;
+  }
+}
+
+/* the pair of standard normals from words (a, b) */
+GPUX_RFN gpux_rf2 gpux_r_normal2_f32(gpux_u32 a, gpux_u32 b) {
+  const float r = gpux_r_bm_radius_f32(a);
+  gpux_rf2 cs = gpux_r_cossin_f32(b);
+  cs.x = GPUX_R_FMUL(r, cs.x);
+  cs.y = GPUX_R_FMUL(r, cs.y);
+  return cs;
+}
+
+/* ---- float64 ---------------------------------------------------------------------------- */
+#ifdef GPUX_R_HAVE_F64
+GPUX_RFN gpux_u64 gpux_r_x64(gpux_u32 lo, gpux_u32 hi) { return (gpux_u64)lo | ((gpux_u64)hi << 32); }
+GPUX_RFN double gpux_r_u01_f64(gpux_u32 a, gpux_u32 b) {
+  return (double)(gpux_r_x64(a, b) >> 11) * 0x1p-53;
+}
+GPUX_RFN double gpux_r_uniform_f64(gpux_u32 a, gpux_u32 b, double low, double d, double high,
+                                   double below) {
+  const double v = GPUX_R_DFMA(gpux_r_u01_f64(a, b), d, low);
+  return v < high ? v : below;
+}
+
+/* as gpux_r_bm_radius_f32: u1 = ((x64(a, b) >> 11) | 1) 2^-53, odd multiples, 0 < u1 < 1 */
+GPUX_RFN double gpux_r_bm_radius_f64(gpux_u32 a, gpux_u32 b) {
+  const gpux_u64 bits = GPUX_R_D2U((double)((gpux_r_x64(a, b) >> 11) | 1u)); /* exact */
+  gpux_u64 mb = (bits & 0x000fffffffffffffu) | 0x3ff0000000000000u;
+  int e = (int)(bits >> 52) - 1023;
+  const int big = mb > 0x3ff6a09e667f3bcdu; /* m > sqrt(2) */
+  mb = big ? mb - 0x0010000000000000u : mb;
+  e += big;
+  {
+    const double f = GPUX_R_DADD(GPUX_R_U2D(mb), -1.0); /* exact */
+    const double s = GPUX_R_DDIV(f, GPUX_R_DADD(2.0, f));
+    const double z = GPUX_R_DMUL(s, s);
+    double p = 0x1.2b5baa716e7eap-3;
+    p = GPUX_R_DFMA(p, z, 0x1.39fe142880193p-3);
+    p = GPUX_R_DFMA(p, z, 0x1.7462b73112de7p-3);
+    p = GPUX_R_DFMA(p, z, 0x1.c71c62dba6605p-3);
+    p = GPUX_R_DFMA(p, z, 0x1.2492492df9f94p-2);
+    p = GPUX_R_DFMA(p, z, 0x1.9999999995288p-2);
+    p = GPUX_R_DFMA(p, z, 0x1.5555555555558p-1);
+    {
+      /* log1p(f) = 2 atanh(s) = 2s + s z T(z) */
+      const double l1p = GPUX_R_DFMA(GPUX_R_DMUL(s, z), p, GPUX_R_DMUL(2.0, s));
+      const double k = (double)(e - 53); /* -53 .. 0, exact */
+      const double lnu = GPUX_R_DADD(GPUX_R_DMUL(k, 0x1.62e42fefa3800p-1),
+                                     GPUX_R_DFMA(k, 0x1.ef35793c76730p-45, l1p));
+      return GPUX_R_DSQRT(GPUX_R_DMUL(-2.0, lnu)); /* > 0: u1 < 1 */
+    }
+  }
+}
+
+typedef struct gpux_rd2 {
+  double x, y;
+} gpux_rd2;
+
+/* as gpux_r_cossin_f32, from x = x64(c0, d0): y = ((x >> 11) & (2^50 - 1)) 2^-51 in
+ * [0, 1/2), bit 29 of d0 swaps, bits 31 and 30 of d0 are the signs */
+GPUX_RFN gpux_rd2 gpux_r_cossin_f64(gpux_u32 c0, gpux_u32 d0) {
+  const double y =
+      (double)(gpux_i64)((gpux_r_x64(c0, d0) >> 11) & 0x3ffffffffffffu) * 0x1p-51; /* exact */
+  const double x = GPUX_R_DMUL(y, y);
+  double s = 0x1.a7789010a2292p-38, c = 0x1.1e2a6dd1e3ce6p-34;
+  s = GPUX_R_DFMA(s, x, -0x1.6faa7e9ae683ap-31);
+  s = GPUX_R_DFMA(s, x, 0x1.e8f4318c1b84ep-25);
+  s = GPUX_R_DFMA(s, x, -0x1.e3074fdc9bffep-19);
+  s = GPUX_R_DFMA(s, x, 0x1.50783487edcdbp-13);
+  s = GPUX_R_DFMA(s, x, -0x1.32d2cce62bd82p-8);
+  s = GPUX_R_DFMA(s, x, 0x1.466bc6775aae2p-4);
+  s = GPUX_R_DFMA(s, x, -0x1.4abbce625be53p-1);
+  s = GPUX_R_DFMA(s, x, 0x1.921fb54442d18p+0);
+  s = GPUX_R_DMUL(s, y);
+  c = GPUX_R_DFMA(c, x, -0x1.b6dd6d0986909p-28);
+  c = GPUX_R_DFMA(c, x, 0x1.f9d385482ba83p-22);
+  c = GPUX_R_DFMA(c, x, -0x1.a6d1f29f1c94dp-16);
+  c = GPUX_R_DFMA(c, x, 0x1.e1f5068919a8bp-11);
+  c = GPUX_R_DFMA(c, x, -0x1.55d3c7e3cbfedp-6);
+  c = GPUX_R_DFMA(c, x, 0x1.03c1f081b5ac4p-2);
+  c = GPUX_R_DFMA(c, x, -0x1.3bd3cc9be45dep+0);
+  c = GPUX_R_DFMA(c, x, 1.0);
+  {
+    const int swap = (d0 & 0x20000000u) != 0u;
+    gpux_rd2 r;
+    r.x = GPUX_R_U2D(GPUX_R_D2U(swap ? s : c) ^ ((gpux_u64)(d0 & 0x80000000u) << 32));
+    r.y = GPUX_R_U2D(GPUX_R_D2U(swap ? c : s) ^ ((gpux_u64)((d0 << 1) & 0x80000000u) << 32));
+    return r;
+  }
+}
+
+GPUX_RFN gpux_rd2 gpux_r_normal2_f64(gpux_r4 w) {
+  const double r = gpux_r_bm_radius_f64(w.x, w.y);
+  gpux_rd2 cs = gpux_r_cossin_f64(w.z, w.w);
+  cs.x = GPUX_R_DMUL(r, cs.x);
+  cs.y = GPUX_R_DMUL(r, cs.y);
+  return cs;
+}
+#endif /* GPUX_R_HAVE_F64 */
+
+/* ---- integers --------------------------------------------------------------------------- */
+/* the first counter of value g's retry chain (g: the value's first word) */
+GPUX_RFN gpux_r4 gpux_r_retry_ctr(gpux_u64 g, gpux_u64 stream) {
+  gpux_r4 c;
+  c.x = (gpux_u32)g;
+  c.y = (gpux_u32)(g >> 32);
+  c.z = (gpux_u32)stream;
+  c.w = (gpux_u32)(stream >> 32) | 0x80000000u;
+  return c;
+}
+#define GPUX_R_RETRY_BLOCKS 64 /* 128 (int32) / 64 (int64) more candidates: never all fail */
+
+/* int32 candidates: 64-bit x; 1 and the offset (hi64(x * range)) when accepted */
+GPUX_RFN int gpux_r_lemire64(gpux_u64 x, gpux_u64 range, gpux_u64 thr, gpux_u64 *off) {
+  *off = GPUX_R_MULHI64(x, range);
+  return x * range >= thr;
+}
+/* a value in [low, low + range), range <= 2^32, from words (a, b) of word index g */
+GPUX_RFN gpux_u64 gpux_r_int32(gpux_u32 a, gpux_u32 b, gpux_u64 g, const gpux_rparams *p) {
+  gpux_u64 off;
+  if (!gpux_r_lemire64((gpux_u64)a | ((gpux_u64)b << 32), p->range, p->thr, &off)) {
+    gpux_r4 c = gpux_r_retry_ctr(g, p->stream);
+    int it;
+    for (it = 0; it < GPUX_R_RETRY_BLOCKS; ++it) {
+      c = gpux_r_philox(c, (gpux_u32)p->seed, (gpux_u32)(p->seed >> 32));
+      if (gpux_r_lemire64((gpux_u64)c.x | ((gpux_u64)c.y << 32), p->range, p->thr, &off)) break;
+      if (gpux_r_lemire64((gpux_u64)c.z | ((gpux_u64)c.w << 32), p->range, p->thr, &off)) break;
+      c.w |= 0x80000000u;
+    }
+  }
+  return p->low + off;
+}
+
+/* int64 candidates: 128-bit x = (xl, xh); the offset floor(x * range / 2^128) */
+GPUX_RFN int gpux_r_lemire128(gpux_u64 xl, gpux_u64 xh, gpux_u64 range, gpux_u64 thr,
+                              gpux_u64 *off) {
+  const gpux_u64 p0l = xl * range, p0h = GPUX_R_MULHI64(xl, range);
+  const gpux_u64 p1l = xh * range, p1h = GPUX_R_MULHI64(xh, range);
+  const gpux_u64 mid = p1l + p0h;
+  *off = p1h + (mid < p1l ? 1u : 0u);
+  return mid != 0u || p0l >= thr; /* (mid, p0l) >= thr, thr < 2^64 */
+}
+GPUX_RFN gpux_u64 gpux_r_int64(gpux_r4 w, gpux_u64 g, const gpux_rparams *p) {
+  gpux_u64 off;
+  if (!gpux_r_lemire128((gpux_u64)w.x | ((gpux_u64)w.y << 32),
+                        (gpux_u64)w.z | ((gpux_u64)w.w << 32), p->range, p->thr, &off)) {
+    gpux_r4 c = gpux_r_retry_ctr(g, p->stream);
+    int it;
+    for (it = 0; it < GPUX_R_RETRY_BLOCKS; ++it) {
+      c = gpux_r_philox(c, (gpux_u32)p->seed, (gpux_u32)(p->seed >> 32));
+      if (gpux_r_lemire128((gpux_u64)c.x | ((gpux_u64)c.y << 32),
+                           (gpux_u64)c.z | ((gpux_u64)c.w << 32), p->range, p->thr, &off))
+        break;
+      c.w |= 0x80000000u;
+    }
+  }
+  return p->low + off;
+}
+
+/* ---- bernoulli -------------------------------------------------------------------------- */
+GPUX_RFN unsigned char gpux_r_bernoulli(gpux_u32 a, gpux_u64 thr) {
+  return (gpux_u64)a < thr ? (unsigned char)1 : (unsigned char)0;
+}
+
+/* ---- one block of a draw -----------------------------------------------------------------
+ * Relative block j of a draw (its words P + 4j .. P + 4j + 3, from gpux_r_words4 with
+ * B = P / 4 + j, sh = P % 4) gives values j * VPB .. j * VPB + VPB - 1, VPB = 4 / WPV
+ * (normals: 4 / WPV as well, pairs included). The kernels and the host run these same
+ * functions, gpux_r_blk_<kind>_<dt>(values, words, g0, params); g0 = P + 4j is the absolute
+ * word of the block (the integers' retry chains use it). */
+GPUX_RFN void gpux_r_blk_uniform_f32(float *v, gpux_r4 w, gpux_u64 g0,
+                                     const gpux_rparams *p) {
+  (void)g0;
+  if (p->pa == 0u && p->pb == 0x3f800000u) { /* [0, 1): fma(u, 1, 0) is u, always below 1 */
+    v[0] = gpux_r_u01_f32(w.x);
+    v[1] = gpux_r_u01_f32(w.y);
+    v[2] = gpux_r_u01_f32(w.z);
+    v[3] = gpux_r_u01_f32(w.w);
+    return;
+  }
+  const float lo = GPUX_R_U2F((gpux_u32)p->pa), d = GPUX_R_U2F((gpux_u32)p->pb);
+  const float hi = GPUX_R_U2F((gpux_u32)p->pc), below = GPUX_R_U2F((gpux_u32)p->pd);
+  v[0] = gpux_r_uniform_f32(w.x, lo, d, hi, below);
+  v[1] = gpux_r_uniform_f32(w.y, lo, d, hi, below);
+  v[2] = gpux_r_uniform_f32(w.z, lo, d, hi, below);
+  v[3] = gpux_r_uniform_f32(w.w, lo, d, hi, below);
+}
+GPUX_RFN void gpux_r_blk_normal_f32(float *v, gpux_r4 w, gpux_u64 g0,
+                                    const gpux_rparams *p) {
+  (void)g0;
+  const float mean = GPUX_R_U2F((gpux_u32)p->pa), sd = GPUX_R_U2F((gpux_u32)p->pb);
+  const gpux_rf2 a = gpux_r_normal2_f32(w.x, w.y), b = gpux_r_normal2_f32(w.z, w.w);
+  v[0] = GPUX_R_FMA(a.x, sd, mean);
+  v[1] = GPUX_R_FMA(a.y, sd, mean);
+  v[2] = GPUX_R_FMA(b.x, sd, mean);
+  v[3] = GPUX_R_FMA(b.y, sd, mean);
+}
+#ifdef GPUX_R_HAVE_F64
+GPUX_RFN void gpux_r_blk_uniform_f64(double *v, gpux_r4 w, gpux_u64 g0,
+                                     const gpux_rparams *p) {
+  (void)g0;
+  const double lo = GPUX_R_U2D(p->pa), d = GPUX_R_U2D(p->pb);
+  const double hi = GPUX_R_U2D(p->pc), below = GPUX_R_U2D(p->pd);
+  v[0] = gpux_r_uniform_f64(w.x, w.y, lo, d, hi, below);
+  v[1] = gpux_r_uniform_f64(w.z, w.w, lo, d, hi, below);
+}
+GPUX_RFN void gpux_r_blk_normal_f64(double *v, gpux_r4 w, gpux_u64 g0,
+                                    const gpux_rparams *p) {
+  (void)g0;
+  const double mean = GPUX_R_U2D(p->pa), sd = GPUX_R_U2D(p->pb);
+  const gpux_rd2 a = gpux_r_normal2_f64(w);
+  v[0] = GPUX_R_DFMA(a.x, sd, mean);
+  v[1] = GPUX_R_DFMA(a.y, sd, mean);
+}
+#endif
+GPUX_RFN void gpux_r_blk_integers_i32(gpux_i32 *v, gpux_r4 w, gpux_u64 g0,
+                                      const gpux_rparams *p) {
+  v[0] = (gpux_i32)(gpux_u32)gpux_r_int32(w.x, w.y, g0, p);
+  v[1] = (gpux_i32)(gpux_u32)gpux_r_int32(w.z, w.w, g0 + 2u, p);
+}
+GPUX_RFN void gpux_r_blk_integers_i64(gpux_i64 *v, gpux_r4 w, gpux_u64 g0,
+                                      const gpux_rparams *p) {
+  v[0] = (gpux_i64)gpux_r_int64(w, g0, p);
+}
+GPUX_RFN void gpux_r_blk_bernoulli_b8(unsigned char *v, gpux_r4 w, gpux_u64 g0,
+                                      const gpux_rparams *p) {
+  (void)g0;
+  v[0] = gpux_r_bernoulli(w.x, p->thr);
+  v[1] = gpux_r_bernoulli(w.y, p->thr);
+  v[2] = gpux_r_bernoulli(w.z, p->thr);
+  v[3] = gpux_r_bernoulli(w.w, p->thr);
+}
+
+#endif

@@ -1,0 +1,273 @@
+/* gpux tests: the independent random-number reference (see ref_random.h). Built with
+ * -ffp-contract=off: the uniform mapping's fma is written out as fma(), nothing else may be
+ * contracted. */
+#include "ref_random.h"
+
+#include <math.h>
+#include <string.h>
+
+#if !defined(__SIZEOF_INT128__)
+#error "ref_random.c uses unsigned __int128"
+#endif
+typedef unsigned __int128 u128;
+
+/* ------------------------------------------------------------------ Philox4x32-10 */
+
+void rr_philox(uint32_t out[4], const uint32_t ctr[4], const uint32_t key[2]) {
+  uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3];
+  uint32_t k0 = key[0], k1 = key[1];
+  for (int r = 0; r < 10; r++) {
+    if (r > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    uint64_t p0 = (uint64_t)0xD2511F53u * c0; /* M0 * c0 */
+    uint64_t p1 = (uint64_t)0xCD9E8D57u * c2; /* M1 * c2 */
+    uint32_t hi0 = (uint32_t)(p0 >> 32), lo0 = (uint32_t)p0;
+    uint32_t hi1 = (uint32_t)(p1 >> 32), lo1 = (uint32_t)p1;
+    uint32_t n0 = hi1 ^ c1 ^ k0, n1 = lo1, n2 = hi0 ^ c3 ^ k1, n3 = lo0;
+    c0 = n0;
+    c1 = n1;
+    c2 = n2;
+    c3 = n3;
+  }
+  out[0] = c0;
+  out[1] = c1;
+  out[2] = c2;
+  out[3] = c3;
+}
+
+/* a one-block cache: draws read words in order */
+typedef struct wcache {
+  uint64_t seed, stream, B;
+  int valid;
+  uint32_t w[4];
+} wcache;
+
+static uint32_t word_c(wcache *c, uint64_t seed, uint64_t stream, uint64_t g) {
+  uint64_t B = g >> 2;
+  if (!c->valid || c->B != B || c->seed != seed || c->stream != stream) {
+    uint32_t ctr[4] = {(uint32_t)B, (uint32_t)(B >> 32), (uint32_t)stream,
+                       (uint32_t)(stream >> 32)};
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    rr_philox(c->w, ctr, key);
+    c->seed = seed;
+    c->stream = stream;
+    c->B = B;
+    c->valid = 1;
+  }
+  return c->w[g & 3];
+}
+
+uint32_t rr_word(uint64_t seed, uint64_t stream, uint64_t g) {
+  wcache c;
+  c.valid = 0;
+  return word_c(&c, seed, stream, g);
+}
+
+/* ------------------------------------------------------------------ words */
+
+int rr_wpv(int kind, gpux_dtype dt) {
+  switch (kind) {
+    case 0: /* uniform */
+    case 1: /* normal */
+      return dt == GPUX_FLOAT32 ? 1 : dt == GPUX_FLOAT64 ? 2 : 0;
+    case 2: return dt == GPUX_INT32 ? 2 : dt == GPUX_INT64 ? 4 : 0;
+    case 3: return dt == GPUX_BOOL ? 1 : 0;
+  }
+  return 0;
+}
+
+uint64_t rr_words(int kind, gpux_dtype dt, int64_t n) {
+  if (n <= 0) return 0;
+  uint64_t w = (uint64_t)rr_wpv(kind, dt);
+  if (kind == 1) return ((uint64_t)n + 1) / 2 * 2 * w;
+  return (uint64_t)n * w;
+}
+
+/* ------------------------------------------------------------------ uniform */
+
+void rr_uniform(void *dst, gpux_dtype dt, int64_t first, int64_t n, rr_state s, double low,
+                double high) {
+  wcache c;
+  c.valid = 0;
+  if (dt == GPUX_FLOAT32) {
+    /* the constants in the dtype: high - low is the difference of the rounded bounds,
+     * rounded in float32 ("fma(u, high - low, low) in the dtype") */
+    const float lo = (float)low, hi = (float)high, d = hi - lo, below = nextafterf(hi, -INFINITY);
+    float *o = dst;
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t g = s.pos + (uint64_t)(first + i);
+      uint32_t a = word_c(&c, s.seed, s.stream, g);
+      float u = (float)(a >> 8) * 0x1p-24f;
+      float v = fmaf(u, d, lo);
+      o[i] = v < hi ? v : below;
+    }
+  } else {
+    const double lo = low, d = high - low, hi = high, below = nextafter(hi, -INFINITY);
+    double *o = dst;
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t g = s.pos + 2 * (uint64_t)(first + i);
+      uint64_t x = (uint64_t)word_c(&c, s.seed, s.stream, g) |
+                   ((uint64_t)word_c(&c, s.seed, s.stream, g + 1) << 32);
+      double u = (double)(x >> 11) * 0x1p-53;
+      double v = fma(u, d, lo);
+      o[i] = v < hi ? v : below;
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ integers */
+
+/* One candidate x (64 bits for int32, 128 for int64) against range: 1 and *off when
+ * accepted. Lemire: m = x * range; the value is m >> bits, rejected when (m mod 2^bits) <
+ * 2^bits mod range. */
+static int cand32(uint64_t x, uint64_t range, uint64_t *off) {
+  u128 m = (u128)x * range;
+  uint64_t thr = (0 - range) % range; /* 2^64 mod range */
+  *off = (uint64_t)(m >> 64);
+  return (uint64_t)m >= thr;
+}
+static int cand64(u128 x, uint64_t range, uint64_t *off) {
+  /* x * range < 2^192: split x = xh 2^64 + xl */
+  uint64_t xl = (uint64_t)x, xh = (uint64_t)(x >> 64);
+  u128 pl = (u128)xl * range, ph = (u128)xh * range;
+  /* m = ph 2^64 + pl; low 128 bits and the part above */
+  u128 low128 = pl + (ph << 64);
+  u128 top = (ph >> 64) + ((pl >> 64) + (u128)(uint64_t)ph >= ((u128)1 << 64) ? 1 : 0);
+  /* thr = 2^128 mod range = ((2^128 - 1) mod range + 1) mod range */
+  u128 all = ~(u128)0;
+  u128 thr = ((all % range) + 1) % range;
+  *off = (uint64_t)top;
+  return low128 >= thr;
+}
+
+/* value i's offset (and whether its first candidate was rejected) */
+static uint64_t int_offset(wcache *c, gpux_dtype dt, int64_t i, rr_state s, uint64_t range,
+                           int *rejected) {
+  const int w = dt == GPUX_INT32 ? 2 : 4;
+  const uint64_t g = s.pos + (uint64_t)w * (uint64_t)i;
+  uint32_t wd[4];
+  for (int k = 0; k < w; k++) wd[k] = word_c(c, s.seed, s.stream, g + (uint64_t)k);
+  uint64_t off = 0;
+  int ok;
+  if (w == 2) {
+    ok = cand32((uint64_t)wd[0] | ((uint64_t)wd[1] << 32), range, &off);
+  } else {
+    u128 x = (u128)((uint64_t)wd[0] | ((uint64_t)wd[1] << 32)) |
+             ((u128)((uint64_t)wd[2] | ((uint64_t)wd[3] << 32)) << 64);
+    ok = cand64(x, range, &off);
+  }
+  if (rejected) *rejected = !ok;
+  if (ok) return off;
+  /* the retry chain: counter {g lo, g hi, stream lo, stream hi | 2^31}; each next block's
+   * counter is the last output with bit 31 of word 3 set; candidates in order */
+  uint32_t ctr[4] = {(uint32_t)g, (uint32_t)(g >> 32), (uint32_t)s.stream,
+                     (uint32_t)(s.stream >> 32) | 0x80000000u};
+  uint32_t key[2] = {(uint32_t)s.seed, (uint32_t)(s.seed >> 32)};
+  for (;;) { /* ends with probability 1 (each candidate fails with p < 2^-32) */
+    uint32_t o[4];
+    rr_philox(o, ctr, key);
+    if (w == 2) {
+      if (cand32((uint64_t)o[0] | ((uint64_t)o[1] << 32), range, &off)) return off;
+      if (cand32((uint64_t)o[2] | ((uint64_t)o[3] << 32), range, &off)) return off;
+    } else {
+      u128 x = (u128)((uint64_t)o[0] | ((uint64_t)o[1] << 32)) |
+               ((u128)((uint64_t)o[2] | ((uint64_t)o[3] << 32)) << 64);
+      if (cand64(x, range, &off)) return off;
+    }
+    memcpy(ctr, o, sizeof ctr);
+    ctr[3] |= 0x80000000u;
+  }
+}
+
+void rr_integers(void *dst, gpux_dtype dt, int64_t first, int64_t n, rr_state s, int64_t low,
+                 int64_t high) {
+  wcache c;
+  c.valid = 0;
+  const uint64_t range = (uint64_t)high - (uint64_t)low;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t off = int_offset(&c, dt, first + i, s, range, NULL);
+    int64_t v = (int64_t)((uint64_t)low + off);
+    if (dt == GPUX_INT32) ((int32_t *)dst)[i] = (int32_t)v;
+    else ((int64_t *)dst)[i] = v;
+  }
+}
+
+int rr_integers_rejected(gpux_dtype dt, int64_t i, rr_state s, int64_t low, int64_t high) {
+  wcache c;
+  c.valid = 0;
+  int rej = 0;
+  (void)int_offset(&c, dt, i, s, (uint64_t)high - (uint64_t)low, &rej);
+  return rej;
+}
+
+/* ------------------------------------------------------------------ bernoulli */
+
+void rr_bernoulli(uint8_t *dst, int64_t first, int64_t n, rr_state s, double p) {
+  wcache c;
+  c.valid = 0;
+  const uint64_t t = (uint64_t)round(p * 4294967296.0); /* exact product; 0 .. 2^32 */
+  for (int64_t i = 0; i < n; i++) {
+    uint32_t a = word_c(&c, s.seed, s.stream, s.pos + (uint64_t)(first + i));
+    dst[i] = (uint64_t)a < t ? 1 : 0;
+  }
+}
+
+/* ------------------------------------------------------------------ normal */
+
+/* The exact Box-Muller pair of the documented mapping: radius sqrt(-2 ln u1) for u1 = v 2^-bits
+ * (v odd), the point of the octant given by the three top bits of the angle word and
+ * phi = (pi / 2) y. */
+static void bm_point(long double u1, long double y, uint32_t top, long double *r,
+                     long double *x0, long double *x1) {
+  const long double half_pi = 1.570796326794896619231321691639751442L;
+  const long double c = cosl(half_pi * y), sn = sinl(half_pi * y);
+  const int swap = (top >> 29) & 1;
+  *r = sqrtl(-2.0L * logl(u1));
+  *x0 = swap ? sn : c;
+  *x1 = swap ? c : sn;
+  if (top >> 31) *x0 = -*x0;
+  if ((top >> 30) & 1) *x1 = -*x1;
+}
+
+void rr_bm_f32(uint32_t a, uint32_t b, long double *r, long double *x0, long double *x1) {
+  bm_point((long double)((a >> 8) | 1u) * 0x1p-24L, (long double)(b & 0x1fffff00u) * 0x1p-30L, b,
+           r, x0, x1);
+}
+
+void rr_bm_f64(uint64_t xa, uint64_t xb, long double *r, long double *x0, long double *x1) {
+  bm_point((long double)((xa >> 11) | 1u) * 0x1p-53L,
+           (long double)((xb >> 11) & 0x3ffffffffffffull) * 0x1p-51L, (uint32_t)(xb >> 32), r,
+           x0, x1);
+}
+
+void rr_normal_exact(long double *z, long double *radius, gpux_dtype dt, int64_t first,
+                     int64_t n, rr_state s) {
+  wcache c;
+  c.valid = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v = first + i, m = v / 2;
+    long double r, x0, x1;
+    if (dt == GPUX_FLOAT32) {
+      uint64_t g = s.pos + 2 * (uint64_t)m;
+      rr_bm_f32(word_c(&c, s.seed, s.stream, g), word_c(&c, s.seed, s.stream, g + 1), &r, &x0,
+                &x1);
+    } else {
+      uint64_t g = s.pos + 4 * (uint64_t)m;
+      uint64_t xa = (uint64_t)word_c(&c, s.seed, s.stream, g) |
+                    ((uint64_t)word_c(&c, s.seed, s.stream, g + 1) << 32);
+      uint64_t xb = (uint64_t)word_c(&c, s.seed, s.stream, g + 2) |
+                    ((uint64_t)word_c(&c, s.seed, s.stream, g + 3) << 32);
+      rr_bm_f64(xa, xb, &r, &x0, &x1);
+    }
+    z[i] = r * ((v & 1) ? x1 : x0);
+    if (radius) radius[i] = r;
+  }
+}
+
+double rr_normal_tol(gpux_dtype dt, long double z, long double r) {
+  long double az = z < 0 ? -z : z;
+  if (dt == GPUX_FLOAT32) return (double)(0x1p-24L * (4.0L * az + 2.0L * r) + 0x1p-60L);
+  return (double)(0x1p-53L * (6.0L * az + 2.0L * r) + 0x1p-200L);
+}
