@@ -14,7 +14,9 @@
 #   scalar sum of 1000 elements; matrix products (issue 4): gemm_f32, gemm_f64, gemm_tf32,
 #   gemm_f16, gemm_bf16 at n = 1024, 4096, 8192 on the vendor path (cuBLAS / CLBlast) and the
 #   native path (gpux's kernels), TFLOP/s and the first (cold) call of each path; tf32, f16
-#   and bf16 are CUDA only (the OpenCL rows say "skipped").
+#   and bf16 are CUDA only (the OpenCL rows say "skipped"); random numbers (issue 5): uniform
+#   and normal draws (rand, randn) of float32 at the same sizes and of float64 at 2^20, 2^24,
+#   2^27, bytes written per second.
 # Writes gpux-info.txt, <backend>-<part>.json, <backend>-<part>.log, rows.md and summary.md
 # (the table plus the performance targets, ready to become bench/results/h200.md).
 # Exit status: 0 when every run worked (a target missed is reported, not an error).
@@ -30,6 +32,7 @@ DEVICE=${DEVICE:-gpu}
 SIZES=${SIZES:-2^20,2^24,2^28}
 TSIZE=${TSIZE:-16384x16384}
 CALLS=${CALLS:-10000}
+SIZES64=${SIZES64:-2^20,2^24,2^27}
 GEMM_SIZES=${GEMM_SIZES:-1024,4096,8192}
 GEMM_REPS=${GEMM_REPS:-20}
 GEMM_OPS=${GEMM_OPS:-gemm_f32,gemm_f64,gemm_tf32,gemm_f16,gemm_bf16}
@@ -91,6 +94,8 @@ for backend in cuda opencl; do
   bench "$backend" hostcost --op hostcost --calls "$CALLS" --batches 10
   bench "$backend" reduce --op sum,rowsum,colsum,rowargmax,cumsum --sizes "$SIZES"
   bench "$backend" sumscalar --op sumscalar --calls "$CALLS" --batches 10
+  bench "$backend" random --op rand,randn --sizes "$SIZES"
+  bench "$backend" random64 --op rand,randn --dtype float64 --sizes "$SIZES64"
   # matrix products, both paths: each path's first size also gives its cold first call
   bench "$backend" gemm --op "$GEMM_OPS" --gemm-sizes "$GEMM_SIZES" --gemm-path vendor,native \
     --reps "$GEMM_REPS" --warmup 3
@@ -108,8 +113,9 @@ fi
 awk -F'|' '
   function trim(s) { gsub(/^ +| +$/, "", s); return s }
   NR > 2 {
-    b = trim($2); op = trim($4); n = trim($6); gbps = trim($8); tf = trim($9); us = trim($10)
-    if (n == "2^28" && gbps != "") bw[b "," op] = gbps + 0
+    b = trim($2); op = trim($4); dt = trim($5); n = trim($6); gbps = trim($8); tf = trim($9)
+    us = trim($10)
+    if (n == "2^28" && gbps != "" && dt == "float32") bw[b "," op] = gbps + 0
     if (n == "8192^3" && tf != "") tflops[b "," op] = tf + 0
     if (op == "hostcost_into" && us != "") hc[b] = us + 0
     if (op == "sumscalar" && us != "") ss[b] = us + 0
@@ -153,6 +159,10 @@ awk -F'|' '
     row("cuda scalar sum of 1000 float32 to the host", v, "us", ("cuda" in ss) && ss["cuda"] <= 12.0, "<= 12 us")
     v = ("opencl" in ss) ? sprintf("%.2f", ss["opencl"]) : ""
     row("opencl scalar sum of 1000 float32 to the host", v, "us", -1, "(no target)")
+    # random numbers (issue 5): bytes written; CuPy Generator 2.98 / 2.26, PyTorch 2.51 / 1.75
+    bwrow("cuda rand (uniform) 2^28 float32", "cuda,rand", 3500)
+    bwrow("cuda randn (normal) 2^28 float32", "cuda,randn", 3000)
+    relrow("rand", 0.85); relrow("randn", 0.85)
     # GEMM at 8192^3 (issue 4). The goals are fractions of cuBLAS called directly (the standalone
     # baseline of issue 4): SGEMM 50.6, DGEMM 56, TF32 380, f16/bf16 700 TFLOP/s; CLBlast
     # standalone reached 33.4 on the NVIDIA OpenCL platform.
