@@ -3,11 +3,12 @@
 /* gpux OpenCL kernels, random family (OpenCL C 1.2): one kernel per (kind, dtype) of
  * GPUX_RANDOM_KINDS (kernels/common/gpux_random.h), named gpux_random_<kind>_<dt>:
  *   gpux_random_<kind>_<dt>(global T *out, long out_off, gpux_rparams p, int vec)
- * A work-item makes relative blocks j of the draw (j < p.nblocks; GPUX_CL_RANDOM_BODY): their
- * four words, then the VPB values gpux_r_blk_<kind>_<dt> makes of them, stored as one vector when the block is
- * whole and vec says out + out_off is aligned for it (out_off a multiple of VPB). The
- * values come from gpux_random.h, which the CUDA kernels and the host run too; FP_CONTRACT
- * is off so that no a*b+c becomes an FMA. float64 kernels exist where cl_khr_fp64 does. */
+ * A work-item makes relative blocks j of the draw (j < p.nblocks; GPUX_CL_RANDOM_BODY):
+ * their four words, then the VPB values gpux_r_blk_<kind>_<dt> makes of them, stored as one
+ * vector when the block is whole and vec says out + out_off is aligned for it (out_off a
+ * multiple of VPB). The values come from gpux_random.h, which the CUDA kernels and the host
+ * run too; FP_CONTRACT is off so that no a*b+c becomes an FMA. float64 kernels exist where
+ * cl_khr_fp64 does. */
 #pragma OPENCL FP_CONTRACT OFF
 #include "gpux_random.h"
 

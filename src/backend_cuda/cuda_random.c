@@ -33,7 +33,7 @@ gpux_status gpux_cuda_random_load(gpux__bctx *b) {
       s = gpux_cuda_get_function(b->mod_random, gpux_cuda_random_names[k][dt], &b->random[k][dt]);
       if (s != GPUX_SUCCESS) return s;
       /* one wave of resident thread blocks, each thread then looping over Philox blocks:
-       * far fewer, longer-lived thread blocks than one Philox block per thread (3.0 -> 3.9
+       * far fewer, longer-lived thread blocks than one Philox block per thread (2.6 -> 4.1
        * TB/s for uniform float32 on the H200) */
       if (gpux_cuda_drv.OccupancyMaxActiveBlocksPerMultiprocessor(
               &per_sm, b->random[k][dt], (int)GPUX_CUDA_RANDOM_THREADS, 0) != CUDA_SUCCESS ||
