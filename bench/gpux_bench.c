@@ -302,12 +302,25 @@ static double expect_transpose(int64_t i, gpux_dtype dt, int64_t side) {
   return val(dt, 1, (i % side) * side + i / side); /* out[r][c] = in[c][r] */
 }
 
+/* Reads part 0 (the first CHECK_ELEMS elements) or part 1 (the last ones) of the 1-d array a
+ * of n elements into buf; [*lo, *hi) is the range read. */
+static gpux_status read_part(gpux_array_t a, int64_t n, int part, void *buf, size_t es,
+                             int64_t *lo, int64_t *hi) {
+  gpux_array_t v = NULL;
+  *lo = part == 0 ? 0 : (n > CHECK_ELEMS ? n - CHECK_ELEMS : 0);
+  *hi = *lo + CHECK_ELEMS < n ? *lo + CHECK_ELEMS : n;
+  gpux_status s = view_1d(&v, a, *lo, *hi);
+  if (s == GPUX_SUCCESS) s = gpux_array_read(v, buf, (size_t)(*hi - *lo) * es);
+  gpux_array_release(v);
+  return s;
+}
+
 /* Checks the first and last CHECK_ELEMS elements of the (contiguous) output. Returns 0 if
  * they match: exactly, or within tol (relative) for transcendental float results. */
 static int check_output(gpux_array_t out, int64_t n, gpux_dtype dt, expect_fn f, int64_t side,
                         double tol, char *why, size_t why_len) {
   size_t es = gpux_dtype_size(dt);
-  gpux_array_t flat = NULL, v = NULL;
+  gpux_array_t flat = NULL;
   unsigned char *buf = malloc((size_t)CHECK_ELEMS * es);
   int bad = 0;
   int64_t shape1[1] = {n};
@@ -317,12 +330,8 @@ static int check_output(gpux_array_t out, int64_t n, gpux_dtype dt, expect_fn f,
   }
   gpux_status s = gpux_array_reshape(&flat, out, 1, shape1);
   for (int part = 0; part < 2 && s == GPUX_SUCCESS && !bad; part++) {
-    int64_t lo = part == 0 ? 0 : (n > CHECK_ELEMS ? n - CHECK_ELEMS : 0);
-    int64_t hi = lo + CHECK_ELEMS < n ? lo + CHECK_ELEMS : n;
-    s = view_1d(&v, flat, lo, hi);
-    if (s == GPUX_SUCCESS) s = gpux_array_read(v, buf, (size_t)(hi - lo) * es);
-    gpux_array_release(v);
-    v = NULL;
+    int64_t lo, hi;
+    s = read_part(flat, n, part, buf, es, &lo, &hi);
     for (int64_t i = lo; s == GPUX_SUCCESS && i < hi; i++) {
       double got = as_double(buf + (size_t)(i - lo) * es, dt), want = f(i, dt, side);
       int ok = tol > 0 ? fabs(got - want) <= tol * fmax(1.0, fabs(want)) : got == want;
@@ -347,16 +356,11 @@ static int check_output(gpux_array_t out, int64_t n, gpux_dtype dt, expect_fn f,
 static int check_random(int op, gpux_array_t out, int64_t n, char *why, size_t why_len) {
   size_t es = gpux_dtype_size(opt.dtype);
   unsigned char *got = malloc((size_t)CHECK_ELEMS * es), *want = malloc((size_t)CHECK_ELEMS * es);
-  gpux_array_t v = NULL;
   int bad = 0;
   gpux_status s = got && want ? GPUX_SUCCESS : GPUX_ERROR_OUT_OF_HOST_MEMORY;
   for (int part = 0; part < 2 && s == GPUX_SUCCESS && !bad; part++) {
-    int64_t lo = part == 0 ? 0 : (n > CHECK_ELEMS ? n - CHECK_ELEMS : 0);
-    int64_t hi = lo + CHECK_ELEMS < n ? lo + CHECK_ELEMS : n;
-    s = view_1d(&v, out, lo, hi);
-    if (s == GPUX_SUCCESS) s = gpux_array_read(v, got, (size_t)(hi - lo) * es);
-    gpux_array_release(v);
-    v = NULL;
+    int64_t lo, hi;
+    s = read_part(out, n, part, got, es, &lo, &hi);
     if (s == GPUX_SUCCESS)
       s = op == OP_RAND
               ? gpux_random_uniform_host(want, opt.dtype, lo, hi - lo, &g_gen_last, 0.0, 1.0)
