@@ -203,6 +203,8 @@ typedef struct gpux_rparams {
 typedef struct gpux_r4 {
   gpux_u32 x, y, z, w;
 } gpux_r4;
+/* two words as one 64-bit value, the first the low half */
+GPUX_RFN gpux_u64 gpux_r_x64(gpux_u32 lo, gpux_u32 hi) { return (gpux_u64)lo | ((gpux_u64)hi << 32); }
 
 #define GPUX_R_PHILOX_M0 0xD2511F53u
 #define GPUX_R_PHILOX_M1 0xCD9E8D57u
@@ -361,7 +363,6 @@ GPUX_RFN gpux_rf2 gpux_r_normal2_f32(gpux_u32 a, gpux_u32 b) {
 
 /* ---- float64 ---------------------------------------------------------------------------- */
 #ifdef GPUX_R_HAVE_F64
-GPUX_RFN gpux_u64 gpux_r_x64(gpux_u32 lo, gpux_u32 hi) { return (gpux_u64)lo | ((gpux_u64)hi << 32); }
 GPUX_RFN double gpux_r_u01_f64(gpux_u32 a, gpux_u32 b) {
   return (double)(gpux_r_x64(a, b) >> 11) * 0x1p-53;
 }
@@ -467,13 +468,13 @@ GPUX_RFN int gpux_r_lemire64(gpux_u64 x, gpux_u64 range, gpux_u64 thr, gpux_u64 
 /* a value in [low, low + range), range <= 2^32, from words (a, b) of word index g */
 GPUX_RFN gpux_u64 gpux_r_int32(gpux_u32 a, gpux_u32 b, gpux_u64 g, const gpux_rparams *p) {
   gpux_u64 off;
-  if (!gpux_r_lemire64((gpux_u64)a | ((gpux_u64)b << 32), p->range, p->thr, &off)) {
+  if (!gpux_r_lemire64(gpux_r_x64(a, b), p->range, p->thr, &off)) {
     gpux_r4 c = gpux_r_retry_ctr(g, p->stream);
     int it;
     for (it = 0; it < GPUX_R_RETRY_BLOCKS; ++it) {
       c = gpux_r_philox(c, (gpux_u32)p->seed, (gpux_u32)(p->seed >> 32));
-      if (gpux_r_lemire64((gpux_u64)c.x | ((gpux_u64)c.y << 32), p->range, p->thr, &off)) break;
-      if (gpux_r_lemire64((gpux_u64)c.z | ((gpux_u64)c.w << 32), p->range, p->thr, &off)) break;
+      if (gpux_r_lemire64(gpux_r_x64(c.x, c.y), p->range, p->thr, &off)) break;
+      if (gpux_r_lemire64(gpux_r_x64(c.z, c.w), p->range, p->thr, &off)) break;
       c.w |= 0x80000000u;
     }
   }
@@ -491,14 +492,12 @@ GPUX_RFN int gpux_r_lemire128(gpux_u64 xl, gpux_u64 xh, gpux_u64 range, gpux_u64
 }
 GPUX_RFN gpux_u64 gpux_r_int64(gpux_r4 w, gpux_u64 g, const gpux_rparams *p) {
   gpux_u64 off;
-  if (!gpux_r_lemire128((gpux_u64)w.x | ((gpux_u64)w.y << 32),
-                        (gpux_u64)w.z | ((gpux_u64)w.w << 32), p->range, p->thr, &off)) {
+  if (!gpux_r_lemire128(gpux_r_x64(w.x, w.y), gpux_r_x64(w.z, w.w), p->range, p->thr, &off)) {
     gpux_r4 c = gpux_r_retry_ctr(g, p->stream);
     int it;
     for (it = 0; it < GPUX_R_RETRY_BLOCKS; ++it) {
       c = gpux_r_philox(c, (gpux_u32)p->seed, (gpux_u32)(p->seed >> 32));
-      if (gpux_r_lemire128((gpux_u64)c.x | ((gpux_u64)c.y << 32),
-                           (gpux_u64)c.z | ((gpux_u64)c.w << 32), p->range, p->thr, &off))
+      if (gpux_r_lemire128(gpux_r_x64(c.x, c.y), gpux_r_x64(c.z, c.w), p->range, p->thr, &off))
         break;
       c.w |= 0x80000000u;
     }

@@ -220,6 +220,30 @@ static gpux_status make_params(gpux_rparams *p, int kind, gpux_dtype dt, double 
   }
 }
 
+/* GPUX_ERROR_SIZE_OVERFLOW when `words` from `position` would pass word 2^64 */
+static gpux_status check_room(uint64_t words, uint64_t position, const char *fn) {
+  if (words > UINT64_MAX - position)
+    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW,
+                           "%s: %llu words from position %llu would pass word 2^64", fn,
+                           (unsigned long long)words, (unsigned long long)position);
+  return GPUX_SUCCESS;
+}
+
+/* Validates a draw of n values of kind and dt starting at *st: p gets the parameters and
+ * the start (pos, stream, seed), *words the draw's length. Device and host draws share it. */
+static gpux_status plan_draw(gpux_rparams *p, uint64_t *words, int kind, gpux_dtype dt,
+                             int64_t n, const gpux_rng_state *st, double fa, double fb,
+                             int64_t ia, int64_t ib, const char *fn) {
+  GPUX__CHECK(check_kind_dtype(kind, dt, fn));
+  GPUX__CHECK(make_params(p, kind, dt, fa, fb, ia, ib, fn));
+  GPUX__CHECK(draw_words(words, kind, dt, n));
+  GPUX__CHECK(check_room(*words, st->position, fn));
+  p->pos = st->position;
+  p->stream = st->stream;
+  p->seed = st->seed;
+  return GPUX_SUCCESS;
+}
+
 /* ---- device draws ---------------------------------------------------------------------------- */
 
 static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int kind, double fa,
@@ -228,13 +252,7 @@ static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int ki
   uint64_t words = 0;
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: out is NULL", fn);
   GPUX__CHECK(check_gen(g, fn));
-  GPUX__CHECK(check_kind_dtype(kind, out->dtype, fn));
-  GPUX__CHECK(make_params(&p, kind, out->dtype, fa, fb, ia, ib, fn));
-  GPUX__CHECK(draw_words(&words, kind, out->dtype, out->size));
-  if (words > UINT64_MAX - g->st.position)
-    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW,
-                           "%s: the draw needs %llu words from position %llu, past 2^64", fn,
-                           (unsigned long long)words, (unsigned long long)g->st.position);
+  GPUX__CHECK(plan_draw(&p, &words, kind, out->dtype, out->size, &g->st, fa, fb, ia, ib, fn));
   if (out->size == 0) return GPUX_SUCCESS;
   struct gpux_context *ctx = out->ctx;
   if (!ctx->be->random)
@@ -242,9 +260,6 @@ static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int ki
                            ctx->be->name);
   p.n = (uint64_t)out->size;
   p.nblocks = words / 4u + (words % 4u != 0u);
-  p.pos = g->st.position;
-  p.stream = g->st.stream;
-  p.seed = g->st.seed;
   /* a strided view gets its values through a contiguous temporary */
   struct gpux_array *tmp = NULL, *dst = out;
   if (!gpux__is_contiguous(out)) {
@@ -355,15 +370,9 @@ static gpux_status host_draw(void *dst, gpux_dtype dt, int64_t first, int64_t n,
   if (first < 0 || n < 0 || n > INT64_MAX - first)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: first = %lld, n = %lld", fn,
                            (long long)first, (long long)n);
-  GPUX__CHECK(make_params(&p, kind, dt, fa, fb, ia, ib, fn));
-  GPUX__CHECK(draw_words(&words, kind, dt, first + n));
-  if (words > UINT64_MAX - st->position)
-    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "%s: values up to %lld pass word 2^64", fn,
-                           (long long)(first + n));
+  /* the words of values 0 .. first + n - 1 must exist */
+  GPUX__CHECK(plan_draw(&p, &words, kind, dt, first + n, st, fa, fb, ia, ib, fn));
   p.n = (uint64_t)n;
-  p.pos = st->position;
-  p.stream = st->stream;
-  p.seed = st->seed;
   host_values(dst, kind, dt, first, n, &p);
   return GPUX_SUCCESS;
 }
@@ -398,8 +407,7 @@ GPUX_API gpux_status gpux_generator_split(gpux_generator_t *children, int n, gpu
   if (!children) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_generator_split: children is NULL");
   GPUX__CHECK(check_gen(g, "gpux_generator_split"));
   if (n < 1) return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "gpux_generator_split: n = %d", n);
-  if (2u * (uint64_t)n > UINT64_MAX - g->st.position)
-    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "gpux_generator_split: position passes 2^64");
+  GPUX__CHECK(check_room(2u * (uint64_t)n, g->st.position, "gpux_generator_split"));
   for (int i = 0; i < n; ++i) {
     children[i] = calloc(1, sizeof *children[i]);
     if (!children[i]) {
@@ -434,8 +442,7 @@ GPUX_API gpux_status gpux_random_permutation(gpux_array_t *out, gpux_context_t c
   if ((uint64_t)n > SIZE_MAX / sizeof(int64_t))
     return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "%s: n = %lld", fn, (long long)n);
   GPUX__CHECK(draw_words(&words, GPUX_RK_INTEGERS, GPUX_INT64, n > 1 ? n - 1 : 0));
-  if (words > UINT64_MAX - g->st.position)
-    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "%s: position passes 2^64", fn);
+  GPUX__CHECK(check_room(words, g->st.position, fn));
   int64_t *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
   if (!perm) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "%s: %lld indices", fn, (long long)n);
   for (int64_t i = 0; i < n; ++i) perm[i] = i;
