@@ -10,4 +10,5 @@
 #include "gpux/reduce.h"
 #include "gpux/linalg.h"
 #include "gpux/random.h"
+#include "gpux/kernel.h"
 #endif

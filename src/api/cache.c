@@ -18,7 +18,7 @@ typedef struct header {
   uint64_t key_a, key_b, size, checksum;
 } header;
 
-static uint64_t fnv1a(const void *p, size_t n, uint64_t h) {
+uint64_t gpux__fnv1a(const void *p, size_t n, uint64_t h) {
   const unsigned char *c = p;
   for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
   return h;
@@ -26,8 +26,8 @@ static uint64_t fnv1a(const void *p, size_t n, uint64_t h) {
 
 static void key_hash(const void *key, size_t len, uint64_t *a, uint64_t *b) {
   static const char ver[] = GPUX_VERSION_STRING;
-  *a = fnv1a(ver, sizeof ver, fnv1a(key, len, 14695981039346656037ull));
-  *b = fnv1a(ver, sizeof ver, fnv1a(key, len, 0x9e3779b97f4a7c15ull));
+  *a = gpux__fnv1a(ver, sizeof ver, gpux__fnv1a(key, len, 14695981039346656037ull));
+  *b = gpux__fnv1a(ver, sizeof ver, gpux__fnv1a(key, len, 0x9e3779b97f4a7c15ull));
 }
 
 /* mkdir -p; returns 0 when the directory exists afterwards */
@@ -81,7 +81,7 @@ int gpux__cache_load(const void *key, size_t key_len, void **data, size_t *size)
     goto done;
   buf = malloc((size_t)h.size);
   if (!buf || fread(buf, 1, (size_t)h.size, f) != h.size || fgetc(f) != EOF ||
-      fnv1a(buf, (size_t)h.size, 14695981039346656037ull) != h.checksum)
+      gpux__fnv1a(buf, (size_t)h.size, 14695981039346656037ull) != h.checksum)
     goto done;
   ok = 1;
 done:
@@ -110,7 +110,7 @@ void gpux__cache_store(const void *key, size_t key_len, const void *data, size_t
   h.key_a = a;
   h.key_b = b;
   h.size = size;
-  h.checksum = fnv1a(data, size, 14695981039346656037ull);
+  h.checksum = gpux__fnv1a(data, size, 14695981039346656037ull);
   int ok = fwrite(&h, sizeof h, 1, f) == 1 && fwrite(data, 1, size, f) == size;
   ok = (fclose(f) == 0) && ok;
   if (!ok || rename(tmp, path) != 0) unlink(tmp);

@@ -115,6 +115,7 @@ GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind 
 GPUX_API void gpux_context_release(gpux_context_t ctx) {
   if (!ctx) return;
   if (ctx->be->synchronize) (void)ctx->be->synchronize(ctx->b);
+  gpux__program_cache_clear(ctx);
   gpux__pool_destroy(ctx);
   ctx->be->context_destroy(ctx->b);
   free(ctx);

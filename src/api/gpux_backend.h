@@ -17,7 +17,7 @@
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
 
-#define GPUX_BACKEND_ABI_VERSION 4u
+#define GPUX_BACKEND_ABI_VERSION 5u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -140,6 +140,33 @@ typedef struct gpux__random {
   gpux__operand out;
 } gpux__random;
 
+/* User programs and kernels (include/gpux/kernel.h), owned by the backend. */
+typedef struct gpux__uprog gpux__uprog;
+typedef struct gpux__ukern gpux__ukern;
+
+/* Languages (gpux_source_lang) and build flags of program_build. */
+#define GPUX__LANG_DIALECT 0
+#define GPUX__LANG_CUDA 1
+#define GPUX__LANG_OPENCL 2
+#define GPUX__PROG_NO_CONTRACT 1u /* no FMA contraction (CUDA --fmad=false, OpenCL
+                                     FP_CONTRACT OFF): elementwise expressions */
+#define GPUX__PROG_OPS 2u         /* the ops prelude too (gpux_relu, ...): elementwise
+                                     expressions */
+#define GPUX__MAX_KPARAMS 128     /* parameters of a user kernel */
+/* Internal argument kind beside GPUX_ARG_*: `size` bytes at (const void *)(uintptr_t)value,
+ * passed by value (the struct parameter of generated kernels). */
+#define GPUX__UARG_BYTES 16
+
+/* One argument of a user kernel launch, as the front end checked it. */
+typedef struct gpux__uarg {
+  int kind;              /* GPUX_ARG_ARRAY, _SCALAR, _LOCAL or GPUX__UARG_BYTES */
+  uint32_t size;         /* SCALAR: bytes of the value (1, 2, 4 or 8); BYTES: bytes */
+  void *buf;             /* ARRAY: buffer from mem_alloc; NULL for an empty array */
+  uint64_t offset_bytes; /* ARRAY: where the array's first element is in buf */
+  uint64_t value;        /* SCALAR: the value's bytes, from the lowest address (memcpy) */
+  uint64_t local_bytes;  /* LOCAL: bytes of local (shared) memory */
+} gpux__uarg;
+
 /* Description of a device, filled by device_info. */
 typedef gpux_device_info gpux__devinfo;
 
@@ -204,6 +231,40 @@ typedef struct gpux__backend_iface {
 
   /* Random numbers (queued). */
   gpux_status (*random)(gpux__bctx *b, const gpux__random *r);
+
+  /* User programs (include/gpux/kernel.h). program_build compiles src (len bytes, lang
+   * GPUX__LANG_*): for the dialect the backend puts its prelude (kernels/<backend>/
+   * gpux_dialect.*) in front, followed by a #line directive so the compiler's line numbers
+   * count in the caller's text. It uses the disk cache (host->cache_load/store) with a key
+   * of (language, flags, options, source, device, driver; the cache adds the gpux version).
+   * names[0..nnames) are the kernel names the front end found in the source (CUDA C++ needs
+   * them before compiling to find mangled names; a backend may ignore them). *log: the
+   * compiler's log, malloc'd (NULL if empty), also on failure; *origin:
+   * GPUX_PROGRAM_COMPILED or GPUX_PROGRAM_DISK_CACHE. A compile error is
+   * GPUX_ERROR_KERNEL_BUILD (the front end adds the log to the message); a language the
+   * backend does not take is GPUX_ERROR_UNSUPPORTED. */
+  gpux_status (*program_build)(gpux__bctx *b, int lang, const char *src, size_t len,
+                               const char *options, unsigned flags, const char *const *names,
+                               int nnames, gpux__uprog **out, char **log, int *origin);
+  void (*program_release)(gpux__bctx *b, gpux__uprog *p);
+  /* The kernel `name`: GPUX_ERROR_KERNEL_NOT_FOUND if absent. *nparams: its parameter
+   * count (<= GPUX__MAX_KPARAMS), or -1 when the driver cannot tell; param_size[i]: bytes of
+   * parameter i as the driver reports it, 0 when unknown; *max_block: the largest block
+   * (work-group) it can run. */
+  gpux_status (*kernel_create)(gpux__bctx *b, gpux__uprog *p, const char *name,
+                               gpux__ukern **out, int *nparams, uint32_t *param_size,
+                               uint32_t *max_block);
+  void (*kernel_release)(gpux__bctx *b, gpux__ukern *k);
+  /* Queues k with args[0..nargs) (nargs == its parameter count, each checked), on grid x
+   * block (all >= 1, block product <= max_block; grid within the device's limits as far as
+   * the front end knows them). shared_bytes: CUDA dynamic shared memory for extern
+   * __shared__ (the front end passes 0 on OpenCL). LOCAL arguments: OpenCL passes them as
+   * __local sizes; CUDA lays them out after shared_bytes (16-byte aligned) in the dynamic
+   * shared memory and passes each one's byte offset as a 32-bit parameter (the dialect's
+   * gpux_local_ptr). */
+  gpux_status (*kernel_launch)(gpux__bctx *b, gpux__ukern *k, int nargs, const gpux__uarg *args,
+                               const uint64_t grid[3], const uint32_t block[3],
+                               size_t shared_bytes);
 
   /* Device-clock events. */
   gpux_status (*event_create)(gpux__bctx *b, void **ev);

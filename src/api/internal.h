@@ -22,6 +22,8 @@ extern const gpux__host_iface gpux__host;
 /* ---- on-disk cache (cache.c) */
 int gpux__cache_load(const void *key, size_t key_len, void **data, size_t *size);
 void gpux__cache_store(const void *key, size_t key_len, const void *data, size_t size);
+/* 64-bit FNV-1a of p[0..n) continuing from h (chain calls to hash several pieces) */
+uint64_t gpux__fnv1a(const void *p, size_t n, uint64_t h);
 
 /* ---- memory pool (pool.c): one per context */
 typedef struct gpux__block {
@@ -54,6 +56,7 @@ struct gpux_context {
   int64_t live_arrays; /* arrays not yet released (for leak checks in the tests' stats) */
   int gemm_path;       /* gpux_gemm_path: GPUX_OPTION_GEMM_PATH, default GPUX_GEMM */
   int tf32;            /* GPUX_OPTION_TF32 */
+  struct gpux__pcore *programs; /* memory cache of user programs (kernel.c) */
 };
 
 /* ---- arrays (array.c) */
@@ -96,10 +99,73 @@ gpux_status gpux__broadcast_shapes(int n, const struct gpux_array *const *ops, i
  * broadcast (stride 0), then dimensions that are contiguous for all operands are merged. */
 void gpux__plan_nd(gpux_nd_params *nd, int n, const struct gpux_array *const *ops, int ndim,
                    const int64_t *shape);
+/* The same planning for n <= 16 operands into caller arrays: *out_ndim merged dimensions
+ * of out_shape, out_stride[k] and out_offset[k] per operand (in elements; strides beyond
+ * *out_ndim untouched). Returns the element count. */
+int64_t gpux__plan_nd_multi(int n, const struct gpux_array *const *ops, int ndim,
+                            const int64_t *shape, int *out_ndim, int64_t *out_shape,
+                            int64_t (*out_stride)[GPUX_MAX_DIMS], int64_t *out_offset);
 /* 1 if the arrays' memory ranges overlap without being the same view. */
 int gpux__partial_overlap(const struct gpux_array *a, const struct gpux_array *b);
 /* 1 if they share any element (the same view included). */
 int gpux__overlaps(const struct gpux_array *a, const struct gpux_array *b);
+
+/* ---- user programs and kernels (kernel.c; elementwise expressions: ewkernel.c) */
+/* One parameter as the front end read it from the source. */
+typedef struct gpux__kparam {
+  int kind;   /* GPUX_ARG_ARRAY (a global pointer), GPUX_ARG_SCALAR, GPUX_ARG_LOCAL, or 0:
+                 not understood (only the driver's size check applies) */
+  int dtype;  /* gpux_dtype of the scalar or the pointee; -1 any (void *, placeholder) */
+  int size;   /* SCALAR: bytes; 0 unknown */
+  char text[96]; /* the declaration, for messages */
+} gpux__kparam;
+
+typedef struct gpux__kdecl {
+  char name[128];
+  int nparams; /* -1 when the parameter list was not understood */
+  gpux__kparam *params;
+} gpux__kdecl;
+
+/* A built program, shared by every handle created for the same (lang, flags, options,
+ * source) in one context and by their kernels. */
+typedef struct gpux__pcore {
+  struct gpux_context *ctx;
+  gpux__uprog *bp;
+  int64_t refs;    /* program handles + kernels + the context's memory cache */
+  uint64_t key[2]; /* hash of (lang, flags, options, source) */
+  int origin;      /* gpux_program_origin of the build */
+  char *log;       /* never NULL ("" when empty) */
+  int nkernels;
+  gpux__kdecl *kernels; /* as found in the source */
+  struct gpux__pcore *next; /* the context's memory cache */
+} gpux__pcore;
+
+struct gpux_program {
+  gpux__pcore *core;
+  int origin; /* gpux_program_origin for this handle (MEMORY_CACHE on a cache hit) */
+};
+
+struct gpux_kernel {
+  gpux__pcore *core;
+  char name[128];
+  gpux__ukern *bk;
+  const gpux__kdecl *decl; /* NULL when the source scan did not find it */
+  int nparams;
+  uint32_t max_block;
+  uint32_t param_size[GPUX__MAX_KPARAMS];
+  uint64_t set_mask[(GPUX__MAX_KPARAMS + 63) / 64];
+  gpux__uarg args[GPUX__MAX_KPARAMS];
+};
+
+/* Builds (or finds in ctx's memory cache) a program; flags GPUX__PROG_*. The returned
+ * program holds one reference for the caller (gpux_program_release drops it). */
+gpux_status gpux__program_get(struct gpux_program **out, struct gpux_context *ctx, int lang,
+                              const char *source, const char *options, unsigned flags);
+/* Queues k with prepared arguments (no per-argument checks: generated kernels). */
+gpux_status gpux__kernel_launch_uargs(struct gpux_kernel *k, int nargs, const gpux__uarg *args,
+                                      const uint64_t grid[3], const uint32_t block[3]);
+/* Drops the context's memory cache of programs (context release). */
+void gpux__program_cache_clear(struct gpux_context *ctx);
 
 #define GPUX__CHECK(expr)             \
   do {                                \

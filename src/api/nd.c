@@ -35,11 +35,18 @@ gpux_status gpux__broadcast_shapes(int n, const struct gpux_array *const *ops, i
   return GPUX_SUCCESS;
 }
 
-void gpux__plan_nd(gpux_nd_params *nd, int n, const struct gpux_array *const *ops, int ndim,
-                   const int64_t *shape) {
+/* The planner holds every operand's strides on the stack. */
+#define PLAN_MAX_OPERANDS 16
+_Static_assert(GPUX_KMAX_OPERANDS <= PLAN_MAX_OPERANDS && GPUX_KMAX_DIMS == GPUX_MAX_DIMS,
+               "gpux_nd_params must fit the planner's arrays");
+
+int64_t gpux__plan_nd_multi(int n, const struct gpux_array *const *ops, int ndim,
+                            const int64_t *shape, int *out_ndim, int64_t *out_shape,
+                            int64_t (*out_stride)[GPUX_MAX_DIMS], int64_t *out_offset) {
   int64_t sh[GPUX_MAX_DIMS];
-  int64_t st[GPUX_KMAX_OPERANDS][GPUX_MAX_DIMS];
+  int64_t st[PLAN_MAX_OPERANDS][GPUX_MAX_DIMS];
   int m = 0;
+  if (n > PLAN_MAX_OPERANDS) n = PLAN_MAX_OPERANDS; /* callers stay within it */
   /* broadcast strides; drop dimensions of size 1 */
   for (int d = 0; d < ndim; d++) {
     if (shape[d] == 1) continue;
@@ -49,38 +56,42 @@ void gpux__plan_nd(gpux_nd_params *nd, int n, const struct gpux_array *const *op
     }
     sh[m++] = shape[d];
   }
-  memset(nd, 0, sizeof *nd);
-  nd->tile_dim = -1;
+  int64_t total = 1;
   if (m == 0) { /* a single element */
-    nd->ndim = 1;
-    nd->shape[0] = 1;
-    nd->n = 1;
+    *out_ndim = 1;
+    out_shape[0] = 1;
+    for (int k = 0; k < n; k++) out_stride[k][0] = 0;
   } else {
-    /* merge dimension d into d+1 where every operand steps through both as one */
+    /* merge dimension d into the previous one where every operand steps through both as
+     * one */
     int out = 0;
-    int64_t csh[GPUX_MAX_DIMS], cst[GPUX_KMAX_OPERANDS][GPUX_MAX_DIMS];
     for (int d = 0; d < m; d++) {
       int merge = out > 0;
       for (int k = 0; k < n && merge; k++)
-        if (cst[k][out - 1] != st[k][d] * sh[d]) merge = 0;
+        if (out_stride[k][out - 1] != st[k][d] * sh[d]) merge = 0;
       if (merge) {
-        csh[out - 1] *= sh[d];
-        for (int k = 0; k < n; k++) cst[k][out - 1] = st[k][d];
+        out_shape[out - 1] *= sh[d];
+        for (int k = 0; k < n; k++) out_stride[k][out - 1] = st[k][d];
       } else {
-        csh[out] = sh[d];
-        for (int k = 0; k < n; k++) cst[k][out] = st[k][d];
+        out_shape[out] = sh[d];
+        for (int k = 0; k < n; k++) out_stride[k][out] = st[k][d];
         out++;
       }
     }
-    nd->ndim = out;
-    nd->n = 1;
-    for (int d = 0; d < out; d++) {
-      nd->shape[d] = csh[d];
-      nd->n *= csh[d];
-      for (int k = 0; k < n; k++) nd->stride[k][d] = cst[k][d];
-    }
+    *out_ndim = out;
+    for (int d = 0; d < out; d++) total *= out_shape[d];
   }
-  for (int k = 0; k < n; k++) nd->offset[k] = ops[k]->offset;
+  for (int k = 0; k < n; k++) out_offset[k] = ops[k]->offset;
+  return total;
+}
+
+void gpux__plan_nd(gpux_nd_params *nd, int n, const struct gpux_array *const *ops, int ndim,
+                   const int64_t *shape) {
+  int nd_ndim;
+  memset(nd, 0, sizeof *nd);
+  nd->tile_dim = -1;
+  nd->n = gpux__plan_nd_multi(n, ops, ndim, shape, &nd_ndim, nd->shape, nd->stride, nd->offset);
+  nd->ndim = nd_ndim;
 }
 
 /* Lowest and highest element index an array touches. */
