@@ -252,6 +252,10 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
   }
   device_str(d->device, CL_DEVICE_NAME, b->device_name, sizeof b->device_name);
   device_str(d->device, CL_DRIVER_VERSION, b->driver_version, sizeof b->driver_version);
+  device_str(d->device, CL_DEVICE_VERSION, b->device_version, sizeof b->device_version);
+  cl_uint align_bits = 0;
+  clGetDeviceInfo(d->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+  b->base_align = align_bits >= 8 ? align_bits / 8 : 128; /* bits; 1024 (128 B) is common */
 
   /* Launch shape, fixed when the programs are built: on CPU devices (pocl) one element per
    * work-item, since pocl vectorizes across work-items and loops inside a work-item defeat
@@ -274,10 +278,14 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
     b->wg = maxwg;
   cl_device_fp_config sp = 0;
   clGetDeviceInfo(d->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof sp, &sp, NULL);
+  const char *cr_div = (sp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
+                           ? " -cl-fp32-correctly-rounded-divide-sqrt"
+                           : "";
   snprintf(b->build_options, sizeof b->build_options, "-cl-std=CL1.2 -DGPUX_ELEMS_PER_ITEM=%d%s%s",
-           b->epi, b->exact ? " -DGPUX_EXACT_LAUNCH" : "",
-           (sp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) ? " -cl-fp32-correctly-rounded-divide-sqrt"
-                                                      : "");
+           b->epi, b->exact ? " -DGPUX_EXACT_LAUNCH" : "", cr_div);
+  /* dialect and ops programs: the OpenCL C the preludes are written in, and float division
+   * and sqrt rounded as the built-in kernels (and CUDA's defaults) round them */
+  snprintf(b->uprog_options, sizeof b->uprog_options, "-cl-std=CL1.2%s", cr_div);
   /* Reductions and scans: CPU devices get the CPU form of reduce.cl / scan.cl (a chunk per
    * work-item), GPUs the GPU form, which needs work-groups of 256 and 38 KB of local memory
    * (scan.cl); GPUX_OPENCL_REDUCE=gpu|cpu forces one where the device allows it (CI runs
@@ -286,6 +294,7 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
   cl_ulong local_mem = 0;
   clGetDeviceInfo(d->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_sizes, item_sizes, NULL);
   clGetDeviceInfo(d->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem, &local_mem, NULL);
+  b->local_mem = local_mem;
   int gpu_form_ok = b->wg >= GPUX_RED_LANES && item_sizes[0] >= GPUX_RED_LANES &&
                     local_mem >= 40 * 1024;
   b->red_cpu = !d->is_gpu || !gpu_form_ok;
@@ -309,6 +318,7 @@ static void be_context_destroy(gpux__bctx *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   if (b->touch_queue) clFinish(b->touch_queue);
+  gpux_cl_uprog_release_all(b);
   gpux_cl_release_programs(b);
   gpux_cl_reduce_release(b);
   gpux_cl_gemm_release(b);
@@ -519,6 +529,11 @@ static const gpux__backend_iface be_iface = {
     .scan = gpux_cl_scan,
     .gemm = gpux_cl_gemm,
     .random = gpux_cl_random,
+    .program_build = gpux_cl_program_build,
+    .program_release = gpux_cl_program_release,
+    .kernel_create = gpux_cl_kernel_create,
+    .kernel_release = gpux_cl_kernel_release,
+    .kernel_launch = gpux_cl_kernel_launch,
     .event_create = be_event_create,
     .event_destroy = be_event_destroy,
     .event_record = be_event_record,

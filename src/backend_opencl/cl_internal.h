@@ -77,6 +77,13 @@ struct gpux__bctx {
   cl_program gemm_program;
   cl_kernel gemm[GPUX_KDT_COUNT]; /* gpux_gemm_<dt>; NULL where absent */
   int gemm_cpu;
+  /* user programs (cl_program.c) */
+  char device_version[128];  /* CL_DEVICE_VERSION, for cache keys */
+  char uprog_options[96];    /* options put before the caller's on dialect / ops programs */
+  cl_uint base_align;        /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (sub-buffer offsets) */
+  cl_ulong local_mem;        /* CL_DEVICE_LOCAL_MEM_SIZE */
+  gpux__uprog *uprogs;       /* live programs and kernels, released with the context */
+  gpux__ukern *ukerns;
 };
 
 /* cl_backend.c */
@@ -91,6 +98,13 @@ gpux_status gpux_cl_status(cl_int e, gpux_status dflt);
 extern const char *const gpux_cl_dt_name[GPUX_KDT_COUNT]; /* "f32", ... */
 #define GPUX_CL_IS_F64(dt) ((dt) == GPUX_KDT_f64)
 gpux_status gpux_cl_build_family(gpux__bctx *b, int fam);
+/* The build path of every program: through the host's on-disk cache under key (NULL: no
+ * cache), else from source. log == NULL: a failed build's message carries the compiler's
+ * log; else *log gets it (malloc'd, NULL if empty) and the message is short. *from_cache
+ * (may be NULL): 1 when the binary came from the cache. */
+gpux_status gpux_cl_build(gpux__bctx *b, const char *what, const char *text, size_t len,
+                          const char *options, const void *key, size_t key_len,
+                          cl_program *out, char **log, int *from_cache);
 /* Builds one program source (on-disk cache on non-pocl devices, else from source); `file`
  * names it in messages, `sha256` keys the cache. */
 gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned char *text,
@@ -162,6 +176,21 @@ gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p);
 gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p);
 void gpux_cl_reduce_release(gpux__bctx *b); /* the scan scratch */
 
+/* cl_program.c: user programs and kernels (include/gpux/kernel.h) */
+gpux_status gpux_cl_program_build(gpux__bctx *b, int lang, const char *src, size_t len,
+                                  const char *options, unsigned flags, const char *const *names,
+                                  int nnames, gpux__uprog **out, char **log, int *origin);
+void gpux_cl_program_release(gpux__bctx *b, gpux__uprog *p);
+gpux_status gpux_cl_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *name,
+                                  gpux__ukern **out, int *nparams, uint32_t *param_size,
+                                  uint32_t *max_block);
+void gpux_cl_kernel_release(gpux__bctx *b, gpux__ukern *k);
+gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
+                                  const gpux__uarg *args, const uint64_t grid[3],
+                                  const uint32_t block[3], size_t shared_bytes);
+/* the programs and kernels the front end has not released (context destroy) */
+void gpux_cl_uprog_release_all(gpux__bctx *b);
+
 /* cl_gemm.c */
 gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g);
 void gpux_cl_gemm_release(gpux__bctx *b); /* its program and kernels */
@@ -185,5 +214,9 @@ extern const char gpux_cl_src_random_sha256[];
 extern const unsigned char gpux_cl_src_gemm[];
 extern const size_t gpux_cl_src_gemm_size;
 extern const char gpux_cl_src_gemm_sha256[];
+extern const unsigned char gpux_cl_src_dialect[]; /* kernels/cl/gpux_dialect.h */
+extern const size_t gpux_cl_src_dialect_size;
+extern const unsigned char gpux_cl_src_ew_ops[]; /* kernels/cl/gpux_ew_ops.h */
+extern const size_t gpux_cl_src_ew_ops_size;
 
 #endif

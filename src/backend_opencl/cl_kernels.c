@@ -1,5 +1,6 @@
 /* gpux OpenCL backend: programs (built on first use of a family, once per context, with
- * the on-disk cache for non-pocl devices), kernel tables and launches.
+ * the on-disk cache for non-pocl devices; gpux_cl_build is also the build path of user
+ * programs, cl_program.c), kernel tables and launches.
  *
  * Kernel handles are resolved once per program into tables indexed by [op][dtype][layout]
  * (names generated from the lists of gpux_kernels.h), so a launch does no string work: it
@@ -81,29 +82,26 @@ static void cache_program(cl_program p, const char *key, size_t key_len) {
   free(bin);
 }
 
-/* Builds one program source with `options`: from the host's on-disk cache (non-pocl
- * devices; pocl keeps its own cache), else from source. `file` names it in messages; `sha256`
- * (of the text) keys the cache. */
-gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned char *text_bytes,
-                                 size_t len, const char *sha256, const char *options,
-                                 cl_program *out) {
+/* The one build path of every program, built-in families and user programs alike: from
+ * the host's on-disk cache when key is not NULL and it holds a binary that still loads,
+ * else from source (then stored there). `what` names the program in messages. log == NULL
+ * (built-in families): a failed build's message carries the compiler's log; else *log gets
+ * the log (malloc'd, NULL when empty; warnings too, also on failure) and the message is
+ * short. *from_cache (may be NULL): 1 when the binary came from the cache. */
+gpux_status gpux_cl_build(gpux__bctx *b, const char *what, const char *text, size_t len,
+                          const char *options, const void *key, size_t key_len,
+                          cl_program *out, char **log, int *from_cache) {
   cl_device_id dev = b->dev->device;
   gpux_status s = GPUX_SUCCESS;
   cl_program p = NULL;
+  char *blog = NULL;
   cl_int e;
-  char key[1024];
-  int key_len = 0;
-  int use_cache =
-      !b->dev->is_pocl && gpux_cl_host->cache_load != NULL && gpux_cl_host->cache_store != NULL;
-  if (use_cache) {
-    key_len = snprintf(key, sizeof key, "gpux-opencl-program\n%s\n%s\n%s\n%s\n", sha256,
-                       options, b->device_name, b->driver_version);
-    if (key_len < 0 || (size_t)key_len >= sizeof key) use_cache = 0;
-  }
-  if (use_cache) {
+  if (log) *log = NULL;
+  if (from_cache) *from_cache = 0;
+  if (key && gpux_cl_host->cache_load && gpux_cl_host->cache_store) {
     void *bin = NULL;
     size_t bin_size = 0;
-    if (gpux_cl_host->cache_load(key, (size_t)key_len, &bin, &bin_size)) {
+    if (gpux_cl_host->cache_load(key, key_len, &bin, &bin_size)) {
       const unsigned char *bp = bin;
       cl_int bin_status = CL_SUCCESS;
       p = clCreateProgramWithBinary(b->ctx, 1, &dev, &bin_size, &bp, &bin_status, &e);
@@ -114,32 +112,59 @@ gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned
         p = NULL;
       }
       free(bin);
-      if (p) goto done;
+      if (p) {
+        if (from_cache) *from_cache = 1;
+        goto done;
+      }
     }
   }
-  const char *text = (const char *)text_bytes;
   p = clCreateProgramWithSource(b->ctx, 1, &text, &len, &e);
   if (e != CL_SUCCESS) {
     s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "clCreateProgramWithSource(%s): %s (%d)",
-                  file, gpux_cl_error_name(e), (int)e);
+                  what, gpux_cl_error_name(e), (int)e);
     goto done;
   }
   e = clBuildProgram(p, 1, &dev, options, NULL, NULL);
+  if (e != CL_SUCCESS || log) blog = build_log(p, dev);
   if (e != CL_SUCCESS) {
-    char *log = build_log(p, dev);
-    s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_KERNEL_BUILD), "clBuildProgram(%s, \"%s\"): %s (%d): %.6000s",
-                  file, options, gpux_cl_error_name(e), (int)e, log ? log : "(no build log)");
-    free(log);
+    if (log)
+      s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_KERNEL_BUILD), "clBuildProgram(%s, \"%s\"): %s (%d)",
+                    what, options, gpux_cl_error_name(e), (int)e);
+    else
+      s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_KERNEL_BUILD),
+                    "clBuildProgram(%s, \"%s\"): %s (%d): %.6000s", what, options,
+                    gpux_cl_error_name(e), (int)e, blog ? blog : "(no build log)");
     goto done;
   }
-  if (use_cache) cache_program(p, key, (size_t)key_len);
+  if (key && gpux_cl_host->cache_store) cache_program(p, key, key_len);
 done:
+  if (log && blog && blog[strspn(blog, " \t\r\n")] != '\0') { /* pocl says "\n" on success */
+    *log = blog;
+    blog = NULL;
+  }
+  free(blog);
   if (s != GPUX_SUCCESS && p) {
     clReleaseProgram(p);
     p = NULL;
   }
   *out = p;
   return s;
+}
+
+/* Builds one built-in program source with `options`, through the on-disk cache on non-pocl
+ * devices (pocl keeps its own, faster cache). `file` names it in messages; `sha256` (of the
+ * text) keys the cache. */
+gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned char *text_bytes,
+                                 size_t len, const char *sha256, const char *options,
+                                 cl_program *out) {
+  char key[1024];
+  int key_len = -1;
+  if (!b->dev->is_pocl)
+    key_len = snprintf(key, sizeof key, "gpux-opencl-program\n%s\n%s\n%s\n%s\n", sha256,
+                       options, b->device_name, b->driver_version);
+  int use_cache = key_len >= 0 && (size_t)key_len < sizeof key;
+  return gpux_cl_build(b, file, (const char *)text_bytes, len, options, use_cache ? key : NULL,
+                       use_cache ? (size_t)key_len : 0, out, NULL, NULL);
 }
 
 static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
