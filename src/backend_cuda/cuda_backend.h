@@ -39,6 +39,8 @@
   X(ModuleUnload, "cuModuleUnload", NULL, PFN_cuModuleUnload_v2000)                          \
   X(ModuleGetFunction, "cuModuleGetFunction", NULL, PFN_cuModuleGetFunction_v2000)           \
   X(LaunchKernel, "cuLaunchKernel", NULL, PFN_cuLaunchKernel_v4000)                          \
+  X(FuncGetAttribute, "cuFuncGetAttribute", NULL, PFN_cuFuncGetAttribute_v2020)              \
+  X(FuncSetAttribute, "cuFuncSetAttribute", NULL, PFN_cuFuncSetAttribute_v9000)              \
   X(MemAlloc, "cuMemAlloc_v2", NULL, PFN_cuMemAlloc_v3020)                                   \
   X(MemFree, "cuMemFree_v2", NULL, PFN_cuMemFree_v3020)                                      \
   X(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", NULL, PFN_cuMemcpyHtoDAsync_v3020)              \
@@ -59,11 +61,17 @@
   X(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
     NULL, PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
 
+/* cuFuncGetParamInfo (driver 12.4+), spelled out: older toolkits' headers lack its PFN */
+typedef CUresult(CUDAAPI *gpux_cuda_pfn_FuncGetParamInfo)(CUfunction func, size_t index,
+                                                          size_t *offset, size_t *size);
+
 typedef struct gpux_cuda_driver {
   void *lib; /* dlopen handle */
 #define GPUX_CUDA_DRV_FIELD(field, sym, alt, pfn) pfn field;
   GPUX_CUDA_DRIVER_FUNCS(GPUX_CUDA_DRV_FIELD)
 #undef GPUX_CUDA_DRV_FIELD
+  /* optional: NULL when the driver lacks them */
+  gpux_cuda_pfn_FuncGetParamInfo FuncGetParamInfo;
 } gpux_cuda_driver;
 
 extern gpux_cuda_driver gpux_cuda_drv;
@@ -209,5 +217,19 @@ gpux_status gpux_cuda_gemm(gpux__bctx *b, const gpux__gemm *g);
 gpux_status gpux_cuda_random_load(gpux__bctx *b); /* context current */
 void gpux_cuda_random_unload(gpux__bctx *b);      /* context current, stream idle */
 gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r);
+
+/* cuda_program.c: user programs and kernels (NVRTC loaded on first use) */
+gpux_status gpux_cuda_program_build(gpux__bctx *b, int lang, const char *src, size_t len,
+                                    const char *options, unsigned flags,
+                                    const char *const *names, int nnames, gpux__uprog **out,
+                                    char **log, int *origin);
+void gpux_cuda_program_release(gpux__bctx *b, gpux__uprog *p);
+gpux_status gpux_cuda_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *name,
+                                    gpux__ukern **out, int *nparams, uint32_t *param_size,
+                                    uint32_t *max_block);
+void gpux_cuda_kernel_release(gpux__bctx *b, gpux__ukern *k);
+gpux_status gpux_cuda_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
+                                    const gpux__uarg *args, const uint64_t grid[3],
+                                    const uint32_t block[3], size_t shared_bytes);
 
 #endif

@@ -49,6 +49,8 @@ gpux_status gpux_cuda_load_driver(void) {
                                   err ? err : "symbol not found");
     goto cleanup;
   }
+  (void)gpux_cuda_sym(lib, "cuFuncGetParamInfo", NULL, &gpux_cuda_drv.FuncGetParamInfo,
+                      sizeof gpux_cuda_drv.FuncGetParamInfo);
   gpux_cuda_drv.lib = lib;
   lib = NULL;
 
