@@ -61,6 +61,8 @@
 
 #include <gpux.h>
 
+#include "bench_util.h"
+
 #define MAX_SIZES 32
 #define MAX_RESULTS 256
 #define CHUNK_ELEMS ((int64_t)1 << 22) /* host staging for uploads and checks */
@@ -115,12 +117,8 @@ static struct {
   int gemm_paths[GEMM_PATHS]; /* 1: run this path (index = gpux_gemm_path) */
   gpux_dtype dtype;
   int reps, warmup;
-  int calls, batches;
-  gpux_backend_kind backend;
-  int device;     /* -1: GPUX_DEVICE */
-  int device_gpu; /* --device gpu */
-  const char *json_path, *md_path;
 } opt;
+static bench_opts copt; /* --backend, --device, --calls, --batches, --json, --md */
 
 static gpux_context_t g_ctx;
 static gpux_generator_t g_gen;    /* rand, randn */
@@ -132,38 +130,9 @@ static int g_nresults;
 
 /* ---- errors */
 
-static int fail_status(const char *what, gpux_status s) {
-  fprintf(stderr, "gpux-bench: %s failed: %s (%s): %s\n", what, gpux_status_name(s),
-          gpux_status_string(s), gpux_last_error_message());
-  return 1;
-}
-#define TRY(call)                                        \
-  do {                                                   \
-    gpux_status s_ = (call);                             \
-    if (s_ != GPUX_SUCCESS) {                            \
-      last_status = s_;                                  \
-      rc = fail_status(#call, s_);                       \
-      goto done;                                         \
-    }                                                    \
-  } while (0)
+#define TRY(call) BENCH_TRY(call, last_status = s_)
 
 /* ---- helpers */
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* Counter-based random numbers: element i of stream `seed` can be recomputed for checks. */
 static uint64_t mix64(uint64_t x) {
@@ -555,7 +524,7 @@ static int bench_device_op(int op, int64_t n_req) {
     n = side * side;
   }
   result *r = new_result(name, n);
-  if (!r) return fail_status("too many results", GPUX_ERROR_INVALID_ARGUMENT);
+  if (!r) return bench_fail_status("too many results", GPUX_ERROR_INVALID_ARGUMENT);
   r->reps = opt.reps;
   snprintf(r->timing, sizeof r->timing, "device events, median of %d after %d warm-up",
            opt.reps, opt.warmup);
@@ -644,7 +613,7 @@ static int bench_device_op(int op, int64_t n_req) {
     if (times[i] < r->min_ms) r->min_ms = times[i];
     if (times[i] > r->max_ms) r->max_ms = times[i];
   }
-  r->median_ms = median(times, opt.reps);
+  r->median_ms = bench_median(times, opt.reps);
   r->gbps = r->median_ms > 0 ? moved / (r->median_ms * 1e-3) / 1e9 : 0;
   if (op == OP_TRANSPOSE)
     snprintf(r->note, sizeof r->note,
@@ -692,9 +661,9 @@ static int bench_hostcost(void) {
   gpux_array_t a = NULL, b = NULL, c = NULL, tmp = NULL;
   const int64_t n = HOSTCOST_N;
   const gpux_dtype saved = opt.dtype;
-  int per_batch = opt.calls / opt.batches;
+  int per_batch = copt.calls / copt.batches;
   int sync_calls = per_batch < 100 ? per_batch : 100;
-  double *batch_us = malloc(sizeof(double) * (size_t)opt.batches);
+  double *batch_us = malloc(sizeof(double) * (size_t)copt.batches);
   char why[256] = "";
   result *rs[3] = {NULL, NULL, NULL};
   static const char *const names[3] = {"hostcost_into", "hostcost_alloc", "hostcost_sync"};
@@ -722,8 +691,8 @@ static int bench_hostcost(void) {
     int calls = form == 2 ? sync_calls : per_batch;
     gpux_pool_stats p0, p1;
     TRY(gpux_pool_get_stats(&p0, g_ctx));
-    for (int bi = 0; bi < opt.batches; bi++) {
-      double t0 = now_s();
+    for (int bi = 0; bi < copt.batches; bi++) {
+      double t0 = bench_now_s();
       for (int i = 0; i < calls; i++) {
         if (form == 0) {
           TRY(gpux_binary_into(c, GPUX_ADD, a, b));
@@ -736,25 +705,21 @@ static int bench_hostcost(void) {
           TRY(gpux_context_synchronize(g_ctx));
         }
       }
-      double t1 = now_s();
+      double t1 = bench_now_s();
       TRY(gpux_context_synchronize(g_ctx)); /* outside the timed region */
       batch_us[bi] = (t1 - t0) * 1e6 / calls;
     }
     result *r = new_result(names[form], n);
     if (!r) TRY(GPUX_ERROR_INVALID_ARGUMENT);
     rs[form] = r;
-    double lo = batch_us[0], hi = batch_us[0];
-    for (int bi = 1; bi < opt.batches; bi++) {
-      if (batch_us[bi] < lo) lo = batch_us[bi];
-      if (batch_us[bi] > hi) hi = batch_us[bi];
-    }
-    r->us_per_call = median(batch_us, opt.batches);
+    double lo, hi;
+    bench_batch_stats(batch_us, copt.batches, &r->us_per_call, &lo, &hi);
     r->median_ms = r->us_per_call * 1e-3;
     r->min_ms = lo * 1e-3;
     r->max_ms = hi * 1e-3;
-    r->reps = opt.batches;
+    r->reps = copt.batches;
     snprintf(r->timing, sizeof r->timing, "host monotonic clock, median of %d batches x %d calls",
-             opt.batches, calls);
+             copt.batches, calls);
     TRY(gpux_pool_get_stats(&p1, g_ctx));
     if (form == 1)
       snprintf(r->note, sizeof r->note, "%s (pool hits %" PRIu64 ", misses %" PRIu64 ")",
@@ -787,31 +752,29 @@ static int bench_sumscalar(void) {
   gpux_array_t a = NULL;
   const int64_t n = HOSTCOST_N;
   const gpux_dtype saved = opt.dtype;
-  int per_batch = opt.calls / opt.batches;
-  double *batch_us = malloc(sizeof(double) * (size_t)opt.batches);
+  int per_batch = copt.calls / copt.batches;
+  double *batch_us = malloc(sizeof(double) * (size_t)copt.batches);
   double v = 0;
   opt.dtype = GPUX_FLOAT32;
   if (!batch_us) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
   if (per_batch < 1) per_batch = 1;
   TRY(make_random(&a, n, GPUX_FLOAT32, 1));
   for (int i = 0; i < 200; i++) TRY(gpux_sum_scalar(&v, a));
-  for (int bi = 0; bi < opt.batches; bi++) {
-    double t0 = now_s();
+  for (int bi = 0; bi < copt.batches; bi++) {
+    double t0 = bench_now_s();
     for (int i = 0; i < per_batch; i++) TRY(gpux_sum_scalar(&v, a));
-    batch_us[bi] = (now_s() - t0) * 1e6 / per_batch;
+    batch_us[bi] = (bench_now_s() - t0) * 1e6 / per_batch;
   }
   result *r = new_result("sumscalar", n);
   if (!r) TRY(GPUX_ERROR_INVALID_ARGUMENT);
-  r->us_per_call = median(batch_us, opt.batches);
+  double lo, hi;
+  bench_batch_stats(batch_us, copt.batches, &r->us_per_call, &lo, &hi);
   r->median_ms = r->us_per_call * 1e-3;
-  r->min_ms = r->max_ms = batch_us[0] * 1e-3;
-  for (int bi = 1; bi < opt.batches; bi++) {
-    if (batch_us[bi] * 1e-3 < r->min_ms) r->min_ms = batch_us[bi] * 1e-3;
-    if (batch_us[bi] * 1e-3 > r->max_ms) r->max_ms = batch_us[bi] * 1e-3;
-  }
-  r->reps = opt.batches;
+  r->min_ms = lo * 1e-3;
+  r->max_ms = hi * 1e-3;
+  r->reps = copt.batches;
   snprintf(r->timing, sizeof r->timing, "host monotonic clock, median of %d batches x %d calls",
-           opt.batches, per_batch);
+           copt.batches, per_batch);
   snprintf(r->note, sizeof r->note, "gpux_sum_scalar: launch, copy to the host, wait");
   if (!sum_ok(v, sum_stream(0, 1, n), GPUX_FLOAT32, n)) {
     fprintf(stderr, "gpux-bench: sumscalar: WRONG RESULT %.9g\n", v);
@@ -1006,7 +969,7 @@ static int bench_gemm_one(int op, int path, int64_t n) {
   int tf32 = op == OP_GEMM_TF32;
   gpux_dtype dt = gemm_dtype(op);
   result *r = gemm_result(op, path, n);
-  if (!r) return fail_status("too many results", GPUX_ERROR_INVALID_ARGUMENT);
+  if (!r) return bench_fail_status("too many results", GPUX_ERROR_INVALID_ARGUMENT);
 
   {
     char buf[160];
@@ -1035,7 +998,7 @@ static int bench_gemm_one(int op, int path, int64_t n) {
 
   /* the first call at this size: host clock around the call and its completion */
   {
-    double t0 = now_s();
+    double t0 = bench_now_s();
     gpux_status s = gpux_gemm(c, GPUX_NO_TRANS, GPUX_NO_TRANS, 1.0, a, b, 0.0);
     if (s == GPUX_ERROR_UNSUPPORTED || s == GPUX_ERROR_UNSUPPORTED_DTYPE) {
       gemm_skip(r, "%s: %.120s", gpux_status_name(s), gpux_last_error_message());
@@ -1043,7 +1006,7 @@ static int bench_gemm_one(int op, int path, int64_t n) {
     }
     TRY(s);
     TRY(gpux_context_synchronize(g_ctx));
-    r->first_call_ms = (now_s() - t0) * 1e3;
+    r->first_call_ms = (bench_now_s() - t0) * 1e3;
   }
   times = malloc(sizeof *times * (size_t)opt.reps);
   if (!times) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
@@ -1064,7 +1027,7 @@ static int bench_gemm_one(int op, int path, int64_t n) {
     if (times[i] < r->min_ms) r->min_ms = times[i];
     if (times[i] > r->max_ms) r->max_ms = times[i];
   }
-  r->median_ms = median(times, opt.reps);
+  r->median_ms = bench_median(times, opt.reps);
   r->tflops = r->median_ms > 0 ? 2.0 * (double)n * (double)n * (double)n / (r->median_ms * 1e-3) / 1e12 : 0;
   snprintf(r->note, sizeof r->note, "%s path, C = A @ B into a preallocated C; first call %.1f ms",
            k_gemm_path_names[path], r->first_call_ms);
@@ -1105,43 +1068,21 @@ static int bench_gemm(int op) {
 
 /* ---- output */
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch < 0x20)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
 static int write_json(const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "gpux-bench: cannot write %s: %s\n", path, strerror(errno));
-    return 1;
-  }
-  time_t t = time(NULL);
+  FILE *f = bench_fopen(path, "w");
+  if (!f) return 1;
   char stamp[32];
-  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+  bench_utc_stamp(stamp, sizeof stamp);
   fprintf(f, "{\n  \"tool\": \"gpux-bench\",\n  \"gpux_version\": ");
-  json_str(f, gpux_version_string());
+  bench_json_str(f, gpux_version_string());
   fprintf(f, ",\n  \"date\": \"%s\",\n  \"backend\": ", stamp);
-  json_str(f, gpux_backend_name(g_backend));
-  fprintf(f, ",\n  \"device\": {\"index\": %d, \"name\": ", g_dev.index);
-  json_str(f, g_dev.name);
-  fprintf(f, ", \"vendor\": ");
-  json_str(f, g_dev.vendor);
-  fprintf(f, ", \"platform\": ");
-  json_str(f, g_dev.platform);
-  fprintf(f, ", \"driver_version\": ");
-  json_str(f, g_dev.driver_version);
-  fprintf(f, ", \"version\": ");
-  json_str(f, g_dev.version);
+  bench_json_str(f, gpux_backend_name(g_backend));
+  fprintf(f, ",\n  \"device\": {\"index\": %d", g_dev.index);
+  bench_json_kv(f, "name", g_dev.name);
+  bench_json_kv(f, "vendor", g_dev.vendor);
+  bench_json_kv(f, "platform", g_dev.platform);
+  bench_json_kv(f, "driver_version", g_dev.driver_version);
+  bench_json_kv(f, "version", g_dev.version);
   fprintf(f, ", \"is_gpu\": %s, \"compute_units\": %d, \"global_mem_bytes\": %" PRIu64 "},\n",
           g_dev.is_gpu ? "true" : "false", g_dev.compute_units, g_dev.global_mem_bytes);
   fprintf(f, "  \"gbps_definition\": \"(bytes read + bytes written) / median time, 1e9 B/s\",\n");
@@ -1151,9 +1092,8 @@ static int write_json(const char *path) {
   for (int i = 0; i < g_nresults; i++) {
     const result *r = &g_results[i];
     fprintf(f, "    {\"op\": ");
-    json_str(f, r->op);
-    fprintf(f, ", \"dtype\": ");
-    json_str(f, r->dtype);
+    bench_json_str(f, r->op);
+    bench_json_kv(f, "dtype", r->dtype);
     fprintf(f,
             ", \"n\": %" PRId64 ", \"status\": \"%s\", \"median_ms\": %.6g, \"min_ms\": %.6g, "
             "\"max_ms\": %.6g, \"bytes\": %.0f, \"gbps\": %.6g, \"reps\": %d",
@@ -1164,10 +1104,8 @@ static int write_json(const char *path) {
       if (r->tflops > 0) fprintf(f, ", \"tflops\": %.6g", r->tflops);
       if (r->first_call_ms > 0) fprintf(f, ", \"first_call_ms\": %.6g", r->first_call_ms);
     }
-    fprintf(f, ", \"timing\": ");
-    json_str(f, r->timing);
-    fprintf(f, ", \"note\": ");
-    json_str(f, r->note);
+    bench_json_kv(f, "timing", r->timing);
+    bench_json_kv(f, "note", r->note);
     fprintf(f, "}%s\n", i + 1 < g_nresults ? "," : "");
   }
   fprintf(f, "  ]\n}\n");
@@ -1192,14 +1130,8 @@ static void fmt_n(char *buf, size_t len, int64_t n) {
 }
 
 static int write_md(const char *path) {
-  FILE *f = fopen(path, "a");
-  if (!f) {
-    fprintf(stderr, "gpux-bench: cannot write %s: %s\n", path, strerror(errno));
-    return 1;
-  }
-  if (ftell(f) == 0)
-    fprintf(f, "| backend | device | op | dtype | n | median ms | GB/s | TFLOP/s | us/call | note |\n"
-               "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+  FILE *f = bench_md_open(path);
+  if (!f) return 1;
   for (int i = 0; i < g_nresults; i++) {
     const result *r = &g_results[i];
     char nb[32], gb[32] = "", us[32] = "", tf[32] = "";
@@ -1321,15 +1253,6 @@ static int add_gemm_path(const char *item) {
   return -1;
 }
 
-static int parse_int(const char *s, int lo, int *out) {
-  char *end;
-  errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > 100000000) return -1;
-  *out = (int)v;
-  return 0;
-}
-
 static void usage(FILE *f) {
   fprintf(f,
           "usage: gpux-bench [options]\n"
@@ -1352,112 +1275,46 @@ static void usage(FILE *f) {
           "  --md FILE        append the results as markdown table rows (header if new)\n");
 }
 
-static int pick_gpu_device(void) {
-  gpux_backend_kind kinds[2];
-  int nk = 0;
-  gpux_backend_kind b = opt.backend;
-  if (b == GPUX_BACKEND_DEFAULT) {
-    const char *e = getenv("GPUX_BACKEND");
-    b = GPUX_BACKEND_AUTO;
-    if (e && *e && gpux_backend_from_name(&b, e) != GPUX_SUCCESS) {
-      fprintf(stderr, "gpux-bench: GPUX_BACKEND='%s': %s\n", e, gpux_last_error_message());
-      return -1;
-    }
-  }
-  if (b == GPUX_BACKEND_AUTO || b == GPUX_BACKEND_DEFAULT) {
-    kinds[nk++] = GPUX_BACKEND_CUDA;
-    kinds[nk++] = GPUX_BACKEND_OPENCL;
-  } else {
-    kinds[nk++] = b;
-  }
-  for (int k = 0; k < nk; k++) {
-    int count = 0;
-    if (gpux_device_count(&count, kinds[k]) != GPUX_SUCCESS) continue;
-    for (int i = 0; i < count; i++) {
-      gpux_device_info d;
-      if (gpux_device_get_info(&d, kinds[k], i) == GPUX_SUCCESS && d.is_gpu) {
-        opt.backend = kinds[k];
-        opt.device = i;
-        return 0;
+/* gpux-bench's own options (bench_parse_args) */
+static int own_option(const char *a, const char *v) {
+  int bad = 0;
+  if (!strcmp(a, "--op")) {
+    bad = parse_list(v, add_op);
+  } else if (!strcmp(a, "--sizes")) {
+    opt.nsizes = 0;
+    bad = parse_list(v, add_size);
+  } else if (!strcmp(a, "--dtype")) {
+    bad = -1;
+    for (int d = 0; d < GPUX_DTYPE_COUNT; d++)
+      if (!strcmp(v, gpux_dtype_name((gpux_dtype)d))) {
+        opt.dtype = (gpux_dtype)d;
+        bad = 0;
       }
-    }
+  } else if (!strcmp(a, "--reps")) {
+    bad = bench_parse_int(v, 1, copt.int_max, &opt.reps);
+  } else if (!strcmp(a, "--warmup")) {
+    bad = bench_parse_int(v, 0, copt.int_max, &opt.warmup);
+  } else if (!strcmp(a, "--gemm-sizes")) {
+    opt.ngemm_sizes = 0;
+    bad = parse_list(v, add_gemm_size);
+  } else if (!strcmp(a, "--gemm-path")) {
+    memset(opt.gemm_paths, 0, sizeof opt.gemm_paths);
+    bad = parse_list(v, add_gemm_path);
+  } else {
+    bad = BENCH_UNKNOWN_OPTION;
   }
-  fprintf(stderr, "gpux-bench: --device gpu: no GPU device on backend %s\n",
-          gpux_backend_name(b));
-  return -1;
+  return bad;
 }
 
 int main(int argc, char **argv) {
   int rc = 0, any_op = 0;
+  bench_tool = "gpux-bench";
+  bench_opts_init(&copt, 100000000);
   opt.dtype = GPUX_FLOAT32;
   opt.reps = 20;
   opt.warmup = 3;
-  opt.calls = 10000;
-  opt.batches = 10;
-  opt.backend = GPUX_BACKEND_DEFAULT;
-  opt.device = -1;
-
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    int bad = 0;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
-      return 0;
-    }
-    if (!v) {
-      fprintf(stderr, "gpux-bench: unknown option or missing value: '%s'\n", a);
-      usage(stderr);
-      return 2;
-    }
-    i++;
-    if (!strcmp(a, "--op")) {
-      bad = parse_list(v, add_op);
-    } else if (!strcmp(a, "--sizes")) {
-      opt.nsizes = 0;
-      bad = parse_list(v, add_size);
-    } else if (!strcmp(a, "--dtype")) {
-      bad = -1;
-      for (int d = 0; d < GPUX_DTYPE_COUNT; d++)
-        if (!strcmp(v, gpux_dtype_name((gpux_dtype)d))) {
-          opt.dtype = (gpux_dtype)d;
-          bad = 0;
-        }
-    } else if (!strcmp(a, "--reps")) {
-      bad = parse_int(v, 1, &opt.reps);
-    } else if (!strcmp(a, "--warmup")) {
-      bad = parse_int(v, 0, &opt.warmup);
-    } else if (!strcmp(a, "--calls")) {
-      bad = parse_int(v, 1, &opt.calls);
-    } else if (!strcmp(a, "--batches")) {
-      bad = parse_int(v, 1, &opt.batches);
-    } else if (!strcmp(a, "--backend")) {
-      bad = gpux_backend_from_name(&opt.backend, v) != GPUX_SUCCESS;
-    } else if (!strcmp(a, "--device")) {
-      if (!strcmp(v, "gpu"))
-        opt.device_gpu = 1;
-      else
-        bad = parse_int(v, 0, &opt.device);
-    } else if (!strcmp(a, "--gemm-sizes")) {
-      opt.ngemm_sizes = 0;
-      bad = parse_list(v, add_gemm_size);
-    } else if (!strcmp(a, "--gemm-path")) {
-      memset(opt.gemm_paths, 0, sizeof opt.gemm_paths);
-      bad = parse_list(v, add_gemm_path);
-    } else if (!strcmp(a, "--json")) {
-      opt.json_path = v;
-    } else if (!strcmp(a, "--md")) {
-      opt.md_path = v;
-    } else {
-      fprintf(stderr, "gpux-bench: unknown option '%s'\n", a);
-      usage(stderr);
-      return 2;
-    }
-    if (bad) {
-      fprintf(stderr, "gpux-bench: bad value for %s: '%s'\n", a, v);
-      return 2;
-    }
-  }
+  if ((rc = bench_parse_args(argc, argv, &copt, own_option, usage)) >= 0) return rc;
+  rc = 0;
   for (int i = 0; i < OP_COUNT; i++) any_op |= opt.ops[i];
   if (!any_op)
     for (int i = 0; i < OP_COUNT; i++) opt.ops[i] = 1;
@@ -1465,27 +1322,9 @@ int main(int argc, char **argv) {
     opt.sizes[opt.nsizes++] = (int64_t)1 << 20;
     opt.sizes[opt.nsizes++] = (int64_t)1 << 24;
   }
-  if (opt.device_gpu && pick_gpu_device()) return 77;
+  if (copt.device_gpu && bench_pick_gpu_device(&copt)) return 77;
 
-  gpux_status s = gpux_context_create(&g_ctx, opt.backend, opt.device);
-  if (s == GPUX_ERROR_BACKEND_UNAVAILABLE || s == GPUX_ERROR_NO_DEVICE) {
-    const char *env = getenv("GPUX_BACKEND");
-    fprintf(stderr, "gpux-bench: backend %s unavailable: %s: %s\n",
-            opt.backend != GPUX_BACKEND_DEFAULT ? gpux_backend_name(opt.backend)
-            : (env && *env)                     ? env
-                                                : "auto",
-            gpux_status_name(s), gpux_last_error_message());
-    return 77;
-  }
-  if (s != GPUX_SUCCESS) return fail_status("gpux_context_create", s);
-  if ((s = gpux_context_backend(&g_backend, g_ctx)) != GPUX_SUCCESS ||
-      (s = gpux_context_device_info(&g_dev, g_ctx)) != GPUX_SUCCESS) {
-    rc = fail_status("querying the context", s);
-    goto out;
-  }
-  printf("gpux-bench: gpux %s, backend %s, device %d: %s (%s, %s)\n", gpux_version_string(),
-         gpux_backend_name(g_backend), g_dev.index, g_dev.name, g_dev.platform,
-         g_dev.is_gpu ? "GPU" : "CPU");
+  if ((rc = bench_open_context(&g_ctx, &copt, &g_backend, &g_dev, NULL)) != 0) return rc;
   printf("timing: device events, median of %d runs after %d warm-up runs; GB/s = (bytes read + "
          "written) / median\n",
          opt.reps, opt.warmup);
@@ -1524,9 +1363,8 @@ int main(int argc, char **argv) {
     }
   }
   print_table();
-  if (opt.json_path) rc |= write_json(opt.json_path);
-  if (opt.md_path) rc |= write_md(opt.md_path);
-out:
+  if (copt.json_path) rc |= write_json(copt.json_path);
+  if (copt.md_path) rc |= write_md(copt.md_path);
   gpux_generator_release(g_gen);
   gpux_context_release(g_ctx);
   return rc ? 1 : 0;

@@ -16,7 +16,10 @@
 #   native path (gpux's kernels), TFLOP/s and the first (cold) call of each path; tf32, f16
 #   and bf16 are CUDA only (the OpenCL rows say "skipped"); random numbers (issue 5): uniform
 #   and normal draws (rand, randn) of float32 at the same sizes and of float64 at 2^20, 2^24,
-#   2^27, bytes written per second.
+#   2^27, bytes written per second; user kernels (issue 6, gpux-kernel-bench): the first launch
+#   of a dialect kernel in a fresh process (program + kernel + launch + synchronize, and the
+#   context creation before it) with an empty GPUX_CACHE_DIR (cold) and then the same one
+#   (warm), and the host cost of launching a built 4-argument kernel.
 # Writes gpux-info.txt, <backend>-<part>.json, <backend>-<part>.log, rows.md and summary.md
 # (the table plus the performance targets, ready to become bench/results/h200.md).
 # Exit status: 0 when every run worked (a target missed is reported, not an error).
@@ -48,11 +51,12 @@ if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
   cmake -S . -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 \
     ${CMAKE_ARGS:-} >"$OUTDIR/configure.log" 2>&1 || { tail -50 "$OUTDIR/configure.log"; exit 1; }
 fi
-log "building gpux-info and gpux-bench"
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target gpux-info gpux-bench >"$OUTDIR/build.log" 2>&1 \
-  || { tail -50 "$OUTDIR/build.log"; exit 1; }
+log "building gpux-info, gpux-bench and gpux-kernel-bench"
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target gpux-info gpux-bench gpux-kernel-bench \
+  >"$OUTDIR/build.log" 2>&1 || { tail -50 "$OUTDIR/build.log"; exit 1; }
 INFO="$BUILD_DIR/bin/gpux-info"
 BENCH="$BUILD_DIR/bin/gpux-bench"
+KBENCH="$BUILD_DIR/bin/gpux-kernel-bench"
 # the bare-launch floor exists only in builds with the CUDA backend
 cmake --build "$BUILD_DIR" --target gpux-launch-floor >>"$OUTDIR/build.log" 2>&1 || true
 FLOOR="$BUILD_DIR/bin/gpux-launch-floor"
@@ -72,21 +76,28 @@ cat "$OUTDIR/gpux-info.txt"
 # --- the runs
 rm -f "$OUTDIR/rows.md"
 failures=0
-bench() { # bench <backend> <part> <gpux-bench args...> (a later --reps overrides REPS)
-  local backend=$1 part=$2
-  shift 2
-  log "$backend $part: gpux-bench $*"
-  GPUX_BACKEND=$backend timeout 600 "$BENCH" --backend "$backend" --device "$DEVICE" --reps "$REPS" \
-    --json "$OUTDIR/$backend-$part.json" --md "$OUTDIR/rows.md" "$@" \
-    >"$OUTDIR/$backend-$part.log" 2>&1
+# run_part <backend> <part> <log> <command...>: the command with GPUX_BACKEND=<backend>, at most
+# 600 s, its output into <log> and then onto stdout; exit status 77 is a skip, another failure
+# is counted in failures
+run_part() {
+  local backend=$1 part=$2 out=$3
+  shift 3
+  GPUX_BACKEND=$backend timeout 600 "$@" >"$out" 2>&1
   local rc=$?
-  cat "$OUTDIR/$backend-$part.log"
+  cat "$out"
   if [ $rc -eq 77 ]; then
     log "$backend $part: backend unavailable (skipped)"
   elif [ $rc -ne 0 ]; then
     log "$backend $part: FAILED with exit status $rc"
     failures=$((failures + 1))
   fi
+}
+bench() { # bench <backend> <part> <gpux-bench args...> (a later --reps overrides REPS)
+  local backend=$1 part=$2
+  shift 2
+  log "$backend $part: gpux-bench $*"
+  run_part "$backend" "$part" "$OUTDIR/$backend-$part.log" "$BENCH" --backend "$backend" \
+    --device "$DEVICE" --reps "$REPS" --json "$OUTDIR/$backend-$part.json" --md "$OUTDIR/rows.md" "$@"
 }
 for backend in cuda opencl; do
   bench "$backend" elementwise --op add,exp,copy --sizes "$SIZES"
@@ -99,6 +110,29 @@ for backend in cuda opencl; do
   # matrix products, both paths: each path's first size also gives its cold first call
   bench "$backend" gemm --op "$GEMM_OPS" --gemm-sizes "$GEMM_SIZES" --gemm-path vendor,native \
     --reps "$GEMM_REPS" --warmup 3
+done
+
+# --- user kernels (issue 6). First launch in a fresh process: each run is its own process;
+# the cold run gets an empty GPUX_CACHE_DIR, the warm run the same directory afterwards, and
+# both build one source whose marker no earlier run used (so no cache, gpux's or a driver's,
+# has seen it before the cold run). Then the host cost of launching a built kernel.
+kbench() { # kbench <backend> <part> <gpux-kernel-bench args...>
+  local backend=$1 part=$2
+  shift 2
+  log "$backend $part: gpux-kernel-bench $*"
+  run_part "$backend" "$part" "$OUTDIR/$backend-kernel-$part.log" "$KBENCH" --backend "$backend" \
+    --device "$DEVICE" --json "$OUTDIR/$backend-kernel.jsonl" --md "$OUTDIR/rows.md" "$@"
+}
+for backend in cuda opencl; do
+  kcache=$(mktemp -d "${TMPDIR:-/tmp}/gpux-kcache-$backend.XXXXXX") || exit 1
+  marker="run_h200 $backend $(date +%s%N) $$"
+  GPUX_CACHE_DIR=$kcache kbench "$backend" first-launch-cold --mode first-launch --label cold \
+    --marker "$marker"
+  GPUX_CACHE_DIR=$kcache kbench "$backend" first-launch-warm --mode first-launch --label warm \
+    --marker "$marker"
+  ls -l "$kcache" >>"$OUTDIR/$backend-kernel-first-launch-warm.log" 2>&1
+  rm -rf "$kcache"
+  kbench "$backend" launch --mode launch --calls "$CALLS" --batches 10
 done
 
 # the floor under the CUDA host cost: a bare cuLaunchKernel, measured the same way
@@ -119,6 +153,10 @@ awk -F'|' '
     if (n == "8192^3" && tf != "") tflops[b "," op] = tf + 0
     if (op == "hostcost_into" && us != "") hc[b] = us + 0
     if (op == "sumscalar" && us != "") ss[b] = us + 0
+    ms = trim($7)
+    if (op == "kernel_launch" && us != "") kl[b] = us + 0
+    if (op == "first_launch_cold" || op == "first_launch_warm" || op == "context_create_cold" ||
+        op == "context_create_warm") fl[b "," op] = ms + 0
   }
   function row(what, val, unit, ok, goal) { # ok: 1 met, 0 missed, -1 no target
     printf("| %s | %s | %s | %s |\n", what, val == "" ? "not measured" : val " " unit, goal,
@@ -181,6 +219,32 @@ awk -F'|' '
     row("opencl gemm_f32 native 8192^3 vs CLBlast", v, "TFLOP/s", v != "" && o > c, "> CLBlast")
     tfrow("opencl gemm_f64 vendor (CLBlast) 8192^3", "opencl,gemm_f64_vendor", -1)
     tfrow("opencl gemm_f64 native 8192^3", "opencl,gemm_f64_native", -1)
+    # user kernels (issue 6): first launch = program + kernel + launch + synchronize in a fresh
+    # process; "with context" adds gpux_context_create, comparable to the first CuPy RawKernel
+    # launch in a fresh process (386 ms cold / 199 ms warm cache, incl. context)
+    for (k = 0; k < 2; k++) {
+      b = k ? "opencl" : "cuda"
+      flrow(b " first launch, warm cache", b ",first_launch_warm", 5)
+      flrow(b " first launch, cold cache", b ",first_launch_cold", -1)
+      v = ""
+      if (((b ",first_launch_warm") in fl) && ((b ",context_create_warm") in fl))
+        v = sprintf("%.1f", fl[b ",first_launch_warm"] + fl[b ",context_create_warm"])
+      row(b " first launch incl. context, warm cache", v, "ms", -1, "(CuPy 199 ms)")
+      v = ""
+      if (((b ",first_launch_cold") in fl) && ((b ",context_create_cold") in fl))
+        v = sprintf("%.1f", fl[b ",first_launch_cold"] + fl[b ",context_create_cold"])
+      row(b " first launch incl. context, cold cache", v, "ms", -1, "(CuPy 386 ms)")
+    }
+    v = ("cuda" in kl) ? sprintf("%.2f", kl["cuda"]) : ""
+    row("cuda host cost of a 4-argument kernel launch", v, "us", ("cuda" in kl) && kl["cuda"] <= 4.0,
+        "<= 4 us (CuPy RawKernel 8.6 us)")
+    v = ("opencl" in kl) ? sprintf("%.2f", kl["opencl"]) : ""
+    row("opencl host cost of a 4-argument kernel launch", v, "us", -1, "(no target)")
+  }
+  function flrow(what, key, goal,   v) {
+    v = (key in fl) ? sprintf("%.2f", fl[key]) : ""
+    row(what, v, "ms", goal < 0 ? -1 : ((key in fl) && fl[key] < goal),
+        goal < 0 ? "(record)" : sprintf("< %g ms", goal))
   }
   function tfrow(what, key, goal,   v) {
     v = (key in tflops) ? sprintf("%.1f", tflops[key]) : ""
@@ -204,6 +268,11 @@ awk -F'|' '
   echo "GEMM: n x n x n products at n = $GEMM_SIZES, gpux_gemm into a preallocated C, median of"
   echo "$GEMM_REPS after 3 warm-up calls; TFLOP/s = 2 n^3 / median; the note gives the first call at"
   echo "each size on the host clock (the first size: the cold call, building or loading the kernels)."
+  echo "User kernels (gpux-kernel-bench): first_launch_* = gpux_program_create + gpux_kernel_create +"
+  echo "one launch + synchronize of a dialect kernel in a fresh process (host clock), with an empty"
+  echo "GPUX_CACHE_DIR (cold) and then the same one (warm); context_create_* = the gpux_context_create"
+  echo "before it; kernel_launch / kernel_call = host us per launch of a built 4-argument kernel"
+  echo "(median of 10 batches); kernel_launch_sync = launch + synchronize (latency)."
   echo
   echo "## Results"
   echo
