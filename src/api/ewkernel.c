@@ -513,7 +513,7 @@ static void emit_element(sbuf *sb, const struct gpux_elementwise *ew, const ew_b
 }
 
 static void emit_signature(sbuf *sb, const struct gpux_elementwise *ew, const ew_binding *b,
-                           char layout) {
+                           char layout, int exact) {
   sb_printf(sb, "GPUX_KERNEL gpux_ew_%s_%c(", ew->name, layout);
   for (int i = 0; i < ew->nparams; i++) {
     if (b->key[i] & EW_SCALAR) continue;
@@ -525,8 +525,11 @@ static void emit_signature(sbuf *sb, const struct gpux_elementwise *ew, const ew
   for (int i = 0; i < ew->nparams; i++)
     if (b->key[i] & EW_SCALAR)
       sb_printf(sb, ", const %s %s", ctype_of(b->dtype[i]), ew->params[i].name);
-  sb_printf(sb, ") {\n  const gpux_i64 gpux_i = GPUX_GLOBAL_ID(0);\n"
-                "  if (gpux_i >= gpux_p.n) return;\n");
+  if (layout == 'c' && exact) /* every work-item is an element: no bounds test */
+    sb_printf(sb, ") {\n  const gpux_i64 gpux_i = gpux_p.base + GPUX_GLOBAL_ID(0);\n");
+  else
+    sb_printf(sb, ") {\n  const gpux_i64 gpux_i = GPUX_GLOBAL_ID(0);\n"
+                  "  if (gpux_i >= gpux_p.n) return;\n");
 }
 
 static int count_arrays(const struct gpux_elementwise *ew, const ew_binding *b) {
@@ -539,6 +542,10 @@ static int count_arrays(const struct gpux_elementwise *ew, const ew_binding *b) 
 static char *generate(const struct gpux_elementwise *ew, const ew_binding *b) {
   sbuf sb = {0};
   int na = count_arrays(ew, b);
+  /* CPU devices (pocl) vectorize across work-items, and a bounds test costs several times
+   * the speed there (kernels/cl/gpux_cl_prelude.h, GPUX_EXACT_LAUNCH): the contiguous kernel
+   * runs exactly n work-items instead, as whole work-groups plus a tail launch (base) */
+  int exact = !ew->ctx->info.is_gpu;
   sb_printf(&sb, "/* gpux elementwise kernel %s:", ew->name);
   for (int i = 0; i < ew->nparams; i++)
     sb_printf(&sb, "%s %s %s%s", i == 0 ? "" : i == ew->nin ? " ->" : ",", ew->params[i].name,
@@ -547,8 +554,8 @@ static char *generate(const struct gpux_elementwise *ew, const ew_binding *b) {
   if (ew->preamble) sb_printf(&sb, "%s\n", ew->preamble);
   /* launch parameters: 64-bit fields only, so host and device layouts agree */
   sb_printf(&sb,
-            "typedef struct gpux_ew_%s_cp {\n  gpux_i64 n;\n  gpux_i64 offset[%d];\n"
-            "} gpux_ew_%s_cp;\n",
+            "typedef struct gpux_ew_%s_cp {\n  gpux_i64 n;\n  gpux_i64 base;\n"
+            "  gpux_i64 offset[%d];\n} gpux_ew_%s_cp;\n",
             ew->name, na, ew->name);
   sb_printf(&sb,
             "typedef struct gpux_ew_%s_np {\n  gpux_i64 n;\n  gpux_i64 ndim;\n"
@@ -558,7 +565,7 @@ static char *generate(const struct gpux_elementwise *ew, const ew_binding *b) {
   emit_element_fn(&sb, ew, b);
 
   /* contiguous: element i of every operand at its offset + i */
-  emit_signature(&sb, ew, b, 'c');
+  emit_signature(&sb, ew, b, 'c', exact);
   for (int k = 0; k < na; k++)
     sb_printf(&sb, "  const gpux_i64 gpux_o%d = gpux_p.offset[%d] + gpux_i;\n", k, k);
   emit_element(&sb, ew, b);
@@ -566,7 +573,7 @@ static char *generate(const struct gpux_elementwise *ew, const ew_binding *b) {
 
   /* general: row-major decomposition of i over the merged dims (32-bit division when the
    * index fits, much faster on GPUs) */
-  emit_signature(&sb, ew, b, 'n');
+  emit_signature(&sb, ew, b, 'n', exact);
   for (int k = 0; k < na; k++)
     sb_printf(&sb, "  gpux_i64 gpux_o%d = gpux_p.offset[%d];\n", k, k);
   for (int wide = 0; wide < 2; wide++) {
@@ -751,8 +758,9 @@ GPUX_API gpux_status gpux_elementwise_call(gpux_elementwise_t ew, int nargs,
   memset(p, 0, sizeof p);
   if (contiguous) {
     p[0] = out0->size;
-    for (int k = 0; k < na; k++) p[1 + k] = ops[k]->offset;
-    plen = (size_t)(1 + na);
+    p[1] = 0; /* base */
+    for (int k = 0; k < na; k++) p[2 + k] = ops[k]->offset;
+    plen = (size_t)(2 + na);
   } else {
     int nd;
     int64_t(*stride)[GPUX_MAX_DIMS] = (int64_t(*)[GPUX_MAX_DIMS])(p + 2 + GPUX_MAX_DIMS);
@@ -787,5 +795,14 @@ GPUX_API gpux_status gpux_elementwise_call(gpux_elementwise_t ew, int nargs,
                            "limit of %llu",
                            __func__, ew->name, (unsigned long long)n,
                            (unsigned long long)grid[0], block[0], EW_MAX_GRID);
+  if (contiguous && !ew->ctx->info.is_gpu) { /* exact: whole work-groups, then the tail */
+    uint64_t whole = n / block[0], tail = n % block[0];
+    grid[0] = whole;
+    GPUX__CHECK(gpux__kernel_launch_uargs(k, nu, ua, grid, block)); /* grid 0: nothing */
+    if (tail == 0) return GPUX_SUCCESS;
+    p[1] = (int64_t)(whole * block[0]);
+    grid[0] = tail;
+    block[0] = 1; /* one work-group size for every tail length: pocl compiles one variant */
+  }
   return gpux__kernel_launch_uargs(k, nu, ua, grid, block);
 }
