@@ -11,6 +11,8 @@
  * Bandwidth is (bytes read + bytes written) / median time, in GB/s (10^9 bytes per second).
  *
  *   add        c = a + b, gpux_binary_into into a preallocated c       3 n elements moved
+ *   add_expr   c = a + b as an elementwise expression kernel (gpux_elementwise_call of
+ *              "c = a + b", include/gpux/kernel.h), into a preallocated c        3 n
  *   exp        c = exp(a), gpux_unary_into into a preallocated c       2 n
  *   copy       device-to-device copy, gpux_array_copy_into              2 n
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
@@ -74,11 +76,13 @@ enum {
   OP_SUM, OP_ROWSUM, OP_COLSUM, OP_ROWARGMAX, OP_CUMSUM,
   OP_RAND, OP_RANDN,
   OP_HOSTCOST, OP_SUMSCALAR,
-  OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16, OP_COUNT
+  OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16,
+  OP_ADD_EXPR, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
-    "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16"};
+    "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
+    "add_expr"};
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_BF16)
 /* float16 / bfloat16 (gpux_dtype 6 and 7, issue 4), spelled by value */
 #define BENCH_FLOAT16 GPUX_FLOAT16
@@ -122,6 +126,7 @@ static bench_opts copt; /* --backend, --device, --calls, --batches, --json, --md
 
 static gpux_context_t g_ctx;
 static gpux_generator_t g_gen;    /* rand, randn */
+static gpux_elementwise_t g_ew_add; /* add_expr */
 static gpux_rng_state g_gen_last; /* its state before the last draw */
 static gpux_device_info g_dev;
 static gpux_backend_kind g_backend;
@@ -491,6 +496,10 @@ static gpux_status run_once(bench_arrays *ba) {
     case OP_ROWARGMAX: return gpux_reduce_into(ba->c, GPUX_REDUCE_ARGMAX, ba->a, ax1, 1, 0);
     case OP_CUMSUM: return gpux_scan_into(ba->c, GPUX_SCAN_SUM, ba->a, 0, 0);
     case OP_ADD: return gpux_binary_into(ba->c, GPUX_ADD, ba->a, ba->b);
+    case OP_ADD_EXPR: {
+      gpux_arg args[3] = {gpux_arg_array(ba->a), gpux_arg_array(ba->b), gpux_arg_array(ba->c)};
+      return gpux_elementwise_call(g_ew_add, 3, args);
+    }
     case OP_EXP: return gpux_unary_into(ba->c, GPUX_EXP, ba->a);
     case OP_COPY: return gpux_array_copy_into(ba->c, ba->a);
     case OP_TRANSPOSE: {
@@ -531,9 +540,12 @@ static int bench_device_op(int op, int64_t n_req) {
 
   switch (op) {
     case OP_ADD:
+    case OP_ADD_EXPR:
       if (!gpux_binary_op_supports(GPUX_ADD, opt.dtype)) goto unsupported;
       moved = 3.0 * (double)n * (double)es;
       f = expect_add;
+      if (op == OP_ADD_EXPR && !g_ew_add)
+        TRY(gpux_elementwise_create(&g_ew_add, g_ctx, "T a, T b", "T c", "c = a + b", "add", NULL));
       break;
     case OP_EXP:
       if (!gpux_unary_op_supports(GPUX_EXP, opt.dtype)) goto unsupported;
@@ -567,7 +579,8 @@ static int bench_device_op(int op, int64_t n_req) {
 
   {
     gpux_status s = OP_IS_RANDOM(op) ? GPUX_SUCCESS : make_random(&ba.a, n, opt.dtype, 1);
-    if (s == GPUX_SUCCESS && op == OP_ADD) s = make_random(&ba.b, n, opt.dtype, 2);
+    if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
+      s = make_random(&ba.b, n, opt.dtype, 2);
     if (s == GPUX_SUCCESS && OP_IS_SQUARE(op)) {
       int64_t shape2[2] = {side, side};
       gpux_array_t sq = NULL;
@@ -1366,6 +1379,7 @@ int main(int argc, char **argv) {
   if (copt.json_path) rc |= write_json(copt.json_path);
   if (copt.md_path) rc |= write_md(copt.md_path);
   gpux_generator_release(g_gen);
+  gpux_elementwise_release(g_ew_add);
   gpux_context_release(g_ctx);
   return rc ? 1 : 0;
 }
