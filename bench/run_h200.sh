@@ -8,8 +8,8 @@
 # Builds gpux-info and gpux-bench in $BUILD_DIR (default build-gpu; an existing configuration
 # there is reused as it is, else Release with GPUX_CUDA_ARCHS=90), then, for the CUDA and the
 # OpenCL backend on the GPU (the NVIDIA OpenCL platform, not pocl):
-#   add, exp and copy at 2^20, 2^24, 2^28 float32 elements; a 16384 x 16384 float32
-#   transpose; the host cost of one small queued op; reductions (issue 3): full sum, row sums,
+#   add, add_expr (the same add as an elementwise expression kernel), exp and copy at 2^20,
+#   2^24, 2^28 float32 elements; a 16384 x 16384 float32 transpose; the host cost of one small queued op; reductions (issue 3): full sum, row sums,
 #   column sums, row argmax (side x side) and cumsum at the same sizes, and the host cost of a
 #   scalar sum of 1000 elements; matrix products (issue 4): gemm_f32, gemm_f64, gemm_tf32,
 #   gemm_f16, gemm_bf16 at n = 1024, 4096, 8192 on the vendor path (cuBLAS / CLBlast) and the
@@ -100,7 +100,7 @@ bench() { # bench <backend> <part> <gpux-bench args...> (a later --reps override
     --device "$DEVICE" --reps "$REPS" --json "$OUTDIR/$backend-$part.json" --md "$OUTDIR/rows.md" "$@"
 }
 for backend in cuda opencl; do
-  bench "$backend" elementwise --op add,exp,copy --sizes "$SIZES"
+  bench "$backend" elementwise --op add,add_expr,exp,copy --sizes "$SIZES"
   bench "$backend" transpose --op transpose --sizes "$TSIZE"
   bench "$backend" hostcost --op hostcost --calls "$CALLS" --batches 10
   bench "$backend" reduce --op sum,rowsum,colsum,rowargmax,cumsum --sizes "$SIZES"
