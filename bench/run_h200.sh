@@ -9,9 +9,10 @@
 # there is reused as it is, else Release with GPUX_CUDA_ARCHS=90), then, for the CUDA and the
 # OpenCL backend on the GPU (the NVIDIA OpenCL platform, not pocl):
 #   add, add_expr (the same add as an elementwise expression kernel), exp and copy at 2^20,
-#   2^24, 2^28 float32 elements; a 16384 x 16384 float32 transpose; the host cost of one small queued op; reductions (issue 3): full sum, row sums,
-#   column sums, row argmax (side x side) and cumsum at the same sizes, and the host cost of a
-#   scalar sum of 1000 elements; matrix products (issue 4): gemm_f32, gemm_f64, gemm_tf32,
+#   2^24, 2^28 float32 elements; a 16384 x 16384 float32 transpose; the host cost of one
+#   small queued op; reductions (issue 3): full sum, row sums, column sums, row argmax
+#   (side x side) and cumsum at the same sizes, and the host cost of a scalar sum of 1000
+#   elements; matrix products (issue 4): gemm_f32, gemm_f64, gemm_tf32,
 #   gemm_f16, gemm_bf16 at n = 1024, 4096, 8192 on the vendor path (cuBLAS / CLBlast) and the
 #   native path (gpux's kernels), TFLOP/s and the first (cold) call of each path; tf32, f16
 #   and bf16 are CUDA only (the OpenCL rows say "skipped"); random numbers (issue 5): uniform
