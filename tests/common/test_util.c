@@ -620,6 +620,14 @@ void gt_compare(const char *label, gpux_dtype rdt, const void *got, const ref_va
                    bad, n);
 }
 
+void gt_release_arrays(gpux_array_t *arrays, size_t n) {
+  for (size_t i = 0; i < n; i++) gpux_array_release(arrays[i]);
+}
+
+void gt_free_all(void **bufs, size_t n) {
+  for (size_t i = 0; i < n; i++) free(bufs[i]);
+}
+
 void *gt_read_all(gpux_array_t a, int64_t *n_out) {
   int64_t n = 0;
   gpux_dtype dt;

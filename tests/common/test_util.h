@@ -173,6 +173,16 @@ gt_opclass gt_unary_class(gpux_unary_op op, gpux_dtype dt);
  * any. */
 void gt_compare(const char *label, gpux_dtype rdt, const void *got, const ref_value *want,
                 int64_t n, gt_tol tol, gpux_dtype in_dt, const void *in_a, const void *in_b);
+/* ---- clean-up of lists: GT_RELEASE(a, b, c) releases arrays (NULL entries allowed),
+ * GT_FREE(p, q) frees host buffers, each in the order given */
+void gt_release_arrays(gpux_array_t *arrays, size_t n);
+void gt_free_all(void **bufs, size_t n);
+#define GT_RELEASE(...)                                          \
+  gt_release_arrays((gpux_array_t[]){__VA_ARGS__},               \
+                    sizeof((gpux_array_t[]){__VA_ARGS__}) / sizeof(gpux_array_t))
+#define GT_FREE(...) \
+  gt_free_all((void *[]){__VA_ARGS__}, sizeof((void *[]){__VA_ARGS__}) / sizeof(void *))
+
 /* Reads an array (any layout) into a new buffer (size * dtype_size bytes). */
 void *gt_read_all(gpux_array_t a, int64_t *n_out);
 /* Shape/dtype check of an array. */
