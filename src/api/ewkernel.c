@@ -21,6 +21,7 @@
 #define EW_IDENT_MAX 63   /* parameter and placeholder names */
 #define EW_NAME_MAX 100   /* the kernel name: gpux_ew_<name>_c fits a kdecl name */
 #define EW_BLOCK 256u
+#define EW_EPT 4 /* elements per work-item of the contiguous kernel on GPUs */
 #define EW_MAX_GRID 2147483647ull /* CUDA's grid x limit; OpenCL sizes fit it too */
 #define EW_SCALAR 0x80u           /* key bit: the input is a scalar */
 
@@ -527,15 +528,83 @@ static void emit_signature(sbuf *sb, const struct gpux_elementwise *ew, const ew
       sb_printf(sb, ", const %s %s", ctype_of(b->dtype[i]), ew->params[i].name);
   if (layout == 'c' && exact) /* every work-item is an element: no bounds test */
     sb_printf(sb, ") {\n  const gpux_i64 gpux_i = gpux_p.base + GPUX_GLOBAL_ID(0);\n");
+  else if (layout == 'c') /* EW_EPT elements per work-item: emit_c_multi */
+    sb_printf(sb, ") {\n");
   else
     sb_printf(sb, ") {\n  const gpux_i64 gpux_i = GPUX_GLOBAL_ID(0);\n"
                   "  if (gpux_i >= gpux_p.n) return;\n");
+}
+
+/* The contiguous kernel's body on GPUs: EW_EPT elements per work-item, a block's elements
+ * apart by the block size (coalesced), all loads issued before the first store, so a
+ * work-item keeps EW_EPT loads in flight (an output may be an input's view, but then at the
+ * same element, so loading first is the same as element by element). */
+static void emit_c_multi(sbuf *sb, const struct gpux_elementwise *ew, const ew_binding *b) {
+  sb_printf(sb, "  const gpux_i64 gpux_t = GPUX_GROUP_ID(0) * (GPUX_LOCAL_SIZE(0) * %d) + "
+                "GPUX_LOCAL_ID(0);\n", EW_EPT);
+  for (int j = 0; j < EW_EPT; j++)
+    sb_printf(sb, "  const gpux_i64 gpux_i%d = gpux_t + %d * GPUX_LOCAL_SIZE(0);\n"
+                  "  const int gpux_in%d = gpux_i%d < gpux_p.n;\n", j, j, j, j);
+  for (int j = 0; j < EW_EPT; j++) {
+    int k = 0;
+    for (int i = 0; i < ew->nparams; i++) {
+      if (b->key[i] & EW_SCALAR) continue;
+      const char *pn = ew->params[i].name, *ct = ctype_of(b->dtype[i]);
+      if (!ew->params[i].is_out)
+        sb_printf(sb, "  const %s gpux_l%d_%s = gpux_in%d ? gpux_a_%s[gpux_p.offset[%d] + "
+                      "gpux_i%d] : (%s)0;\n", ct, j, pn, j, pn, k, j, ct);
+      k++;
+    }
+  }
+  for (int j = 0; j < EW_EPT; j++) {
+    for (int i = ew->nin; i < ew->nparams; i++)
+      sb_printf(sb, "  %s gpux_v%d_%s = 0;\n", ctype_of(b->dtype[i]), j, ew->params[i].name);
+    /* only in range: the body must not see the made-up zeros (an integer 0 / 0 traps on
+     * CPUs) */
+    sb_printf(sb, "  if (gpux_in%d) gpux_ew_%s_el(", j, ew->name);
+    for (int i = 0; i < ew->nparams; i++) {
+      const char *pn = ew->params[i].name, *sep = i ? ", " : "";
+      if (b->key[i] & EW_SCALAR)
+        sb_printf(sb, "%s%s", sep, pn);
+      else if (ew->params[i].is_out)
+        sb_printf(sb, "%s&gpux_v%d_%s", sep, j, pn);
+      else
+        sb_printf(sb, "%sgpux_l%d_%s", sep, j, pn);
+    }
+    sb_printf(sb, ");\n");
+  }
+  for (int j = 0; j < EW_EPT; j++) {
+    sb_printf(sb, "  if (gpux_in%d) {\n", j);
+    int k = 0;
+    for (int i = 0; i < ew->nparams; i++) {
+      if (b->key[i] & EW_SCALAR) continue;
+      if (ew->params[i].is_out)
+        sb_printf(sb, "    gpux_a_%s[gpux_p.offset[%d] + gpux_i%d] = gpux_v%d_%s;\n",
+                  ew->params[i].name, k, j, j, ew->params[i].name);
+      k++;
+    }
+    sb_printf(sb, "  }\n");
+  }
 }
 
 static int count_arrays(const struct gpux_elementwise *ew, const ew_binding *b) {
   int n = 0;
   for (int i = 0; i < ew->nparams; i++) n += !(b->key[i] & EW_SCALAR);
   return n;
+}
+
+/* The contiguous kernel's form: the CPU form (exact launches) on CPU devices, else the GPU
+ * form (EW_EPT elements per work-item); GPUX_OPENCL_EW=gpu|cpu forces one on OpenCL, so the
+ * tests run both on pocl. The variants cache is per binding: a form changes with the
+ * device only, which an ew object never does (the variable is read once per process). */
+static int cpu_form(const struct gpux_elementwise *ew) {
+  static int forced = -2; /* -2 unread, -1 none, 0 gpu, 1 cpu */
+  if (forced == -2) {
+    const char *v = getenv("GPUX_OPENCL_EW");
+    forced = v && !strcmp(v, "gpu") ? 0 : v && !strcmp(v, "cpu") ? 1 : -1;
+  }
+  if (forced >= 0 && ew->ctx->kind == GPUX_BACKEND_OPENCL) return forced;
+  return !ew->ctx->info.is_gpu;
 }
 
 /* The program text for binding b (malloc'd), or NULL when out of memory. */
@@ -545,7 +614,7 @@ static char *generate(const struct gpux_elementwise *ew, const ew_binding *b) {
   /* CPU devices (pocl) vectorize across work-items, and a bounds test costs several times
    * the speed there (kernels/cl/gpux_cl_prelude.h, GPUX_EXACT_LAUNCH): the contiguous kernel
    * runs exactly n work-items instead, as whole work-groups plus a tail launch (base) */
-  int exact = !ew->ctx->info.is_gpu;
+  int exact = cpu_form(ew);
   sb_printf(&sb, "/* gpux elementwise kernel %s:", ew->name);
   for (int i = 0; i < ew->nparams; i++)
     sb_printf(&sb, "%s %s %s%s", i == 0 ? "" : i == ew->nin ? " ->" : ",", ew->params[i].name,
@@ -566,9 +635,13 @@ static char *generate(const struct gpux_elementwise *ew, const ew_binding *b) {
 
   /* contiguous: element i of every operand at its offset + i */
   emit_signature(&sb, ew, b, 'c', exact);
-  for (int k = 0; k < na; k++)
-    sb_printf(&sb, "  const gpux_i64 gpux_o%d = gpux_p.offset[%d] + gpux_i;\n", k, k);
-  emit_element(&sb, ew, b);
+  if (exact) {
+    for (int k = 0; k < na; k++)
+      sb_printf(&sb, "  const gpux_i64 gpux_o%d = gpux_p.offset[%d] + gpux_i;\n", k, k);
+    emit_element(&sb, ew, b);
+  } else {
+    emit_c_multi(&sb, ew, b);
+  }
   sb_printf(&sb, "}\n\n");
 
   /* general: row-major decomposition of i over the merged dims (32-bit division when the
@@ -788,14 +861,16 @@ GPUX_API gpux_status gpux_elementwise_call(gpux_elementwise_t ew, int nargs,
   uint32_t block[3] = {EW_BLOCK, 1, 1};
   if (k->max_block > 0 && k->max_block < EW_BLOCK) block[0] = k->max_block;
   uint64_t n = (uint64_t)out0->size;
-  uint64_t grid[3] = {(n + block[0] - 1) / block[0], 1, 1};
+  int exact = cpu_form(ew);
+  uint64_t per_block = (uint64_t)block[0] * (contiguous && !exact ? EW_EPT : 1);
+  uint64_t grid[3] = {(n + per_block - 1) / per_block, 1, 1};
   if (grid[0] > EW_MAX_GRID)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
                            "%s: %s: %llu elements need %llu blocks of %u, over the device's "
                            "limit of %llu",
                            __func__, ew->name, (unsigned long long)n,
                            (unsigned long long)grid[0], block[0], EW_MAX_GRID);
-  if (contiguous && !ew->ctx->info.is_gpu) { /* exact: whole work-groups, then the tail */
+  if (contiguous && exact) { /* whole work-groups, then the tail */
     uint64_t whole = n / block[0], tail = n % block[0];
     grid[0] = whole;
     GPUX__CHECK(gpux__kernel_launch_uargs(k, nu, ua, grid, block)); /* grid 0: nothing */
