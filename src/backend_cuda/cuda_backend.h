@@ -131,6 +131,13 @@ struct gpux__bctx {
 
 /* cuda_driver.c */
 gpux_status gpux_cuda_load_driver(void);
+/* Copies dlsym(lib, sym) (else alt, which may be NULL) into a function-pointer slot; 0 when
+ * absent. */
+int gpux_cuda_sym(void *lib, const char *sym, const char *alt, void *fn_slot, size_t slot_size);
+/* dlopen of the first of names[0..n) that loads (the vendor libraries' sonames, newest
+ * first), its name in *soname; NULL when none does, with every dlerror text in why. */
+void *gpux_cuda_dlopen_first(const char *const *names, size_t n, const char **soname,
+                             char *why, size_t why_len);
 void gpux_cuda_unload_driver(void);
 const char *gpux_cuda_result_name(CUresult r);
 /* Sets the thread's error detail "<what>: <CUDA_ERROR_NAME> (<code>): <description>" and

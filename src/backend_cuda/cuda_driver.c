@@ -11,13 +11,34 @@ const gpux__host_iface *gpux_cuda_host;
 
 /* dlsym returns void *; ISO C has no conversion to a function pointer, so copy the bits.
  * alt (may be NULL) is tried when sym is absent (older drivers). */
-static int gpux_cuda_sym(void *lib, const char *sym, const char *alt, void *fn_slot,
-                         size_t slot_size) {
+int gpux_cuda_sym(void *lib, const char *sym, const char *alt, void *fn_slot,
+                  size_t slot_size) {
   void *p = dlsym(lib, sym);
   if (!p && alt) p = dlsym(lib, alt);
   if (!p || slot_size != sizeof p) return 0;
   memcpy(fn_slot, &p, sizeof p);
   return 1;
+}
+
+void *gpux_cuda_dlopen_first(const char *const *names, size_t n, const char **soname,
+                             char *why, size_t why_len) {
+  size_t used = 0;
+  if (why_len) why[0] = '\0';
+  for (size_t i = 0; i < n; ++i) {
+    (void)dlerror();
+    void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (lib) {
+      *soname = names[i];
+      return lib;
+    }
+    const char *err = dlerror();
+    if (used < why_len) {
+      int w = snprintf(why + used, why_len - used, "%s%s", i ? "; " : "dlopen: ",
+                       err ? err : names[i]);
+      if (w > 0) used += (size_t)w;
+    }
+  }
+  return NULL;
 }
 
 gpux_status gpux_cuda_load_driver(void) {

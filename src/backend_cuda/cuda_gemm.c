@@ -234,33 +234,15 @@ static volatile int gpux_cublas_create_failed; /* cublasCreate said NOT_INITIALI
 static void gpux_cublas_load_once(void) {
   static const char *const names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
   const char *missing = NULL;
-  size_t used = 0;
-  void *lib = NULL;
-  unsigned i;
+  void *lib;
 
-  snprintf(gpux_cublas_why, sizeof gpux_cublas_why, "cuBLAS not loaded");
-  for (i = 0; i < sizeof names / sizeof names[0] && !lib; ++i) {
-    const char *err;
-    (void)dlerror();
-    lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (lib) {
-      gpux_cublas.soname = names[i];
-      break;
-    }
-    err = dlerror();
-    if (used < sizeof gpux_cublas_why) {
-      int w = snprintf(gpux_cublas_why + used, sizeof gpux_cublas_why - used, "%s%s",
-                       i ? "; " : "dlopen: ", err ? err : names[i]);
-      if (w > 0) used += (size_t)w;
-    }
-  }
+  lib = gpux_cuda_dlopen_first(names, sizeof names / sizeof names[0], &gpux_cublas.soname,
+                               gpux_cublas_why, sizeof gpux_cublas_why);
   if (!lib) return;
-#define GPUX_CUBLAS_LOAD(field, sym, req)                                       \
-  {                                                                             \
-    void *p = dlsym(lib, sym);                                                  \
-    if (p) memcpy(&gpux_cublas.field, &p, sizeof p);                            \
-    else if (req && !missing) missing = sym;                                    \
-  }
+#define GPUX_CUBLAS_LOAD(field, sym, req)                                                      \
+  if (!gpux_cuda_sym(lib, sym, NULL, &gpux_cublas.field, sizeof gpux_cublas.field) && (req) && \
+      !missing)                                                                                \
+    missing = sym;
   GPUX_CUBLAS_FUNCS(GPUX_CUBLAS_LOAD)
 #undef GPUX_CUBLAS_LOAD
   if (missing) {

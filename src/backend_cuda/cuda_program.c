@@ -85,34 +85,16 @@ static char gpux_nvrtc_why[768]; /* why NVRTC is unavailable; empty when loaded 
 static void gpux_nvrtc_load_once(void) {
   static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
   const char *missing = NULL;
-  size_t used = 0;
-  void *lib = NULL;
-  unsigned i;
+  void *lib;
   int n = 0;
 
-  snprintf(gpux_nvrtc_why, sizeof gpux_nvrtc_why, "NVRTC not loaded");
-  for (i = 0; i < sizeof names / sizeof names[0] && !lib; ++i) {
-    const char *err;
-    (void)dlerror();
-    lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (lib) {
-      gpux_nvrtc.soname = names[i];
-      break;
-    }
-    err = dlerror();
-    if (used < sizeof gpux_nvrtc_why) {
-      int w = snprintf(gpux_nvrtc_why + used, sizeof gpux_nvrtc_why - used, "%s%s",
-                       i ? "; " : "dlopen: ", err ? err : names[i]);
-      if (w > 0) used += (size_t)w;
-    }
-  }
+  lib = gpux_cuda_dlopen_first(names, sizeof names / sizeof names[0], &gpux_nvrtc.soname,
+                               gpux_nvrtc_why, sizeof gpux_nvrtc_why);
   if (!lib) return;
-#define GPUX_NVRTC_LOAD(field, sym, type, req)                                  \
-  {                                                                             \
-    void *p = dlsym(lib, sym);                                                  \
-    if (p) memcpy(&gpux_nvrtc.field, &p, sizeof p);                             \
-    else if (req && !missing) missing = sym;                                    \
-  }
+#define GPUX_NVRTC_LOAD(field, sym, type, req)                                               \
+  if (!gpux_cuda_sym(lib, sym, NULL, &gpux_nvrtc.field, sizeof gpux_nvrtc.field) && (req) && \
+      !missing)                                                                              \
+    missing = sym;
   GPUX_NVRTC_FUNCS(GPUX_NVRTC_LOAD)
 #undef GPUX_NVRTC_LOAD
   if (missing) {
