@@ -382,9 +382,7 @@ gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *
   if (dst->size == 0) return GPUX_SUCCESS;
   struct gpux_context *ctx = dst->ctx;
   size_t es = gpux_dtype_size(dst->dtype);
-  int same_shape = dst->ndim == src->ndim &&
-                   memcmp(dst->shape, src->shape, (size_t)dst->ndim * sizeof dst->shape[0]) == 0;
-  if (same_shape && gpux__is_contiguous(dst) && gpux__is_contiguous(src))
+  if (gpux__same_shape(dst, src) && gpux__is_contiguous(dst) && gpux__is_contiguous(src))
     return ctx->be->mem_copy(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, src->st->blk.buf,
                              (size_t)src->offset * es, (size_t)dst->size * es);
   gpux__launch l;
@@ -407,11 +405,7 @@ static gpux_status same_ctx(const struct gpux_array *a, const struct gpux_array 
 /* dst's shape must be what src broadcasts to. */
 static gpux_status check_broadcast_into(const struct gpux_array *dst, const struct gpux_array *src,
                                         const char *fn) {
-  const struct gpux_array *ops[2] = {dst, src};
-  int nd;
-  int64_t shape[GPUX_MAX_DIMS];
-  GPUX__CHECK(gpux__broadcast_shapes(2, ops, &nd, shape));
-  if (nd != dst->ndim || memcmp(shape, dst->shape, (size_t)nd * sizeof shape[0]) != 0) {
+  if (!gpux__broadcasts_to(src, dst)) {
     char a[256], b[256];
     return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH, "%s: source %s does not broadcast to destination %s",
                            fn, gpux__shape_str(a, sizeof a, src->ndim, src->shape),
@@ -589,9 +583,7 @@ GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src) {
   gpux__launch l;
   l.opnd[0] = gpux__operand_of(dst);
   l.opnd[1] = gpux__operand_of(src);
-  int same_shape = dst->ndim == src->ndim &&
-                   memcmp(dst->shape, src->shape, (size_t)dst->ndim * sizeof dst->shape[0]) == 0;
-  if (same_shape && gpux__is_contiguous(dst) && gpux__is_contiguous(src)) {
+  if (gpux__same_shape(dst, src) && gpux__is_contiguous(dst) && gpux__is_contiguous(src)) {
     l.layout = GPUX_LAYOUT_C;
     l.n = dst->size;
   } else {

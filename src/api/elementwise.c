@@ -79,10 +79,6 @@ static gpux_status check_binary_dtypes(gpux_binary_op op, const struct gpux_arra
   return check_binary_op(op, a->dtype);
 }
 
-static int same_shape(const struct gpux_array *a, const struct gpux_array *b) {
-  return a->ndim == b->ndim && memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof a->shape[0]) == 0;
-}
-
 /* Checks the output of an op on inputs ops[1..n): context, dtype, broadcast shape, overlap. */
 static gpux_status check_out(const struct gpux_array *const *ops, int n, gpux_dtype want,
                              const char *fn) {
@@ -94,7 +90,7 @@ static gpux_status check_out(const struct gpux_array *const *ops, int n, gpux_dt
     return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "%s: output is %s, the result is %s", fn,
                            gpux_dtype_name(out->dtype), gpux_dtype_name(want));
   int fast = 1;
-  for (int k = 1; k < n; k++) fast &= same_shape(out, ops[k]);
+  for (int k = 1; k < n; k++) fast &= gpux__same_shape(out, ops[k]);
   if (!fast) {
     int nd;
     int64_t shape[GPUX_MAX_DIMS];
@@ -119,7 +115,7 @@ static void plan(gpux__launch *l, const struct gpux_array *const *ops, int n) {
   int contiguous = 1;
   for (int k = 0; k < n; k++) {
     l->opnd[k] = gpux__operand_of(ops[k]);
-    contiguous &= (k == 0 || same_shape(out, ops[k])) && gpux__is_contiguous(ops[k]);
+    contiguous &= (k == 0 || gpux__same_shape(out, ops[k])) && gpux__is_contiguous(ops[k]);
   }
   if (contiguous) {
     l->layout = GPUX_LAYOUT_C;
@@ -192,7 +188,7 @@ static gpux_status binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_
   const struct gpux_array *ops[2] = {out, a};
   GPUX__CHECK(check_out(ops, 2, result_dtype(binary_result[op], a->dtype), binary_names[op]));
   if (out->size == 0) return GPUX_SUCCESS;
-  if (same_shape(out, a) && gpux__is_contiguous(out) && gpux__is_contiguous(a)) {
+  if (gpux__same_shape(out, a) && gpux__is_contiguous(out) && gpux__is_contiguous(a)) {
     gpux__launch l;
     l.layout = GPUX_LAYOUT_S;
     l.n = out->size;

@@ -748,21 +748,6 @@ done:
   return GPUX_SUCCESS;
 }
 
-static int same_shape(const struct gpux_array *a, const struct gpux_array *b) {
-  return a->ndim == b->ndim &&
-         memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof a->shape[0]) == 0;
-}
-
-/* 1 if `in` broadcasts to out's shape (NumPy rules, out's shape unchanged). */
-static int broadcasts_to(const struct gpux_array *in, const struct gpux_array *out) {
-  if (in->ndim > out->ndim) return 0;
-  for (int d = 0; d < in->ndim; d++) {
-    int64_t s = in->shape[d], t = out->shape[d + out->ndim - in->ndim];
-    if (s != t && s != 1) return 0;
-  }
-  return 1;
-}
-
 /* Shapes and overlaps of the arrays (bind checked kinds, contexts and dtypes). */
 static gpux_status check_arrays(const struct gpux_elementwise *ew, const gpux_arg *args,
                                 const struct gpux_array *out0, const char *fn) {
@@ -771,7 +756,7 @@ static gpux_status check_arrays(const struct gpux_elementwise *ew, const gpux_ar
     if (args[i].kind != GPUX_ARG_ARRAY) continue;
     const struct gpux_array *a = args[i].v.array;
     const char *pn = ew->params[i].name;
-    if (ew->params[i].is_out ? !same_shape(a, out0) : !broadcasts_to(a, out0))
+    if (ew->params[i].is_out ? !gpux__same_shape(a, out0) : !gpux__broadcasts_to(a, out0))
       return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH,
                              ew->params[i].is_out
                                  ? "%s: %s: output %s has shape %s, the first output %s"

@@ -92,6 +92,10 @@ gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt);
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src);
 
 /* ---- n-d planning (nd.c) */
+/* 1 if a and b have the same shape. */
+int gpux__same_shape(const struct gpux_array *a, const struct gpux_array *b);
+/* 1 if `in` broadcasts to out's shape (NumPy rules, out's shape unchanged). */
+int gpux__broadcasts_to(const struct gpux_array *in, const struct gpux_array *out);
 /* Broadcasts the shapes of n operands (NumPy rules) into out_shape. */
 gpux_status gpux__broadcast_shapes(int n, const struct gpux_array *const *ops, int *out_ndim,
                                    int64_t *out_shape);

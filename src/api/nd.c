@@ -3,6 +3,20 @@
 #include <string.h>
 #include "internal.h"
 
+int gpux__same_shape(const struct gpux_array *a, const struct gpux_array *b) {
+  return a->ndim == b->ndim &&
+         memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof a->shape[0]) == 0;
+}
+
+int gpux__broadcasts_to(const struct gpux_array *in, const struct gpux_array *out) {
+  if (in->ndim > out->ndim) return 0;
+  for (int d = 0; d < in->ndim; d++) {
+    int64_t s = in->shape[d], t = out->shape[d + out->ndim - in->ndim];
+    if (s != t && s != 1) return 0;
+  }
+  return 1;
+}
+
 gpux_status gpux__broadcast_shapes(int n, const struct gpux_array *const *ops, int *out_ndim,
                                    int64_t *out_shape) {
   int nd = 0;

@@ -318,7 +318,6 @@ static void be_context_destroy(gpux__bctx *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   if (b->touch_queue) clFinish(b->touch_queue);
-  gpux_cl_uprog_release_all(b);
   gpux_cl_release_programs(b);
   gpux_cl_reduce_release(b);
   gpux_cl_gemm_release(b);

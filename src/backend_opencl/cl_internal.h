@@ -82,8 +82,6 @@ struct gpux__bctx {
   char uprog_options[96];    /* options put before the caller's on dialect / ops programs */
   cl_uint base_align;        /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (sub-buffer offsets) */
   cl_ulong local_mem;        /* CL_DEVICE_LOCAL_MEM_SIZE */
-  gpux__uprog *uprogs;       /* live programs and kernels, released with the context */
-  gpux__ukern *ukerns;
 };
 
 /* cl_backend.c */
@@ -188,8 +186,6 @@ void gpux_cl_kernel_release(gpux__bctx *b, gpux__ukern *k);
 gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
                                   const gpux__uarg *args, const uint64_t grid[3],
                                   const uint32_t block[3], size_t shared_bytes);
-/* the programs and kernels the front end has not released (context destroy) */
-void gpux_cl_uprog_release_all(gpux__bctx *b);
 
 /* cl_gemm.c */
 gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g);

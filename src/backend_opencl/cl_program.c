@@ -17,13 +17,12 @@
 
 /* Live programs and kernels are listed in their context, which releases what the front end
  * has not. */
+/* The front end owns programs and kernels (released before their context) */
 struct gpux__uprog {
   cl_program prog;
-  gpux__uprog *prev, *next;
 };
 struct gpux__ukern {
   cl_kernel k;
-  gpux__ukern *prev, *next;
 };
 
 /* the name of the caller's text in compiler messages (#line) */
@@ -163,9 +162,6 @@ gpux_status gpux_cl_program_build(gpux__bctx *b, int lang, const char *src, size
   }
   up->prog = p;
   p = NULL;
-  up->next = b->uprogs;
-  if (b->uprogs) b->uprogs->prev = up;
-  b->uprogs = up;
   *out = up;
   *origin = from_cache ? GPUX_PROGRAM_DISK_CACHE : GPUX_PROGRAM_COMPILED;
 done:
@@ -177,12 +173,8 @@ done:
 }
 
 void gpux_cl_program_release(gpux__bctx *b, gpux__uprog *p) {
+  (void)b;
   if (!p) return;
-  if (p->prev)
-    p->prev->next = p->next;
-  else
-    b->uprogs = p->next;
-  if (p->next) p->next->prev = p->prev;
   clReleaseProgram(p->prog); /* kernels created from it keep it alive */
   free(p);
 }
@@ -231,9 +223,6 @@ gpux_status gpux_cl_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *nam
   }
   uk->k = k;
   k = NULL;
-  uk->next = b->ukerns;
-  if (b->ukerns) b->ukerns->prev = uk;
-  b->ukerns = uk;
   *nparams = (int)na;
   for (cl_uint i = 0; i < na; i++) param_size[i] = 0; /* OpenCL does not tell */
   *max_block = wg > UINT32_MAX ? UINT32_MAX : (uint32_t)wg;
@@ -244,19 +233,10 @@ done:
 }
 
 void gpux_cl_kernel_release(gpux__bctx *b, gpux__ukern *k) {
+  (void)b;
   if (!k) return;
-  if (k->prev)
-    k->prev->next = k->next;
-  else
-    b->ukerns = k->next;
-  if (k->next) k->next->prev = k->prev;
   clReleaseKernel(k->k);
   free(k);
-}
-
-void gpux_cl_uprog_release_all(gpux__bctx *b) {
-  while (b->ukerns) gpux_cl_kernel_release(b, b->ukerns);
-  while (b->uprogs) gpux_cl_program_release(b, b->uprogs);
 }
 
 /* the kernel's name, for messages */
