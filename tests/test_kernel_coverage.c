@@ -86,6 +86,14 @@ static const char *const k_unary[] = {GPUX_UNARY_OPS(UN_OP)};
 #define RED_DT(k, dt) "gpux_reduce_" #k "_" #dt "_r", "gpux_reduce_" #k "_" #dt "_c",
 #define RED_KIND(k, id, DTL, acc) DTL(RED_DT, k)
 static const char *const k_reduce[] = {GPUX_REDUCE_KINDS(RED_KIND)};
+/* the OpenCL GPU form's vector column kernels, gpux_reduce_<kind>_<dt>_cv (GPUX_RD_CVK_* of
+ * kernels/cl/reduce.cl): float32 and int32 of the CUDA backend's RV_CVEC kinds, where the
+ * kind has the dtype (asum, ssq and ssd are float kinds) */
+#define RED_CV(k, dt) "gpux_reduce_" #k "_" #dt "_cv",
+static const char *const k_reduce_cv[] = {
+    RED_CV(sum, f32) RED_CV(sum, i32) RED_CV(prod, f32) RED_CV(prod, i32) RED_CV(argmin, f32)
+        RED_CV(argmin, i32) RED_CV(argmax, f32) RED_CV(argmax, i32) RED_CV(asum, f32)
+            RED_CV(ssq, f32) RED_CV(ssd, f32)};
 #define SCAN_DT(k, dt) "gpux_scan_" #k "_" #dt,
 #define SCAN_KIND(k, id, DTL, acc) DTL(SCAN_DT, k)
 static const char *const k_scan[] = {GPUX_SCAN_KINDS(SCAN_KIND)};
@@ -104,7 +112,8 @@ static const char *const k_random[] = {GPUX_RANDOM_KINDS(RANDOM_KIND)};
 #define SIZE_ITEM(n) n,
 static const int k_elem_sizes[] = {GPUX_ELEM_SIZES(SIZE_ITEM)};
 
-/* cuda: 1 for the CUDA set (it also has the GPUX_GEMM_DT_HALF kernels) */
+/* cuda: 1 for the CUDA set (it also has the GPUX_GEMM_DT_HALF kernels), 2 for the OpenCL
+ * GPU form's (it also has k_reduce_cv), 0 for the OpenCL CPU form's */
 static strlist expected_names(int cuda) {
   strlist l = {0};
   char buf[128];
@@ -131,7 +140,10 @@ static strlist expected_names(int cuda) {
   }
   for (size_t i = 0; i < sizeof k_gemm / sizeof k_gemm[0]; i++) sl_add(&l, k_gemm[i]);
   for (size_t i = 0; i < sizeof k_random / sizeof k_random[0]; i++) sl_add(&l, k_random[i]);
-  if (cuda)
+  if (cuda == 2)
+    for (size_t i = 0; i < sizeof k_reduce_cv / sizeof k_reduce_cv[0]; i++)
+      sl_add(&l, k_reduce_cv[i]);
+  if (cuda == 1)
     for (size_t i = 0; i < sizeof k_gemm_cuda / sizeof k_gemm_cuda[0]; i++)
       sl_add(&l, k_gemm_cuda[i]);
   for (size_t i = 0; i < sizeof k_elem_sizes / sizeof k_elem_sizes[0]; i++) {
@@ -323,7 +335,7 @@ static void test_opencl_kernel_names(void **state) {
       if (!build_names(ctx, dev, &gpux_test_cl_sources[i], k_cl_forms[k], &sets[k])) problems++;
     char what[128];
     snprintf(what, sizeof what, "OpenCL (%s form: %s)", k ? "GPU" : "CPU", k_cl_forms[k]);
-    problems += compare_sets(what, &sets[k], fp64, 0);
+    problems += compare_sets(what, &sets[k], fp64, k ? 2 : 0);
   }
   sl_free(&sets[0]);
   sl_free(&sets[1]);
@@ -338,7 +350,7 @@ static void test_opencl_kernel_names(void **state) {
 /* The expected set itself: sizes follow from the lists. */
 static void test_expected_set(void **state) {
   (void)state;
-  strlist exp = expected_names(0), exp_cuda = expected_names(1);
+  strlist exp = expected_names(0), exp_cuda = expected_names(1), exp_clgpu = expected_names(2);
   size_t nb = sizeof k_binary / sizeof k_binary[0], nu = sizeof k_unary / sizeof k_unary[0];
   size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
   size_t nst = sizeof k_dt_storage / sizeof k_dt_storage[0];
@@ -370,9 +382,13 @@ static void test_expected_set(void **state) {
   assert_int_equal(exp.n,
                    nb + nu + nr + ns + 2 * ndt + nst * (3 + 2 * nst) + 2 * 4 + ngemm + nrand);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half);
+  /* the OpenCL GPU form: vector column kernels of 4 kinds x f32 i32 + 3 float kinds */
+  assert_int_equal(sizeof k_reduce_cv / sizeof k_reduce_cv[0], 4 * 2 + 3);
+  assert_int_equal(exp_clgpu.n, exp.n + 4 * 2 + 3);
   print_message("expected kernel set: %zu names (CUDA: %zu)\n", exp.n, exp_cuda.n);
   sl_free(&exp);
   sl_free(&exp_cuda);
+  sl_free(&exp_clgpu);
 }
 
 int main(void) {

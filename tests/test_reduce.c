@@ -997,6 +997,83 @@ static void test_ref_selfcheck(void **state) {
   }
 }
 
+/* ------------------------------------------------------------------ 4-byte columns */
+
+/* Column reductions (the second-to-last axis) of a contiguous view that starts `off`
+ * elements into its allocation, against the canonical reference bit for bit. The OpenCL
+ * backend's GPU form reads 4-byte columns in fours as 16-byte vectors where inner and the
+ * offset are multiples of 4, and runs its 16-column kernel where either is not: both are
+ * run here. */
+static void col_offset_run(gpux_reduce_op op, gpux_dtype dt, int ndim, const int64_t *shape,
+                           int64_t off, const void *host) {
+  char label[256], sh[96];
+  snprintf(label, sizeof label, "%s %s: %s contiguous view at element offset %" PRId64 ", axis %d",
+           k_op_names[op], gt_dtype_str(dt), gt_shape_str(sh, sizeof sh, ndim, shape), off,
+           ndim - 2);
+  gpux_dtype rdt;
+  GT_ASSERT(ref_reduce_result(op, dt, &rdt), "test bug: %s on %s", k_op_names[op],
+            gt_dtype_str(dt));
+  const size_t es = ref_dtype_size(dt), rs = ref_dtype_size(rdt);
+  const int64_t n = ref_shape_size(ndim, shape), np = n + off;
+  char *pad = gt_malloc((size_t)np * es);
+  gt_poison_host(pad, (size_t)off * es);
+  memcpy(pad + (size_t)off * es, host, (size_t)n * es);
+  gpux_array_t base = NULL, sl = NULL, v = NULL, o = NULL;
+  GT_OK(gpux_array_from_host(&base, gt_ctx, dt, 1, &np, pad));
+  const int64_t start = off, stop = np;
+  GT_OK(gpux_array_slice(&sl, base, &start, &stop, NULL));
+  GT_OK(gpux_array_reshape(&v, sl, ndim, shape)); /* a view: sl is contiguous */
+  int red[GPUX_MAX_DIMS] = {0}, axis = ndim - 2;
+  red[axis] = 1;
+  int64_t n_out = n / shape[axis];
+  void *canon = gt_malloc((size_t)n_out * rs), *got = gt_malloc((size_t)n_out * rs);
+  GT_ASSERT(ref_reduce_axes_canon(op, dt, ndim, shape, host, red, 0, canon) == 0,
+            "%s: the reference failed", label);
+  gt_check_ok(gpux_reduce(&o, op, v, &axis, 1, 0), label, __FILE__, __LINE__);
+  GT_OK(gpux_array_read(o, got, (size_t)n_out * rs));
+  gt_compare_bits(label, rdt, got, canon, n_out);
+  free(got);
+  free(canon);
+  gpux_array_release(o);
+  gpux_array_release(v);
+  gpux_array_release(sl);
+  gpux_array_release(base);
+  free(pad);
+}
+
+/* The kinds with the OpenCL backend's vector column kernels (sum, prod, argmin, argmax, L1,
+ * L2, var) on float32 and int32: inner 8, 36 and 68 (vectors; partial 32-column blocks), 34
+ * and 70 (not multiples of 4: the 16-column kernel), lengths 33 (one partial k), 260, 300
+ * and 4097 (a chunk boundary, two passes), offsets 0 to 4 (0 and 4 vectors); argmin/argmax
+ * on inputs full of ties, with NaNs (several per column) in float32. */
+static void test_col4(void **state) {
+  (void)state;
+  static const gpux_reduce_op ops[] = {GPUX_REDUCE_SUM,     GPUX_REDUCE_PROD,
+                                       GPUX_REDUCE_ARGMIN,  GPUX_REDUCE_ARGMAX,
+                                       GPUX_REDUCE_NORM_L1, GPUX_REDUCE_NORM_L2,
+                                       GPUX_REDUCE_VAR};
+  static const gpux_dtype dts[] = {GPUX_FLOAT32, GPUX_INT32};
+  static const int64_t shapes[][3] = {{33, 34, 0}, {300, 70, 0}, {4097, 8, 0}, {2, 300, 68},
+                                      {260, 36, 0}};
+  static const int nd[] = {2, 2, 2, 3, 2};
+  int k = 0;
+  for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++)
+    for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++) {
+      gpux_dtype rdt;
+      if (!ref_reduce_result(ops[oi], dts[di], &rdt)) continue;
+      for (size_t si = 0; si < sizeof nd / sizeof nd[0]; si++) {
+        const int64_t n = ref_shape_size(nd[si], shapes[si]);
+        void *h = gt_malloc((size_t)n * ref_dtype_size(dts[di]));
+        fill_input(ops[oi], dts[di], h, n, mkseed(ops[oi], dts[di], 1000 + k++));
+        if (is_arg(ops[oi]) && dts[di] == GPUX_FLOAT32)
+          for (int64_t i = 5; i < n; i += 97) ((float *)h)[i] = NAN;
+        for (int64_t off = 0; off <= 4; off++)
+          if (off != 3 || si == 0) col_offset_run(ops[oi], dts[di], nd[si], shapes[si], off, h);
+        free(h);
+      }
+    }
+}
+
 /* ------------------------------------------------------------------ main */
 
 int main(void) {
@@ -1022,6 +1099,7 @@ int main(void) {
   tests[n++] = (struct CMUnitTest){"specials_float64", test_specials, NULL, NULL, (void *)&fdt[1]};
   tests[n++] = (struct CMUnitTest){"determinism", test_determinism, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"big_2p22_plus_3", test_big, NULL, NULL, NULL};
+  tests[n++] = (struct CMUnitTest){"columns_4byte_offsets", test_col4, NULL, NULL, NULL};
   int failed = gt_run("reduce", tests, n);
   gt_shutdown();
   return failed ? 1 : 0;

@@ -28,6 +28,11 @@
  *     work-item (i = l % 16, g = l / 16) owns lanes g + 16m (m = 0..15) of column i, folds
  *     each over k, combines them in registers for tree levels s >= 16; after one barrier,
  *     work-item i (g = 0) does levels 8, 4, 2, 1 of its column from local memory.
+ *   _cv, vector columns (GPU form only; float32 and int32 inputs of sum, prod, argmin,
+ *     argmax, asum, ssq, ssd; mode ignored): run in place of _c's mode 0 where inner and
+ *     in_off are multiples of 4 (the host checks): one group per (block of 32 columns,
+ *     chunk, row), 4 adjacent columns per work-item read as one 16-byte vector per row
+ *     (GPUX_RD_CV_BODY). _c serves every other case.
  *   _r and _c, mode 1 (len <= 32): one work-item per output (o, i), output q = o * inner + i
  *     = group * 256 + l: lanes 0..31 in registers, tree levels 16..1. Levels 128, 64 and 32
  *     combine only identities (lanes >= len hold e) and are left out: a (+) e == a.
@@ -327,16 +332,16 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
                            ? kd##_ld(x[j], m, c0 + rk + 16 * (j), in_idx,                     \
                                      in_idx_off + ek + (j) * s16)                             \
                            : kd##_e());
-/* column block, chunk p, row o and column i of work-item column ii */
-#define GPUX_RD_COL_COORDS(ii)                                                                \
-  const long grp = GPUX_RD_GROUP(), ncb = (inner + 15) >> 4;                                  \
+/* column block (of 2^lw columns), chunk p, row o and column i of work-item column ii */
+#define GPUX_RD_COL_COORDS(ii, lw)                                                            \
+  const long grp = GPUX_RD_GROUP(), ncb = (inner + (1 << (lw)) - 1) >> (lw);                  \
   const long t = grp / ncb, cb = grp - t * ncb;                                               \
   const long o = nparts > 1 ? t / nparts : t, p = t - o * nparts;                             \
-  const long i = cb * 16 + (ii);
+  const long i = (cb << (lw)) + (ii);
 #define GPUX_RD_COL_BODY(kd)                                                                  \
   {                                                                                           \
     const int l = (int)get_local_id(0), ii = l & 15, g = l >> 4;                              \
-    GPUX_RD_COL_COORDS(ii)                                                                    \
+    GPUX_RD_COL_COORDS(ii, 4)                                                                 \
     const long c0 = p * GPUX_RED_CHUNK;                                                       \
     const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);             \
     const int ok = i < inner;                                                                 \
@@ -367,7 +372,7 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
   if (mode == 0 && get_local_id(0) < 16) {                                                    \
     const int c1 = (int)get_local_id(0);                                                      \
-    GPUX_RD_COL_COORDS(c1)                                                                    \
+    GPUX_RD_COL_COORDS(c1, 4)                                                                 \
     if (i < inner) {                                                                          \
       kd##_a a[16];                                                                           \
       GPUX_REP16(GPUX_RD_COL_RED_LD, kd, 0)                                                   \
@@ -377,7 +382,140 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     }                                                                                         \
   }
 
-#define GPUX_RD_KERNELS_(kd, kn)                                                              \
+/* _cv, vector columns: 4-byte inputs of the kinds of GPUX_RD_CVK_* (the CUDA backend's
+ * RV_CVEC), len > 32, inner % 4 == 0 and in_off % 4 == 0 (the host checks; buffers are
+ * aligned far beyond 16 bytes): one group per (block of 32 columns, chunk, row), the block
+ * fastest; work-item (tx = l % 8, g = l / 8) owns columns 4tx .. 4tx + 3 of its block,
+ * lanes g + 32j of each (j = 0..7; accumulators a0[j] .. a3[j]), read as one 16-byte vector
+ * per row: 8 loads of 16 bytes per k (a warp reads 4 rows x 128 bytes), in halves of 4,
+ * the next half's loads issued before the current half's folds, so 4 to 8 loads stay in
+ * flight across the folds (as the CUDA backend's cp.async stages keep them). Levels 128,
+ * 64, 32 pair accumulators of one work-item (j with j + 4, 2, 1); red[32g + c] is then
+ * lane g of column c, and work-item c < 32 does levels 16 .. 1 (GPUX_RD_CV_TREE).
+ * Order-free kinds (kd_ai: argmin, argmax) fold all of a work-item's lanes of a column
+ * into its accumulator 0 (any order of combines gives the same bits) to save registers. */
+#define GPUX_RD_V4_f32 float4
+#define GPUX_RD_V4_i32 int4
+#define GPUX_RD_CV_J(kd, j) (kd##_ai() ? 0 : (j))
+#define GPUX_RD_CV_LD(xq, rr, j)                                                              \
+  x[j] = (rr) + 32 * (j) < rem ? (xq)[(j) * vs32] : (gpux_rd_cv_t)0;
+#define GPUX_RD_CV_LDX(kd, j) GPUX_RD_CV_LD(xp, rk, j)
+#define GPUX_RD_CV_LDN(kd, j) GPUX_RD_CV_LD(xp + vsk, rk + GPUX_RED_LANES, j)
+#define GPUX_RD_CV_F(kd, A, c, m, j)                                                           \
+  A[GPUX_RD_CV_J(kd, j)] =                                                                    \
+      kd##_op(A[GPUX_RD_CV_J(kd, j)], kd##_ld(x[j].c, m, c0 + rk + 32 * (j), in_idx, 0));
+#define GPUX_RD_CV_FOLD(kd, j)                                                                \
+  if (rk + 32 * (j) < rem) {                                                                  \
+    GPUX_RD_CV_F(kd, a0, s0, m0, j)                                                           \
+    GPUX_RD_CV_F(kd, a1, s1, m1, j)                                                           \
+    GPUX_RD_CV_F(kd, a2, s2, m2, j)                                                           \
+    GPUX_RD_CV_F(kd, a3, s3, m3, j)                                                           \
+  }
+#define GPUX_RD_CV_INIT(kd, j) a0[j] = a1[j] = a2[j] = a3[j] = kd##_e();
+#define GPUX_RD_CV_T(kd, j, s)                                                                \
+  a0[j] = kd##_op(a0[j], a0[(j) + (s)]);                                                      \
+  a1[j] = kd##_op(a1[j], a1[(j) + (s)]);                                                      \
+  a2[j] = kd##_op(a2[j], a2[(j) + (s)]);                                                      \
+  a3[j] = kd##_op(a3[j], a3[(j) + (s)]);
+#define GPUX_RD_CV_T4(kd, j) GPUX_RD_CV_T(kd, j, 4)
+#define GPUX_RD_CV_T2(kd, j) GPUX_RD_CV_T(kd, j, 2)
+#define GPUX_RD_CV_T1(kd, j) GPUX_RD_CV_T(kd, j, 1)
+#define GPUX_RD_CV_BODY(kd, V)                                                                \
+  {                                                                                           \
+    typedef V gpux_rd_cv_t; /* the input's 4-vector */                                       \
+    const int l = (int)get_local_id(0), tx = l & 7, g = l >> 3;                               \
+    GPUX_RD_COL_COORDS(4 * tx, 5)                                                             \
+    const long c0 = p * GPUX_RED_CHUNK;                                                       \
+    const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);             \
+    const int ok = i < inner; /* inner % 4 == 0: columns i .. i + 3 all or none */            \
+    const long ia = aux_off + o * inner + i;                                                  \
+    const kd##_t m0 = ok ? kd##_aux(aux, ia) : (kd##_t)0;                                     \
+    const kd##_t m1 = ok ? kd##_aux(aux, ia + 1) : (kd##_t)0;                                 \
+    const kd##_t m2 = ok ? kd##_aux(aux, ia + 2) : (kd##_t)0;                                 \
+    const kd##_t m3 = ok ? kd##_aux(aux, ia + 3) : (kd##_t)0;                                 \
+    kd##_a a0[8], a1[8], a2[8], a3[8];                                                        \
+    GPUX_REP8(GPUX_RD_CV_INIT, kd, 0)                                                         \
+    if (ok) {                                                                                 \
+      /* in vectors: 32 rows, 256 rows */                                                     \
+      const long vs32 = 8 * inner, vsk = (long)GPUX_RED_LANES / 4 * inner;                    \
+      __global const gpux_rd_cv_t *xp =                                                       \
+          (__global const gpux_rd_cv_t *)(in + in_off + (o * len + c0 + g) * inner + i);      \
+      const int kn = (rem + GPUX_RED_LANES - 1) / GPUX_RED_LANES;                             \
+      gpux_rd_cv_t x[8];                                                                      \
+      {                                                                                       \
+        const int rk = g;                                                                     \
+        GPUX_REP4(GPUX_RD_CV_LDX, kd, 0)                                                      \
+      }                                                                                       \
+      for (int k = 0; k < kn; k++, xp += vsk) {                                               \
+        const int rk = g + GPUX_RED_LANES * k;                                                \
+        GPUX_REP4(GPUX_RD_CV_LDX, kd, 4)                                                      \
+        GPUX_REP4(GPUX_RD_CV_FOLD, kd, 0)                                                     \
+        GPUX_REP4(GPUX_RD_CV_LDN, kd, 0) /* rows past rem (k + 1 == kn): not read */          \
+        GPUX_REP4(GPUX_RD_CV_FOLD, kd, 4)                                                     \
+      }                                                                                       \
+    }                                                                                         \
+    GPUX_REP4(GPUX_RD_CV_T4, kd, 0) /* levels 128, 64, 32 */                                  \
+    GPUX_REP2(GPUX_RD_CV_T2, kd, 0)                                                           \
+    GPUX_REP1(GPUX_RD_CV_T1, kd, 0)                                                           \
+    red[32 * g + 4 * tx] = a0[0];                                                             \
+    red[32 * g + 4 * tx + 1] = a1[0];                                                         \
+    red[32 * g + 4 * tx + 2] = a2[0];                                                         \
+    red[32 * g + 4 * tx + 3] = a3[0];                                                         \
+  }
+/* after the fold: work-item c1 < 32 takes lanes 0..31 of column c1 for levels 16 .. 1 */
+#define GPUX_RD_CV_RED_LD(kd, j) a[j] = red[c1 + 32 * (j)];
+#define GPUX_RD_CV_TREE(kd)                                                                   \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  if (get_local_id(0) < 32) {                                                                 \
+    const int c1 = (int)get_local_id(0);                                                      \
+    GPUX_RD_COL_COORDS(c1, 5)                                                                 \
+    if (i < inner) {                                                                          \
+      kd##_a a[32];                                                                           \
+      GPUX_REP32(GPUX_RD_CV_RED_LD, kd, 0)                                                    \
+      GPUX_RD_TREE32(kd)                                                                      \
+      const long q = (o * nparts + p) * inner + i;                                            \
+      kd##_st(out, out_idx, out_off + q, out_idx_off + q, a[0], post, post_div);              \
+    }                                                                                         \
+  }
+
+/* (kind, dtype) pairs with a _cv kernel: GPUX_RD_CVK_<kind>_(dt) is GPUX_RD_CV_YES or
+ * GPUX_RD_CV_NO, called (kd, kn, dt) after the kernels _r and _c. A kernel of its own (mode
+ * ignored: it only runs the vector case), so that its registers (and so its groups per
+ * compute unit) are its own and _c keeps its own for the cases it serves (other inner or
+ * in_off, len <= 32); src/backend_opencl/cl_reduce.c (col_vec_kind) keeps the same list.
+ * min, max, amax, any, all and cnt are left out as on CUDA. */
+#define GPUX_RD_CV_KERNEL(kd, kn, V)                                                          \
+  __kernel __attribute__((reqd_work_group_size(GPUX_RED_LANES, 1, 1))) void kn##_cv(          \
+      GPUX_RD_ARGS(kd)) {                                                                     \
+    __local kd##_a red[4 * GPUX_RED_LANES];                                                   \
+    GPUX_RD_CV_BODY(kd, V)                                                                    \
+    GPUX_RD_CV_TREE(kd)                                                                       \
+  }
+#define GPUX_RD_CV_YES(kd, kn, dt) GPUX_RD_CV_KERNEL(kd, kn, GPUX_RD_V4_##dt)
+#define GPUX_RD_CV_NO(kd, kn, dt)
+#define GPUX_RD_CVD_f32 GPUX_RD_CV_YES
+#define GPUX_RD_CVD_i32 GPUX_RD_CV_YES
+#define GPUX_RD_CVD_f64 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_i64 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_u8 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_b8 GPUX_RD_CV_NO
+#define GPUX_RD_CVK_sum_(dt) GPUX_RD_CVD_##dt
+#define GPUX_RD_CVK_prod_(dt) GPUX_RD_CVD_##dt
+#define GPUX_RD_CVK_argmin_(dt) GPUX_RD_CVD_##dt
+#define GPUX_RD_CVK_argmax_(dt) GPUX_RD_CVD_##dt
+#define GPUX_RD_CVK_asum_(dt) GPUX_RD_CVD_##dt
+#define GPUX_RD_CVK_ssq_(dt) GPUX_RD_CVD_##dt
+#define GPUX_RD_CVK_ssd_(dt) GPUX_RD_CVD_##dt
+#define GPUX_RD_CVK_min_(dt) GPUX_RD_CV_NO
+#define GPUX_RD_CVK_max_(dt) GPUX_RD_CV_NO
+#define GPUX_RD_CVK_argmin_p_(dt) GPUX_RD_CV_NO
+#define GPUX_RD_CVK_argmax_p_(dt) GPUX_RD_CV_NO
+#define GPUX_RD_CVK_any_(dt) GPUX_RD_CV_NO
+#define GPUX_RD_CVK_all_(dt) GPUX_RD_CV_NO
+#define GPUX_RD_CVK_cnt_(dt) GPUX_RD_CV_NO
+#define GPUX_RD_CVK_amax_(dt) GPUX_RD_CV_NO
+
+#define GPUX_RD_KERNELS_(kd, kn, cv, dt)                                                      \
   __kernel void kn##_r(GPUX_RD_ARGS(kd)) {                                                    \
     __local kd##_a red[GPUX_RED_LANES];                                                       \
     if (mode == 1)                                                                            \
@@ -393,7 +531,8 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     else                                                                                      \
       GPUX_RD_COL_BODY(kd)                                                                    \
     GPUX_RD_COL_TREE(kd)                                                                      \
-  }
+  }                                                                                           \
+  cv(kd, kn, dt) /* kn_cv where the kind and dtype have it */
 
 #else
 /* ---------------------------------------------------------------- CPU form */
@@ -491,7 +630,7 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     }                                                                                         \
   }
 
-#define GPUX_RD_KERNELS_(kd, kn)                                                              \
+#define GPUX_RD_KERNELS_(kd, kn, cv, dt) /* cv: GPU form only */                              \
   __kernel void kn##_r(GPUX_RD_ARGS(kd)) {                                                    \
     GPUX_RD_ROW_CPU(kd)                                                                       \
   }                                                                                           \
@@ -505,7 +644,8 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 /* kind names are pasted at once (K##_): pocl's headers define min, max, any and all as
  * macros, which an argument passed on unpasted would become */
 #define GPUX_RD_KERNELS(Kx, dt)                                                               \
-  GPUX_RD_DEF_##Kx(gpux_rd_##Kx##dt, dt) GPUX_RD_KERNELS_(gpux_rd_##Kx##dt, gpux_reduce_##Kx##dt)
+  GPUX_RD_DEF_##Kx(gpux_rd_##Kx##dt, dt)                                                      \
+  GPUX_RD_KERNELS_(gpux_rd_##Kx##dt, gpux_reduce_##Kx##dt, GPUX_RD_CVK_##Kx(dt), dt)
 #define GPUX_RD_DT(Kx, dt) GPUX_ON_##dt(GPUX_RD_KERNELS, Kx, dt)
 #define GPUX_RD_KIND(K, id, DTLIST, ACC) DTLIST(GPUX_RD_DT, K##_)
 GPUX_REDUCE_KINDS(GPUX_RD_KIND)

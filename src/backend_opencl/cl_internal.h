@@ -68,6 +68,9 @@ struct gpux__bctx {
   cl_kernel arange[GPUX_KDT_COUNT];
   cl_kernel linspace[GPUX_KDT_COUNT];
   cl_kernel reduce[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT][2]; /* [kind][dtype][GPUX_RL_*] */
+  /* GPU form only: reduce.cl's vector column kernels (_cv), NULL for the kinds and dtypes
+   * without one */
+  cl_kernel reduce_cv[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT];
   cl_kernel scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
   cl_kernel random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* [GPUX_RK_*][output dtype] */
   cl_uint compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS, read on first use (0 before) */

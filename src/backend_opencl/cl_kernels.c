@@ -273,6 +273,7 @@ static void release_family(gpux__bctx *b, int fam) {
     RELEASE_TABLE(b->where);
   } else if (fam == GPUX_CL_FAM_REDUCE) {
     RELEASE_TABLE(b->reduce);
+    RELEASE_TABLE(b->reduce_cv);
   } else if (fam == GPUX_CL_FAM_SCAN) {
     RELEASE_TABLE(b->scan);
   } else if (fam == GPUX_CL_FAM_RANDOM) {

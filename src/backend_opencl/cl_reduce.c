@@ -4,7 +4,8 @@
  * be_context_create): the GPU form (work-groups of 256, local memory) and the CPU form (a
  * whole chunk or tile per work-item, b->red_local work-items per group). The host picks the
  * launch shape and the kernel's mode/phase argument; every shape gives the canonical bits.
- * Kernels are resolved once per program into tables indexed by [kind][dtype][layout]. */
+ * Kernels are resolved once per program into tables indexed by [kind][dtype][layout], and
+ * the GPU form's vector column kernels (reduce.cl's _cv) into b->reduce_cv[kind][dtype]. */
 #include <stdlib.h>
 #include <string.h>
 #include "cl_internal.h"
@@ -27,15 +28,32 @@ static const char layout_char[2] = {[GPUX_RL_ROW] = 'r', [GPUX_RL_COL] = 'c'};
     if ((s = (expr)) != GPUX_SUCCESS) return s; \
   } while (0)
 
+/* The kinds with vector column kernels (reduce.cl's _cv) for float32 and int32 inputs
+ * (GPUX_RD_CVK_* and GPUX_RD_CVD_* there): the CUDA backend's RV_CVEC kinds. */
+#define RK_ID(k, id, list, acc) RK_##k = id,
+enum { GPUX_REDUCE_KINDS(RK_ID) RK_END_ };
+#undef RK_ID
+static int col_vec_kind(int kind, int dt) {
+  static const unsigned char kinds[GPUX_REDUCE_KIND_COUNT] = {
+      [RK_sum] = 1,  [RK_prod] = 1, [RK_argmin] = 1, [RK_argmax] = 1,
+      [RK_asum] = 1, [RK_ssq] = 1,  [RK_ssd] = 1};
+  return kinds[kind] && (dt == GPUX_KDT_f32 || dt == GPUX_KDT_i32) &&
+         (reduce_kinds[kind].dtypes & (1u << dt));
+}
+
 gpux_status gpux_cl_resolve_reduce(gpux__bctx *b, cl_program p) {
   gpux_status s;
   for (int k = 0; k < GPUX_REDUCE_KIND_COUNT; k++)
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
-      if (reduce_kinds[k].dtypes & (1u << dt))
+      if (reduce_kinds[k].dtypes & (1u << dt)) {
         for (int l = 0; l < 2; l++)
           TRY(gpux_cl_resolve(b, p, &b->reduce[k][dt][l], GPUX_CL_IS_F64(dt),
                               "gpux_reduce_%s_%s_%c", reduce_kinds[k].name, gpux_cl_dt_name[dt],
                               layout_char[l]));
+        if (!b->red_cpu && col_vec_kind(k, dt)) /* the GPU form's vector columns */
+          TRY(gpux_cl_resolve(b, p, &b->reduce_cv[k][dt], 0, "gpux_reduce_%s_%s_cv",
+                              reduce_kinds[k].name, gpux_cl_dt_name[dt]));
+      }
   return GPUX_SUCCESS;
 }
 
@@ -123,8 +141,19 @@ gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   } else if (p->len <= RED_SHORT) { /* a work-item per output */
     mode = 1;
     groups = ceil_div(p->outer * inner, GPUX_RED_LANES);
-  } else { /* a group per (chunk, row) or (block of 16 columns, chunk, row) */
-    groups = layout == GPUX_RL_ROW ? p->outer * nparts : ceil_div(inner, 16) * nparts * p->outer;
+  } else if (layout == GPUX_RL_ROW) { /* a group per (chunk, row) */
+    groups = p->outer * nparts;
+  } else if (b->reduce_cv[p->kind][dt] && inner % 4 == 0 && p->in.offset % 4 == 0 &&
+             b->base_align % 16 == 0) {
+    /* _cv, a group per (block of 32 columns, chunk, row): 4 adjacent columns read as one
+     * 16-byte vector, so inner and the element offset are multiples of 4 and buffers are
+     * aligned to 16 bytes (clCreateBuffer aligns to CL_DEVICE_MEM_BASE_ADDR_ALIGN); the
+     * slot is set (when the program was built) only in the GPU form, for the kinds and
+     * dtypes that have the kernel. The mode argument is ignored. */
+    k = b->reduce_cv[p->kind][dt];
+    groups = ceil_div(inner, 32) * nparts * p->outer;
+  } else { /* _c, a group per (block of 16 columns, chunk, row) */
+    groups = ceil_div(inner, 16) * nparts * p->outer;
   }
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &p->in);
