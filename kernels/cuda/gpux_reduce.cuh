@@ -1,6 +1,7 @@
 /* gpux CUDA kernel set: what reduce.cu and scan.cu share -- the reduction kinds of
  * gpux_kernels.h ("Reductions and scans") as policy types, warp shuffles of accumulators and
- * the relaxed loads/stores the single-pass scan publishes its tile states with.
+ * the relaxed loads/stores the single-pass scan publishes its tile states with, and the
+ * asynchronous copies (cp.async) column sums and the scan stream their inputs with.
  *
  * A kind policy K (rk_<kind><D>, D the input dtype tag) gives:
  *   T, A        input and accumulator types (integer sum/prod/cnt accumulate in unsigned
@@ -295,6 +296,28 @@ __device__ __forceinline__ void st_relaxed(u64 *p, u64 v) {
 __device__ __forceinline__ void st_relaxed(unsigned *p, unsigned v) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 }
+
+/* ---- copies global -> shared in the background (sm_80+) ------------------------------- */
+/* cp.async: the copy completes while the thread goes on; cp_async_wait_all() waits for this
+ * thread's copies, a barrier after it shows them to the block. 16 bytes need 16-byte
+ * aligned addresses on both sides; 4 bytes, 4-byte aligned ones. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+__device__ __forceinline__ void cp_async16(void *dst, const void *src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
+                   (unsigned)__cvta_generic_to_shared(dst)),
+               "l"(src)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async4(void *dst, const void *src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(
+                   (unsigned)__cvta_generic_to_shared(dst)),
+               "l"(src)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_wait_all() {
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+#endif
 
 }  // namespace gpux_cu
 

@@ -513,12 +513,6 @@ static_assert(GPUX_RED_LANES / GPUX_CU_RC_GROUPS == 16, "16 half-warps");
 #define GPUX_CU_CA_COLS 32
 #define GPUX_CU_CA_ROWS 64
 #define GPUX_CU_CA_STAGES 5
-__device__ __forceinline__ void cp_async16(void *dst, const void *src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
-                   (unsigned)__cvta_generic_to_shared(dst)),
-               "l"(src)
-               : "memory");
-}
 template <class K> __device__ __forceinline__ void red_c_async(const rargs<K> &p) {
   typedef typename K::T T;
   typedef typename K::A A;

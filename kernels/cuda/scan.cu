@@ -19,6 +19,9 @@
  *     every earlier tile of the row belongs to a block that is already running: the
  *     look-back cannot deadlock. Blocks loop (take another id) until all rows*ntiles tiles
  *     are taken, so any grid size works.
+ *   SV_PAIR (len > 4096): SV_LOOKBACK with two tiles per block at a time and one look-back
+ *     per pair (scan_pairs: float32 on sm_80 and sm_90+; elsewhere it runs SV_LOOKBACK); the
+ *     host launches one wave of blocks.
  * A variant asked for outside its range of len runs the block variants (SV_TILE, or
  * SV_LOOKBACK when len > 4096, which then needs the zeroed state).
  * Tile states (zeroed before the launch, ntiles = rows * ceil(len / 4096) of them) start at
@@ -34,7 +37,7 @@
 
 namespace gpux_cu {
 
-enum { SV_THREAD = 0, SV_WARP = 1, SV_TILE = 2, SV_LOOKBACK = 3 };
+enum { SV_THREAD = 0, SV_WARP = 1, SV_TILE = 2, SV_LOOKBACK = 3, SV_PAIR = 4 };
 enum { ST_AGG = 1, ST_INCL = 2 };
 constexpr int NWARPS = GPUX_SCAN_THREADS / 32;
 constexpr int ITEMS = GPUX_SCAN_ITEMS;
@@ -185,13 +188,63 @@ __device__ __forceinline__ void poll_window(const W *w, unsigned d, unsigned c, 
  * resident block on the GPUs of today) and one thread folds them forward serially; farther
  * ones are read again (a fallback). LB_N: 512 where 5 float blocks must fit 100 KB (sm_75,
  * sm_86, sm_89). */
-constexpr int LB_G = 4;
+/* Whether SV_PAIR runs scan_pairs (below) on this GPU: sm_80 and sm_90+, where two staging
+ * buffers fit next to the look-back's without costing blocks (sm_80: 4 blocks of 38 KB in
+ * 164 KB; sm_90: 5 in 228 KB). Where an SM has 100 KB or less (sm_75, sm_86, sm_89) it would
+ * halve the blocks, and SV_PAIR runs SV_LOOKBACK. */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
+#define GPUX_CU_SCAN_PAIR 1
+#else
+#define GPUX_CU_SCAN_PAIR 0
+#endif
+/* Windows per round: 8 (256 tiles a round trip) where scan_pairs runs, whose look-backs
+ * reach twice as many tiles back (it fits without spilling there), else 4. */
+constexpr int LB_G = GPUX_CU_SCAN_PAIR ? 8 : 4;
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
 constexpr unsigned LB_N = 1024;
 #else
 constexpr unsigned LB_N = 512;
 #endif
 constexpr unsigned LB_SIZE = LB_N + 32; /* + one window of scratch for the fallback */
+
+/* acc (+) lb[m - 1] (+) lb[m - 2] ... (+) lb[0], in that order: the aggregates in
+ * increasing tile order. Only shared memory loads, independent of acc, so the adds run back
+ * to back at their own latency: 4-byte accumulators read 16 bytes at a time (lb 16-byte
+ * aligned), two groups ahead of the adds. Every add is one of the canonical chain's. */
+template <class K>
+__device__ __forceinline__ typename K::A fold_lb(typename K::A acc, const typename K::A *lb,
+                                                 int m) {
+  if (m <= 0) return acc;
+  if constexpr (sizeof(typename K::A) == 4) {
+    typedef typename K::A A;
+    struct __align__(16) A4 { A x, y, z, w; };
+    const A4 *v4 = reinterpret_cast<const A4 *>(lb);
+    { /* the top group, partly: elements h .. 0 of group (m - 1) / 4 */
+      const int h = (m - 1) & 3;
+      const A4 v = v4[(m - 1) >> 2];
+      if (h >= 3) acc = K::comb(acc, v.w);
+      if (h >= 2) acc = K::comb(acc, v.z);
+      if (h >= 1) acc = K::comb(acc, v.y);
+      acc = K::comb(acc, v.x);
+    }
+    int g = (m - 1) >> 2; /* whole groups g - 1 .. 0 remain */
+    A4 a = v4[g >= 1 ? g - 1 : 0], b = v4[g >= 2 ? g - 2 : 0];
+#pragma unroll 4
+    for (; g >= 1; --g) {
+      const A4 n = v4[g >= 3 ? g - 3 : 0]; /* two groups ahead */
+      acc = K::comb(acc, a.w);
+      acc = K::comb(acc, a.z);
+      acc = K::comb(acc, a.y);
+      acc = K::comb(acc, a.x);
+      a = b;
+      b = n;
+    }
+  } else {
+#pragma unroll 4
+    for (int d = m - 1; d >= 0; --d) acc = K::comb(acc, lb[d]);
+  }
+  return acc;
+}
 
 /* Warp 0 of the block of tile c (global id gt) of its row, with the tile aggregate Ac and
  * lb[LB_SIZE] in shared memory: publishes A_c, finds P_c and publishes P_c (+) A_c; returns
@@ -312,9 +365,7 @@ __device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u6
     }
   }
   if (q == 0) {
-    /* only shared memory loads, independent of acc: the adds run back to back */
-#pragma unroll 4
-    for (int d = (int)(dmax < LB_N ? dmax : LB_N) - 1; d >= 0; --d) acc = K::comb(acc, lb[d]);
+    acc = fold_lb<K>(acc, lb, (int)(dmax < LB_N ? dmax : LB_N));
     publish(p, gt, ST_INCL, ac, K::comb(acc, ac));
   }
   return acc;
@@ -383,31 +434,82 @@ __device__ __forceinline__ void scan_warp(const sargs<K> &p, typename K::A *shal
   }
 }
 
-/* One tile (row, c) of a block; with lookback gt is its global id, else c == 0. */
+/* Tile gt of the row-major (row, tile) order, per_row tiles a row (without look-back one
+ * tile a row, gt = row): its index c in the row, its first element and its element count. */
+struct tile_pos {
+  u64 c, e0;
+  unsigned n;
+};
 template <class K>
-__device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
+__device__ __forceinline__ tile_pos tile_of(const sargs<K> &p, u64 gt, u64 per_row) {
+  tile_pos t;
+  const u64 row = per_row == 1 ? gt : gt / per_row;
+  t.c = gt - row * per_row;
+  const u64 c0 = t.c * GPUX_SCAN_TILE;
+  const u64 left = p.len - c0;
+  t.e0 = row * p.len + c0;
+  t.n = left < GPUX_SCAN_TILE ? (unsigned)left : GPUX_SCAN_TILE;
+  return t;
+}
+
+/* The kinds scan_pairs takes where GPUX_CU_SCAN_PAIR: float32 in and out (the input is the
+ * accumulator, so a tile is copied straight into its staging slots by cp.async). */
+template <class K> struct paired {
+  static constexpr bool value = GPUX_CU_SCAN_PAIR && sizeof(typename K::A) == 4 &&
+                                sizeof(typename K::T) == 4 && is_fp<typename K::T>::value &&
+                                is_fp<typename K::A>::value;
+};
+
+#if GPUX_CU_SCAN_PAIR
+/* Thread u of NT starts copying tile gt into sh (cp.async: the copies complete in the
+ * background); identities past the row's end are stored at once. */
+template <class K, unsigned NT>
+__device__ __forceinline__ void prefetch_tile(const sargs<K> &p, typename K::A *sh, u64 gt,
+                                              u64 per_row, unsigned u) {
+  typedef stage<typename K::A> S;
+  const tile_pos t = tile_of(p, gt, per_row);
+  const typename K::T *src = p.in + t.e0;
+#pragma unroll
+  for (unsigned i = 0; i < (GPUX_SCAN_TILE + NT - 1) / NT; ++i) {
+    const unsigned e = u + NT * i;
+    if (e < t.n) cp_async4(sh + S::at(e), src + e);
+    else if (e < GPUX_SCAN_TILE) sh[S::at(e)] = K::id();
+  }
+}
+#endif
+
+/* A_c = X_7 (+) T_7 from the warp totals wt[0..7] */
+template <class K>
+__device__ __forceinline__ typename K::A tile_aggregate(const typename K::A *wt) {
+  typename K::A x7 = K::id();
+#pragma unroll
+  for (int v = 0; v < NWARPS - 1; ++v) x7 = K::comb(x7, wt[v]);
+  return K::comb(x7, wt[NWARPS - 1]);
+}
+
+/* the outputs of tile t from sh to out, coalesced */
+template <class K>
+__device__ __forceinline__ void store_tile(const sargs<K> &p, const typename K::A *sh,
+                                           const tile_pos &t) {
+  typedef stage<typename K::A> S;
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    const unsigned e = threadIdx.x + GPUX_SCAN_THREADS * i;
+    if (e < t.n) p.out[t.e0 + e] = (typename K::Out)sh[S::at(e)];
+  }
+}
+
+/* The tile gt (position t) staged in sh (converted, identities past the end; a barrier
+ * since): thread and warp scans, the aggregate, P (look-back, else P = e), the outputs,
+ * written to out through sh. Three barriers; sh, wt and sp may be rewritten after one
+ * more. */
+template <class K>
+__device__ __forceinline__ void tile_body(const sargs<K> &p, typename K::A *sh,
                                           typename K::A *wt, typename K::A *sp, typename K::A *lb,
-                                          u64 row, u64 c, u64 gt, bool lookback) {
-  typedef typename K::T T;
+                                          u64 gt, const tile_pos &t, bool lookback) {
   typedef typename K::A A;
   typedef stage<A> S;
   const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
-  const u64 c0 = c * GPUX_SCAN_TILE;
-  const u64 e0 = row * p.len + c0;
-  const u64 left = p.len - c0;
-  const unsigned n = left < GPUX_SCAN_TILE ? (unsigned)left : GPUX_SCAN_TILE;
-  T x[ITEMS];
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) { /* coalesced, all loads first */
-    const unsigned e = j + GPUX_SCAN_THREADS * i;
-    if (e < n) x[i] = p.in[e0 + e];
-  }
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) {
-    const unsigned e = j + GPUX_SCAN_THREADS * i;
-    sh[S::at(e)] = e < n ? K::conv(x[i], 0, 0, T()) : K::id();
-  }
-  __syncthreads();
   A wprev;
   const A wv = thread_and_warp<K>(sh, j, q, &wprev);
   if (q == 31) wt[w] = wv; /* T_w */
@@ -418,11 +520,7 @@ __device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
   A P = K::id();
   if (lookback) { /* block-uniform */
     if (w == 0) {
-      A x7 = K::id();
-#pragma unroll
-      for (int v = 0; v < NWARPS - 1; ++v) x7 = K::comb(x7, wt[v]);
-      const A ac = K::comb(x7, wt[NWARPS - 1]); /* A_c = X_7 (+) T_7 */
-      const A pc = look_back(p, gt, c, ac, lb);
+      const A pc = look_back(p, gt, t.c, tile_aggregate<K>(wt), lb);
       if (q == 0) *sp = pc;
     }
     __syncthreads();
@@ -431,11 +529,32 @@ __device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
   const A base = K::comb(P, E);
   outputs<K>(sh, j, base, p.exclusive);
   __syncthreads();
+  store_tile<K>(p, sh, t);
+}
+
+/* One tile of a block, loaded (registers, then staged converted) and scanned; with
+ * lookback gt is its global id, else its row. */
+template <class K>
+__device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
+                                          typename K::A *wt, typename K::A *sp, typename K::A *lb,
+                                          u64 gt, u64 per_row, bool lookback) {
+  typedef typename K::T T;
+  typedef stage<typename K::A> S;
+  const unsigned j = threadIdx.x;
+  const tile_pos t = tile_of(p, gt, per_row);
+  T x[ITEMS];
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) { /* coalesced, all loads first */
+    const unsigned e = j + GPUX_SCAN_THREADS * i;
+    if (e < t.n) x[i] = p.in[t.e0 + e];
+  }
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) {
     const unsigned e = j + GPUX_SCAN_THREADS * i;
-    if (e < n) p.out[e0 + e] = (typename K::Out)sh[S::at(e)];
+    sh[S::at(e)] = e < t.n ? K::conv(x[i], 0, 0, T()) : K::id();
   }
+  __syncthreads();
+  tile_body<K>(p, sh, wt, sp, lb, gt, t, lookback);
   __syncthreads(); /* sh, wt, sp are reused */
 }
 
@@ -444,7 +563,7 @@ __device__ __forceinline__ void scan_blocks(const sargs<K> &p, typename K::A *sh
   typedef typename K::A A;
   __shared__ A wt[NWARPS];
   __shared__ A sp;
-  __shared__ A lb[LB_SIZE];
+  __shared__ __align__(16) A lb[LB_SIZE];
   __shared__ u64 tile;
   const u64 per_row = lookback ? (p.len + GPUX_SCAN_TILE - 1) / GPUX_SCAN_TILE : 1;
   const u64 total = p.rows * per_row;
@@ -457,18 +576,107 @@ __device__ __forceinline__ void scan_blocks(const sargs<K> &p, typename K::A *sh
       gt = tile; /* read before scan_tile's first barrier; rewritten after its last */
     }
     if (gt >= total) break;
-    const u64 row = lookback ? gt / per_row : gt;
-    scan_tile<K>(p, sh, wt, &sp, lb, row, gt - row * per_row, gt, lookback);
+    scan_tile<K>(p, sh, wt, &sp, lb, gt, per_row, lookback);
     gt += gridDim.x;
   }
 }
 
+#if GPUX_CU_SCAN_PAIR
+/* SV_PAIR (paired<K>): a block takes two consecutive tile ids at once and copies both tiles
+ * into its two staging buffers with cp.async (32 KB in flight per block, no registers held),
+ * publishes both aggregates as soon as they are known, and looks back for the first tile
+ * only: the second one's prefix follows from the first one's, P_{c+1} = P_c (+) A_c (or e
+ * when it starts a row, whose inclusive prefix is then published at once). Half the
+ * look-backs and twice the loads in flight per block of SV_LOOKBACK, and no tile id is held
+ * while its aggregate waits on another tile's look-back. Ids are taken in increasing order
+ * by running blocks and each look-back needs only smaller tiles: no deadlock, any grid size
+ * (the host launches one wave). */
+template <class K>
+__device__ __forceinline__ void scan_pairs(const sargs<K> &p, typename K::A *sh0) {
+  typedef typename K::A A;
+  __shared__ A sh1[stage<A>::SIZE];
+  __shared__ A wt[2][NWARPS];
+  __shared__ A sp[2];
+  __shared__ __align__(16) A lb[LB_SIZE];
+  __shared__ u64 tile;
+  const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
+  const u64 per_row = (p.len + GPUX_SCAN_TILE - 1) / GPUX_SCAN_TILE;
+  const u64 total = p.rows * per_row;
+#pragma unroll 1
+  for (;;) {
+    if (j == 0) tile = atomicAdd(p.state, 2ULL);
+    __syncthreads();
+    const u64 g0 = tile; /* rewritten only after this iteration's last barrier */
+    if (g0 >= total) break;
+    const bool two = g0 + 1 < total; /* block-uniform */
+    prefetch_tile<K, GPUX_SCAN_THREADS>(p, sh0, g0, per_row, j);
+    if (two) prefetch_tile<K, GPUX_SCAN_THREADS>(p, sh1, g0 + 1, per_row, j);
+    cp_async_wait_all();
+    __syncthreads();
+    A wprev0, wprev1 = K::id();
+    const A wv0 = thread_and_warp<K>(sh0, j, q, &wprev0);
+    if (q == 31) wt[0][w] = wv0;
+    if (two) {
+      const A wv1 = thread_and_warp<K>(sh1, j, q, &wprev1);
+      if (q == 31) wt[1][w] = wv1;
+    }
+    __syncthreads();
+    if (w == 0) {
+      const tile_pos t0 = tile_of(p, g0, per_row);
+      const A a0 = tile_aggregate<K>(wt[0]);
+      const bool cont = two && t0.c + 1 < per_row; /* the second tile continues the row */
+      A a1 = K::id();
+      if (two) {
+        a1 = tile_aggregate<K>(wt[1]);
+        if (q == 0) { /* its aggregate now; a row's first tile: its inclusive prefix */
+          if (cont) publish(p, g0 + 1, ST_AGG, a1, a1);
+          else publish(p, g0 + 1, ST_INCL, a1, K::comb(K::id(), a1));
+        }
+      }
+      const A p0 = look_back(p, g0, t0.c, a0, lb);
+      if (q == 0) {
+        const A p1 = cont ? K::comb(p0, a0) : K::id(); /* P_{c+1} = P_c (+) A_c */
+        if (cont) publish(p, g0 + 1, ST_INCL, a1, K::comb(p1, a1));
+        sp[0] = p0;
+        sp[1] = p1;
+      }
+    }
+    __syncthreads();
+    {
+      A X = K::id();
+      for (unsigned v = 0; v < w; ++v) X = K::comb(X, wt[0][v]); /* X_w */
+      outputs<K>(sh0, j, K::comb(sp[0], q == 0 ? X : K::comb(X, wprev0)), p.exclusive);
+    }
+    if (two) {
+      A X = K::id();
+      for (unsigned v = 0; v < w; ++v) X = K::comb(X, wt[1][v]);
+      outputs<K>(sh1, j, K::comb(sp[1], q == 0 ? X : K::comb(X, wprev1)), p.exclusive);
+    }
+    __syncthreads();
+    store_tile<K>(p, sh0, tile_of(p, g0, per_row));
+    if (two) store_tile<K>(p, sh1, tile_of(p, g0 + 1, per_row));
+    __syncthreads(); /* sh0, sh1, wt, sp, tile are reused */
+  }
+}
+#endif
+
 template <class K> __device__ __forceinline__ void scan(const sargs<K> &p, int variant) {
-  /* one staging buffer for the warp and block variants (34 KB for 8-byte accumulators) */
+  /* one staging buffer for the warp and block variants (34 KB for 8-byte accumulators); the
+   * paired look-back has a second */
   __shared__ typename K::A sh[stage<typename K::A>::SIZE];
   if (variant == SV_THREAD && p.len <= GPUX_CU_SCAN_THREAD_MAX) scan_thread(p);
   else if (variant == SV_WARP && p.len <= GPUX_CU_SCAN_WARP_MAX) scan_warp(p, sh);
-  else scan_blocks(p, sh, p.len > GPUX_SCAN_TILE); /* more than one tile: look back */
+  else if (p.len <= GPUX_SCAN_TILE) scan_blocks(p, sh, false);
+  else { /* more than one tile: look back */
+#if GPUX_CU_SCAN_PAIR
+    if constexpr (paired<K>::value)
+      if (variant == SV_PAIR) {
+        scan_pairs(p, sh);
+        return;
+      }
+#endif
+    scan_blocks(p, sh, true);
+  }
 }
 
 template <class K>
@@ -489,10 +697,12 @@ __device__ __forceinline__ sargs<K> make_sargs(typename K::Out *out, const typen
 }  // namespace gpux_cu
 
 /* ---- kernels -------------------------------------------------------------------------- */
-/* Blocks per SM the registers must allow: float32 5 (48 registers; the look-back's LB_G = 4
- * costs a 12-16 byte spill at sm_80..90, LB_G = 2 none; sm_75 has
- * 1024 threads per SM: 4), 8-byte accumulators 3 (80 registers; their staging takes 34 KB
- * of shared memory). Left alone, ptxas takes up to 128 registers here. */
+/* Blocks per SM the registers must allow: float32 5 (48 registers; sm_75 has 1024 threads
+ * per SM: 4), 8-byte accumulators 3 (80 registers; their staging takes 34 KB of shared
+ * memory). Left alone, ptxas takes up to 128 registers here. At 48 the look-back costs a
+ * 16-byte spill where it polls 4 windows; on sm_80/sm_90 scan_pairs spills one word around
+ * its look-back and SV_LOOKBACK (now used there only with GPUX_CUDA_SCAN=plain) about 150
+ * bytes, in its loads. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 #define GPUX_CU_SCAN_MINB4 4
 #else

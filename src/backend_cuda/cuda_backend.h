@@ -109,6 +109,8 @@ struct gpux__bctx {
   CUmodule mod_scan;
   CUfunction reduce[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NRLAYOUTS];
   CUfunction scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
+  unsigned scan_grid[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT]; /* one wave (0: unknown) */
+  int scan_pair; /* SV_PAIR for long rows (else SV_LOOKBACK); GPUX_CUDA_SCAN=plain: 0 */
   /* the single-pass scan's tile counter and tile states, grown on demand */
   CUdeviceptr scan_state;
   size_t scan_state_bytes;

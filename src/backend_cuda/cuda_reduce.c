@@ -11,10 +11,15 @@
  *     chunk, or of 32 columns (two per thread, 8-byte loads) for 4-byte inputs with an even
  *     inner and an 8-byte aligned pointer (sum, prod, argmin, argmax, asum, ssq, ssd).
  *   scan: len <= 16: a thread per row; <= 512: a warp per row; <= 4096: a block per row;
- *     longer rows: a block per tile with decoupled look-back, which needs the tile counter
- *     and tile states kept in the context (b->scan_state, grown on demand, zeroed by
- *     cuMemsetD32Async on the stream before each such launch). */
+ *     longer rows: blocks that take tiles from a counter, with decoupled look-back, which
+ *     needs the tile counter and tile states kept in the context (b->scan_state, grown on
+ *     demand, zeroed by cuMemsetD32Async on the stream before each such launch). The
+ *     paired look-back (SV_PAIR: two tiles per block at a time; the kernel runs SV_LOOKBACK
+ *     where it does not pair) launches one wave of blocks (b->scan_grid), the plain one a
+ *     block per tile. GPUX_CUDA_SCAN=plain (read when the context is created) keeps the
+ *     plain one: the benchmarks compare the two with it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuda_backend.h"
@@ -35,7 +40,8 @@ enum {
   GPUX_CUDA_SV_THREAD = 0,
   GPUX_CUDA_SV_WARP = 1,
   GPUX_CUDA_SV_TILE = 2,
-  GPUX_CUDA_SV_LOOKBACK = 3
+  GPUX_CUDA_SV_LOOKBACK = 3,
+  GPUX_CUDA_SV_PAIR = 4
 };
 /* the kernels' limits for their variants (a larger len falls back to the block variant) */
 #define GPUX_CUDA_RED_THREAD_MAX_R 16 /* GPUX_CU_RED_THREAD_MAX */
@@ -112,7 +118,41 @@ gpux_status gpux_cuda_reduce_load(gpux__bctx *b) {
       if (!gpux_cuda_scan_names[k][dt]) continue;
       s = gpux_cuda_get_function(b->mod_scan, gpux_cuda_scan_names[k][dt], &b->scan[k][dt]);
       if (s != GPUX_SUCCESS) return s;
+      /* The paired scan's blocks hold two tiles in shared memory (38 KB a block for
+       * float32: 5 blocks on an H200 only with the largest carveout). A hint: the kernels
+       * are right under any carveout, so a refusal is not an error. */
+      (void)gpux_cuda_drv.FuncSetAttribute(b->scan[k][dt],
+                                           CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                           CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
     }
+  /* SV_PAIR where the kernels pair tiles (sm_80 and sm_90+, GPUX_CU_SCAN_PAIR of scan.cu;
+   * elsewhere the kernel would run SV_LOOKBACK, which wants a block per tile) */
+  {
+    int major = 0, minor = 0, sms = 0;
+    const char *e = getenv("GPUX_CUDA_SCAN");
+    b->scan_pair = !(e && !strcmp(e, "plain"));
+    if (gpux_cuda_drv.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                         b->dev) != CUDA_SUCCESS ||
+        gpux_cuda_drv.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                         b->dev) != CUDA_SUCCESS ||
+        !((major == 8 && minor == 0) || major >= 9))
+      b->scan_pair = 0;
+    if (gpux_cuda_drv.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                         b->dev) != CUDA_SUCCESS)
+      sms = 0;
+    /* one wave of blocks for the paired look-back (they loop over the tiles); 0 when the
+     * occupancy is unknown: then a block per tile, which is right too */
+    for (k = 0; k < GPUX_SCAN_KIND_COUNT; ++k)
+      for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
+        int per_sm = 0;
+        b->scan_grid[k][dt] = 0;
+        if (b->scan[k][dt] && sms > 0 &&
+            gpux_cuda_drv.OccupancyMaxActiveBlocksPerMultiprocessor(
+                &per_sm, b->scan[k][dt], GPUX_SCAN_THREADS, 0) == CUDA_SUCCESS &&
+            per_sm > 0)
+          b->scan_grid[k][dt] = (unsigned)sms * (unsigned)per_sm;
+      }
+  }
   return GPUX_SUCCESS;
 }
 
@@ -297,14 +337,16 @@ gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p) {
     variant = GPUX_CUDA_SV_TILE;
     g.gx = gpux_cuda_cap((uint64_t)rows, GPUX_CUDA_MAX_GRID_X);
   } else {
-    variant = GPUX_CUDA_SV_LOOKBACK;
     ntiles = (long long)((uint64_t)rows * gpux_cuda_ceil_div((uint64_t)len, GPUX_SCAN_TILE));
+    variant = b->scan_pair ? GPUX_CUDA_SV_PAIR : GPUX_CUDA_SV_LOOKBACK;
     g.gx = gpux_cuda_cap((uint64_t)ntiles, GPUX_CUDA_MAX_GRID_X);
+    if (b->scan_pair && b->scan_grid[kind][dt] && b->scan_grid[kind][dt] < g.gx)
+      g.gx = b->scan_grid[kind][dt];
   }
 
   r = gpux_cuda_enter(b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  if (variant == GPUX_CUDA_SV_LOOKBACK) {
+  if (variant >= GPUX_CUDA_SV_LOOKBACK) {
     const size_t zero_words = GPUX_CUDA_SCAN_HEAD_WORDS + (size_t)ntiles;
     s = gpux_cuda_scan_state(b, 8 * (zero_words + (GPUX_CUDA_SCAN_WORDS_PER_TILE - 1) *
                                                       (size_t)ntiles));
