@@ -365,22 +365,26 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     red[l] = a[0];                                                                            \
   }
 
-/* after the fold (mode 0): red[16g + ii] is lane g of column ii; work-item ii < 16 does
- * levels 8, 4, 2, 1 of its column in registers, its coordinates recomputed */
-#define GPUX_RD_COL_RED_LD(kd, j) a[j] = red[c1 + 16 * (j)];
-#define GPUX_RD_COL_TREE(kd)                                                                  \
+/* After the fold, the last log2 W tree levels of a group's W columns (W = 16 or 32, LW =
+ * log2 W): red[c + W j] is partial lane j of column c; work-item c1 < W (when `run`) takes
+ * the W of its column into registers, does those levels and stores the result, its
+ * coordinates recomputed. */
+#define GPUX_RD_COLS_RED_LD(kd, j) a[j] = red[c1 + cw * (j)];
+#define GPUX_RD_COLS_TREE(kd, W, LW, run)                                                      \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-  if (mode == 0 && get_local_id(0) < 16) {                                                    \
-    const int c1 = (int)get_local_id(0);                                                      \
-    GPUX_RD_COL_COORDS(c1, 4)                                                                 \
+  if ((run) && get_local_id(0) < (W)) {                                                       \
+    const int c1 = (int)get_local_id(0), cw = (W);                                            \
+    GPUX_RD_COL_COORDS(c1, LW)                                                                \
     if (i < inner) {                                                                          \
-      kd##_a a[16];                                                                           \
-      GPUX_REP16(GPUX_RD_COL_RED_LD, kd, 0)                                                   \
-      GPUX_RD_TREE16(kd)                                                                      \
+      kd##_a a[W];                                                                            \
+      GPUX_REP##W(GPUX_RD_COLS_RED_LD, kd, 0)                                                 \
+      GPUX_RD_TREE##W(kd)                                                                     \
       const long q = (o * nparts + p) * inner + i;                                            \
       kd##_st(out, out_idx, out_off + q, out_idx_off + q, a[0], post, post_div);              \
     }                                                                                         \
   }
+/* _c (mode 0): levels 8, 4, 2, 1 */
+#define GPUX_RD_COL_TREE(kd) GPUX_RD_COLS_TREE(kd, 16, 4, mode == 0)
 
 /* _cv, vector columns: 4-byte inputs of the kinds of GPUX_RD_CVK_* (the CUDA backend's
  * RV_CVEC), len > 32, inner % 4 == 0 and in_off % 4 == 0 (the host checks; buffers are
@@ -462,21 +466,8 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     red[32 * g + 4 * tx + 2] = a2[0];                                                         \
     red[32 * g + 4 * tx + 3] = a3[0];                                                         \
   }
-/* after the fold: work-item c1 < 32 takes lanes 0..31 of column c1 for levels 16 .. 1 */
-#define GPUX_RD_CV_RED_LD(kd, j) a[j] = red[c1 + 32 * (j)];
-#define GPUX_RD_CV_TREE(kd)                                                                   \
-  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-  if (get_local_id(0) < 32) {                                                                 \
-    const int c1 = (int)get_local_id(0);                                                      \
-    GPUX_RD_COL_COORDS(c1, 5)                                                                 \
-    if (i < inner) {                                                                          \
-      kd##_a a[32];                                                                           \
-      GPUX_REP32(GPUX_RD_CV_RED_LD, kd, 0)                                                    \
-      GPUX_RD_TREE32(kd)                                                                      \
-      const long q = (o * nparts + p) * inner + i;                                            \
-      kd##_st(out, out_idx, out_off + q, out_idx_off + q, a[0], post, post_div);              \
-    }                                                                                         \
-  }
+/* _cv: levels 16 .. 1 */
+#define GPUX_RD_CV_TREE(kd) GPUX_RD_COLS_TREE(kd, 32, 5, 1)
 
 /* (kind, dtype) pairs with a _cv kernel: GPUX_RD_CVK_<kind>_(dt) is GPUX_RD_CV_YES or
  * GPUX_RD_CV_NO, called (kd, kn, dt) after the kernels _r and _c. A kernel of its own (mode
