@@ -20,7 +20,7 @@
  *     look-back cannot deadlock. Blocks loop (take another id) until all rows*ntiles tiles
  *     are taken, so any grid size works.
  *   SV_PAIR (len > 4096): SV_LOOKBACK with two tiles per block at a time and one look-back
- *     per pair (scan_pairs: float32 on sm_80 and sm_90+; elsewhere it runs SV_LOOKBACK); the
+ *     per pair (scan_pairs: float32 on sm_90+; elsewhere it runs SV_LOOKBACK); the
  *     host launches one wave of blocks.
  * A variant asked for outside its range of len runs the block variants (SV_TILE, or
  * SV_LOOKBACK when len > 4096, which then needs the zeroed state).
@@ -188,11 +188,11 @@ __device__ __forceinline__ void poll_window(const W *w, unsigned d, unsigned c, 
  * resident block on the GPUs of today) and one thread folds them forward serially; farther
  * ones are read again (a fallback). LB_N: 512 where 5 float blocks must fit 100 KB (sm_75,
  * sm_86, sm_89). */
-/* Whether SV_PAIR runs scan_pairs (below) on this GPU: sm_80 and sm_90+, where two staging
- * buffers fit next to the look-back's without costing blocks (sm_80: 4 blocks of 38 KB in
- * 164 KB; sm_90: 5 in 228 KB). Where an SM has 100 KB or less (sm_75, sm_86, sm_89) it would
- * halve the blocks, and SV_PAIR runs SV_LOOKBACK. */
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
+/* Whether SV_PAIR runs scan_pairs (below) on this GPU: sm_90+, where two staging buffers fit
+ * next to the look-back's without costing blocks (5 blocks of 42 KB in 228 KB, as many as
+ * the registers allow). sm_80 (164 KB) would drop from 5 blocks to 3 and sm_75/86/89 (100 KB
+ * or less) to 2, unmeasured: SV_PAIR runs SV_LOOKBACK there. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define GPUX_CU_SCAN_PAIR 1
 #else
 #define GPUX_CU_SCAN_PAIR 0
@@ -700,7 +700,7 @@ __device__ __forceinline__ sargs<K> make_sargs(typename K::Out *out, const typen
 /* Blocks per SM the registers must allow: float32 5 (48 registers; sm_75 has 1024 threads
  * per SM: 4), 8-byte accumulators 3 (80 registers; their staging takes 34 KB of shared
  * memory). Left alone, ptxas takes up to 128 registers here. At 48 the look-back costs a
- * 16-byte spill where it polls 4 windows; on sm_80/sm_90 scan_pairs spills one word around
+ * 16-byte spill where it polls 4 windows; on sm_90 scan_pairs spills one word around
  * its look-back and SV_LOOKBACK (now used there only with GPUX_CUDA_SCAN=plain) about 150
  * bytes, in its loads. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750

@@ -125,17 +125,15 @@ gpux_status gpux_cuda_reduce_load(gpux__bctx *b) {
                                            CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                            CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
     }
-  /* SV_PAIR where the kernels pair tiles (sm_80 and sm_90+, GPUX_CU_SCAN_PAIR of scan.cu;
-   * elsewhere the kernel would run SV_LOOKBACK, which wants a block per tile) */
+  /* SV_PAIR where the kernels pair tiles (sm_90+, GPUX_CU_SCAN_PAIR of scan.cu; elsewhere
+   * the kernel would run SV_LOOKBACK, which wants a block per tile) */
   {
-    int major = 0, minor = 0, sms = 0;
+    int major = 0, sms = 0;
     const char *e = getenv("GPUX_CUDA_SCAN");
     b->scan_pair = !(e && !strcmp(e, "plain"));
     if (gpux_cuda_drv.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
                                          b->dev) != CUDA_SUCCESS ||
-        gpux_cuda_drv.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                                         b->dev) != CUDA_SUCCESS ||
-        !((major == 8 && minor == 0) || major >= 9))
+        major < 9)
       b->scan_pair = 0;
     if (gpux_cuda_drv.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                          b->dev) != CUDA_SUCCESS)
