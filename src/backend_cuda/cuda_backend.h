@@ -109,7 +109,7 @@ struct gpux__bctx {
   CUmodule mod_scan;
   CUfunction reduce[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NRLAYOUTS];
   CUfunction scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
-  unsigned scan_grid[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT]; /* one wave (0: unknown) */
+  unsigned scan_grid[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT]; /* one wave (gpux_cuda_one_wave) */
   int scan_pair; /* SV_PAIR for long rows (else SV_LOOKBACK); GPUX_CUDA_SCAN=plain: 0 */
   /* the single-pass scan's tile counter and tile states, grown on demand */
   CUdeviceptr scan_state;
@@ -181,6 +181,10 @@ extern const int gpux_cuda_dt_size[GPUX_KDT_COUNT]; /* bytes */
 gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image, const char *what);
 /* cuModuleGetFunction; GPUX_ERROR_KERNEL_NOT_FOUND naming the kernel */
 gpux_status gpux_cuda_get_function(CUmodule m, const char *name, CUfunction *f);
+/* Blocks of `threads` that the whole device holds at once (one wave) for kernels that loop
+ * over their work: SMs x resident blocks per SM, each taken as 1 where the driver cannot
+ * tell (any grid is right for such kernels) */
+unsigned gpux_cuda_one_wave(gpux__bctx *b, CUfunction f, unsigned threads);
 /* GPUX_ERROR_UNSUPPORTED_DTYPE: no `what` kernel for (a, b) and layout */
 gpux_status gpux_cuda_no_kernel(const char *what, int a, int b, int layout);
 

@@ -138,6 +138,19 @@ gpux_status gpux_cuda_get_function(CUmodule m, const char *name, CUfunction *f) 
   return GPUX_SUCCESS;
 }
 
+unsigned gpux_cuda_one_wave(gpux__bctx *b, CUfunction f, unsigned threads) {
+  int sms = 0, per_sm = 0;
+  if (gpux_cuda_drv.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, b->dev) !=
+          CUDA_SUCCESS ||
+      sms <= 0)
+    sms = 1;
+  if (gpux_cuda_drv.OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, (int)threads, 0) !=
+          CUDA_SUCCESS ||
+      per_sm <= 0)
+    per_sm = 1;
+  return (unsigned)sms * (unsigned)per_sm;
+}
+
 static gpux_status gpux_cuda_resolve(CUmodule m, CUfunction *f, int fam, int a, int b,
                                      int layout) {
   char name[96];

@@ -124,32 +124,19 @@ gpux_status gpux_cuda_reduce_load(gpux__bctx *b) {
       (void)gpux_cuda_drv.FuncSetAttribute(b->scan[k][dt],
                                            CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                            CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
+      /* the paired look-back's grid: its blocks loop over the tiles */
+      b->scan_grid[k][dt] = gpux_cuda_one_wave(b, b->scan[k][dt], GPUX_SCAN_THREADS);
     }
   /* SV_PAIR where the kernels pair tiles (sm_90+, GPUX_CU_SCAN_PAIR of scan.cu; elsewhere
    * the kernel would run SV_LOOKBACK, which wants a block per tile) */
   {
-    int major = 0, sms = 0;
+    int major = 0;
     const char *e = getenv("GPUX_CUDA_SCAN");
     b->scan_pair = !(e && !strcmp(e, "plain"));
     if (gpux_cuda_drv.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
                                          b->dev) != CUDA_SUCCESS ||
         major < 9)
       b->scan_pair = 0;
-    if (gpux_cuda_drv.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                                         b->dev) != CUDA_SUCCESS)
-      sms = 0;
-    /* one wave of blocks for the paired look-back (they loop over the tiles); 0 when the
-     * occupancy is unknown: then a block per tile, which is right too */
-    for (k = 0; k < GPUX_SCAN_KIND_COUNT; ++k)
-      for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
-        int per_sm = 0;
-        b->scan_grid[k][dt] = 0;
-        if (b->scan[k][dt] && sms > 0 &&
-            gpux_cuda_drv.OccupancyMaxActiveBlocksPerMultiprocessor(
-                &per_sm, b->scan[k][dt], GPUX_SCAN_THREADS, 0) == CUDA_SUCCESS &&
-            per_sm > 0)
-          b->scan_grid[k][dt] = (unsigned)sms * (unsigned)per_sm;
-      }
   }
   return GPUX_SUCCESS;
 }
@@ -338,8 +325,7 @@ gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p) {
     ntiles = (long long)((uint64_t)rows * gpux_cuda_ceil_div((uint64_t)len, GPUX_SCAN_TILE));
     variant = b->scan_pair ? GPUX_CUDA_SV_PAIR : GPUX_CUDA_SV_LOOKBACK;
     g.gx = gpux_cuda_cap((uint64_t)ntiles, GPUX_CUDA_MAX_GRID_X);
-    if (b->scan_pair && b->scan_grid[kind][dt] && b->scan_grid[kind][dt] < g.gx)
-      g.gx = b->scan_grid[kind][dt];
+    if (b->scan_pair && b->scan_grid[kind][dt] < g.gx) g.gx = b->scan_grid[kind][dt];
   }
 
   r = gpux_cuda_enter(b, &pushed);
