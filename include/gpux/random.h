@@ -10,11 +10,11 @@
  * words is: word g = word (g mod 4) of Philox(counter = {B lo, B hi, stream lo, stream hi},
  * key = {seed lo, seed hi}), B = g / 4. A draw of n values starts at word `position`,
  * value i using words position + w*i .. position + w*i + w - 1, where w (words per value)
- * is 1 for float32 uniform and bool, 2 for float64 uniform and int32, 4 for int64; normals
- * come in pairs (float32: 2 words, float64: 4 words per pair; value 2m is the cosine
- * branch of pair m, 2m + 1 the sine branch). After the draw, position has advanced by the
- * words it used (gpux_random_words; whole pairs for normals). So a draw of 2n values
- * equals two draws of n (n even for normals), and splitting an array across calls or
+ * is 1 for float32 uniform, float32 normal and bool, 2 for float64 uniform and int32, 4 for
+ * int64; float64 normals come in pairs (4 words per pair; value 2m is the cosine branch of
+ * pair m, 2m + 1 the sine branch). After the draw, position has advanced by the words it
+ * used (gpux_random_words; whole pairs for float64 normals). So a draw of 2n values equals
+ * two draws of n (n even for float64 normals), and splitting an array across calls or
  * devices never changes it. The generator is not bound to a context: one generator can
  * feed arrays of several contexts and backends. A generator is used by one thread at a time.
  *
@@ -29,10 +29,14 @@
  *     then fma(u, d, low) in the dtype with low, high rounded to the dtype and d = high - low
  *     computed (rounded) in the dtype; a result rounded up to high becomes the largest value
  *     below high. low < high, finite in the dtype, and d finite.
- *   normal(mean, std), float32 / float64: Box-Muller with gpux's own log, sqrt, sin and
- *     cos (polynomials evaluated with IEEE operations only, so no vendor math library is
- *     involved; within about 1.5 ulp); u1 is never 0 or 1, so |z| <= 5.77 (float32) or
- *     8.57 (float64). Then fma(z, std, mean) in the dtype; std >= 0, both finite in it.
+ *   normal(mean, std): float32: the 4096-layer ziggurat, one word per value (12 bits of
+ *     layer, a sign and a 19-bit magnitude; the rare values outside a layer's rectangle,
+ *     about 0.12%, take the wedge or tail test with words of the value's own retry chain),
+ *     |z| < 8.18; float64: Box-Muller
+ *     pairs, |z| <= 8.57. Both use gpux's own ln / exp / sin / cos (polynomials evaluated
+ *     with IEEE operations only, so no vendor math library is involved). Then
+ *     fma(z, std, mean) in the dtype; std >= 0, both finite in it. docs/random.md has the
+ *     exact mappings.
  *   integers in [low, high), int32 / int64: Lemire's multiply-shift with rejection, no
  *     modulo bias (a 64-bit candidate per int32 value, 128-bit per int64). low < high, the
  *     range within the dtype (int32: low >= INT32_MIN, high <= 2^31).

@@ -61,15 +61,144 @@
                                           gpux_rparams p, int vec) {                        \
     GPUX_CL_RANDOM_BODY(kind, dt, V)                                                        \
   }
-#define GPUX_CL_RANDOM_ONE(kind, dt) GPUX_CL_RANDOM_KERNEL(kind, dt, GPUX_CL_RVPB_##kind##_##dt)
-/* VPB per kernel as a literal (it is pasted into the vector store's name) */
-#define GPUX_CL_RVPB_uniform_f32 4
-#define GPUX_CL_RVPB_uniform_f64 2
-#define GPUX_CL_RVPB_normal_f32 4
-#define GPUX_CL_RVPB_normal_f64 2
-#define GPUX_CL_RVPB_integers_i32 2
-#define GPUX_CL_RVPB_integers_i64 1
-#define GPUX_CL_RVPB_bernoulli_b8 4
+/* kernels per (kind, dtype), with VPB as a literal (it is pasted into the vector store's
+ * name); float32 normals on GPUs: the ziggurat's own kernel below */
+#ifdef GPUX_EXACT_LAUNCH
+#define GPUX_CL_RANDOM_ONE_normal_f32 GPUX_CL_RANDOM_KERNEL(normal, f32, 4)
+#else
+#define GPUX_CL_RANDOM_ONE_normal_f32
+#endif
+#define GPUX_CL_RANDOM_ONE_uniform_f32 GPUX_CL_RANDOM_KERNEL(uniform, f32, 4)
+#define GPUX_CL_RANDOM_ONE_uniform_f64 GPUX_CL_RANDOM_KERNEL(uniform, f64, 2)
+#define GPUX_CL_RANDOM_ONE_normal_f64 GPUX_CL_RANDOM_KERNEL(normal, f64, 2)
+#define GPUX_CL_RANDOM_ONE_integers_i32 GPUX_CL_RANDOM_KERNEL(integers, i32, 2)
+#define GPUX_CL_RANDOM_ONE_integers_i64 GPUX_CL_RANDOM_KERNEL(integers, i64, 1)
+#define GPUX_CL_RANDOM_ONE_bernoulli_b8 GPUX_CL_RANDOM_KERNEL(bernoulli, b8, 4)
+#define GPUX_CL_RANDOM_ONE(kind, dt) GPUX_CL_RANDOM_ONE_##kind##_##dt
 #define GPUX_CL_RANDOM_DT(kind, dt) GPUX_ON_##dt(GPUX_CL_RANDOM_ONE, kind, dt)
 #define GPUX_CL_RANDOM_KIND(kind, id, dts) dts(GPUX_CL_RANDOM_DT, kind)
 GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
+
+#ifndef GPUX_EXACT_LAUNCH
+/* ---- float32 normals on GPUs: the ziggurat with a queue (as kernels/cuda/random.cu) -------
+ * The table's (k_i, wl_i) is copied to local memory (32 KB, with the queue's 3 KB within the
+ * 48 KB NVIDIA's OpenCL gives a work-group); the loop over blocks takes each value's fast path
+ * only and stores the float4; the rare slow values go to a local queue (atomic_inc; entries:
+ * word, index). Every work-item runs the work-group's rounds; after each `period` rounds
+ * (p.pc, GPUX_R_ZIG_TUNE) a work-item whose entry reached the threshold raises a flag, and
+ * after the barrier the whole group resolves the queue. The flags rotate over three slots
+ * (check c reads slot c % 3 after its barrier; work-item 0 clears slot (c + 2) % 3 then, which
+ * nobody reads or writes before the next barrier), so one barrier per check suffices. A value
+ * past the capacity is resolved by its work-item after its own store. The barriers fence
+ * global memory too: the queue's scalar stores come after the float4 stores of the same
+ * addresses. */
+
+/* block j (words w) of the loop: returns 1 when an entry reached the threshold */
+inline int gpux_cl_zblock(__global float *o, ulong j, gpux_r4 w, const gpux_rparams *p,
+                          __local const uint2 *zt, volatile __local uint *qn, __local uint *qa,
+                          __local ulong *qi, uint period, uint thr, uint cap) {
+  const float mean = as_float((uint)p->pa), sd = as_float((uint)p->pb);
+  const uint a0 = w.x, a1 = w.y, a2 = w.z, a3 = w.w;
+  const uint2 e0 = zt[GPUX_R_ZIG_LAYER(a0)], e1 = zt[GPUX_R_ZIG_LAYER(a1)];
+  const uint2 e2 = zt[GPUX_R_ZIG_LAYER(a2)], e3 = zt[GPUX_R_ZIG_LAYER(a3)];
+  float z0, z1, z2, z3;
+  const int fast = gpux_r_zig_fast(a0, e0.x, GPUX_R_ZIG_SW_WL(a0, e0.y), &z0) &
+                   gpux_r_zig_fast(a1, e1.x, GPUX_R_ZIG_SW_WL(a1, e1.y), &z1) &
+                   gpux_r_zig_fast(a2, e2.x, GPUX_R_ZIG_SW_WL(a2, e2.y), &z2) &
+                   gpux_r_zig_fast(a3, e3.x, GPUX_R_ZIG_SW_WL(a3, e3.y), &z3);
+  vstore4((float4)(fma(z0, sd, mean), fma(z1, sd, mean), fma(z2, sd, mean), fma(z3, sd, mean)),
+          0, o + 4 * j);
+  int want = 0;
+  if (!fast) {
+    for (int k = 0; k < 4; ++k) {
+      const uint a = k == 0 ? a0 : k == 1 ? a1 : k == 2 ? a2 : a3;
+      if ((a >> GPUX_R_ZIG_MSHIFT) < zt[GPUX_R_ZIG_LAYER(a)].x) continue;
+      const uint s = period ? atomic_inc(qn) : cap;
+      const ulong i = 4 * j + (ulong)k;
+      if (s < cap) {
+        qa[s] = a;
+        qi[s] = i;
+        want |= s + 1 >= thr;
+      } else {
+        o[i] = gpux_r_normal_f32(a, p->pos + i, p);
+      }
+    }
+  }
+  return want;
+}
+
+/* the queue's first n entries, resolved by the work-group */
+inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __local uint *qa,
+                           __local ulong *qi) {
+  for (uint e = (uint)get_local_id(0); e < n; e += (uint)get_local_size(0)) {
+    const ulong i = qi[e];
+    o[i] = gpux_r_normal_f32(qa[e], p->pos + i, p);
+  }
+}
+
+/* The rounds over blocks j < nfull (words: the expression for block j's words). Round r of
+ * work-group g is blocks g * ls + r * stride + (0 .. ls - 1); those where all exist run
+ * without a bound test. */
+#define GPUX_CL_ZROUNDS(words)                                                                \
+  while (r < rounds) {                                                                        \
+    const uint rend = period && rounds - r > period ? r + period : rounds;                    \
+    const uint rf = min(rend, rfull);                                                         \
+    int want = 0;                                                                             \
+    for (; r < rf; ++r, j += stride)                                                          \
+      want |= gpux_cl_zblock(o, j, (words), &p, zt, &qn, qa, qi, period, thr, cap);           \
+    for (; r < rend; ++r, j += stride)                                                        \
+      if (j < nfull) want |= gpux_cl_zblock(o, j, (words), &p, zt, &qn, qa, qi, period, thr, cap); \
+    /* (period 0: one pass, no entries; the barrier stays unconditional: pocl) */            \
+    if (want) zflag[c % 3u] = 1;                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                      \
+    if (lid == 0) zflag[(c + 2u) % 3u] = 0;                                                   \
+    if (zflag[c % 3u]) { /* the same in every work-item */                                    \
+      gpux_cl_zflush(o, min(qn, cap), &p, qa, qi);                                            \
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                    \
+      if (lid == 0) qn = 0;                                                                   \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+    }                                                                                         \
+    ++c;                                                                                      \
+  }
+
+__kernel void gpux_random_normal_f32(__global float *out, long out_off, gpux_rparams p,
+                                     int vec) {
+  __local uint2 zt[GPUX_R_ZIG_N]; /* (k_i, wl_i): GPUX_R_ZIG_WL */
+  __local uint qa[GPUX_R_ZQCAP];
+  __local ulong qi[GPUX_R_ZQCAP];
+  __local uint qn;
+  __local int zflag[3];
+  const uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
+  for (uint k = lid; k < (uint)GPUX_R_ZIG_N; k += ls) {
+    const ulong e = gpux_r_zig_tab[k];
+    zt[k] = (uint2)((uint)e, GPUX_R_ZIG_WL(k, e));
+  }
+  if (lid == 0) {
+    qn = 0;
+    zflag[0] = zflag[1] = zflag[2] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global float *o = out + out_off;
+  const uint period = (uint)p.pc & 255u, thr = (uint)(p.pc >> 8) & 4095u;
+  const uint cap = (uint)(p.pc >> 20) & 4095u;
+  const ulong stride = get_global_size(0), base = (ulong)get_group_id(0) * ls, B0 = p.pos >> 2;
+  const int sh = (int)(p.pos & 3u);
+  const ulong nfull = vec ? p.n / 4u : 0;
+  /* below 2^32 (the host checks) */
+  const uint rounds = nfull > base ? (uint)((nfull - base + stride - 1) / stride) : 0u;
+  const uint rfull = nfull >= base + ls ? (uint)((nfull - base - ls) / stride + 1) : 0u;
+  ulong j = base + lid;
+  uint r = 0, c = 0;
+  if (sh == 0) {
+    GPUX_CL_ZROUNDS(gpux_r_block(B0 + j, p.stream, p.seed))
+  } else {
+    GPUX_CL_ZROUNDS(gpux_r_words4(B0 + j, sh, p.stream, p.seed))
+  }
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the last stores and entries */
+  gpux_cl_zflush(o, min(qn, cap), &p, qa, qi);
+  /* the partial last block, and every block when out is not aligned: scalar stores, the
+   * slow path inline */
+  for (ulong jj = nfull + get_global_id(0); jj < p.nblocks; jj += stride)
+    GPUX_CL_RBLOCK(normal, f32, 4, jj, gpux_r_words4(B0 + jj, sh, p.stream, p.seed), 0);
+}
+#endif

@@ -15,10 +15,10 @@
  *     B = g / 4 (64-bit).
  * A draw of n values starts at word P = position; value i uses the words
  *     P + WPV * i ... P + WPV * i + WPV - 1            (WPV words per value)
- * except normals, made in pairs: pair m = i / 2 uses the 2 * WPV words from P + 2 * WPV * m,
- * and gives value 2m (cosine branch) and 2m + 1 (sine branch). The draw consumes
- * gpux_r_words(kind, dtype, n) words (normals: whole pairs) and the position advances by
- * that much. Value i therefore depends only on (seed, stream, P, i).
+ * except float64 normals, made in pairs: pair m = i / 2 uses the 4 words from P + 4m, and
+ * gives value 2m (cosine branch) and 2m + 1 (sine branch). The draw consumes WPV * n words
+ * (float64 normals: whole pairs) and the position advances by that much. Value i therefore
+ * depends only on (seed, stream, P, i).
  * Streams are below 2^63: counters with the top bit of word 3 set are the retry space of
  * integer draws (below).
  *
@@ -27,16 +27,16 @@
  *   uniform float64  [0, 1):  (x64 >> 11) * 2^-53                      (WPV 2)
  *     [low, high): fma(u, high - low, low), and high itself (a rounding) replaced by the
  *     largest value below it; the three constants are the dtype's (host-rounded).
- *   normal float32: Box-Muller, u1 = ((a >> 8) | 1) * 2^-24 in (0, 1), r = sqrt(-2 ln u1);
- *     the angle from b: an octant (bits 31, 30: signs, bit 29: swap) and phi = (pi / 2) y,
- *     y = (b & 0x1fffff00) 2^-30 in [0, 1/2); values r x0, r x1 for the point (x0, x1) =
- *     (+-cos phi, +-sin phi) or (+-sin phi, +-cos phi); then fma(z, std, mean).
- *     ln, sqrt, sin, cos are gpux_r_* below: polynomials (tools/random_poly.py) evaluated
- *     with fma, the angle reduced exactly from the integer, sqrt by Newton steps; accuracy
- *     (measured over every u1 by tests/test_random.c): a few ulp of float32.
- *   normal float64: the same with u1 = ((x64(a,b) >> 11) | 1) 2^-53, the octant from d's
- *     bits 31..29 and y = ((x64(c,d) >> 11) & (2^50 - 1)) 2^-51 (4 words per pair), ln through
- *     s = f / (2 + f) (double division and sqrt are correctly rounded everywhere).
+ *   normal float32 (WPV 1): the 4096-layer ziggurat (gpux_r_zig_*): layer a & 4095, sign
+ *     bit 12, m = a >> 13; accepted at once (m < k_i, about 99.88%) as +-m w_i, else the wedge or
+ *     tail test and new candidates from the value's retry chain (below, as for integers),
+ *     with gpux's own ln and exp (polynomials, tools/random_poly.py); then fma(z, std, mean).
+ *   normal float64 (pairs, 4 words): Box-Muller, u1 = ((x64(a,b) >> 11) | 1) 2^-53 in (0, 1),
+ *     r = sqrt(-2 ln u1); the angle from (c, d): an octant (bits 31, 30 of d: signs, bit 29:
+ *     swap) and phi = (pi / 2) y, y = ((x64(c,d) >> 11) & (2^50 - 1)) 2^-51 in [0, 1/2);
+ *     values r x0, r x1 for the point (x0, x1) = (+-cos phi, +-sin phi) or (+-sin phi,
+ *     +-cos phi); ln through s = f / (2 + f) (double division and sqrt are correctly
+ *     rounded everywhere), sin and cos polynomials in y^2; then fma(z, std, mean).
  *   integers in [low, low + range), Lemire's multiply-shift with rejection (no modulo
  *     bias): int32: a 64-bit candidate x = x64 (WPV 2): value low + hi64(x * range),
  *     rejected when lo64(x * range) < 2^64 mod range (probability < 2^-32); int64: a
@@ -45,6 +45,8 @@
  *     A rejected value i draws again from its retry chain: counter {g lo, g hi, stream lo,
  *     stream hi | 2^31} with g = P + WPV * i, then each next block's counter is the last
  *     output with bit 31 of word 3 set; candidates are taken from each block in order.
+ *     (Float32 normals use the same chains: block 0's words y, z are the auxiliary uniforms
+ *     of the value's own word; block k >= 1 gives a new candidate x and its auxiliaries.)
  *   bernoulli(p): a < t, t = round(p * 2^32) in [0, 2^32]                 (WPV 1)
  */
 #ifndef GPUX_RANDOM_H
@@ -53,6 +55,7 @@
 /* ---- portability ---------------------------------------------------------------------- */
 #if defined(__OPENCL_VERSION__)
 #define GPUX_RFN static inline
+#define GPUX_R_SLOWFN GPUX_RFN
 typedef uint gpux_u32;
 typedef ulong gpux_u64;
 typedef int gpux_i32;
@@ -64,6 +67,7 @@ typedef long gpux_i64;
 #define GPUX_R_FMUL(a, b) ((a) * (b))
 #define GPUX_R_FADD(a, b) ((a) + (b))
 #define GPUX_R_FMA(a, b, c) fma((float)(a), (float)(b), (float)(c))
+#define GPUX_R_RINT(a) rint((float)(a))
 #ifdef GPUX_HAVE_FP64
 #define GPUX_R_HAVE_F64 1
 #define GPUX_R_D2U(x) as_ulong(x)
@@ -76,6 +80,9 @@ typedef long gpux_i64;
 #endif
 #elif defined(__CUDACC__)
 #define GPUX_RFN static __device__ __forceinline__
+/* the ziggurat's slow path: one copy called from the kernel's few rare sites, so that its
+ * registers do not weigh on the loops around them */
+#define GPUX_R_SLOWFN static __device__ __forceinline__
 typedef unsigned int gpux_u32;
 typedef unsigned long long gpux_u64;
 typedef int gpux_i32;
@@ -87,6 +94,7 @@ typedef long long gpux_i64;
 #define GPUX_R_FMUL(a, b) __fmul_rn((a), (b))
 #define GPUX_R_FADD(a, b) __fadd_rn((a), (b))
 #define GPUX_R_FMA(a, b, c) __fmaf_rn((a), (b), (c))
+#define GPUX_R_RINT(a) rintf(a)
 #define GPUX_R_HAVE_F64 1
 #define GPUX_R_D2U(x) ((unsigned long long)__double_as_longlong(x))
 #define GPUX_R_U2D(x) __longlong_as_double((long long)(x))
@@ -104,6 +112,7 @@ typedef long long gpux_i64;
 #error "gpux_random.h needs float and double evaluated in their own precision (FLT_EVAL_METHOD 0)"
 #endif
 #define GPUX_RFN static inline
+#define GPUX_R_SLOWFN GPUX_RFN
 typedef uint32_t gpux_u32;
 typedef uint64_t gpux_u64;
 typedef int32_t gpux_i32;
@@ -145,6 +154,7 @@ static inline double gpux_r_u2d_host(gpux_u64 u) {
 #define GPUX_R_FMUL(a, b) ((float)(a) * (float)(b))
 #define GPUX_R_FADD(a, b) ((float)(a) + (float)(b))
 #define GPUX_R_FMA(a, b, c) fmaf((a), (b), (c))
+#define GPUX_R_RINT(a) rintf(a) /* the default rounding mode: to nearest even */
 #define GPUX_R_HAVE_F64 1
 #define GPUX_R_D2U(x) gpux_r_d2u_host(x)
 #define GPUX_R_U2D(x) gpux_r_u2d_host(x)
@@ -154,6 +164,8 @@ static inline double gpux_r_u2d_host(gpux_u64 u) {
 #define GPUX_R_DSQRT(a) sqrt(a)
 #define GPUX_R_DFMA(a, b, c) fma((a), (b), (c))
 #endif
+
+#include "gpux_ziggurat.h"
 
 /* ---- draw kinds, words per value -------------------------------------------------------- */
 /* X(kind, id, dtype list). Kernels: gpux_random_<kind>_<dt>. ids equal GPUX_RANDOM_* of
@@ -192,7 +204,9 @@ typedef struct gpux_rparams {
   gpux_u64 stream;  /* < 2^63 */
   gpux_u64 seed;
   gpux_u64 pa, pb, pc, pd; /* uniform: low, high - low, high, the largest value below
-                              high; normal: mean, std (bits of the output dtype) */
+                              high; normal: mean, std (bits of the output dtype);
+                              float32 normal: pc, the GPU kernels' queue settings
+                              (GPUX_R_ZIG_TUNE, set by the backends; no effect on values) */
   gpux_u64 low;        /* integers: low (two's complement) */
   gpux_u64 range;      /* integers: high - low (>= 1) */
   gpux_u64 thr;        /* integers: 2^64 (int32) / 2^128 (int64) mod range;
@@ -273,27 +287,32 @@ GPUX_RFN float gpux_r_uniform_f32(gpux_u32 a, float low, float d, float high, fl
   return v < high ? v : below;
 }
 
-/* ---- normal, float32 -------------------------------------------------------------------- */
-/* sqrt(x) for 2^-100 < x < 2^100: reciprocal square root by two Newton steps from the
- * classic bit-level guess (relative error about 5e-6), then one Newton correction of x * y,
- * which squares that error: within 1 ulp (tests/test_random.c checks the range used). */
-GPUX_RFN float gpux_r_sqrt_f32(float x) {
-  const float h = GPUX_R_FMUL(0.5f, x);
-  float y = GPUX_R_U2F(0x5f375a86u - (GPUX_R_F2U(x) >> 1));
-  y = GPUX_R_FMUL(y, GPUX_R_FMA(-h, GPUX_R_FMUL(y, y), 1.5f));
-  y = GPUX_R_FMUL(y, GPUX_R_FMA(-h, GPUX_R_FMUL(y, y), 1.5f));
-  {
-    const float s = GPUX_R_FMUL(x, y);
-    const float e = GPUX_R_FMA(-s, s, x);
-    return GPUX_R_FMA(e, GPUX_R_FMUL(0.5f, y), s);
-  }
+/* ---- retry chains ------------------------------------------------------------------------ */
+/* the first counter of value g's retry chain (g: the value's first word) */
+GPUX_RFN gpux_r4 gpux_r_retry_ctr(gpux_u64 g, gpux_u64 stream) {
+  gpux_r4 c;
+  c.x = (gpux_u32)g;
+  c.y = (gpux_u32)(g >> 32);
+  c.z = (gpux_u32)stream;
+  c.w = (gpux_u32)(stream >> 32) | 0x80000000u;
+  return c;
 }
+#define GPUX_R_RETRY_BLOCKS 64 /* 128 (int32) / 64 (int64) more candidates: never all fail */
 
-/* The Box-Muller radius sqrt(-2 ln u1), u1 = v * 2^-24 with v = (a >> 8) | 1 (the odd
- * numbers 1 .. 2^24 - 1, so 0 < u1 < 1 and the radius is never 0): v = 2^e m with m in
- * [sqrt(1/2), sqrt(2)), ln u1 = (e - 24) ln 2 + log1p(m - 1), log1p by f + f^2 R(f)
- * (tools/random_poly.py). */
-GPUX_RFN float gpux_r_bm_radius_f32(gpux_u32 a) {
+/* ---- normal, float32: the ziggurat ------------------------------------------------------
+ * Marsaglia & Tsang's ziggurat with GPUX_R_ZIG_N = 4096 layers (the table in gpux_ziggurat.h,
+ * made by tools/random_poly.py), the layer from bits separate from the value's (Doornik). A
+ * word a gives layer i = a & 4095, sign bit 12, m = a >> 13 (19 bits; GPUX_R_ZIG_BITS sets
+ * the split); when m < k_i (about 99.88% of words) the value is +-m w_i, one float multiply.
+ * Otherwise the value comes from gpux_r_zig_slow: the wedge test (layers 1..4095) or
+ * Marsaglia's tail method (layer 0) with the auxiliary words of retry block 0, then, until
+ * one is accepted, a new candidate from each next block of the value's retry chain (word x;
+ * auxiliaries y, z). */
+
+/* ln(u) for u = ((a >> 8) | 1) 2^-24, the odd multiples in (0, 1): u = 2^e m with m in
+ * [sqrt(1/2), sqrt(2)), ln u = (e - 24) ln 2 + log1p(m - 1), log1p by f + f^2 R(f)
+ * (tools/random_poly.py); within 1 ulp (tests/test_random.c checks every input) */
+GPUX_RFN float gpux_r_ln24(gpux_u32 a) {
   const gpux_u32 bits = GPUX_R_F2U((float)((a >> 8) | 1u)); /* exact */
   gpux_u32 mb = (bits & 0x007fffffu) | 0x3f800000u;
   int e = (int)(bits >> 23) - 127;
@@ -315,51 +334,133 @@ GPUX_RFN float gpux_r_bm_radius_f32(gpux_u32 a) {
       const float l1p = GPUX_R_FMA(GPUX_R_FMUL(f, f), p, f);
       const float k = (float)(e - 24); /* -24 .. 0, exact */
       /* ln 2 = LN2_HI + LN2_LO, LN2_HI with 16 bits so k * LN2_HI is exact */
-      const float lnu = GPUX_R_FADD(GPUX_R_FMUL(k, 0x1.62e4p-1f),
-                                    GPUX_R_FMA(k, 0x1.7f7d1cp-20f, l1p));
-      return gpux_r_sqrt_f32(GPUX_R_FMUL(-2.0f, lnu)); /* > 0: u1 < 1 */
+      return GPUX_R_FADD(GPUX_R_FMUL(k, 0x1.62e4p-1f), GPUX_R_FMA(k, 0x1.7f7d1cp-20f, l1p));
     }
   }
 }
 
-typedef struct gpux_rf2 {
-  float x, y;
-} gpux_rf2;
-
-/* A point (x0, x1) on the unit circle at a uniform angle, from word b: bits 8..28 give
- * y = (b & 0x1fffff00) 2^-30 in [0, 1/2) and phi = (pi / 2) y in [0, pi / 4), with
- * sin(phi) = y S(y^2), cos(phi) = C(y^2); bit 29 swaps (cos, sin) (the octant above), bits
- * 31 and 30 are the signs of x0 and x1. The 8 octants, each uniform, make the whole circle. */
-GPUX_RFN gpux_rf2 gpux_r_cossin_f32(gpux_u32 b) {
-  const float y = (float)(int)(b & 0x1fffff00u) * 0x1p-30f; /* exact */
-  const float x = GPUX_R_FMUL(y, y);
-  float s = 0x1.4bc87cp-13f, c = 0x1.d9c326p-11f;
-  s = GPUX_R_FMA(s, x, -0x1.32ca9ep-8f);
-  s = GPUX_R_FMA(s, x, 0x1.466bbap-4f);
-  s = GPUX_R_FMA(s, x, -0x1.4abbcep-1f);
-  s = GPUX_R_FMA(s, x, 0x1.921fb6p+0f);
-  s = GPUX_R_FMUL(s, y);
-  c = GPUX_R_FMA(c, x, -0x1.55c57ap-6f);
-  c = GPUX_R_FMA(c, x, 0x1.03c1dcp-2f);
-  c = GPUX_R_FMA(c, x, -0x1.3bd3ccp+0f);
-  c = GPUX_R_FMA(c, x, 1.0f);
+/* exp(-q) for 0 <= q < 64: q = k ln 2 + t, |t| <= ln 2 / 2, exp(-t) by a polynomial
+ * (tools/random_poly.py), times 2^-k through the exponent bits; within 2 ulp */
+GPUX_RFN float gpux_r_expneg(float q) {
+  const float kf = GPUX_R_RINT(GPUX_R_FMUL(q, 0x1.715476p+0f));
+  float t = GPUX_R_FMA(-kf, 0x1.62e4p-1f, q);
+  t = GPUX_R_FMA(-kf, 0x1.7f7d1cp-20f, t);
   {
-    const int swap = (b & 0x20000000u) != 0u;
-    gpux_rf2 r;
-    r.x = GPUX_R_U2F(GPUX_R_F2U(swap ? s : c) ^ (b & 0x80000000u));
-    r.y = GPUX_R_U2F(GPUX_R_F2U(swap ? c : s) ^ ((b << 1) & 0x80000000u));
-    return r;
+    float e = 0x1.6da758p-10f;
+    e = GPUX_R_FMA(e, t, -0x1.126facp-7f);
+    e = GPUX_R_FMA(e, t, 0x1.555464p-5f);
+    e = GPUX_R_FMA(e, t, -0x1.555404p-3f);
+    e = GPUX_R_FMA(e, t, 0x1.0p-1f);
+    e = GPUX_R_FMA(e, t, -1.0f);
+    e = GPUX_R_FMA(e, t, 1.0f);
+    return GPUX_R_FMUL(e, GPUX_R_U2F((gpux_u32)(127 - (int)kf) << 23));
   }
 }
 
-/* the pair of standard normals from words (a, b) */
-GPUX_RFN gpux_rf2 gpux_r_normal2_f32(gpux_u32 a, gpux_u32 b) {
-  const float r = gpux_r_bm_radius_f32(a);
-  gpux_rf2 cs = gpux_r_cossin_f32(b);
-  cs.x = GPUX_R_FMUL(r, cs.x);
-  cs.y = GPUX_R_FMUL(r, cs.y);
-  return cs;
+/* The table: [i] = k_i | bits(w_i) << 32 for the GPUX_R_ZIG_N layers (32 KB). GPU kernels
+ * copy it to shared / local memory (random gathers from constant memory serialize); the slow
+ * path reads this one. */
+#if defined(__OPENCL_VERSION__)
+__constant gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
+#elif defined(__CUDACC__)
+__device__ const gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
+#else
+static const gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
+#endif
+#define GPUX_R_ZIG_LAYER(a) ((a) & (gpux_u32)(GPUX_R_ZIG_N - 1))
+/* the sign bit of word a moved to bit 31 */
+#define GPUX_R_ZIG_SIGN(a) (((a) << (31 - GPUX_R_ZIG_BITS)) & 0x80000000u)
+
+/* The value of word a when accepted at once (returns 1), else 0 (*z then meaningless):
+ * k, the threshold k_i of layer i = a & 4095, and sw, the bits of +-w_i with the value's sign
+ * (GPUX_R_ZIG_SW): m * (-w) is -(m * w) bit for bit, so the sign costs one xor. m < 2^19
+ * converts exactly. */
+GPUX_RFN int gpux_r_zig_fast(gpux_u32 a, gpux_u32 k, gpux_u32 sw, float *z) {
+  const gpux_u32 m = a >> GPUX_R_ZIG_MSHIFT;
+  *z = GPUX_R_FMUL((float)(int)m, GPUX_R_U2F(sw));
+  return m < k;
 }
+/* sw of gpux_r_zig_fast from the table's entry e of layer a & 4095 */
+#define GPUX_R_ZIG_SW(a, e) ((gpux_u32)((e) >> 32) ^ GPUX_R_ZIG_SIGN(a))
+/* The GPU kernels' copy of the table holds, for layer i, k_i and wl = bits(w_i) - (i << 19)
+ * (mod 2^32): then wl + (a << 19) is sw, the layer bits of a cancelling and its sign bit
+ * landing on bit 31 (adding 2^31 flips it), one shift-add (an IMAD on sm_90) for the shift,
+ * mask and xor of GPUX_R_ZIG_SW. */
+#define GPUX_R_ZIG_WL(i, e) \
+  ((gpux_u32)((e) >> 32) - ((gpux_u32)(i) << (31 - GPUX_R_ZIG_BITS)))
+#define GPUX_R_ZIG_SW_WL(a, wl) ((wl) + ((a) << (31 - GPUX_R_ZIG_BITS)))
+
+/* f(x) = exp(-x^2/2) at the float edge x_i = w_i 2^19 of layer i (x_N = 0: 1): the heights
+ * of the wedges, from the same float edges as the fast path (no second table) */
+GPUX_RFN float gpux_r_zig_f(gpux_u32 i) {
+  if (i >= (gpux_u32)GPUX_R_ZIG_N) return 1.0f;
+  {
+    const float x = GPUX_R_FMUL(GPUX_R_U2F((gpux_u32)(gpux_r_zig_tab[i] >> 32)),
+                                (float)(1 << (31 - GPUX_R_ZIG_BITS))); /* exact */
+    return gpux_r_expneg(GPUX_R_FMUL(GPUX_R_FMUL(0.5f, x), x));
+  }
+}
+
+/* the value of word a (the stream's word g) when gpux_r_zig_fast did not accept it */
+GPUX_R_SLOWFN float gpux_r_zig_slow(gpux_u32 a, gpux_u64 g, gpux_u64 stream, gpux_u64 seed) {
+  gpux_r4 c = gpux_r_retry_ctr(g, stream);
+  float z = 0.0f;
+  int it;
+  for (it = 0; it < GPUX_R_RETRY_BLOCKS; ++it) {
+    c = gpux_r_philox(c, (gpux_u32)seed, (gpux_u32)(seed >> 32));
+    if (it > 0) { /* a new candidate: word x of this block, its auxiliaries y and z */
+      const gpux_u64 e = gpux_r_zig_tab[GPUX_R_ZIG_LAYER(c.x)];
+      a = c.x;
+      if (gpux_r_zig_fast(a, (gpux_u32)e, GPUX_R_ZIG_SW(a, e), &z)) return z;
+    }
+    {
+      const gpux_u32 i = GPUX_R_ZIG_LAYER(a), sign = GPUX_R_ZIG_SIGN(a);
+      if (i == 0u) { /* beyond r: t = -ln(u1) / r, accepted when -2 ln(u2) > t^2 */
+        const float t = GPUX_R_FMUL(-gpux_r_ln24(c.y), GPUX_R_ZIG_RINV);
+        const float y = -gpux_r_ln24(c.z);
+        if (GPUX_R_FADD(y, y) > GPUX_R_FMUL(t, t))
+          return GPUX_R_U2F(GPUX_R_F2U(GPUX_R_FADD(GPUX_R_ZIG_R, t)) ^ sign);
+      } else { /* the wedge: a height uniform in [f_i, f_{i+1}) below f(x) */
+        const float x = GPUX_R_FMUL((float)(int)(a >> GPUX_R_ZIG_MSHIFT),
+                                    GPUX_R_U2F((gpux_u32)(gpux_r_zig_tab[i] >> 32)));
+        const float fi = gpux_r_zig_f(i), df = GPUX_R_FADD(gpux_r_zig_f(i + 1u), -fi);
+        const float u = GPUX_R_FMUL((float)(int)(c.y >> 8), 0x1p-24f); /* exact */
+        const float h = GPUX_R_FMA(u, df, fi);
+        if (h < gpux_r_expneg(GPUX_R_FMUL(GPUX_R_FMUL(0.5f, x), x)))
+          return GPUX_R_U2F(GPUX_R_F2U(x) ^ sign);
+      }
+    }
+    c.w |= 0x80000000u;
+  }
+  return z; /* 64 blocks all rejected: probability below 2^-300 */
+}
+
+/* One float32 normal from word a (the stream's word g): fma(z, std, mean). */
+GPUX_RFN float gpux_r_normal_f32(gpux_u32 a, gpux_u64 g, const gpux_rparams *p) {
+  const gpux_u64 e = gpux_r_zig_tab[GPUX_R_ZIG_LAYER(a)];
+  float z;
+  if (!gpux_r_zig_fast(a, (gpux_u32)e, GPUX_R_ZIG_SW(a, e), &z))
+    z = gpux_r_zig_slow(a, g, p->stream, p->seed);
+  return GPUX_R_FMA(z, GPUX_R_U2F((gpux_u32)p->pb), GPUX_R_U2F((gpux_u32)p->pa));
+}
+
+/* The GPU kernels' queue of slow values (kernels/cuda/random.cu, kernels/cl/random.cl):
+ * p->pc of a float32 normal draw carries its settings, packed by gpux_r_zig_tune:
+ *   bits 0..7    period: rounds of the block loop between checks of the queue (0: no queue,
+ *                the slow path inline in the loop: the earlier form, kept to compare)
+ *   bits 8..19   threshold: the queue is resolved at a check when it holds this many
+ *   bits 20..31  capacity used (<= GPUX_R_ZQCAP): a value past it is resolved inline
+ * Settings change the speed only, never the values. A thread block of 256 threads meets
+ * about 1.2 slow values per round (1024 values, 0.12% slow), so the default checks every 32
+ * rounds (few barriers; about 40 arrivals between checks) and resolves 192 entries at once
+ * (6 of the 8 warps busy), leaving 64 entries of margin before the capacity; the queue's
+ * 3 KB with the table's 32 KB keep 6 thread blocks per SM. On the H200, 2^28 values:
+ * 32,192,256 2.58 TB/s (CUDA) / 2.22 (OpenCL), 8,192,256 2.50 / 2.11, 2,192,256
+ * 2.32 / 1.81, inline 2.30 / 1.98 (bench/results/h200.md). */
+#define GPUX_R_ZQCAP 256
+#define GPUX_R_ZIG_TUNE(period, thr, cap) \
+  ((gpux_u64)(period) | (gpux_u64)(thr) << 8 | (gpux_u64)(cap) << 20)
+#define GPUX_R_ZIG_TUNE_DEFAULT GPUX_R_ZIG_TUNE(32, 192, 256)
 
 /* ---- float64 ---------------------------------------------------------------------------- */
 #ifdef GPUX_R_HAVE_F64
@@ -372,7 +473,8 @@ GPUX_RFN double gpux_r_uniform_f64(gpux_u32 a, gpux_u32 b, double low, double d,
   return v < high ? v : below;
 }
 
-/* as gpux_r_bm_radius_f32: u1 = ((x64(a, b) >> 11) | 1) 2^-53, odd multiples, 0 < u1 < 1 */
+/* The Box-Muller radius sqrt(-2 ln u1), u1 = ((x64(a, b) >> 11) | 1) 2^-53, the odd
+ * multiples, 0 < u1 < 1 */
 GPUX_RFN double gpux_r_bm_radius_f64(gpux_u32 a, gpux_u32 b) {
   const gpux_u64 bits = GPUX_R_D2U((double)((gpux_r_x64(a, b) >> 11) | 1u)); /* exact */
   gpux_u64 mb = (bits & 0x000fffffffffffffu) | 0x3ff0000000000000u;
@@ -406,8 +508,9 @@ typedef struct gpux_rd2 {
   double x, y;
 } gpux_rd2;
 
-/* as gpux_r_cossin_f32, from x = x64(c0, d0): y = ((x >> 11) & (2^50 - 1)) 2^-51 in
- * [0, 1/2), bit 29 of d0 swaps, bits 31 and 30 of d0 are the signs */
+/* A point (x0, x1) on the unit circle at a uniform angle, from x = x64(c0, d0):
+ * y = ((x >> 11) & (2^50 - 1)) 2^-51 in [0, 1/2), phi = (pi / 2) y, sin(phi) = y S(y^2),
+ * cos(phi) = C(y^2); bit 29 of d0 swaps (cos, sin), bits 31 and 30 of d0 are the signs */
 GPUX_RFN gpux_rd2 gpux_r_cossin_f64(gpux_u32 c0, gpux_u32 d0) {
   const double y =
       (double)(gpux_i64)((gpux_r_x64(c0, d0) >> 11) & 0x3ffffffffffffu) * 0x1p-51; /* exact */
@@ -449,16 +552,6 @@ GPUX_RFN gpux_rd2 gpux_r_normal2_f64(gpux_r4 w) {
 #endif /* GPUX_R_HAVE_F64 */
 
 /* ---- integers --------------------------------------------------------------------------- */
-/* the first counter of value g's retry chain (g: the value's first word) */
-GPUX_RFN gpux_r4 gpux_r_retry_ctr(gpux_u64 g, gpux_u64 stream) {
-  gpux_r4 c;
-  c.x = (gpux_u32)g;
-  c.y = (gpux_u32)(g >> 32);
-  c.z = (gpux_u32)stream;
-  c.w = (gpux_u32)(stream >> 32) | 0x80000000u;
-  return c;
-}
-#define GPUX_R_RETRY_BLOCKS 64 /* 128 (int32) / 64 (int64) more candidates: never all fail */
 
 /* int32 candidates: 64-bit x; 1 and the offset (hi64(x * range)) when accepted */
 GPUX_RFN int gpux_r_lemire64(gpux_u64 x, gpux_u64 range, gpux_u64 thr, gpux_u64 *off) {
@@ -535,13 +628,10 @@ GPUX_RFN void gpux_r_blk_uniform_f32(float *v, gpux_r4 w, gpux_u64 g0,
 }
 GPUX_RFN void gpux_r_blk_normal_f32(float *v, gpux_r4 w, gpux_u64 g0,
                                     const gpux_rparams *p) {
-  (void)g0;
-  const float mean = GPUX_R_U2F((gpux_u32)p->pa), sd = GPUX_R_U2F((gpux_u32)p->pb);
-  const gpux_rf2 a = gpux_r_normal2_f32(w.x, w.y), b = gpux_r_normal2_f32(w.z, w.w);
-  v[0] = GPUX_R_FMA(a.x, sd, mean);
-  v[1] = GPUX_R_FMA(a.y, sd, mean);
-  v[2] = GPUX_R_FMA(b.x, sd, mean);
-  v[3] = GPUX_R_FMA(b.y, sd, mean);
+  v[0] = gpux_r_normal_f32(w.x, g0, p);
+  v[1] = gpux_r_normal_f32(w.y, g0 + 1u, p);
+  v[2] = gpux_r_normal_f32(w.z, g0 + 2u, p);
+  v[3] = gpux_r_normal_f32(w.w, g0 + 3u, p);
 }
 #ifdef GPUX_R_HAVE_F64
 GPUX_RFN void gpux_r_blk_uniform_f64(double *v, gpux_r4 w, gpux_u64 g0,
@@ -579,4 +669,25 @@ GPUX_RFN void gpux_r_blk_bernoulli_b8(unsigned char *v, gpux_r4 w, gpux_u64 g0,
   v[3] = gpux_r_bernoulli(w.w, p->thr);
 }
 
+#if !defined(__OPENCL_VERSION__) && !defined(__CUDACC__)
+#include <stdlib.h>
+/* The queue settings of the GPU kernels (GPUX_R_ZIG_TUNE) from GPUX_RANDOM_ZIG, which the
+ * backends read once per context: "inline" (no queue), or "period,threshold,capacity" with
+ * period 1..255, 1 <= threshold <= capacity <= GPUX_R_ZQCAP; else the default. */
+static inline gpux_u64 gpux_r_zig_tune_env(const char *s) {
+  unsigned long v[3];
+  char *e;
+  int k;
+  if (!s) return GPUX_R_ZIG_TUNE_DEFAULT;
+  if (!strcmp(s, "inline")) return GPUX_R_ZIG_TUNE(0, 1, 1);
+  for (k = 0; k < 3; ++k) {
+    v[k] = strtoul(s, &e, 10);
+    if (e == s || *e != (k < 2 ? ',' : '\0')) return GPUX_R_ZIG_TUNE_DEFAULT;
+    s = e + 1;
+  }
+  if (v[0] < 1 || v[0] > 255 || v[1] < 1 || v[1] > v[2] || v[2] > GPUX_R_ZQCAP)
+    return GPUX_R_ZIG_TUNE_DEFAULT;
+  return GPUX_R_ZIG_TUNE(v[0], v[1], v[2]);
+}
+#endif
 #endif

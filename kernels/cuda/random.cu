@@ -15,11 +15,12 @@
  * 6 (40 registers) where that needs no spills, else 5 */
 #define GPUX_CU_RMB_uniform_f32 6
 #define GPUX_CU_RMB_uniform_f64 6
-#define GPUX_CU_RMB_normal_f32 6
+#define GPUX_CU_RMB_normal_f32 6 /* the generic kernel's; the ziggurat's is below */
 #define GPUX_CU_RMB_normal_f64 5
 #define GPUX_CU_RMB_integers_i32 5
 #define GPUX_CU_RMB_integers_i64 5
 #define GPUX_CU_RMB_bernoulli_b8 6
+#define GPUX_CU_RMB_zig 6 /* float32 normals (zdraw) */
 
 namespace gpux_cu {
 
@@ -71,6 +72,150 @@ __device__ __forceinline__ void rdraw(typename K::T *out, const gpux_rparams &p)
   }
 }
 
+/* ---- float32 normals: the ziggurat (gpux_r_zig_* of gpux_random.h) ----------------------
+ * The aligned loop takes each value's fast path only (a gather of (k_i, wl_i) from the
+ * table's copy in shared memory, one multiply, the sign, a compare) and stores the whole
+ * float4. The about 0.12% of values that need gpux_r_zig_slow go to a queue in shared memory
+ * (index, word); the loop runs the same number of rounds in every thread of the block
+ * (threads without a block in a round only reach the checks), and every `period` rounds
+ * the block checks whether some value landed at or past `threshold` in the queue; if so all
+ * threads resolve the queue together, each writing its entries' outputs after the barrier
+ * that orders them after the float4 stores. A value past the capacity is resolved at once by
+ * its thread (after its own store). Where a value is computed never changes its bits. The
+ * settings come in p.pc (GPUX_R_ZIG_TUNE); period 0 resolves every slow value inline. */
+struct zqueue {
+  unsigned n;
+  unsigned a[GPUX_R_ZQCAP];
+  u64 i[GPUX_R_ZQCAP];
+};
+
+/* all threads: resolve the queue's first n entries (n uniform), each thread its share */
+__device__ __forceinline__ void zflush(float *out, const zqueue &q, unsigned n,
+                                    const gpux_rparams &p) {
+  for (unsigned e = threadIdx.x; e < n; e += GPUX_CU_RTHREADS) {
+    const u64 i = q.i[e];
+    out[i] = gpux_r_normal_f32(q.a[e], p.pos + i, &p);
+  }
+}
+
+/* Block j: its values by the fast path, stored as one float4, its slow values queued or,
+ * past the capacity, resolved here after the store. Returns whether an entry reached the
+ * threshold. */
+template <bool Shifted>
+__device__ __forceinline__ bool zblock(float *out, u64 j, const gpux_rparams &p,
+                                       const uint2 *zt, zqueue &q, float mean, float sd,
+                                       unsigned period, unsigned thr, unsigned cap) {
+  const gpux_r4 w = Shifted ? gpux_r_words4((p.pos >> 2) + j, (int)(p.pos & 3u), p.stream, p.seed)
+                            : gpux_r_block((p.pos >> 2) + j, p.stream, p.seed);
+  const unsigned a[4] = {w.x, w.y, w.z, w.w};
+  float v[4];
+  bool slow = false, want = false;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const uint2 e = zt[GPUX_R_ZIG_LAYER(a[k])];
+    float z;
+    slow |= !gpux_r_zig_fast(a[k], e.x, GPUX_R_ZIG_SW_WL(a[k], e.y), &z);
+    v[k] = __fmaf_rn(z, sd, mean);
+  }
+  __stcs(reinterpret_cast<float4 *>(out + 4 * j), make_float4(v[0], v[1], v[2], v[3]));
+  if (slow) { /* rare. No array indexed at run time here (it would live in local memory) */
+    unsigned ovf = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if ((a[k] >> GPUX_R_ZIG_MSHIFT) >= zt[GPUX_R_ZIG_LAYER(a[k])].x) {
+        const unsigned s = period ? atomicAdd(&q.n, 1u) : cap;
+        if (s < cap) {
+          q.a[s] = a[k];
+          q.i[s] = 4 * j + (u64)k;
+          want |= s + 1 >= thr;
+        } else {
+          ovf |= 1u << k;
+        }
+      }
+    while (ovf) {
+      const int k = __ffs(ovf) - 1;
+      ovf &= ovf - 1u;
+      const unsigned ak = k == 0 ? w.x : k == 1 ? w.y : k == 2 ? w.z : w.w;
+      const u64 i = 4 * j + (u64)k;
+      out[i] = gpux_r_normal_f32(ak, p.pos + i, &p);
+    }
+  }
+  return want;
+}
+
+/* Blocks j < j1, stored as float4. Thread block b's round r is blocks b * 256 + r * stride
+ * + (0 .. 255); every thread runs every round (the rounds where all 256 blocks exist without a
+ * bound test), a check after each `period` rounds, and a last flush. */
+template <bool Shifted>
+__device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, const uint2 *zt,
+                                      zqueue &q, u64 j1) {
+  const u64 stride = (u64)gridDim.x * GPUX_CU_RTHREADS;
+  const float mean = __uint_as_float((unsigned)p.pa), sd = __uint_as_float((unsigned)p.pb);
+  const unsigned period = (unsigned)p.pc & 255u, thr = (unsigned)(p.pc >> 8) & 4095u;
+  const unsigned cap = (unsigned)(p.pc >> 20) & 4095u;
+  const u64 base = (u64)blockIdx.x * GPUX_CU_RTHREADS;
+  /* rounds, and the first round with blocks past j1: below 2^32 (cuda_random.c checks) */
+  const unsigned rounds = j1 > base ? (unsigned)((j1 - base + stride - 1) / stride) : 0u;
+  const unsigned rfull = j1 >= base + GPUX_CU_RTHREADS
+                             ? (unsigned)((j1 - base - GPUX_CU_RTHREADS) / stride + 1) : 0u;
+  u64 j = base + threadIdx.x;
+  unsigned r = 0;
+  while (r < rounds) {
+    const unsigned rend = period && rounds - r > period ? r + period : rounds;
+    const unsigned rf = min(rend, rfull);
+    bool want = false;
+    for (; r < rf; ++r, j += stride)
+      want |= zblock<Shifted>(out, j, p, zt, q, mean, sd, period, thr, cap);
+    for (; r < rend; ++r, j += stride)
+      if (j < j1) want |= zblock<Shifted>(out, j, p, zt, q, mean, sd, period, thr, cap);
+    if (period && __syncthreads_or(want)) { /* block-uniform */
+      zflush(out, q, min(q.n, cap), p);
+      __syncthreads(); /* every thread has read q.n and its entries */
+      if (threadIdx.x == 0) q.n = 0;
+      __syncthreads();
+    }
+  }
+  if (period) {
+    __syncthreads(); /* the last stores and entries */
+    zflush(out, q, min(q.n, cap), p);
+    __syncthreads();
+    if (threadIdx.x == 0) q.n = 0;
+    __syncthreads();
+  }
+}
+
+/* float32 normals: the table's copy, the queue, the blocks stored as float4 (all of them
+ * but the partial last when out is 16-byte aligned), then the rest with scalar stores. Shared
+ * memory: 32 KB of table and 3 KB of queue, so 6 thread blocks fit in an SM (sm_90). */
+__device__ __forceinline__ void zdraw(float *out, const gpux_rparams &p) {
+  __shared__ uint2 zt[GPUX_R_ZIG_N]; /* (k_i, wl_i): GPUX_R_ZIG_WL */
+  __shared__ zqueue q;
+  for (unsigned k = threadIdx.x; k < (unsigned)GPUX_R_ZIG_N; k += GPUX_CU_RTHREADS) {
+    const gpux_u64 e = gpux_r_zig_tab[k];
+    zt[k] = make_uint2((unsigned)e, GPUX_R_ZIG_WL(k, e));
+  }
+  if (threadIdx.x == 0) q.n = 0;
+  __syncthreads();
+  const bool vec = ((unsigned long long)out & 15u) == 0;
+  const u64 nfull = vec ? p.n / 4u : 0;
+  if ((p.pos & 3u) == 0)
+    zloop<false>(out, p, zt, q, nfull);
+  else
+    zloop<true>(out, p, zt, q, nfull);
+  /* the partial last block, and every block when out is not aligned: scalar stores, the slow
+   * path inline (at most one block per thread in aligned draws; its few spills, ptxas -v,
+   * are here, not in the loops above) */
+  const u64 stride = (u64)gridDim.x * GPUX_CU_RTHREADS;
+  for (u64 j = nfull + (u64)blockIdx.x * GPUX_CU_RTHREADS + threadIdx.x; j < p.nblocks; j += stride) {
+    float v[4];
+    gpux_r_blk_normal_f32(v, gpux_r_words4((p.pos >> 2) + j, (int)(p.pos & 3u), p.stream, p.seed),
+                          p.pos + 4u * j, &p);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (j * 4 + (u64)k < p.n) out[j * 4 + k] = v[k];
+  }
+}
+
 }  // namespace gpux_cu
 
 #define GPUX_CU_RVPB(kind, dt) (4 / GPUX_R_WPV(GPUX_RKID_##kind, GPUX_KDT_##dt))
@@ -89,6 +234,18 @@ __device__ __forceinline__ void rdraw(typename K::T *out, const gpux_rparams &p)
       gpux_random_##kind##_##dt(GPUX_CU_T(dt) * out, gpux_rparams p) {                     \
     gpux_cu::rdraw<gpux_cu::rk_##kind##_##dt>(out, p);                                     \
   }
-#define GPUX_CU_RANDOM_DT(kind, dt) GPUX_CU_RANDOM_KERNEL(kind, dt)
+/* float32 normals: the ziggurat's loop (zdraw) instead of rdraw */
+#define GPUX_CU_RANDOM_KERNEL_normal_f32                                                   \
+  extern "C" __global__ void __launch_bounds__(GPUX_CU_RTHREADS, GPUX_CU_RMB_zig)          \
+      gpux_random_normal_f32(float *out, gpux_rparams p) {                                 \
+    gpux_cu::zdraw(out, p);                                                                \
+  }
+#define GPUX_CU_RANDOM_KERNEL_uniform_f32 GPUX_CU_RANDOM_KERNEL(uniform, f32)
+#define GPUX_CU_RANDOM_KERNEL_uniform_f64 GPUX_CU_RANDOM_KERNEL(uniform, f64)
+#define GPUX_CU_RANDOM_KERNEL_normal_f64 GPUX_CU_RANDOM_KERNEL(normal, f64)
+#define GPUX_CU_RANDOM_KERNEL_integers_i32 GPUX_CU_RANDOM_KERNEL(integers, i32)
+#define GPUX_CU_RANDOM_KERNEL_integers_i64 GPUX_CU_RANDOM_KERNEL(integers, i64)
+#define GPUX_CU_RANDOM_KERNEL_bernoulli_b8 GPUX_CU_RANDOM_KERNEL(bernoulli, b8)
+#define GPUX_CU_RANDOM_DT(kind, dt) GPUX_CU_RANDOM_KERNEL_##kind##_##dt
 #define GPUX_CU_RANDOM_KIND(kind, id, dts) dts(GPUX_CU_RANDOM_DT, kind)
 GPUX_RANDOM_KINDS(GPUX_CU_RANDOM_KIND)

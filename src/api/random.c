@@ -88,7 +88,7 @@ GPUX_API gpux_status gpux_generator_set_state(gpux_generator_t g, const gpux_rng
 static gpux_status draw_words(uint64_t *words, int kind, gpux_dtype dt, int64_t n) {
   const uint64_t wpv = (uint64_t)GPUX_R_WPV(kind, (int)dt);
   uint64_t units = (uint64_t)n;
-  if (kind == GPUX_RK_NORMAL) units = (units + 1u) / 2u * 2u; /* whole pairs */
+  if (kind == GPUX_RK_NORMAL && dt == GPUX_FLOAT64) units = (units + 1u) / 2u * 2u; /* pairs */
   if (units > UINT64_MAX / wpv)
     return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "a draw of %lld values needs more than 2^64 words",
                            (long long)n);

@@ -128,6 +128,7 @@ struct gpux__bctx {
   CUfunction random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT];
   unsigned random_grid[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* blocks per launch: one
                                                                    wave (the kernels loop) */
+  uint64_t zig_tune; /* float32 normals' queue settings (GPUX_RANDOM_ZIG), read at load */
 };
 #define GPUX_CUDA_RESULT_BYTES ((size_t)4096)
 

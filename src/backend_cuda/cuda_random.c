@@ -3,6 +3,7 @@
  * per thread block, as many thread blocks as the device holds at once (fewer for a small
  * draw: one Philox block per thread). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cuda_backend.h"
 
@@ -21,11 +22,19 @@ static const char *const gpux_cuda_random_names[GPUX_RANDOM_KIND_COUNT][GPUX_KDT
 gpux_status gpux_cuda_random_load(gpux__bctx *b) {
   gpux_status s = gpux_cuda_module_load(&b->mod_random, gpux_cuda_fatbin_random, "random.fatbin");
   if (s != GPUX_SUCCESS) return s;
+  b->zig_tune = gpux_r_zig_tune_env(getenv("GPUX_RANDOM_ZIG"));
   for (int k = 0; k < GPUX_RANDOM_KIND_COUNT; ++k)
     for (int dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
       if (!gpux_cuda_random_names[k][dt]) continue;
       s = gpux_cuda_get_function(b->mod_random, gpux_cuda_random_names[k][dt], &b->random[k][dt]);
       if (s != GPUX_SUCCESS) return s;
+      /* float32 normals hold the ziggurat's table and queue in shared memory (35 KB a
+       * block: 6 blocks on an H200 only with the largest carveout). A hint, as for scans:
+       * the kernel is right under any carveout, so a refusal is not an error. */
+      if (k == GPUX_RK_NORMAL && dt == GPUX_KDT_f32)
+        (void)gpux_cuda_drv.FuncSetAttribute(b->random[k][dt],
+                                             CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                             CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
       /* one wave of resident thread blocks, each thread then looping over Philox blocks:
        * far fewer, longer-lived thread blocks than one Philox block per thread (2.6 -> 4.1
        * TB/s for uniform float32 on the H200) */
@@ -50,6 +59,14 @@ gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
   const uint64_t groups = (p.nblocks + GPUX_CUDA_RANDOM_THREADS - 1) / GPUX_CUDA_RANDOM_THREADS;
   const uint64_t cap = b->random_grid[kind][dt];
   gpux_cuda_grid grid = {(unsigned)(groups > cap ? cap : groups), 1, 1, GPUX_CUDA_RANDOM_THREADS, 1};
+  if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
+    p.pc = b->zig_tune;
+    /* the kernel counts its rounds (nblocks / threads of the grid) in 32 bits */
+    if (grid.gx && p.nblocks / ((uint64_t)grid.gx * GPUX_CUDA_RANDOM_THREADS) >= 0xffffffffu)
+      return gpux_cuda_host->set_error(GPUX_ERROR_SIZE_OVERFLOW,
+                                       "cuda: a draw of %llu float32 normals is too large for one launch",
+                                       (unsigned long long)p.n);
+  }
   void *args[] = {&out, &p};
   int pushed = 0;
   CUresult e = gpux_cuda_enter(b, &pushed);

@@ -245,6 +245,7 @@ static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
 
 /* gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS */
 static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
+  b->zig_tune = gpux_r_zig_tune_env(getenv("GPUX_RANDOM_ZIG"));
   gpux_status s = GPUX_SUCCESS;
 #define RESOLVE(kind, dt)                                                                   \
   if (s == GPUX_SUCCESS)                                                                    \
@@ -614,9 +615,11 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   GET_KERNEL(k, GPUX_CL_FAM_RANDOM, b->random[kind][dt], IS_F64(dt));
   const int vpb = 4 / GPUX_R_WPV(kind, dt);
   const int vec = r->out.offset % vpb == 0; /* buffers start aligned to far more */
+  gpux_rparams p = r->p;
+  if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) p.pc = b->zig_tune; /* the queue */
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &r->out);
-  gpux_cl_arg(&a, sizeof r->p, &r->p);
+  gpux_cl_arg(&a, sizeof p, &p);
   gpux_cl_arg_int(&a, vec);
   if (b->exact) return enqueue_1d(b, &a, (size_t)r->p.nblocks); /* one block per item */
   /* GPUs: the kernels loop; about one wave of work-items (2048 per compute unit) */
@@ -629,5 +632,10 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
     b->compute_units = cu;
   }
   const uint64_t cap = (uint64_t)b->compute_units * 2048u;
-  return enqueue_1d(b, &a, (size_t)(r->p.nblocks < cap ? r->p.nblocks : cap));
+  const uint64_t items = r->p.nblocks < cap ? r->p.nblocks : cap;
+  /* the float32 normal kernel counts its rounds (blocks / work-items) in 32 bits */
+  if (items && r->p.nblocks / items >= 0xffffffffu)
+    return SET_ERROR(GPUX_ERROR_SIZE_OVERFLOW, "opencl: a draw of %llu values is too large for one launch",
+                     (unsigned long long)r->p.n);
+  return enqueue_1d(b, &a, (size_t)items);
 }

@@ -2,6 +2,7 @@
  * -ffp-contract=off: the uniform mapping's fma is written out as fma(), nothing else may be
  * contracted. */
 #include "ref_random.h"
+#include "gpux_ziggurat.h"
 
 #include <math.h>
 #include <string.h>
@@ -81,7 +82,7 @@ int rr_wpv(int kind, gpux_dtype dt) {
 uint64_t rr_words(int kind, gpux_dtype dt, int64_t n) {
   if (n <= 0) return 0;
   uint64_t w = (uint64_t)rr_wpv(kind, dt);
-  if (kind == 1) return ((uint64_t)n + 1) / 2 * 2 * w;
+  if (kind == 1 && dt == GPUX_FLOAT64) return ((uint64_t)n + 1) / 2 * 2 * w; /* pairs */
   return (uint64_t)n * w;
 }
 
@@ -231,38 +232,114 @@ static void bm_point(long double u1, long double y, uint32_t top, long double *r
   if ((top >> 30) & 1) *x1 = -*x1;
 }
 
-void rr_bm_f32(uint32_t a, uint32_t b, long double *r, long double *x0, long double *x1) {
-  bm_point((long double)((a >> 8) | 1u) * 0x1p-24L, (long double)(b & 0x1fffff00u) * 0x1p-30L, b,
-           r, x0, x1);
-}
-
 void rr_bm_f64(uint64_t xa, uint64_t xb, long double *r, long double *x0, long double *x1) {
   bm_point((long double)((xa >> 11) | 1u) * 0x1p-53L,
            (long double)((xb >> 11) & 0x3ffffffffffffull) * 0x1p-51L, (uint32_t)(xb >> 32), r,
            x0, x1);
 }
 
+/* The float32 ziggurat in long double (N = 4096 layers, m of 19 bits). The layers are
+ * rebuilt here from r and v (the recursion of tools/random_poly.py, which long double
+ * follows closely enough: every k_i comes out the same); only the integer thresholds k_i,
+ * which define which words are accepted at once, are read from gpux_ziggurat.h (and checked
+ * against these layers by the test). Values accepted at once are m x_i 2^-19 exactly; values
+ * of the wedge or the tail follow the same retry chain as the library. The wedges are the
+ * library's by definition: heights f(X_i), f(X_{i+1}) at the float edges X_i = w_i 2^19 of
+ * the table (f(X_N) = 1), the candidate m X_i 2^-19 (all exact here). A test closer to its
+ * boundary than float32 can resolve is reported as ambiguous (float32 arithmetic may decide
+ * it the other way, and then the value is another one): a wedge test within
+ * 2^-24 (4 X_i^2 + 12) f(x) (twice its float32 error: x and q = x^2 / 2 rounded, 3 q 2^-24
+ * in f(x), f(X_i) likewise, gpux's exp within 2 ulp, the fma), a tail test within 2^-16. */
+#define ZN GPUX_R_ZIG_N
+#define ZMB (31 - GPUX_R_ZIG_BITS) /* the bits of m */
+static const uint64_t zig_tab[ZN] = GPUX_R_ZIG_TAB;
+static long double zig_x[ZN + 1];
+static void zig_layers(void) {
+  if (zig_x[1] != 0) return;
+  const long double r = GPUX_R_ZIG_R_LD, v = GPUX_R_ZIG_V_LD;
+  zig_x[0] = v / expl(-r * r / 2);
+  zig_x[1] = r;
+  for (int i = 1; i < ZN - 1; i++)
+    zig_x[i + 1] = sqrtl(-2.0L * logl(expl(-zig_x[i] * zig_x[i] / 2) + v / zig_x[i]));
+  zig_x[ZN] = 0;
+}
+long double rr_zig_x(int i) {
+  zig_layers();
+  return zig_x[i];
+}
+uint32_t rr_zig_k(int i) { return (uint32_t)zig_tab[i]; }
+
+static long double zig_u24(uint32_t w) { return (long double)((w >> 8) | 1u) * 0x1p-24L; }
+/* the float edge X_i = w_i 2^19 of layer i (X_N = 0) */
+static long double zig_fx(unsigned i) {
+  if (i >= ZN) return 0;
+  uint32_t b = (uint32_t)(zig_tab[i] >> 32);
+  float w;
+  memcpy(&w, &b, sizeof w);
+  return ldexpl((long double)w, ZMB);
+}
+
+long double rr_zig_value(uint32_t a, uint64_t g, uint64_t seed, uint64_t stream, int *ambiguous) {
+  zig_layers();
+  const long double r = zig_x[1];
+  uint32_t ctr[4] = {(uint32_t)g, (uint32_t)(g >> 32), (uint32_t)stream,
+                     (uint32_t)(stream >> 32) | 0x80000000u};
+  uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)}, c[4];
+  *ambiguous = 0;
+  for (int it = 0; it < 64; it++) {
+    rr_philox(c, ctr, key);
+    if (it > 0) a = c[0];
+    unsigned i = a & (ZN - 1u), m = a >> (GPUX_R_ZIG_BITS + 1);
+    long double sign = (a >> GPUX_R_ZIG_BITS) & 1u ? -1.0L : 1.0L;
+    long double x = ldexpl((long double)m * zig_x[i], -ZMB);
+    if (m < (uint32_t)zig_tab[i]) return sign * x;
+    if (i == 0) { /* the tail */
+      long double t = -logl(zig_u24(c[1])) / r, y = -logl(zig_u24(c[2]));
+      if (fabsl(2 * y - t * t) < 0x1p-16L * (t * t + 1e-30L)) *ambiguous = 1;
+      if (2 * y > t * t) return sign * (r + t);
+    } else { /* the wedge: a height uniform in [f(X_i), f(X_{i+1})) below f(x) */
+      long double X = zig_fx(i), Xn = zig_fx(i + 1);
+      x = ldexpl((long double)m * X, -ZMB);
+      long double fi = expl(-X * X / 2), fn = expl(-Xn * Xn / 2);
+      long double h = fi + (long double)(c[1] >> 8) * 0x1p-24L * (fn - fi), fx = expl(-x * x / 2);
+      if (fabsl(h - fx) < (4 * X * X + 12) * 0x1p-24L * fx) *ambiguous = 1;
+      if (h < fx) return sign * x;
+    }
+    memcpy(ctr, c, sizeof ctr);
+    ctr[3] |= 0x80000000u;
+  }
+  return 0;
+}
+
 void rr_normal_exact(long double *z, long double *radius, gpux_dtype dt, int64_t first,
                      int64_t n, rr_state s) {
+  rr_normal_exact2(z, radius, NULL, dt, first, n, s);
+}
+
+void rr_normal_exact2(long double *z, long double *radius, unsigned char *ambiguous,
+                      gpux_dtype dt, int64_t first, int64_t n, rr_state s) {
   wcache c;
   c.valid = 0;
   for (int64_t i = 0; i < n; i++) {
     int64_t v = first + i, m = v / 2;
     long double r, x0, x1;
     if (dt == GPUX_FLOAT32) {
-      uint64_t g = s.pos + 2 * (uint64_t)m;
-      rr_bm_f32(word_c(&c, s.seed, s.stream, g), word_c(&c, s.seed, s.stream, g + 1), &r, &x0,
-                &x1);
-    } else {
-      uint64_t g = s.pos + 4 * (uint64_t)m;
-      uint64_t xa = (uint64_t)word_c(&c, s.seed, s.stream, g) |
-                    ((uint64_t)word_c(&c, s.seed, s.stream, g + 1) << 32);
-      uint64_t xb = (uint64_t)word_c(&c, s.seed, s.stream, g + 2) |
-                    ((uint64_t)word_c(&c, s.seed, s.stream, g + 3) << 32);
-      rr_bm_f64(xa, xb, &r, &x0, &x1);
+      uint64_t g = s.pos + (uint64_t)v;
+      int amb;
+      z[i] = rr_zig_value(word_c(&c, s.seed, s.stream, g), g, s.seed, s.stream, &amb);
+      if (radius) radius[i] = fabsl(z[i]);
+      if (ambiguous) ambiguous[i] = (unsigned char)amb;
+      continue;
     }
+    uint64_t g = s.pos + 4 * (uint64_t)m;
+    uint64_t xa = (uint64_t)word_c(&c, s.seed, s.stream, g) |
+                  ((uint64_t)word_c(&c, s.seed, s.stream, g + 1) << 32);
+    uint64_t xb = (uint64_t)word_c(&c, s.seed, s.stream, g + 2) |
+                  ((uint64_t)word_c(&c, s.seed, s.stream, g + 3) << 32);
+    rr_bm_f64(xa, xb, &r, &x0, &x1);
     z[i] = r * ((v & 1) ? x1 : x0);
     if (radius) radius[i] = r;
+    if (ambiguous) ambiguous[i] = 0;
   }
 }
 
