@@ -162,15 +162,15 @@ inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __l
   }
 
 __kernel void gpux_random_normal_f32(__global float *out, long out_off, gpux_rparams p,
-                                     int vec) {
+                                     int vec, __global const ulong *ztab) {
   __local uint2 zt[GPUX_R_ZIG_N]; /* (k_i, wl_i): GPUX_R_ZIG_WL */
   __local uint qa[GPUX_R_ZQCAP];
   __local ulong qi[GPUX_R_ZQCAP];
   __local uint qn;
   __local int zflag[3];
   const uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
-  for (uint k = lid; k < (uint)GPUX_R_ZIG_N; k += ls) {
-    const ulong e = gpux_r_zig_tab[k];
+  for (uint k = lid; k < (uint)GPUX_R_ZIG_N; k += ls) { /* ztab: gpux_r_zig_tab, in a buffer */
+    const ulong e = ztab[k];
     zt[k] = (uint2)((uint)e, GPUX_R_ZIG_WL(k, e));
   }
   if (lid == 0) {

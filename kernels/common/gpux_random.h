@@ -458,6 +458,10 @@ GPUX_RFN float gpux_r_normal_f32(gpux_u32 a, gpux_u64 g, const gpux_rparams *p) 
  * 32,192,256 2.58 TB/s (CUDA) / 2.22 (OpenCL), 8,192,256 2.50 / 2.11, 2,192,256
  * 2.32 / 1.81, inline 2.30 / 1.98 (bench/results/h200.md). */
 #define GPUX_R_ZQCAP 256
+/* GPU launches of float32 normals give each thread at least this many rounds: every thread
+ * block first copies the 32 KB table, which small draws spread over a full wave of blocks
+ * spent most of their time on (H200, 2^20 values: 12.8 us CUDA, 57 us OpenCL) */
+#define GPUX_R_ZIG_MIN_ROUNDS 16u
 #define GPUX_R_ZIG_TUNE(period, thr, cap) \
   ((gpux_u64)(period) | (gpux_u64)(thr) << 8 | (gpux_u64)(cap) << 20)
 #define GPUX_R_ZIG_TUNE_DEFAULT GPUX_R_ZIG_TUNE(32, 192, 256)

@@ -60,6 +60,8 @@ gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
   const uint64_t cap = b->random_grid[kind][dt];
   gpux_cuda_grid grid = {(unsigned)(groups > cap ? cap : groups), 1, 1, GPUX_CUDA_RANDOM_THREADS, 1};
   if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
+    const uint64_t few = (groups + GPUX_R_ZIG_MIN_ROUNDS - 1) / GPUX_R_ZIG_MIN_ROUNDS;
+    if (few < grid.gx) grid.gx = (unsigned)few; /* >= 1: groups >= 1 here */
     p.pc = b->zig_tune;
     /* the kernel counts its rounds (nblocks / threads of the grid) in 32 bits */
     if (grid.gx && p.nblocks / ((uint64_t)grid.gx * GPUX_CUDA_RANDOM_THREADS) >= 0xffffffffu)

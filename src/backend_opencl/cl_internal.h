@@ -75,6 +75,9 @@ struct gpux__bctx {
   cl_kernel random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* [GPUX_RK_*][output dtype] */
   cl_uint compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS, read on first use (0 before) */
   uint64_t zig_tune;     /* float32 normals' queue settings (GPUX_RANDOM_ZIG), read at load */
+  cl_mem zig_tab;        /* GPU form: the ziggurat's table for the float32 normal kernel, made
+                            with the random kernels (a __constant array read at scattered
+                            addresses is serialized on NVIDIA's OpenCL) */
   cl_mem scan_tiles; /* scan scratch (tile aggregates, then prefixes), grown as needed */
   size_t scan_tiles_bytes;
   /* matrix products (cl_gemm.c): gemm.cl, built on first use in the CPU or GPU form */

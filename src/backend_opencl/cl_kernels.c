@@ -255,6 +255,17 @@ static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
   GPUX_RANDOM_KINDS(RESOLVE_KIND)
 #undef RESOLVE_KIND
 #undef RESOLVE
+  if (s == GPUX_SUCCESS && !b->exact && !b->zig_tab) {
+    cl_int e;
+    b->zig_tab = clCreateBuffer(b->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                sizeof gpux_r_zig_tab, (void *)gpux_r_zig_tab, &e);
+    if (e != CL_SUCCESS) {
+      b->zig_tab = NULL;
+      s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER),
+                    "clCreateBuffer(the ziggurat's table, %zu bytes on %s): %s (%d)",
+                    sizeof gpux_r_zig_tab, b->device_name, gpux_cl_error_name(e), (int)e);
+    }
+  }
   return s;
 }
 
@@ -279,6 +290,8 @@ static void release_family(gpux__bctx *b, int fam) {
     RELEASE_TABLE(b->scan);
   } else if (fam == GPUX_CL_FAM_RANDOM) {
     RELEASE_TABLE(b->random);
+    if (b->zig_tab) clReleaseMemObject(b->zig_tab);
+    b->zig_tab = NULL;
   } else {
     RELEASE_TABLE(b->cast);
     RELEASE_TABLE(b->copy_n);
@@ -622,6 +635,8 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   gpux_cl_arg(&a, sizeof p, &p);
   gpux_cl_arg_int(&a, vec);
   if (b->exact) return enqueue_1d(b, &a, (size_t)r->p.nblocks); /* one block per item */
+  const int zig = kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32;
+  if (zig) gpux_cl_arg(&a, sizeof b->zig_tab, &b->zig_tab);
   /* GPUs: the kernels loop; about one wave of work-items (2048 per compute unit) */
   if (!b->compute_units) {
     cl_uint cu = 0;
@@ -631,7 +646,12 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
       cu = 1;
     b->compute_units = cu;
   }
-  const uint64_t cap = (uint64_t)b->compute_units * 2048u;
+  uint64_t cap = (uint64_t)b->compute_units * 2048u;
+  if (zig) { /* GPUX_R_ZIG_MIN_ROUNDS rounds per work-item at least, whole work-groups */
+    const uint64_t few = (r->p.nblocks + GPUX_R_ZIG_MIN_ROUNDS - 1) / GPUX_R_ZIG_MIN_ROUNDS;
+    const uint64_t whole = (few + b->wg - 1) / b->wg * b->wg;
+    if (whole < cap) cap = whole;
+  }
   const uint64_t items = r->p.nblocks < cap ? r->p.nblocks : cap;
   /* the float32 normal kernel counts its rounds (blocks / work-items) in 32 bits */
   if (items && r->p.nblocks / items >= 0xffffffffu)
