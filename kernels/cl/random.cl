@@ -81,8 +81,8 @@ GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
 
 #ifndef GPUX_EXACT_LAUNCH
 /* ---- float32 normals on GPUs: the ziggurat with a queue (as kernels/cuda/random.cu) -------
- * The table's (k_i, wl_i) is copied to local memory (32 KB, with the queue's 3 KB within the
- * 48 KB NVIDIA's OpenCL gives a work-group); the loop over blocks takes each value's fast path
+ * The table's (k_i, wl_i) (GPUX_R_ZIG_WL), in a buffer the host fills, is copied to local
+ * memory (32 KB, with the queue's 3 KB within the 48 KB NVIDIA's OpenCL gives a work-group); the loop over blocks takes each value's fast path
  * only and stores the float4; the rare slow values go to a local queue (atomic_inc; entries:
  * word, index). Every work-item runs the work-group's rounds; after each `period` rounds
  * (p.pc, GPUX_R_ZIG_TUNE) a work-item whose entry reached the threshold raises a flag, and
@@ -93,9 +93,17 @@ GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
  * global memory too: the queue's scalar stores come after the float4 stores of the same
  * addresses. */
 
+/* Where the loop reads the table: a local copy, or (GPUX_CL_ZIG_GLOBAL, set by the host for
+ * devices whose local memory cannot hold the copy and the queue) the buffer itself */
+#ifdef GPUX_CL_ZIG_GLOBAL
+#define GPUX_CL_ZT_AS __global
+#else
+#define GPUX_CL_ZT_AS __local
+#endif
+
 /* block j (words w) of the loop: returns 1 when an entry reached the threshold */
 inline int gpux_cl_zblock(__global float *o, ulong j, gpux_r4 w, const gpux_rparams *p,
-                          __local const uint2 *zt, volatile __local uint *qn, __local uint *qa,
+                          GPUX_CL_ZT_AS const uint2 *zt, volatile __local uint *qn, __local uint *qa,
                           __local ulong *qi, uint period, uint thr, uint cap) {
   const float mean = as_float((uint)p->pa), sd = as_float((uint)p->pb);
   const uint a0 = w.x, a1 = w.y, a2 = w.z, a3 = w.w;
@@ -162,17 +170,20 @@ inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __l
   }
 
 __kernel void gpux_random_normal_f32(__global float *out, long out_off, gpux_rparams p,
-                                     int vec, __global const ulong *ztab) {
-  __local uint2 zt[GPUX_R_ZIG_N]; /* (k_i, wl_i): GPUX_R_ZIG_WL */
+                                     int vec, __global const uint2 *ztab) {
+#ifdef GPUX_CL_ZIG_GLOBAL
+  __global const uint2 *zt = ztab;
+#else
+  __local uint2 zt[GPUX_R_ZIG_N];
+#endif
   __local uint qa[GPUX_R_ZQCAP];
   __local ulong qi[GPUX_R_ZQCAP];
   __local uint qn;
   __local int zflag[3];
   const uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
-  for (uint k = lid; k < (uint)GPUX_R_ZIG_N; k += ls) { /* ztab: gpux_r_zig_tab, in a buffer */
-    const ulong e = ztab[k];
-    zt[k] = (uint2)((uint)e, GPUX_R_ZIG_WL(k, e));
-  }
+#ifndef GPUX_CL_ZIG_GLOBAL
+  for (uint k = lid; k < (uint)GPUX_R_ZIG_N; k += ls) zt[k] = ztab[k];
+#endif
   if (lid == 0) {
     qn = 0;
     zflag[0] = zflag[1] = zflag[2] = 0;

@@ -36,6 +36,9 @@ enum {
  * a kernel again for every work-group size it sees); a chunk per work-item is work enough
  * (on pocl, groups of 4, 16 or 64 work-items were no faster than 1) */
 #define GPUX_CL_RED_CPU_LOCAL 1
+/* local memory of the GPU-form float32 normal kernel (kernels/cl/random.cl): the table's
+ * (k_i, wl_i), the queue's words and indices, and a little for its counters */
+#define GPUX_CL_ZIG_LOCAL_BYTES ((cl_ulong)8 * GPUX_R_ZIG_N + (cl_ulong)12 * GPUX_R_ZQCAP + 64u)
 
 struct gpux__bctx {
   const gpux_cl_device *dev;
@@ -56,6 +59,8 @@ struct gpux__bctx {
   int red_cpu;
   size_t red_local;
   char red_build_options[192];
+  char rand_build_options[192]; /* random.cl: build_options, GPUX_CL_ZIG_GLOBAL where local
+                                   memory is short (cl_backend.c) */
   cl_program program[GPUX_CL_FAM_COUNT];
   /* kernels resolved once per program build; NULL where absent (float64 without fp64) */
   cl_kernel binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][3];

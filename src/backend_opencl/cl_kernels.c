@@ -42,7 +42,8 @@ typedef struct family_source {
   const unsigned char *text;
   const size_t *size;
   const char *sha256;
-  int red; /* built with red_build_options (CPU or GPU form) */
+  int opts; /* build options: 0 build_options, 1 red_build_options (CPU or GPU form of the
+               reductions), 2 rand_build_options */
 } family_source;
 static const family_source families[GPUX_CL_FAM_COUNT] = {
     [GPUX_CL_FAM_ELEMENTWISE] = {"elementwise.cl", gpux_cl_src_elementwise,
@@ -54,7 +55,7 @@ static const family_source families[GPUX_CL_FAM_COUNT] = {
     [GPUX_CL_FAM_SCAN] = {"scan.cl", gpux_cl_src_scan, &gpux_cl_src_scan_size,
                           gpux_cl_src_scan_sha256, 1},
     [GPUX_CL_FAM_RANDOM] = {"random.cl", gpux_cl_src_random, &gpux_cl_src_random_size,
-                            gpux_cl_src_random_sha256},
+                            gpux_cl_src_random_sha256, 2},
 };
 
 /* ---------------------------------------------------------------- programs */
@@ -169,8 +170,10 @@ gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned
 
 static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
   const family_source *f = &families[fam];
-  return gpux_cl_build_source(b, f->file, f->text, *f->size, f->sha256,
-                              f->red ? b->red_build_options : b->build_options, out);
+  const char *opts = f->opts == 1   ? b->red_build_options
+                     : f->opts == 2 ? b->rand_build_options
+                                    : b->build_options;
+  return gpux_cl_build_source(b, f->file, f->text, *f->size, f->sha256, opts, out);
 }
 
 /* ---------------------------------------------------------------- kernel tables */
@@ -256,14 +259,21 @@ static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
 #undef RESOLVE_KIND
 #undef RESOLVE
   if (s == GPUX_SUCCESS && !b->exact && !b->zig_tab) {
+    /* the GPU-form normal kernel's table: (k_i, wl_i) per layer, as kernels/cl/random.cl
+     * reads it */
+    cl_uint kwl[2 * GPUX_R_ZIG_N];
+    for (int i = 0; i < GPUX_R_ZIG_N; i++) {
+      kwl[2 * i] = (cl_uint)gpux_r_zig_tab[i];
+      kwl[2 * i + 1] = GPUX_R_ZIG_WL(i, gpux_r_zig_tab[i]);
+    }
     cl_int e;
-    b->zig_tab = clCreateBuffer(b->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                sizeof gpux_r_zig_tab, (void *)gpux_r_zig_tab, &e);
+    b->zig_tab = clCreateBuffer(b->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof kwl,
+                                kwl, &e);
     if (e != CL_SUCCESS) {
       b->zig_tab = NULL;
       s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER),
                     "clCreateBuffer(the ziggurat's table, %zu bytes on %s): %s (%d)",
-                    sizeof gpux_r_zig_tab, b->device_name, gpux_cl_error_name(e), (int)e);
+                    sizeof kwl, b->device_name, gpux_cl_error_name(e), (int)e);
     }
   }
   return s;
