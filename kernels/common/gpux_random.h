@@ -55,7 +55,6 @@
 /* ---- portability ---------------------------------------------------------------------- */
 #if defined(__OPENCL_VERSION__)
 #define GPUX_RFN static inline
-#define GPUX_R_SLOWFN GPUX_RFN
 typedef uint gpux_u32;
 typedef ulong gpux_u64;
 typedef int gpux_i32;
@@ -80,9 +79,6 @@ typedef long gpux_i64;
 #endif
 #elif defined(__CUDACC__)
 #define GPUX_RFN static __device__ __forceinline__
-/* the ziggurat's slow path: one copy called from the kernel's few rare sites, so that its
- * registers do not weigh on the loops around them */
-#define GPUX_R_SLOWFN static __device__ __forceinline__
 typedef unsigned int gpux_u32;
 typedef unsigned long long gpux_u64;
 typedef int gpux_i32;
@@ -112,7 +108,6 @@ typedef long long gpux_i64;
 #error "gpux_random.h needs float and double evaluated in their own precision (FLT_EVAL_METHOD 0)"
 #endif
 #define GPUX_RFN static inline
-#define GPUX_R_SLOWFN GPUX_RFN
 typedef uint32_t gpux_u32;
 typedef uint64_t gpux_u64;
 typedef int32_t gpux_i32;
@@ -357,9 +352,9 @@ GPUX_RFN float gpux_r_expneg(float q) {
   }
 }
 
-/* The table: [i] = k_i | bits(w_i) << 32 for the GPUX_R_ZIG_N layers (32 KB). GPU kernels
- * copy it to shared / local memory (random gathers from constant memory serialize); the slow
- * path reads this one. */
+/* The table: [i] = k_i | bits(w_i) << 32 for the GPUX_R_ZIG_N layers (32 KB). The GPU loops
+ * read (k_i, wl_i) pairs (GPUX_R_ZIG_WL) from shared / local memory instead (scattered reads
+ * of constant memory serialize); the slow path reads this one. */
 #if defined(__OPENCL_VERSION__)
 __constant gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
 #elif defined(__CUDACC__)
@@ -402,7 +397,7 @@ GPUX_RFN float gpux_r_zig_f(gpux_u32 i) {
 }
 
 /* the value of word a (the stream's word g) when gpux_r_zig_fast did not accept it */
-GPUX_R_SLOWFN float gpux_r_zig_slow(gpux_u32 a, gpux_u64 g, gpux_u64 stream, gpux_u64 seed) {
+GPUX_RFN float gpux_r_zig_slow(gpux_u32 a, gpux_u64 g, gpux_u64 stream, gpux_u64 seed) {
   gpux_r4 c = gpux_r_retry_ctr(g, stream);
   float z = 0.0f;
   int it;

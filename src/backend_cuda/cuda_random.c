@@ -1,7 +1,7 @@
 /* gpux CUDA backend: random numbers (gpux__random in src/api/gpux_backend.h). The kernels,
  * kernels/cuda/random.cu, loop over the draw's Philox blocks: GPUX_CUDA_RANDOM_THREADS threads
  * per thread block, as many thread blocks as the device holds at once (fewer for a small
- * draw: one Philox block per thread). */
+ * draw: one Philox block per thread; float32 normals, GPUX_R_ZIG_MIN_ROUNDS blocks). */
 #include <stdio.h>
 #include <stdlib.h>
 

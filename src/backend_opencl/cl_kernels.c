@@ -42,20 +42,20 @@ typedef struct family_source {
   const unsigned char *text;
   const size_t *size;
   const char *sha256;
-  int opts; /* build options: 0 build_options, 1 red_build_options (CPU or GPU form of the
-               reductions), 2 rand_build_options */
+  int opts; /* which build options (below) */
 } family_source;
+enum { OPTS_PLAIN = 0, OPTS_RED = 1, OPTS_RAND = 2 }; /* b->build_options, red_, rand_ */
 static const family_source families[GPUX_CL_FAM_COUNT] = {
     [GPUX_CL_FAM_ELEMENTWISE] = {"elementwise.cl", gpux_cl_src_elementwise,
                                  &gpux_cl_src_elementwise_size, gpux_cl_src_elementwise_sha256},
     [GPUX_CL_FAM_COPY] = {"copy.cl", gpux_cl_src_copy, &gpux_cl_src_copy_size,
                           gpux_cl_src_copy_sha256},
     [GPUX_CL_FAM_REDUCE] = {"reduce.cl", gpux_cl_src_reduce, &gpux_cl_src_reduce_size,
-                            gpux_cl_src_reduce_sha256, 1},
+                            gpux_cl_src_reduce_sha256, OPTS_RED},
     [GPUX_CL_FAM_SCAN] = {"scan.cl", gpux_cl_src_scan, &gpux_cl_src_scan_size,
-                          gpux_cl_src_scan_sha256, 1},
+                          gpux_cl_src_scan_sha256, OPTS_RED},
     [GPUX_CL_FAM_RANDOM] = {"random.cl", gpux_cl_src_random, &gpux_cl_src_random_size,
-                            gpux_cl_src_random_sha256, 2},
+                            gpux_cl_src_random_sha256, OPTS_RAND},
 };
 
 /* ---------------------------------------------------------------- programs */
@@ -170,9 +170,9 @@ gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned
 
 static gpux_status build_program(gpux__bctx *b, int fam, cl_program *out) {
   const family_source *f = &families[fam];
-  const char *opts = f->opts == 1   ? b->red_build_options
-                     : f->opts == 2 ? b->rand_build_options
-                                    : b->build_options;
+  const char *opts = f->opts == OPTS_RED    ? b->red_build_options
+                     : f->opts == OPTS_RAND ? b->rand_build_options
+                                            : b->build_options;
   return gpux_cl_build_source(b, f->file, f->text, *f->size, f->sha256, opts, out);
 }
 
@@ -638,14 +638,14 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   GET_KERNEL(k, GPUX_CL_FAM_RANDOM, b->random[kind][dt], IS_F64(dt));
   const int vpb = 4 / GPUX_R_WPV(kind, dt);
   const int vec = r->out.offset % vpb == 0; /* buffers start aligned to far more */
+  const int zig = kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32; /* the ziggurat's kernel */
   gpux_rparams p = r->p;
-  if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) p.pc = b->zig_tune; /* the queue */
+  if (zig) p.pc = b->zig_tune; /* the queue */
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &r->out);
   gpux_cl_arg(&a, sizeof p, &p);
   gpux_cl_arg_int(&a, vec);
   if (b->exact) return enqueue_1d(b, &a, (size_t)r->p.nblocks); /* one block per item */
-  const int zig = kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32;
   if (zig) gpux_cl_arg(&a, sizeof b->zig_tab, &b->zig_tab);
   /* GPUs: the kernels loop; about one wave of work-items (2048 per compute unit) */
   if (!b->compute_units) {
@@ -664,7 +664,7 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   }
   const uint64_t items = r->p.nblocks < cap ? r->p.nblocks : cap;
   /* the float32 normal kernel counts its rounds (blocks / work-items) in 32 bits */
-  if (items && r->p.nblocks / items >= 0xffffffffu)
+  if (zig && items && r->p.nblocks / items >= 0xffffffffu)
     return SET_ERROR(GPUX_ERROR_SIZE_OVERFLOW, "opencl: a draw of %llu values is too large for one launch",
                      (unsigned long long)r->p.n);
   return enqueue_1d(b, &a, (size_t)items);
