@@ -146,6 +146,8 @@ static strlist expected_names(int cuda) {
   if (cuda == 1)
     for (size_t i = 0; i < sizeof k_gemm_cuda / sizeof k_gemm_cuda[0]; i++)
       sl_add(&l, k_gemm_cuda[i]);
+  /* the GPU kernels' standard float32 normal (no fma): CUDA and the OpenCL GPU form */
+  if (cuda != 0) sl_add(&l, "gpux_random_normal_f32_std");
   for (size_t i = 0; i < sizeof k_elem_sizes / sizeof k_elem_sizes[0]; i++) {
     snprintf(buf, sizeof buf, "gpux_copy_n_%d", k_elem_sizes[i]), sl_add(&l, buf);
     snprintf(buf, sizeof buf, "gpux_copy_t_%d", k_elem_sizes[i]), sl_add(&l, buf);
@@ -381,10 +383,10 @@ static void test_expected_set(void **state) {
    * over the 8 storage dtypes; copies by size; native GEMM; random */
   assert_int_equal(exp.n,
                    nb + nu + nr + ns + 2 * ndt + nst * (3 + 2 * nst) + 2 * 4 + ngemm + nrand);
-  assert_int_equal(exp_cuda.n, exp.n + ngemm_half);
+  assert_int_equal(exp_cuda.n, exp.n + ngemm_half + 1); /* + gpux_random_normal_f32_std */
   /* the OpenCL GPU form: vector column kernels of 4 kinds x f32 i32 + 3 float kinds */
   assert_int_equal(sizeof k_reduce_cv / sizeof k_reduce_cv[0], 4 * 2 + 3);
-  assert_int_equal(exp_clgpu.n, exp.n + 4 * 2 + 3);
+  assert_int_equal(exp_clgpu.n, exp.n + 4 * 2 + 3 + 1); /* + gpux_random_normal_f32_std */
   print_message("expected kernel set: %zu names (CUDA: %zu)\n", exp.n, exp_cuda.n);
   sl_free(&exp);
   sl_free(&exp_cuda);

@@ -82,16 +82,22 @@ GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
 #ifndef GPUX_EXACT_LAUNCH
 /* ---- float32 normals on GPUs: the ziggurat with a queue (as kernels/cuda/random.cu) -------
  * The table's (k_i, wl_i) (GPUX_R_ZIG_WL), in a buffer the host fills, is copied to local
- * memory (32 KB, with the queue's 3 KB within the 48 KB NVIDIA's OpenCL gives a work-group); the loop over blocks takes each value's fast path
- * only and stores the float4; the rare slow values go to a local queue (atomic_inc; entries:
- * word, index). Every work-item runs the work-group's rounds; after each `period` rounds
- * (p.pc, GPUX_R_ZIG_TUNE) a work-item whose entry reached the threshold raises a flag, and
- * after the barrier the whole group resolves the queue. The flags rotate over three slots
- * (check c reads slot c % 3 after its barrier; work-item 0 clears slot (c + 2) % 3 then, which
- * nobody reads or writes before the next barrier), so one barrier per check suffices. A value
- * past the capacity is resolved by its work-item after its own store. The barriers fence
- * global memory too: the queue's scalar stores come after the float4 stores of the same
- * addresses. */
+ * memory (32 KB, with the queue's 3 KB within the 48 KB NVIDIA's OpenCL gives a work-group);
+ * the loop over blocks takes each value's fast path only and stores the float4; the rare slow
+ * values go to a local queue (atomic_inc; entries: word, index). Every work-item runs the
+ * work-group's chunks of `period` rounds (p.pc, GPUX_R_ZIG_TUNE); after each chunk a
+ * work-item whose entry reached the threshold raises a flag, and after the barrier the whole
+ * group resolves the queue. The flags rotate over three slots (check c reads slot c % 3 after
+ * its barrier; work-item 0 clears slot (c + 2) % 3 then, which nobody reads or writes before
+ * the next barrier), so one barrier per check suffices. A value past the capacity is resolved
+ * by its work-item after its own store. The barriers fence global memory too: the queue's
+ * scalar stores come after the float4 stores of the same addresses.
+ * The chunks: a static split (round r of group g: blocks g * ls + r * stride + lid), or for
+ * large draws (dyn, GPUX_R_ZIG_DYN_BLOCKS) taken from a counter in global memory. Standard
+ * normals (GPUX_R_STD_F32) have their own kernel, gpux_random_normal_f32_std, without the
+ * fma (as on CUDA, where one kernel with both loops spilled). The first Philox round's
+ * product comes from p.pd (GPUX_R_PRE, set by the host). Where a value is computed never
+ * changes its bits. */
 
 /* Where the loop reads the table: a local copy, or (GPUX_CL_ZIG_GLOBAL, set by the host for
  * devices whose local memory cannot hold the copy and the queue) the buffer itself */
@@ -101,10 +107,11 @@ GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
 #define GPUX_CL_ZT_AS __local
 #endif
 
-/* block j (words w) of the loop: returns 1 when an entry reached the threshold */
+/* block j (words w) of the loop: returns 1 when an entry reached the threshold. std: a
+ * literal (the kernel's), so each kernel keeps one form of the store. */
 inline int gpux_cl_zblock(__global float *o, ulong j, gpux_r4 w, const gpux_rparams *p,
                           GPUX_CL_ZT_AS const uint2 *zt, volatile __local uint *qn, __local uint *qa,
-                          __local ulong *qi, uint period, uint thr, uint cap) {
+                          __local ulong *qi, uint period, uint thr, uint cap, const int std) {
   const float mean = as_float((uint)p->pa), sd = as_float((uint)p->pb);
   const uint a0 = w.x, a1 = w.y, a2 = w.z, a3 = w.w;
   const uint2 e0 = zt[GPUX_R_ZIG_LAYER(a0)], e1 = zt[GPUX_R_ZIG_LAYER(a1)];
@@ -114,8 +121,11 @@ inline int gpux_cl_zblock(__global float *o, ulong j, gpux_r4 w, const gpux_rpar
                    gpux_r_zig_fast(a1, e1.x, GPUX_R_ZIG_SW_WL(a1, e1.y), &z1) &
                    gpux_r_zig_fast(a2, e2.x, GPUX_R_ZIG_SW_WL(a2, e2.y), &z2) &
                    gpux_r_zig_fast(a3, e3.x, GPUX_R_ZIG_SW_WL(a3, e3.y), &z3);
-  vstore4((float4)(fma(z0, sd, mean), fma(z1, sd, mean), fma(z2, sd, mean), fma(z3, sd, mean)),
-          0, o + 4 * j);
+  if (std)
+    vstore4((float4)(z0, z1, z2, z3), 0, o + 4 * j);
+  else
+    vstore4((float4)(fma(z0, sd, mean), fma(z1, sd, mean), fma(z2, sd, mean), fma(z3, sd, mean)),
+            0, o + 4 * j);
   int want = 0;
   if (!fast) {
     for (int k = 0; k < 4; ++k) {
@@ -144,72 +154,149 @@ inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __l
   }
 }
 
-/* The rounds over blocks j < nfull (words: the expression for block j's words). Round r of
- * work-group g is blocks g * ls + r * stride + (0 .. ls - 1); those where all exist run
- * without a bound test. */
+#define GPUX_CL_ZBLOCK(words) \
+  gpux_cl_zblock(o, j, (words), &p, zt, qn, qa, qi, period, thr, cap, std)
+
+/* The check after chunk c (want: this work-item's flag) */
+#define GPUX_CL_ZCHECK(c)                                                                     \
+  do {                                                                                        \
+    if (want) zflag[(c) % 3u] = 1;                                                            \
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                      \
+    if (lid == 0) zflag[((c) + 2u) % 3u] = 0;                                                 \
+    if (zflag[(c) % 3u]) { /* the same in every work-item */                                  \
+      gpux_cl_zflush(o, min(*qn, cap), &p, qa, qi);                                           \
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                    \
+      if (lid == 0) *qn = 0;                                                                  \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+    }                                                                                         \
+  } while (0)
+
+/* Static split: the rounds over blocks j < nfull (words: the expression for block j's
+ * words). Round r of work-group g is blocks g * ls + r * stride + (0 .. ls - 1); those where
+ * all exist run without a bound test. */
 #define GPUX_CL_ZROUNDS(words)                                                                \
   while (r < rounds) {                                                                        \
     const uint rend = period && rounds - r > period ? r + period : rounds;                    \
     const uint rf = min(rend, rfull);                                                         \
     int want = 0;                                                                             \
-    for (; r < rf; ++r, j += stride)                                                          \
-      want |= gpux_cl_zblock(o, j, (words), &p, zt, &qn, qa, qi, period, thr, cap);           \
+    for (; r < rf; ++r, j += stride) want |= GPUX_CL_ZBLOCK(words);                           \
     for (; r < rend; ++r, j += stride)                                                        \
-      if (j < nfull) want |= gpux_cl_zblock(o, j, (words), &p, zt, &qn, qa, qi, period, thr, cap); \
+      if (j < nfull) want |= GPUX_CL_ZBLOCK(words);                                           \
     /* (period 0: one pass, no entries; the barrier stays unconditional: pocl) */            \
-    if (want) zflag[c % 3u] = 1;                                                              \
-    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                      \
-    if (lid == 0) zflag[(c + 2u) % 3u] = 0;                                                   \
-    if (zflag[c % 3u]) { /* the same in every work-item */                                    \
-      gpux_cl_zflush(o, min(qn, cap), &p, qa, qi);                                            \
-      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                    \
-      if (lid == 0) qn = 0;                                                                   \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
-    }                                                                                         \
+    GPUX_CL_ZCHECK(c);                                                                        \
     ++c;                                                                                      \
   }
 
-__kernel void gpux_random_normal_f32(__global float *out, long out_off, gpux_rparams p,
-                                     int vec, __global const uint2 *ztab) {
-#ifdef GPUX_CL_ZIG_GLOBAL
-  __global const uint2 *zt = ztab;
-#else
-  __local uint2 zt[GPUX_R_ZIG_N];
-#endif
-  __local uint qa[GPUX_R_ZQCAP];
-  __local ulong qi[GPUX_R_ZQCAP];
-  __local uint qn;
-  __local int zflag[3];
-  const uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
-#ifndef GPUX_CL_ZIG_GLOBAL
-  for (uint k = lid; k < (uint)GPUX_R_ZIG_N; k += ls) zt[k] = ztab[k];
-#endif
-  if (lid == 0) {
-    qn = 0;
-    zflag[0] = zflag[1] = zflag[2] = 0;
+/* Dynamic chunks (GPUX_R_ZIG_DYN_BLOCKS; period > 0): unit u is blocks u * ls + lid; a chunk
+ * is `period` consecutive units, taken by work-item 0 from work[0] one chunk ahead (chunk c's
+ * take of the next start goes through zu0[c & 1]: written before chunk c's check barrier,
+ * read after it; the slot's previous value was read before chunk c - 1's barrier), so the
+ * atomic's round trip overlaps the chunk's work. The group stops at a start past the units. */
+#define GPUX_CL_ZCHUNKS(words)                                                                \
+  while (u0 < units) {                                                                        \
+    uint nxt = 0;                                                                             \
+    if (lid == 0) nxt = atomic_add(work, period);                                             \
+    const uint nf = ufull > u0 ? min(period, ufull - u0) : 0u;                                \
+    const uint nu = min(period, units - u0);                                                  \
+    ulong j = (ulong)u0 * ls + lid;                                                           \
+    uint r = 0;                                                                               \
+    int want = 0;                                                                             \
+    for (; r < nf; ++r, j += ls) want |= GPUX_CL_ZBLOCK(words);                               \
+    for (; r < nu; ++r, j += ls)                                                              \
+      if (j < nfull) want |= GPUX_CL_ZBLOCK(words);                                           \
+    if (lid == 0) zu0[c & 1u] = nxt;                                                          \
+    GPUX_CL_ZCHECK(c);                                                                        \
+    u0 = zu0[c & 1u];                                                                         \
+    ++c;                                                                                      \
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __global float *o = out + out_off;
+
+/* The draw (out: out + out_off); zt, qa, qi, qn, zflag, zu0: the kernel's local memory
+ * (zt: the table's buffer under GPUX_CL_ZIG_GLOBAL); work: the chunks' counter (2 words,
+ * zero between launches: chunks taken, groups done), used when dyn; std: a literal. */
+inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
+                          __global const uint2 *ztab, GPUX_CL_ZT_AS uint2 *zt_rw,
+                          __local uint *qa, __local ulong *qi, volatile __local uint *qn,
+                          __local int *zflag, __local uint *zu0, __global uint *work, int dyn,
+                          const int std) {
+  GPUX_CL_ZT_AS const uint2 *zt = zt_rw;
+  const uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
   const uint period = (uint)p.pc & 255u, thr = (uint)(p.pc >> 8) & 4095u;
   const uint cap = (uint)(p.pc >> 20) & 4095u;
-  const ulong stride = get_global_size(0), base = (ulong)get_group_id(0) * ls, B0 = p.pos >> 2;
+#ifndef GPUX_CL_ZIG_GLOBAL
+  for (uint k = lid; k < (uint)GPUX_R_ZIG_N; k += ls) zt_rw[k] = ztab[k];
+#endif
+  if (lid == 0) {
+    *qn = 0;
+    zflag[0] = zflag[1] = zflag[2] = 0;
+    if (dyn) zu0[0] = atomic_add(work, period); /* the first chunk, during the copy */
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const ulong stride = get_global_size(0), B0 = p.pos >> 2;
   const int sh = (int)(p.pos & 3u);
   const ulong nfull = vec ? p.n / 4u : 0;
-  /* below 2^32 (the host checks) */
-  const uint rounds = nfull > base ? (uint)((nfull - base + stride - 1) / stride) : 0u;
-  const uint rfull = nfull >= base + ls ? (uint)((nfull - base - ls) / stride + 1) : 0u;
-  ulong j = base + lid;
-  uint r = 0, c = 0;
-  if (sh == 0) {
-    GPUX_CL_ZROUNDS(gpux_r_block(B0 + j, p.stream, p.seed))
+  if (dyn) {
+    /* units and the chunks taken below 2^32 (the host checks) */
+    const uint units = (uint)((nfull + ls - 1) / ls), ufull = (uint)(nfull / ls);
+    uint u0 = zu0[0], c = 1;
+    if (sh == 0) {
+      GPUX_CL_ZCHUNKS(gpux_r_block_p(B0 + j, p.pd, p.stream, p.seed))
+    } else {
+      GPUX_CL_ZCHUNKS(gpux_r_words4_p(B0 + j, sh, p.pd, p.stream, p.seed))
+    }
   } else {
-    GPUX_CL_ZROUNDS(gpux_r_words4(B0 + j, sh, p.stream, p.seed))
+    const ulong base = (ulong)get_group_id(0) * ls;
+    /* below 2^32 (the host checks) */
+    const uint rounds = nfull > base ? (uint)((nfull - base + stride - 1) / stride) : 0u;
+    const uint rfull = nfull >= base + ls ? (uint)((nfull - base - ls) / stride + 1) : 0u;
+    ulong j = base + lid;
+    uint r = 0, c = 0;
+    if (sh == 0) {
+      GPUX_CL_ZROUNDS(gpux_r_block_p(B0 + j, p.pd, p.stream, p.seed))
+    } else {
+      GPUX_CL_ZROUNDS(gpux_r_words4_p(B0 + j, sh, p.pd, p.stream, p.seed))
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the last stores and entries */
-  gpux_cl_zflush(o, min(qn, cap), &p, qa, qi);
+  gpux_cl_zflush(o, min(*qn, cap), &p, qa, qi);
+  if (dyn && lid == 0) {
+    /* every take of this group before its count; the last group zeroes the counter for the
+     * next launch (the context's in-order queue) */
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    if (atomic_inc(work + 1) == (uint)get_num_groups(0) - 1u) {
+      atomic_xchg(work, 0u);
+      atomic_xchg(work + 1, 0u);
+    }
+  }
   /* the partial last block, and every block when out is not aligned: scalar stores, the
-   * slow path inline */
+   * slow path inline (GPUX_CL_RBLOCK's names: out + out_off = o) */
+  __global float *out = o;
+  const long out_off = 0;
   for (ulong jj = nfull + get_global_id(0); jj < p.nblocks; jj += stride)
-    GPUX_CL_RBLOCK(normal, f32, 4, jj, gpux_r_words4(B0 + jj, sh, p.stream, p.seed), 0);
+    GPUX_CL_RBLOCK(normal, f32, 4, jj, gpux_r_words4_p(B0 + jj, sh, p.pd, p.stream, p.seed), 0);
 }
+
+/* gpux_random_normal_f32 and gpux_random_normal_f32_std (GPUX_R_STD_F32: the host picks):
+ *   (global float *out, long out_off, gpux_rparams p, int vec, global const uint2 *ztab,
+ *    global uint *work, int dyn) */
+#ifdef GPUX_CL_ZIG_GLOBAL
+#define GPUX_CL_ZT_DECL
+#define GPUX_CL_ZT_ARG ((__global uint2 *)ztab) /* read only */
+#else
+#define GPUX_CL_ZT_DECL __local uint2 zt[GPUX_R_ZIG_N];
+#define GPUX_CL_ZT_ARG zt
+#endif
+#define GPUX_CL_ZIG_KERNEL(name, std)                                                         \
+  __kernel void name(__global float *out, long out_off, gpux_rparams p, int vec,              \
+                     __global const uint2 *ztab, __global uint *work, int dyn) {              \
+    GPUX_CL_ZT_DECL                                                                           \
+    __local uint qa[GPUX_R_ZQCAP];                                                            \
+    __local ulong qi[GPUX_R_ZQCAP];                                                           \
+    __local uint qn;                                                                          \
+    __local int zflag[3];                                                                     \
+    __local uint zu0[2];                                                                      \
+    gpux_cl_zdraw(out + out_off, p, vec, ztab, GPUX_CL_ZT_ARG, qa, qi, &qn, zflag, zu0, work, \
+                  dyn, std);                                                                  \
+  }
+GPUX_CL_ZIG_KERNEL(gpux_random_normal_f32, 0)
+GPUX_CL_ZIG_KERNEL(gpux_random_normal_f32_std, 1)
 #endif

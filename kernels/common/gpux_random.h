@@ -201,7 +201,8 @@ typedef struct gpux_rparams {
   gpux_u64 pa, pb, pc, pd; /* uniform: low, high - low, high, the largest value below
                               high; normal: mean, std (bits of the output dtype);
                               float32 normal: pc, the GPU kernels' queue settings
-                              (GPUX_R_ZIG_TUNE, set by the backends; no effect on values) */
+                              (GPUX_R_ZIG_TUNE, set by the backends; no effect on values)
+                              and pd = GPUX_R_PRE(stream) (set by the backends too) */
   gpux_u64 low;        /* integers: low (two's complement) */
   gpux_u64 range;      /* integers: high - low (>= 1) */
   gpux_u64 thr;        /* integers: 2^64 (int32) / 2^128 (int64) mod range;
@@ -232,9 +233,22 @@ GPUX_RFN gpux_u64 gpux_r_x64(gpux_u32 lo, gpux_u32 hi) { return (gpux_u64)lo | (
     (c).w = lo0_;                                                       \
   } while (0)
 
-/* Philox4x32-10 (Salmon et al., SC11; Random123's philox4x32 with 10 rounds) */
-GPUX_RFN gpux_r4 gpux_r_philox(gpux_r4 c, gpux_u32 k0, gpux_u32 k1) {
-  GPUX_R_PHILOX_ROUND(c, k0, k1);
+/* The first round's product of the counter's word z, (M1 * z) as hi:lo. Where z is the same
+ * for many blocks (the stream's low word), a caller passes it precomputed (the *_p forms):
+ * the GPU kernels' float32 normals get it in p->pd (GPUX_R_PRE_PD), which saves their loop
+ * the two multiplies a block that ptxas would otherwise redo in every round. */
+#define GPUX_R_PRE(z) ((gpux_u64)GPUX_R_PHILOX_M1 * (gpux_u64)(gpux_u32)(z))
+
+/* Philox4x32-10 (Salmon et al., SC11; Random123's philox4x32 with 10 rounds), with the first
+ * round's product pre = GPUX_R_PRE(c.z) */
+GPUX_RFN gpux_r4 gpux_r_philox_p(gpux_r4 c, gpux_u64 pre, gpux_u32 k0, gpux_u32 k1) {
+  { /* GPUX_R_PHILOX_ROUND(c, k0, k1), M1 * c.z from pre */
+    const gpux_u32 lo0 = GPUX_R_PHILOX_M0 * c.x, hi0 = GPUX_R_MULHI32(GPUX_R_PHILOX_M0, c.x);
+    c.x = (gpux_u32)(pre >> 32) ^ c.y ^ k0;
+    c.y = (gpux_u32)pre;
+    c.z = hi0 ^ c.w ^ k1;
+    c.w = lo0;
+  }
   GPUX_R_PHILOX_ROUND(c, k0 + 1u * GPUX_R_PHILOX_W0, k1 + 1u * GPUX_R_PHILOX_W1);
   GPUX_R_PHILOX_ROUND(c, k0 + 2u * GPUX_R_PHILOX_W0, k1 + 2u * GPUX_R_PHILOX_W1);
   GPUX_R_PHILOX_ROUND(c, k0 + 3u * GPUX_R_PHILOX_W0, k1 + 3u * GPUX_R_PHILOX_W1);
@@ -246,23 +260,30 @@ GPUX_RFN gpux_r4 gpux_r_philox(gpux_r4 c, gpux_u32 k0, gpux_u32 k1) {
   GPUX_R_PHILOX_ROUND(c, k0 + 9u * GPUX_R_PHILOX_W0, k1 + 9u * GPUX_R_PHILOX_W1);
   return c;
 }
+GPUX_RFN gpux_r4 gpux_r_philox(gpux_r4 c, gpux_u32 k0, gpux_u32 k1) {
+  return gpux_r_philox_p(c, GPUX_R_PRE(c.z), k0, k1);
+}
 
-/* The stream's Philox block B (words 4B .. 4B + 3). */
-GPUX_RFN gpux_r4 gpux_r_block(gpux_u64 B, gpux_u64 stream, gpux_u64 seed) {
+/* The stream's Philox block B (words 4B .. 4B + 3); pre = GPUX_R_PRE(stream). */
+GPUX_RFN gpux_r4 gpux_r_block_p(gpux_u64 B, gpux_u64 pre, gpux_u64 stream, gpux_u64 seed) {
   gpux_r4 c;
   c.x = (gpux_u32)B;
   c.y = (gpux_u32)(B >> 32);
   c.z = (gpux_u32)stream;
   c.w = (gpux_u32)(stream >> 32);
-  return gpux_r_philox(c, (gpux_u32)seed, (gpux_u32)(seed >> 32));
+  return gpux_r_philox_p(c, pre, (gpux_u32)seed, (gpux_u32)(seed >> 32));
+}
+GPUX_RFN gpux_r4 gpux_r_block(gpux_u64 B, gpux_u64 stream, gpux_u64 seed) {
+  return gpux_r_block_p(B, GPUX_R_PRE(stream), stream, seed);
 }
 
 /* Words g .. g + 3 of the stream, g = 4B + sh (0 <= sh < 4): one block when sh == 0, else
  * the tail of block B and the head of block B + 1. */
-GPUX_RFN gpux_r4 gpux_r_words4(gpux_u64 B, int sh, gpux_u64 stream, gpux_u64 seed) {
-  gpux_r4 a = gpux_r_block(B, stream, seed);
+GPUX_RFN gpux_r4 gpux_r_words4_p(gpux_u64 B, int sh, gpux_u64 pre, gpux_u64 stream,
+                                 gpux_u64 seed) {
+  gpux_r4 a = gpux_r_block_p(B, pre, stream, seed);
   if (sh != 0) {
-    const gpux_r4 b = gpux_r_block(B + 1u, stream, seed);
+    const gpux_r4 b = gpux_r_block_p(B + 1u, pre, stream, seed);
     gpux_r4 r;
     r.x = sh == 1 ? a.y : sh == 2 ? a.z : a.w;
     r.y = sh == 1 ? a.z : sh == 2 ? a.w : b.x;
@@ -271,6 +292,9 @@ GPUX_RFN gpux_r4 gpux_r_words4(gpux_u64 B, int sh, gpux_u64 stream, gpux_u64 see
     a = r;
   }
   return a;
+}
+GPUX_RFN gpux_r4 gpux_r_words4(gpux_u64 B, int sh, gpux_u64 stream, gpux_u64 seed) {
+  return gpux_r_words4_p(B, sh, GPUX_R_PRE(stream), stream, seed);
 }
 
 /* ---- uniform ---------------------------------------------------------------------------- */
@@ -431,12 +455,16 @@ GPUX_RFN float gpux_r_zig_slow(gpux_u32 a, gpux_u64 g, gpux_u64 stream, gpux_u64
 }
 
 /* One float32 normal from word a (the stream's word g): fma(z, std, mean). */
+/* Whether a float32 normal draw is the standard one (mean 0, std 1): its value is z itself.
+ * fma(z, 1, 0) would only turn -0 into +0; the GPU kernels' loops skip the fma and the two
+ * parameters then. */
+#define GPUX_R_STD_F32(p) ((gpux_u32)(p)->pa == 0u && (gpux_u32)(p)->pb == 0x3f800000u)
 GPUX_RFN float gpux_r_normal_f32(gpux_u32 a, gpux_u64 g, const gpux_rparams *p) {
   const gpux_u64 e = gpux_r_zig_tab[GPUX_R_ZIG_LAYER(a)];
   float z;
   if (!gpux_r_zig_fast(a, (gpux_u32)e, GPUX_R_ZIG_SW(a, e), &z))
     z = gpux_r_zig_slow(a, g, p->stream, p->seed);
-  return GPUX_R_FMA(z, GPUX_R_U2F((gpux_u32)p->pb), GPUX_R_U2F((gpux_u32)p->pa));
+  return GPUX_R_STD_F32(p) ? z : GPUX_R_FMA(z, GPUX_R_U2F((gpux_u32)p->pb), GPUX_R_U2F((gpux_u32)p->pa));
 }
 
 /* The GPU kernels' queue of slow values (kernels/cuda/random.cu, kernels/cl/random.cl):
@@ -457,9 +485,20 @@ GPUX_RFN float gpux_r_normal_f32(gpux_u32 a, gpux_u64 g, const gpux_rparams *p) 
  * block first copies the 32 KB table, which small draws spread over a full wave of blocks
  * spent most of their time on (H200, 2^20 values: 12.8 us CUDA, 57 us OpenCL) */
 #define GPUX_R_ZIG_MIN_ROUNDS 16u
+/* Draws of at least this many Philox blocks (2^26 values) with a queue (period > 0) take
+ * their chunks of `period` units (one block per thread of a group) from a counter in device
+ * memory instead of a static split: the warp schedulers favour some groups, which with a
+ * static split finish early and leave the SMs a long tail with few warps (measured on the
+ * H200: 52% of the warp slots busy against 75% possible, 2.58 -> 2.78 TB/s). Below it the
+ * static split, whose small draws spread over all SMs, is faster. The counter holds two
+ * words, zero between launches: chunks taken, and groups done (the last one zeroes both). */
+#define GPUX_R_ZIG_DYN_BLOCKS ((gpux_u64)1 << 24)
 #define GPUX_R_ZIG_TUNE(period, thr, cap) \
   ((gpux_u64)(period) | (gpux_u64)(thr) << 8 | (gpux_u64)(cap) << 20)
 #define GPUX_R_ZIG_TUNE_DEFAULT GPUX_R_ZIG_TUNE(32, 192, 256)
+/* the CUDA backend's default: its dynamic chunks (a chunk is `period` rounds) balance better
+ * with 16 (H200, 2^28 values: 2.83 TB/s against 2.79 with 32; 2^26: 2.62 against 2.54) */
+#define GPUX_R_ZIG_TUNE_CUDA GPUX_R_ZIG_TUNE(16, 192, 256)
 
 /* ---- float64 ---------------------------------------------------------------------------- */
 #ifdef GPUX_R_HAVE_F64
@@ -687,6 +726,16 @@ static inline gpux_u64 gpux_r_zig_tune_env(const char *s) {
   if (v[0] < 1 || v[0] > 255 || v[1] < 1 || v[1] > v[2] || v[2] > GPUX_R_ZQCAP)
     return GPUX_R_ZIG_TUNE_DEFAULT;
   return GPUX_R_ZIG_TUNE(v[0], v[1], v[2]);
+}
+/* The least draw (Philox blocks) whose float32 normals take their chunks dynamically
+ * (GPUX_R_ZIG_DYN_BLOCKS) from GPUX_RANDOM_ZIG_DYN, read once per context: a number of
+ * blocks (0: every draw), else the default. */
+static inline gpux_u64 gpux_r_zig_dyn_env(const char *s) {
+  char *e;
+  unsigned long long v;
+  if (!s || !*s) return GPUX_R_ZIG_DYN_BLOCKS;
+  v = strtoull(s, &e, 10);
+  return *e ? GPUX_R_ZIG_DYN_BLOCKS : (gpux_u64)v;
 }
 #endif
 #endif

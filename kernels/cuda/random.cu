@@ -76,13 +76,15 @@ __device__ __forceinline__ void rdraw(typename K::T *out, const gpux_rparams &p)
  * The aligned loop takes each value's fast path only (a gather of (k_i, wl_i) from the
  * table's copy in shared memory, one multiply, the sign, a compare) and stores the whole
  * float4. The about 0.12% of values that need gpux_r_zig_slow go to a queue in shared memory
- * (index, word); the loop runs the same number of rounds in every thread of the block
- * (threads without a block in a round only reach the checks), and every `period` rounds
- * the block checks whether some value landed at or past `threshold` in the queue; if so all
- * threads resolve the queue together, each writing its entries' outputs after the barrier
- * that orders them after the float4 stores. A value past the capacity is resolved at once by
- * its thread (after its own store). Where a value is computed never changes its bits. The
- * settings come in p.pc (GPUX_R_ZIG_TUNE); period 0 resolves every slow value inline. */
+ * (index, word); after each chunk of `period` rounds the block checks whether some value
+ * landed at or past `threshold` in the queue; if so all threads resolve the queue together,
+ * each writing its entries' outputs after the barrier that orders them after the float4
+ * stores. A value past the capacity is resolved at once by its thread (after its own store).
+ * The settings come in p.pc (GPUX_R_ZIG_TUNE); period 0 resolves every slow value inline.
+ * Rounds: a static split (zloop), or for large draws chunks taken from a counter (zloopd,
+ * GPUX_R_ZIG_DYN_BLOCKS). Standard normals (GPUX_R_STD_F32) have their own kernel without
+ * the fma: a second loop in the same kernel made ptxas spill in both. Where a value is
+ * computed never changes its bits. */
 struct zqueue {
   unsigned n;
   unsigned a[GPUX_R_ZQCAP];
@@ -98,36 +100,51 @@ __device__ __forceinline__ void zflush(float *out, const zqueue &q, unsigned n,
   }
 }
 
-/* Block j: its values by the fast path, stored as one float4, its slow values queued or,
- * past the capacity, resolved here after the store. Returns whether an entry reached the
- * threshold. */
-template <bool Shifted>
-__device__ __forceinline__ bool zblock(float *out, u64 j, const gpux_rparams &p,
-                                       const uint2 *zt, zqueue &q, float mean, float sd,
-                                       unsigned period, unsigned thr, unsigned cap) {
-  const gpux_r4 w = Shifted ? gpux_r_words4((p.pos >> 2) + j, (int)(p.pos & 3u), p.stream, p.seed)
-                            : gpux_r_block((p.pos >> 2) + j, p.stream, p.seed);
+/* The table's copy, (k_i, wl_i) (GPUX_R_ZIG_WL) */
+__shared__ uint2 zt_s[GPUX_R_ZIG_N];
+/* k_i of word a's layer, for the slow branch: the address computed inside the asm, which
+ * keeps the compiler from hoisting it (and its registers) into the fast path; zb, the
+ * table's shared address, is opaque for the same reason */
+__device__ __forceinline__ unsigned zk(unsigned zb, unsigned a) {
+  unsigned k;
+  asm volatile("{\n\t.reg .u32 t;\n\tshl.b32 t, %1, 3;\n\tand.b32 t, t, 0x7ff8;\n\tadd.u32 t, t, %2;\n\t"
+               "ld.shared.u32 %0, [t];\n\t}" : "=r"(k) : "r"(a), "r"(zb));
+  return k;
+}
+
+/* Block j (Philox block ctr = pos / 4 + j, output o = out + 4j): its values by the fast
+ * path, stored as one float4, its slow values queued or, past the capacity, resolved here
+ * after the store. Sets *want when an entry reached the threshold (only there, so that the
+ * fast path spends no instruction on it). The first Philox round's product comes from p.pd
+ * (GPUX_R_PRE): ptxas would otherwise redo it from the constant bank in every round. */
+template <bool Shifted, bool Std>
+__device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux_rparams &p,
+                                       zqueue &q, float mean, float sd, unsigned period,
+                                       unsigned thr, unsigned cap, bool *want, unsigned zb) {
+  const gpux_r4 w = Shifted ? gpux_r_words4_p(ctr, (int)(p.pos & 3u), p.pd, p.stream, p.seed)
+                            : gpux_r_block_p(ctr, p.pd, p.stream, p.seed);
   const unsigned a[4] = {w.x, w.y, w.z, w.w};
   float v[4];
-  bool slow = false, want = false;
+  bool slow = false;
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    const uint2 e = zt[GPUX_R_ZIG_LAYER(a[k])];
+    const uint2 e = zt_s[GPUX_R_ZIG_LAYER(a[k])];
     float z;
     slow |= !gpux_r_zig_fast(a[k], e.x, GPUX_R_ZIG_SW_WL(a[k], e.y), &z);
-    v[k] = __fmaf_rn(z, sd, mean);
+    v[k] = Std ? z : __fmaf_rn(z, sd, mean);
   }
-  __stcs(reinterpret_cast<float4 *>(out + 4 * j), make_float4(v[0], v[1], v[2], v[3]));
+  __stcs(reinterpret_cast<float4 *>(o), make_float4(v[0], v[1], v[2], v[3]));
   if (slow) { /* rare. No array indexed at run time here (it would live in local memory) */
+    const u64 j = ctr - (p.pos >> 2);
     unsigned ovf = 0;
 #pragma unroll
     for (int k = 0; k < 4; ++k)
-      if ((a[k] >> GPUX_R_ZIG_MSHIFT) >= zt[GPUX_R_ZIG_LAYER(a[k])].x) {
+      if ((a[k] >> GPUX_R_ZIG_MSHIFT) >= zk(zb, a[k])) {
         const unsigned s = period ? atomicAdd(&q.n, 1u) : cap;
         if (s < cap) {
           q.a[s] = a[k];
           q.i[s] = 4 * j + (u64)k;
-          want |= s + 1 >= thr;
+          if (s + 1 >= thr) *want = true;
         } else {
           ovf |= 1u << k;
         }
@@ -140,15 +157,13 @@ __device__ __forceinline__ bool zblock(float *out, u64 j, const gpux_rparams &p,
       out[i] = gpux_r_normal_f32(ak, p.pos + i, &p);
     }
   }
-  return want;
 }
 
 /* Blocks j < j1, stored as float4. Thread block b's round r is blocks b * 256 + r * stride
  * + (0 .. 255); every thread runs every round (the rounds where all 256 blocks exist without a
  * bound test), a check after each `period` rounds, and a last flush. */
-template <bool Shifted>
-__device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, const uint2 *zt,
-                                      zqueue &q, u64 j1) {
+template <bool Shifted, bool Std>
+__device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, zqueue &q, u64 j1) {
   const u64 stride = (u64)gridDim.x * GPUX_CU_RTHREADS;
   const float mean = __uint_as_float((unsigned)p.pa), sd = __uint_as_float((unsigned)p.pb);
   const unsigned period = (unsigned)p.pc & 255u, thr = (unsigned)(p.pc >> 8) & 4095u;
@@ -159,15 +174,20 @@ __device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, const u
   const unsigned rfull = j1 >= base + GPUX_CU_RTHREADS
                              ? (unsigned)((j1 - base - GPUX_CU_RTHREADS) / stride + 1) : 0u;
   u64 j = base + threadIdx.x;
+  /* the counter and the output advance with j (each add is cheaper than the index maths) */
+  u64 ctr = (p.pos >> 2) + j;
+  float *o = out + 4 * j;
   unsigned r = 0;
+  unsigned zb = (unsigned)__cvta_generic_to_shared(zt_s);
+  asm volatile("" : "+r"(zb));
   while (r < rounds) {
     const unsigned rend = period && rounds - r > period ? r + period : rounds;
     const unsigned rf = min(rend, rfull);
     bool want = false;
-    for (; r < rf; ++r, j += stride)
-      want |= zblock<Shifted>(out, j, p, zt, q, mean, sd, period, thr, cap);
-    for (; r < rend; ++r, j += stride)
-      if (j < j1) want |= zblock<Shifted>(out, j, p, zt, q, mean, sd, period, thr, cap);
+    for (; r < rf; ++r, j += stride, ctr += stride, o += 4 * stride)
+      zblock<Shifted, Std>(out, o, ctr, p, q, mean, sd, period, thr, cap, &want, zb);
+    for (; r < rend; ++r, j += stride, ctr += stride, o += 4 * stride)
+      if (j < j1) zblock<Shifted, Std>(out, o, ctr, p, q, mean, sd, period, thr, cap, &want, zb);
     if (period && __syncthreads_or(want)) { /* block-uniform */
       zflush(out, q, min(q.n, cap), p);
       __syncthreads(); /* every thread has read q.n and its entries */
@@ -184,27 +204,90 @@ __device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, const u
   }
 }
 
+/* The same blocks j < j1, in units of 256 (unit u: blocks 256u + thread) taken by chunks of
+ * `period` units from work[0] (GPUX_R_ZIG_DYN_BLOCKS), each a chunk ahead so that the
+ * atomic's round trip overlaps the work; work[1] counts the blocks done, and the last one
+ * zeroes both for the next launch (on the same stream). Needs period > 0, units and the
+ * chunks taken below 2^32 (cuda_random.c checks). */
+template <bool Shifted, bool Std>
+__device__ __forceinline__ void zloopd(float *out, const gpux_rparams &p, zqueue &q, u64 j1,
+                                       unsigned *work, unsigned *s_u0) {
+  const float mean = __uint_as_float((unsigned)p.pa), sd = __uint_as_float((unsigned)p.pb);
+  const unsigned period = (unsigned)p.pc & 255u, thr = (unsigned)(p.pc >> 8) & 4095u;
+  const unsigned cap = (unsigned)(p.pc >> 20) & 4095u;
+  const unsigned units = (unsigned)((j1 + GPUX_CU_RTHREADS - 1) / GPUX_CU_RTHREADS);
+  const unsigned ufull = (unsigned)(j1 / GPUX_CU_RTHREADS);
+  unsigned zb = (unsigned)__cvta_generic_to_shared(zt_s);
+  asm volatile("" : "+r"(zb));
+  /* chunk c's start goes through s_u0[c & 1]: written before chunk c's check barrier, last
+   * read after chunk c - 2's */
+  if (threadIdx.x == 0) s_u0[0] = atomicAdd(work, period);
+  __syncthreads();
+  unsigned u0 = s_u0[0];
+  for (unsigned c = 1; u0 < units; ++c) {
+    unsigned nxt = 0;
+    if (threadIdx.x == 0) nxt = atomicAdd(work, period);
+    const unsigned nf = ufull > u0 ? min(period, ufull - u0) : 0u;
+    const unsigned nu = min(period, units - u0);
+    const u64 j = (u64)u0 * GPUX_CU_RTHREADS + threadIdx.x;
+    u64 ctr = (p.pos >> 2) + j;
+    float *o = out + 4 * j;
+    bool want = false;
+    unsigned r = 0;
+    for (; r < nf; ++r, ctr += GPUX_CU_RTHREADS, o += 4 * GPUX_CU_RTHREADS)
+      zblock<Shifted, Std>(out, o, ctr, p, q, mean, sd, period, thr, cap, &want, zb);
+    for (; r < nu; ++r, ctr += GPUX_CU_RTHREADS, o += 4 * GPUX_CU_RTHREADS)
+      if (ctr - (p.pos >> 2) < j1)
+        zblock<Shifted, Std>(out, o, ctr, p, q, mean, sd, period, thr, cap, &want, zb);
+    if (threadIdx.x == 0) s_u0[c & 1] = nxt;
+    if (__syncthreads_or(want)) { /* block-uniform */
+      zflush(out, q, min(q.n, cap), p);
+      __syncthreads(); /* every thread has read q.n and its entries */
+      if (threadIdx.x == 0) q.n = 0;
+      __syncthreads();
+    }
+    u0 = s_u0[c & 1];
+  }
+  __syncthreads(); /* the last stores and entries */
+  zflush(out, q, min(q.n, cap), p);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    q.n = 0;
+    __threadfence(); /* this block's takes before its count */
+    if (atomicAdd(work + 1, 1u) == gridDim.x - 1) { /* every block has taken its last */
+      atomicExch(work, 0u);
+      atomicExch(work + 1, 0u);
+    }
+  }
+  __syncthreads();
+}
+
 /* float32 normals: the table's copy, the queue, the blocks stored as float4 (all of them
  * but the partial last when out is 16-byte aligned), then the rest with scalar stores. Shared
- * memory: 32 KB of table and 3 KB of queue, so 6 thread blocks fit in an SM (sm_90). */
-__device__ __forceinline__ void zdraw(float *out, const gpux_rparams &p) {
-  __shared__ uint2 zt[GPUX_R_ZIG_N]; /* (k_i, wl_i): GPUX_R_ZIG_WL */
+ * memory: 32 KB of table and 3 KB of queue, so 6 thread blocks fit in an SM (sm_90). work:
+ * the dynamic chunks' counter, or null for the static split. */
+template <bool Std>
+__device__ __forceinline__ void zdraw(float *out, const gpux_rparams &p, unsigned *work) {
+  __shared__ unsigned s_u0[2];
   __shared__ zqueue q;
   for (unsigned k = threadIdx.x; k < (unsigned)GPUX_R_ZIG_N; k += GPUX_CU_RTHREADS) {
     const gpux_u64 e = gpux_r_zig_tab[k];
-    zt[k] = make_uint2((unsigned)e, GPUX_R_ZIG_WL(k, e));
+    zt_s[k] = make_uint2((unsigned)e, GPUX_R_ZIG_WL(k, e));
   }
   if (threadIdx.x == 0) q.n = 0;
   __syncthreads();
   const bool vec = ((unsigned long long)out & 15u) == 0;
   const u64 nfull = vec ? p.n / 4u : 0;
-  if ((p.pos & 3u) == 0)
-    zloop<false>(out, p, zt, q, nfull);
-  else
-    zloop<true>(out, p, zt, q, nfull);
+  const bool sh0 = (p.pos & 3u) == 0;
+  if (work) {
+    if (sh0) zloopd<false, Std>(out, p, q, nfull, work, s_u0);
+    else zloopd<true, Std>(out, p, q, nfull, work, s_u0);
+  } else {
+    if (sh0) zloop<false, Std>(out, p, q, nfull);
+    else zloop<true, Std>(out, p, q, nfull);
+  }
   /* the partial last block, and every block when out is not aligned: scalar stores, the slow
-   * path inline (at most one block per thread in aligned draws; its few spills, ptxas -v,
-   * are here, not in the loops above) */
+   * path inline (at most one block per thread in aligned draws) */
   const u64 stride = (u64)gridDim.x * GPUX_CU_RTHREADS;
   for (u64 j = nfull + (u64)blockIdx.x * GPUX_CU_RTHREADS + threadIdx.x; j < p.nblocks; j += stride) {
     float v[4];
@@ -234,11 +317,16 @@ __device__ __forceinline__ void zdraw(float *out, const gpux_rparams &p) {
       gpux_random_##kind##_##dt(GPUX_CU_T(dt) * out, gpux_rparams p) {                     \
     gpux_cu::rdraw<gpux_cu::rk_##kind##_##dt>(out, p);                                     \
   }
-/* float32 normals: the ziggurat's loop (zdraw) instead of rdraw */
+/* float32 normals: the ziggurat's loop (zdraw) instead of rdraw; the standard normal's own
+ * kernel, gpux_random_normal_f32_std (cuda_random.c picks) */
 #define GPUX_CU_RANDOM_KERNEL_normal_f32                                                   \
   extern "C" __global__ void __launch_bounds__(GPUX_CU_RTHREADS, GPUX_CU_RMB_zig)          \
-      gpux_random_normal_f32(float *out, gpux_rparams p) {                                 \
-    gpux_cu::zdraw(out, p);                                                                \
+      gpux_random_normal_f32(float *out, gpux_rparams p, unsigned *work) {                 \
+    gpux_cu::zdraw<false>(out, p, work);                                                   \
+  }                                                                                        \
+  extern "C" __global__ void __launch_bounds__(GPUX_CU_RTHREADS, GPUX_CU_RMB_zig)          \
+      gpux_random_normal_f32_std(float *out, gpux_rparams p, unsigned *work) {             \
+    gpux_cu::zdraw<true>(out, p, work);                                                    \
   }
 #define GPUX_CU_RANDOM_KERNEL_uniform_f32 GPUX_CU_RANDOM_KERNEL(uniform, f32)
 #define GPUX_CU_RANDOM_KERNEL_uniform_f64 GPUX_CU_RANDOM_KERNEL(uniform, f64)

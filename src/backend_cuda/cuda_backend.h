@@ -129,6 +129,9 @@ struct gpux__bctx {
   unsigned random_grid[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* blocks per launch: one
                                                                    wave (the kernels loop) */
   uint64_t zig_tune; /* float32 normals' queue settings (GPUX_RANDOM_ZIG), read at load */
+  uint64_t zig_dyn;  /* the least draw (Philox blocks) with dynamic chunks (GPUX_RANDOM_ZIG_DYN) */
+  CUfunction zig_std;   /* gpux_random_normal_f32_std: the standard normal's kernel */
+  CUdeviceptr zig_work; /* the dynamic chunks' counter: 2 words, zero between launches */
 };
 #define GPUX_CUDA_RESULT_BYTES ((size_t)4096)
 

@@ -22,7 +22,9 @@ static const char *const gpux_cuda_random_names[GPUX_RANDOM_KIND_COUNT][GPUX_KDT
 gpux_status gpux_cuda_random_load(gpux__bctx *b) {
   gpux_status s = gpux_cuda_module_load(&b->mod_random, gpux_cuda_fatbin_random, "random.fatbin");
   if (s != GPUX_SUCCESS) return s;
-  b->zig_tune = gpux_r_zig_tune_env(getenv("GPUX_RANDOM_ZIG"));
+  const char *zig = getenv("GPUX_RANDOM_ZIG");
+  b->zig_tune = zig ? gpux_r_zig_tune_env(zig) : GPUX_R_ZIG_TUNE_CUDA;
+  b->zig_dyn = gpux_r_zig_dyn_env(getenv("GPUX_RANDOM_ZIG_DYN"));
   for (int k = 0; k < GPUX_RANDOM_KIND_COUNT; ++k)
     for (int dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
       if (!gpux_cuda_random_names[k][dt]) continue;
@@ -31,19 +33,34 @@ gpux_status gpux_cuda_random_load(gpux__bctx *b) {
       /* float32 normals hold the ziggurat's table and queue in shared memory (35 KB a
        * block: 6 blocks on an H200 only with the largest carveout). A hint, as for scans:
        * the kernel is right under any carveout, so a refusal is not an error. */
-      if (k == GPUX_RK_NORMAL && dt == GPUX_KDT_f32)
+      if (k == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
         (void)gpux_cuda_drv.FuncSetAttribute(b->random[k][dt],
                                              CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                              CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
+        s = gpux_cuda_get_function(b->mod_random, "gpux_random_normal_f32_std", &b->zig_std);
+        if (s != GPUX_SUCCESS) return s;
+        (void)gpux_cuda_drv.FuncSetAttribute(b->zig_std,
+                                             CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                             CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
+      }
       /* one wave of resident thread blocks, each thread then looping over Philox blocks:
        * far fewer, longer-lived thread blocks than one Philox block per thread (2.6 -> 4.1
        * TB/s for uniform float32 on the H200) */
       b->random_grid[k][dt] = gpux_cuda_one_wave(b, b->random[k][dt], GPUX_CUDA_RANDOM_THREADS);
     }
+  /* the dynamic chunks' counter, zeroed once on the stream (the kernels leave it zero) */
+  CUresult r = gpux_cuda_drv.MemAlloc(&b->zig_work, 2 * sizeof(uint32_t));
+  if (r == CUDA_SUCCESS) r = gpux_cuda_drv.MemsetD32Async(b->zig_work, 0, 2, b->stream);
+  if (r != CUDA_SUCCESS)
+    return gpux_cuda_error(r == CUDA_ERROR_OUT_OF_MEMORY ? GPUX_ERROR_OUT_OF_MEMORY
+                                                         : GPUX_ERROR_DRIVER,
+                           r, "cuMemAlloc/cuMemsetD32Async (the float32 normals' counter)");
   return GPUX_SUCCESS;
 }
 
 void gpux_cuda_random_unload(gpux__bctx *b) {
+  if (b->zig_work) (void)gpux_cuda_drv.MemFree(b->zig_work);
+  b->zig_work = 0;
   if (b->mod_random) (void)gpux_cuda_drv.ModuleUnload(b->mod_random);
   b->mod_random = NULL;
 }
@@ -54,22 +71,33 @@ gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
   if ((unsigned)kind >= GPUX_RANDOM_KIND_COUNT || (unsigned)dt >= GPUX_KDT_COUNT ||
       !(f = b->random[kind][dt]))
     return gpux_cuda_no_kernel("random", kind, dt, 0);
-  CUdeviceptr out = gpux_cuda_opnd_ptr(&r->out, dt);
+  CUdeviceptr out = gpux_cuda_opnd_ptr(&r->out, dt), work = 0;
   gpux_rparams p = r->p;
   const uint64_t groups = (p.nblocks + GPUX_CUDA_RANDOM_THREADS - 1) / GPUX_CUDA_RANDOM_THREADS;
   const uint64_t cap = b->random_grid[kind][dt];
   gpux_cuda_grid grid = {(unsigned)(groups > cap ? cap : groups), 1, 1, GPUX_CUDA_RANDOM_THREADS, 1};
+  void *args[] = {&out, &p, &work};
   if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
-    const uint64_t few = (groups + GPUX_R_ZIG_MIN_ROUNDS - 1) / GPUX_R_ZIG_MIN_ROUNDS;
-    if (few < grid.gx) grid.gx = (unsigned)few; /* >= 1: groups >= 1 here */
+    const uint64_t period = b->zig_tune & 255u;
     p.pc = b->zig_tune;
-    /* the kernel counts its rounds (nblocks / threads of the grid) in 32 bits */
-    if (grid.gx && p.nblocks / ((uint64_t)grid.gx * GPUX_CUDA_RANDOM_THREADS) >= 0xffffffffu)
+    p.pd = GPUX_R_PRE(p.stream); /* the loop's Philox first-round product */
+    if (GPUX_R_STD_F32(&p)) f = b->zig_std;
+    /* dynamic chunks (GPUX_R_ZIG_DYN_BLOCKS): one wave; the units (256 blocks) and the
+     * chunks taken, period a block more than the units hold, counted in 32 bits */
+    if (period && p.nblocks >= b->zig_dyn && p.nblocks / GPUX_CUDA_RANDOM_THREADS + 1 +
+                                                     (uint64_t)grid.gx * (2 * period) <
+                                                 0xffffffffu)
+      work = b->zig_work;
+    else { /* static: GPUX_R_ZIG_MIN_ROUNDS rounds per thread at least */
+      const uint64_t few = (groups + GPUX_R_ZIG_MIN_ROUNDS - 1) / GPUX_R_ZIG_MIN_ROUNDS;
+      if (few < grid.gx) grid.gx = (unsigned)few; /* >= 1: groups >= 1 here */
+    }
+    /* the static loop counts its rounds (nblocks / threads of the grid) in 32 bits */
+    if (!work && grid.gx && p.nblocks / ((uint64_t)grid.gx * GPUX_CUDA_RANDOM_THREADS) >= 0xffffffffu)
       return gpux_cuda_host->set_error(GPUX_ERROR_SIZE_OVERFLOW,
                                        "cuda: a draw of %llu float32 normals is too large for one launch",
                                        (unsigned long long)p.n);
   }
-  void *args[] = {&out, &p};
   int pushed = 0;
   CUresult e = gpux_cuda_enter(b, &pushed);
   if (e != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, e, "cuCtxPushCurrent");

@@ -37,7 +37,8 @@ enum {
  * (on pocl, groups of 4, 16 or 64 work-items were no faster than 1) */
 #define GPUX_CL_RED_CPU_LOCAL 1
 /* local memory of the GPU-form float32 normal kernel (kernels/cl/random.cl): the table's
- * (k_i, wl_i), the queue's words and indices, and a little for its counters */
+ * (k_i, wl_i), the queue's words and indices, and a little for its counters, flags and
+ * chunk starts */
 #define GPUX_CL_ZIG_LOCAL_BYTES ((cl_ulong)8 * GPUX_R_ZIG_N + (cl_ulong)12 * GPUX_R_ZQCAP + 64u)
 
 struct gpux__bctx {
@@ -83,6 +84,11 @@ struct gpux__bctx {
   cl_mem zig_tab;        /* GPU form: the ziggurat's table for the float32 normal kernel, made
                             with the random kernels (a __constant array read at scattered
                             addresses is serialized on NVIDIA's OpenCL) */
+  uint64_t zig_dyn;      /* the least draw (Philox blocks) whose float32 normals take dynamic
+                            chunks (GPUX_RANDOM_ZIG_DYN, read with GPUX_RANDOM_ZIG) */
+  cl_kernel zig_std;     /* GPU form: gpux_random_normal_f32_std (mean 0, std 1, no fma) */
+  cl_mem zig_work;       /* GPU form: the dynamic chunks' counter, 2 words, made zero with
+                            zig_tab; the kernels leave it zero */
   cl_mem scan_tiles; /* scan scratch (tile aggregates, then prefixes), grown as needed */
   size_t scan_tiles_bytes;
   /* matrix products (cl_gemm.c): gemm.cl, built on first use in the CPU or GPU form */

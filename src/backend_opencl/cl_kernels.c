@@ -247,8 +247,25 @@ static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
 }
 
 /* gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS */
+/* *m: a buffer of the float32 normal kernels, initialised from host (bytes of it) */
+static gpux_status zig_buffer(gpux__bctx *b, cl_mem *m, cl_mem_flags flags, void *host,
+                              size_t bytes, const char *what) {
+  cl_int e;
+  *m = clCreateBuffer(b->ctx, flags | CL_MEM_COPY_HOST_PTR, bytes, host, &e);
+  if (e == CL_SUCCESS) return GPUX_SUCCESS;
+  *m = NULL;
+  return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "clCreateBuffer(%s, %zu bytes on %s): %s (%d)",
+                   what, bytes, b->device_name, gpux_cl_error_name(e), (int)e);
+}
+
 static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
   b->zig_tune = gpux_r_zig_tune_env(getenv("GPUX_RANDOM_ZIG"));
+  /* dynamic chunks only when asked for: on NVIDIA's OpenCL (H200, 2^28 values) they ran at
+   * 1.17 TB/s against 2.32 for the static split, not yet understood (CUDA: 2.83 against 2.64) */
+  {
+    const char *dyn = getenv("GPUX_RANDOM_ZIG_DYN");
+    b->zig_dyn = dyn ? gpux_r_zig_dyn_env(dyn) : UINT64_MAX;
+  }
   gpux_status s = GPUX_SUCCESS;
 #define RESOLVE(kind, dt)                                                                   \
   if (s == GPUX_SUCCESS)                                                                    \
@@ -258,6 +275,8 @@ static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
   GPUX_RANDOM_KINDS(RESOLVE_KIND)
 #undef RESOLVE_KIND
 #undef RESOLVE
+  if (s == GPUX_SUCCESS && !b->exact)
+    s = gpux_cl_resolve(b, p, &b->zig_std, 0, "gpux_random_normal_f32_std");
   if (s == GPUX_SUCCESS && !b->exact && !b->zig_tab) {
     /* the GPU-form normal kernel's table: (k_i, wl_i) per layer, as kernels/cl/random.cl
      * reads it */
@@ -266,15 +285,13 @@ static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
       kwl[2 * i] = (cl_uint)gpux_r_zig_tab[i];
       kwl[2 * i + 1] = GPUX_R_ZIG_WL(i, gpux_r_zig_tab[i]);
     }
-    cl_int e;
-    b->zig_tab = clCreateBuffer(b->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof kwl,
-                                kwl, &e);
-    if (e != CL_SUCCESS) {
-      b->zig_tab = NULL;
-      s = SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER),
-                    "clCreateBuffer(the ziggurat's table, %zu bytes on %s): %s (%d)",
-                    sizeof kwl, b->device_name, gpux_cl_error_name(e), (int)e);
-    }
+    s = zig_buffer(b, &b->zig_tab, CL_MEM_READ_ONLY, kwl, sizeof kwl, "the ziggurat's table");
+  }
+  if (s == GPUX_SUCCESS && !b->exact && !b->zig_work) {
+    /* the dynamic chunks' counter (kernels/cl/random.cl), zero: the kernels leave it so */
+    cl_uint zero[2] = {0, 0};
+    s = zig_buffer(b, &b->zig_work, CL_MEM_READ_WRITE, zero, sizeof zero,
+                   "the float32 normals' chunk counter");
   }
   return s;
 }
@@ -300,8 +317,11 @@ static void release_family(gpux__bctx *b, int fam) {
     RELEASE_TABLE(b->scan);
   } else if (fam == GPUX_CL_FAM_RANDOM) {
     RELEASE_TABLE(b->random);
+    release_all(&b->zig_std, 1);
     if (b->zig_tab) clReleaseMemObject(b->zig_tab);
     b->zig_tab = NULL;
+    if (b->zig_work) clReleaseMemObject(b->zig_work);
+    b->zig_work = NULL;
   } else {
     RELEASE_TABLE(b->cast);
     RELEASE_TABLE(b->copy_n);
@@ -638,15 +658,19 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   GET_KERNEL(k, GPUX_CL_FAM_RANDOM, b->random[kind][dt], IS_F64(dt));
   const int vpb = 4 / GPUX_R_WPV(kind, dt);
   const int vec = r->out.offset % vpb == 0; /* buffers start aligned to far more */
-  const int zig = kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32; /* the ziggurat's kernel */
+  /* the ziggurat's kernels (GPU form) */
+  const int zig = !b->exact && kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32;
   gpux_rparams p = r->p;
-  if (zig) p.pc = b->zig_tune; /* the queue */
+  if (zig) {
+    p.pc = b->zig_tune;          /* the queue */
+    p.pd = GPUX_R_PRE(p.stream); /* the loop's Philox first-round product */
+    if (GPUX_R_STD_F32(&p)) k = b->zig_std; /* no fma (resolved with the family) */
+  }
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &r->out);
   gpux_cl_arg(&a, sizeof p, &p);
   gpux_cl_arg_int(&a, vec);
   if (b->exact) return enqueue_1d(b, &a, (size_t)r->p.nblocks); /* one block per item */
-  if (zig) gpux_cl_arg(&a, sizeof b->zig_tab, &b->zig_tab);
   /* GPUs: the kernels loop; about one wave of work-items (2048 per compute unit) */
   if (!b->compute_units) {
     cl_uint cu = 0;
@@ -657,15 +681,32 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
     b->compute_units = cu;
   }
   uint64_t cap = (uint64_t)b->compute_units * 2048u;
-  if (zig) { /* GPUX_R_ZIG_MIN_ROUNDS rounds per work-item at least, whole work-groups */
-    const uint64_t few = (r->p.nblocks + GPUX_R_ZIG_MIN_ROUNDS - 1) / GPUX_R_ZIG_MIN_ROUNDS;
-    const uint64_t whole = (few + b->wg - 1) / b->wg * b->wg;
-    if (whole < cap) cap = whole;
+  if (!zig) {
+    const uint64_t items = r->p.nblocks < cap ? r->p.nblocks : cap;
+    return enqueue_1d(b, &a, (size_t)items);
   }
-  const uint64_t items = r->p.nblocks < cap ? r->p.nblocks : cap;
-  /* the float32 normal kernel counts its rounds (blocks / work-items) in 32 bits */
-  if (zig && items && r->p.nblocks / items >= 0xffffffffu)
-    return SET_ERROR(GPUX_ERROR_SIZE_OVERFLOW, "opencl: a draw of %llu values is too large for one launch",
-                     (unsigned long long)r->p.n);
+  /* float32 normals. Dynamic chunks (GPUX_R_ZIG_DYN_BLOCKS) for draws of at least
+   * b->zig_dyn blocks with a queue: the full wave, one launch (the counter's reset counts
+   * its groups), the units (wg blocks) and the chunks taken (at most one a group past the
+   * units, `period` units each; doubled for margin) counted in 32 bits. */
+  const uint64_t period = b->zig_tune & 255u, wg = b->wg;
+  const uint64_t full = r->p.nblocks < cap ? r->p.nblocks : cap;
+  const uint64_t groups = (full + wg - 1) / wg;
+  cl_int dyn = period && r->p.nblocks >= b->zig_dyn && groups * wg <= MAX_ITEMS &&
+               r->p.nblocks / wg + 1 + groups * (2 * period) < 0xffffffffu;
+  uint64_t items = full;
+  if (!dyn) { /* static: GPUX_R_ZIG_MIN_ROUNDS rounds per work-item at least, whole groups */
+    const uint64_t few = (r->p.nblocks + GPUX_R_ZIG_MIN_ROUNDS - 1) / GPUX_R_ZIG_MIN_ROUNDS;
+    const uint64_t whole = (few + wg - 1) / wg * wg;
+    if (whole < items) items = whole;
+    /* the static loop counts its rounds (blocks / work-items) in 32 bits */
+    if (items && r->p.nblocks / items >= 0xffffffffu)
+      return SET_ERROR(GPUX_ERROR_SIZE_OVERFLOW,
+                       "opencl: a draw of %llu values is too large for one launch",
+                       (unsigned long long)r->p.n);
+  }
+  gpux_cl_arg(&a, sizeof b->zig_tab, &b->zig_tab);
+  gpux_cl_arg(&a, sizeof b->zig_work, &b->zig_work);
+  gpux_cl_arg(&a, sizeof dyn, &dyn);
   return enqueue_1d(b, &a, (size_t)items);
 }
