@@ -82,8 +82,8 @@ gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
     p.pc = b->zig_tune;
     p.pd = GPUX_R_PRE(p.stream); /* the loop's Philox first-round product */
     if (GPUX_R_STD_F32(&p)) f = b->zig_std;
-    /* dynamic chunks (GPUX_R_ZIG_DYN_BLOCKS): one wave; the units (256 blocks) and the
-     * chunks taken, period a block more than the units hold, counted in 32 bits */
+    /* dynamic chunks (GPUX_R_ZIG_DYN_BLOCKS): one wave. The counter (32 bits) ends at the
+     * units (256 blocks each) plus at most two chunks of `period` per thread block */
     if (period && p.nblocks >= b->zig_dyn && p.nblocks / GPUX_CUDA_RANDOM_THREADS + 1 +
                                                      (uint64_t)grid.gx * (2 * period) <
                                                  0xffffffffu)

@@ -246,7 +246,6 @@ static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
   return GPUX_SUCCESS;
 }
 
-/* gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS */
 /* *m: a buffer of the float32 normal kernels, initialised from host (bytes of it) */
 static gpux_status zig_buffer(gpux__bctx *b, cl_mem *m, cl_mem_flags flags, void *host,
                               size_t bytes, const char *what) {
@@ -258,6 +257,7 @@ static gpux_status zig_buffer(gpux__bctx *b, cl_mem *m, cl_mem_flags flags, void
                    what, bytes, b->device_name, gpux_cl_error_name(e), (int)e);
 }
 
+/* gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS */
 static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
   b->zig_tune = gpux_r_zig_tune_env(getenv("GPUX_RANDOM_ZIG"));
   /* dynamic chunks only when asked for: on NVIDIA's OpenCL (H200, 2^28 values) they ran at
