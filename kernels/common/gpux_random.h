@@ -737,5 +737,19 @@ static inline gpux_u64 gpux_r_zig_dyn_env(const char *s) {
   v = strtoull(s, &e, 10);
   return *e ? GPUX_R_ZIG_DYN_BLOCKS : (gpux_u64)v;
 }
+/* Whether a GPU launch of `groups` groups of `group` threads for a float32 normal draw of
+ * nblocks Philox blocks takes dynamic chunks: a queue (period > 0 in tune), at least dyn_min
+ * blocks, and a counter (32 bits) that holds the units (`group` blocks each) plus the chunks
+ * taken past them (at most one of `period` units a group; two for margin). */
+static inline int gpux_r_zig_dyn(gpux_u64 nblocks, gpux_u64 groups, gpux_u64 group,
+                                 gpux_u64 tune, gpux_u64 dyn_min) {
+  const gpux_u64 period = tune & 255u;
+  return period && nblocks >= dyn_min && nblocks / group + 1 + groups * (2 * period) < 0xffffffffu;
+}
+/* The groups (of `group` threads) of a static split: GPUX_R_ZIG_MIN_ROUNDS rounds a thread */
+static inline gpux_u64 gpux_r_zig_static_groups(gpux_u64 nblocks, gpux_u64 group) {
+  const gpux_u64 per = (gpux_u64)GPUX_R_ZIG_MIN_ROUNDS * group;
+  return (nblocks + per - 1) / per;
+}
 #endif
 #endif

@@ -112,6 +112,46 @@ __device__ __forceinline__ unsigned zk(unsigned zb, unsigned a) {
   return k;
 }
 
+/* The loops' settings: the draw's mean and std, the queue's (p.pc, GPUX_R_ZIG_TUNE), and zb,
+ * the table's shared address (opaque: see zk) */
+struct zset {
+  float mean, sd;
+  unsigned period, thr, cap, zb;
+};
+__device__ __forceinline__ zset zsettings(const gpux_rparams &p) {
+  zset z;
+  z.mean = __uint_as_float((unsigned)p.pa);
+  z.sd = __uint_as_float((unsigned)p.pb);
+  z.period = (unsigned)p.pc & 255u;
+  z.thr = (unsigned)(p.pc >> 8) & 4095u;
+  z.cap = (unsigned)(p.pc >> 20) & 4095u;
+  z.zb = (unsigned)__cvta_generic_to_shared(zt_s);
+  asm volatile("" : "+r"(z.zb));
+  return z;
+}
+
+/* all threads, after a chunk (want: this thread's entry reached the threshold): resolve the
+ * queue when some thread wants it (block-uniform) */
+__device__ __forceinline__ void zcheck(float *out, zqueue &q, const zset &z,
+                                       const gpux_rparams &p, bool want) {
+  if (__syncthreads_or(want)) {
+    zflush(out, q, min(q.n, z.cap), p);
+    __syncthreads(); /* every thread has read q.n and its entries */
+    if (threadIdx.x == 0) q.n = 0;
+    __syncthreads();
+  }
+}
+
+/* all threads, after the last chunk: the queue's rest */
+__device__ __forceinline__ void zlast(float *out, zqueue &q, const zset &z,
+                                      const gpux_rparams &p) {
+  __syncthreads(); /* the last stores and entries */
+  zflush(out, q, min(q.n, z.cap), p);
+  __syncthreads();
+  if (threadIdx.x == 0) q.n = 0;
+  __syncthreads();
+}
+
 /* Block j (Philox block ctr = pos / 4 + j, output o = out + 4j): its values by the fast
  * path, stored as one float4, its slow values queued or, past the capacity, resolved here
  * after the store. Sets *want when an entry reached the threshold (only there, so that the
@@ -119,8 +159,7 @@ __device__ __forceinline__ unsigned zk(unsigned zb, unsigned a) {
  * (GPUX_R_PRE): ptxas would otherwise redo it from the constant bank in every round. */
 template <bool Shifted, bool Std>
 __device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux_rparams &p,
-                                       zqueue &q, float mean, float sd, unsigned period,
-                                       unsigned thr, unsigned cap, bool *want, unsigned zb) {
+                                       zqueue &q, const zset &z, bool *want) {
   const gpux_r4 w = Shifted ? gpux_r_words4_p(ctr, (int)(p.pos & 3u), p.pd, p.stream, p.seed)
                             : gpux_r_block_p(ctr, p.pd, p.stream, p.seed);
   const unsigned a[4] = {w.x, w.y, w.z, w.w};
@@ -129,9 +168,9 @@ __device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
     const uint2 e = zt_s[GPUX_R_ZIG_LAYER(a[k])];
-    float z;
-    slow |= !gpux_r_zig_fast(a[k], e.x, GPUX_R_ZIG_SW_WL(a[k], e.y), &z);
-    v[k] = Std ? z : __fmaf_rn(z, sd, mean);
+    float zv;
+    slow |= !gpux_r_zig_fast(a[k], e.x, GPUX_R_ZIG_SW_WL(a[k], e.y), &zv);
+    v[k] = Std ? zv : __fmaf_rn(zv, z.sd, z.mean);
   }
   __stcs(reinterpret_cast<float4 *>(o), make_float4(v[0], v[1], v[2], v[3]));
   if (slow) { /* rare. No array indexed at run time here (it would live in local memory) */
@@ -139,12 +178,12 @@ __device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux
     unsigned ovf = 0;
 #pragma unroll
     for (int k = 0; k < 4; ++k)
-      if ((a[k] >> GPUX_R_ZIG_MSHIFT) >= zk(zb, a[k])) {
-        const unsigned s = period ? atomicAdd(&q.n, 1u) : cap;
-        if (s < cap) {
+      if ((a[k] >> GPUX_R_ZIG_MSHIFT) >= zk(z.zb, a[k])) {
+        const unsigned s = z.period ? atomicAdd(&q.n, 1u) : z.cap;
+        if (s < z.cap) {
           q.a[s] = a[k];
           q.i[s] = 4 * j + (u64)k;
-          if (s + 1 >= thr) *want = true;
+          if (s + 1 >= z.thr) *want = true;
         } else {
           ovf |= 1u << k;
         }
@@ -164,10 +203,8 @@ __device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux
  * bound test), a check after each `period` rounds, and a last flush. */
 template <bool Shifted, bool Std>
 __device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, zqueue &q, u64 j1) {
+  const zset z = zsettings(p);
   const u64 stride = (u64)gridDim.x * GPUX_CU_RTHREADS;
-  const float mean = __uint_as_float((unsigned)p.pa), sd = __uint_as_float((unsigned)p.pb);
-  const unsigned period = (unsigned)p.pc & 255u, thr = (unsigned)(p.pc >> 8) & 4095u;
-  const unsigned cap = (unsigned)(p.pc >> 20) & 4095u;
   const u64 base = (u64)blockIdx.x * GPUX_CU_RTHREADS;
   /* rounds, and the first round with blocks past j1: below 2^32 (cuda_random.c checks) */
   const unsigned rounds = j1 > base ? (unsigned)((j1 - base + stride - 1) / stride) : 0u;
@@ -178,30 +215,17 @@ __device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, zqueue 
   u64 ctr = (p.pos >> 2) + j;
   float *o = out + 4 * j;
   unsigned r = 0;
-  unsigned zb = (unsigned)__cvta_generic_to_shared(zt_s);
-  asm volatile("" : "+r"(zb));
   while (r < rounds) {
-    const unsigned rend = period && rounds - r > period ? r + period : rounds;
+    const unsigned rend = z.period && rounds - r > z.period ? r + z.period : rounds;
     const unsigned rf = min(rend, rfull);
     bool want = false;
     for (; r < rf; ++r, j += stride, ctr += stride, o += 4 * stride)
-      zblock<Shifted, Std>(out, o, ctr, p, q, mean, sd, period, thr, cap, &want, zb);
+      zblock<Shifted, Std>(out, o, ctr, p, q, z, &want);
     for (; r < rend; ++r, j += stride, ctr += stride, o += 4 * stride)
-      if (j < j1) zblock<Shifted, Std>(out, o, ctr, p, q, mean, sd, period, thr, cap, &want, zb);
-    if (period && __syncthreads_or(want)) { /* block-uniform */
-      zflush(out, q, min(q.n, cap), p);
-      __syncthreads(); /* every thread has read q.n and its entries */
-      if (threadIdx.x == 0) q.n = 0;
-      __syncthreads();
-    }
+      if (j < j1) zblock<Shifted, Std>(out, o, ctr, p, q, z, &want);
+    if (z.period) zcheck(out, q, z, p, want);
   }
-  if (period) {
-    __syncthreads(); /* the last stores and entries */
-    zflush(out, q, min(q.n, cap), p);
-    __syncthreads();
-    if (threadIdx.x == 0) q.n = 0;
-    __syncthreads();
-  }
+  if (z.period) zlast(out, q, z, p);
 }
 
 /* The same blocks j < j1, in units of 256 (unit u: blocks 256u + thread) taken by chunks of
@@ -212,54 +236,40 @@ __device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, zqueue 
 template <bool Shifted, bool Std>
 __device__ __forceinline__ void zloopd(float *out, const gpux_rparams &p, zqueue &q, u64 j1,
                                        unsigned *work, unsigned *s_u0) {
-  const float mean = __uint_as_float((unsigned)p.pa), sd = __uint_as_float((unsigned)p.pb);
-  const unsigned period = (unsigned)p.pc & 255u, thr = (unsigned)(p.pc >> 8) & 4095u;
-  const unsigned cap = (unsigned)(p.pc >> 20) & 4095u;
+  const zset z = zsettings(p);
   const unsigned units = (unsigned)((j1 + GPUX_CU_RTHREADS - 1) / GPUX_CU_RTHREADS);
   const unsigned ufull = (unsigned)(j1 / GPUX_CU_RTHREADS);
-  unsigned zb = (unsigned)__cvta_generic_to_shared(zt_s);
-  asm volatile("" : "+r"(zb));
   /* chunk c's start goes through s_u0[c & 1]: written before chunk c's check barrier, last
    * read after chunk c - 2's */
-  if (threadIdx.x == 0) s_u0[0] = atomicAdd(work, period);
+  if (threadIdx.x == 0) s_u0[0] = atomicAdd(work, z.period);
   __syncthreads();
   unsigned u0 = s_u0[0];
   for (unsigned c = 1; u0 < units; ++c) {
     unsigned nxt = 0;
-    if (threadIdx.x == 0) nxt = atomicAdd(work, period);
-    const unsigned nf = ufull > u0 ? min(period, ufull - u0) : 0u;
-    const unsigned nu = min(period, units - u0);
+    if (threadIdx.x == 0) nxt = atomicAdd(work, z.period);
+    const unsigned nf = ufull > u0 ? min(z.period, ufull - u0) : 0u;
+    const unsigned nu = min(z.period, units - u0);
     const u64 j = (u64)u0 * GPUX_CU_RTHREADS + threadIdx.x;
     u64 ctr = (p.pos >> 2) + j;
     float *o = out + 4 * j;
     bool want = false;
     unsigned r = 0;
     for (; r < nf; ++r, ctr += GPUX_CU_RTHREADS, o += 4 * GPUX_CU_RTHREADS)
-      zblock<Shifted, Std>(out, o, ctr, p, q, mean, sd, period, thr, cap, &want, zb);
+      zblock<Shifted, Std>(out, o, ctr, p, q, z, &want);
     for (; r < nu; ++r, ctr += GPUX_CU_RTHREADS, o += 4 * GPUX_CU_RTHREADS)
-      if (ctr - (p.pos >> 2) < j1)
-        zblock<Shifted, Std>(out, o, ctr, p, q, mean, sd, period, thr, cap, &want, zb);
+      if (ctr - (p.pos >> 2) < j1) zblock<Shifted, Std>(out, o, ctr, p, q, z, &want);
     if (threadIdx.x == 0) s_u0[c & 1] = nxt;
-    if (__syncthreads_or(want)) { /* block-uniform */
-      zflush(out, q, min(q.n, cap), p);
-      __syncthreads(); /* every thread has read q.n and its entries */
-      if (threadIdx.x == 0) q.n = 0;
-      __syncthreads();
-    }
+    zcheck(out, q, z, p, want);
     u0 = s_u0[c & 1];
   }
-  __syncthreads(); /* the last stores and entries */
-  zflush(out, q, min(q.n, cap), p);
-  __syncthreads();
+  zlast(out, q, z, p);
   if (threadIdx.x == 0) {
-    q.n = 0;
     __threadfence(); /* this block's takes before its count */
     if (atomicAdd(work + 1, 1u) == gridDim.x - 1) { /* every block has taken its last */
       atomicExch(work, 0u);
       atomicExch(work + 1, 0u);
     }
   }
-  __syncthreads();
 }
 
 /* float32 normals: the table's copy, the queue, the blocks stored as float4 (all of them

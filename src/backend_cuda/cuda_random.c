@@ -78,19 +78,14 @@ gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
   gpux_cuda_grid grid = {(unsigned)(groups > cap ? cap : groups), 1, 1, GPUX_CUDA_RANDOM_THREADS, 1};
   void *args[] = {&out, &p, &work};
   if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
-    const uint64_t period = b->zig_tune & 255u;
     p.pc = b->zig_tune;
     p.pd = GPUX_R_PRE(p.stream); /* the loop's Philox first-round product */
     if (GPUX_R_STD_F32(&p)) f = b->zig_std;
-    /* dynamic chunks (GPUX_R_ZIG_DYN_BLOCKS): one wave. The counter (32 bits) ends at the
-     * units (256 blocks each) plus at most two chunks of `period` per thread block */
-    if (period && p.nblocks >= b->zig_dyn && p.nblocks / GPUX_CUDA_RANDOM_THREADS + 1 +
-                                                     (uint64_t)grid.gx * (2 * period) <
-                                                 0xffffffffu)
-      work = b->zig_work;
-    else { /* static: GPUX_R_ZIG_MIN_ROUNDS rounds per thread at least */
-      const uint64_t few = (groups + GPUX_R_ZIG_MIN_ROUNDS - 1) / GPUX_R_ZIG_MIN_ROUNDS;
-      if (few < grid.gx) grid.gx = (unsigned)few; /* >= 1: groups >= 1 here */
+    if (gpux_r_zig_dyn(p.nblocks, grid.gx, GPUX_CUDA_RANDOM_THREADS, b->zig_tune, b->zig_dyn))
+      work = b->zig_work; /* one wave */
+    else {
+      const uint64_t few = gpux_r_zig_static_groups(p.nblocks, GPUX_CUDA_RANDOM_THREADS);
+      if (few < grid.gx) grid.gx = (unsigned)few; /* >= 1: nblocks >= 1 here */
     }
     /* the static loop counts its rounds (nblocks / threads of the grid) in 32 bits */
     if (!work && grid.gx && p.nblocks / ((uint64_t)grid.gx * GPUX_CUDA_RANDOM_THREADS) >= 0xffffffffu)

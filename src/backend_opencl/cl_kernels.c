@@ -685,19 +685,16 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
     const uint64_t items = r->p.nblocks < cap ? r->p.nblocks : cap;
     return enqueue_1d(b, &a, (size_t)items);
   }
-  /* float32 normals. Dynamic chunks (GPUX_R_ZIG_DYN_BLOCKS) for draws of at least
-   * b->zig_dyn blocks with a queue: the full wave, one launch (the counter's reset counts
-   * its groups), the units (wg blocks) and the chunks taken (at most one a group past the
-   * units, `period` units each; doubled for margin) counted in 32 bits. */
-  const uint64_t period = b->zig_tune & 255u, wg = b->wg;
+  /* float32 normals: dynamic chunks (gpux_r_zig_dyn) in the full wave and one launch (the
+   * counter's reset counts its groups), else the static split in whole groups */
+  const uint64_t wg = b->wg;
   const uint64_t full = r->p.nblocks < cap ? r->p.nblocks : cap;
   const uint64_t groups = (full + wg - 1) / wg;
-  cl_int dyn = period && r->p.nblocks >= b->zig_dyn && groups * wg <= MAX_ITEMS &&
-               r->p.nblocks / wg + 1 + groups * (2 * period) < 0xffffffffu;
+  cl_int dyn = groups * wg <= MAX_ITEMS &&
+               gpux_r_zig_dyn(r->p.nblocks, groups, wg, b->zig_tune, b->zig_dyn);
   uint64_t items = full;
-  if (!dyn) { /* static: GPUX_R_ZIG_MIN_ROUNDS rounds per work-item at least, whole groups */
-    const uint64_t few = (r->p.nblocks + GPUX_R_ZIG_MIN_ROUNDS - 1) / GPUX_R_ZIG_MIN_ROUNDS;
-    const uint64_t whole = (few + wg - 1) / wg * wg;
+  if (!dyn) {
+    const uint64_t whole = gpux_r_zig_static_groups(r->p.nblocks, wg) * wg;
     if (whole < items) items = whole;
     /* the static loop counts its rounds (blocks / work-items) in 32 bits */
     if (items && r->p.nblocks / items >= 0xffffffffu)
