@@ -92,7 +92,8 @@ GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
  * the next barrier), so one barrier per check suffices. A value past the capacity is resolved
  * by its work-item after its own store. The barriers fence global memory too: the queue's
  * scalar stores come after the float4 stores of the same addresses.
- * The chunks: a static split (round r of group g: blocks g * ls + r * stride + lid), or for
+ * A work-item's round is one Philox block (a draw that starts mid-block stores its values one
+ * by one), so the loop never holds two blocks' words. The chunks: a static split, or for
  * large draws (dyn, GPUX_R_ZIG_DYN_BLOCKS) taken from a counter in global memory. Standard
  * normals (GPUX_R_STD_F32) have their own kernel, gpux_random_normal_f32_std, without the
  * fma (as on CUDA, where one kernel with both loops spilled). The first Philox round's
@@ -107,11 +108,14 @@ GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
 #define GPUX_CL_ZT_AS __local
 #endif
 
-/* block j (words w) of the loop: returns 1 when an entry reached the threshold. std: a
- * literal (the kernel's), so each kernel keeps one form of the store. */
-inline int gpux_cl_zblock(__global float *o, ulong j, gpux_r4 w, const gpux_rparams *p,
-                          GPUX_CL_ZT_AS const uint2 *zt, volatile __local uint *qn, __local uint *qa,
-                          __local ulong *qi, uint period, uint thr, uint cap, const int std) {
+/* Philox block j of the draw (words w; its values are i = 4j + k - sh, those in [0, n)),
+ * stored as one float4 when `whole` (aligned draws: sh 0, all four values exist), else
+ * value by value. Returns 1 when an entry reached the threshold. std: a literal (the
+ * kernel's), so each kernel keeps one form of the store. */
+inline int gpux_cl_zblock(__global float *o, ulong j, int sh, int whole, gpux_r4 w,
+                          const gpux_rparams *p, GPUX_CL_ZT_AS const uint2 *zt,
+                          volatile __local uint *qn, __local uint *qa, __local ulong *qi,
+                          uint period, uint thr, uint cap, const int std) {
   const float mean = as_float((uint)p->pa), sd = as_float((uint)p->pb);
   const uint a0 = w.x, a1 = w.y, a2 = w.z, a3 = w.w;
   const uint2 e0 = zt[GPUX_R_ZIG_LAYER(a0)], e1 = zt[GPUX_R_ZIG_LAYER(a1)];
@@ -121,18 +125,32 @@ inline int gpux_cl_zblock(__global float *o, ulong j, gpux_r4 w, const gpux_rpar
                    gpux_r_zig_fast(a1, e1.x, GPUX_R_ZIG_SW_WL(a1, e1.y), &z1) &
                    gpux_r_zig_fast(a2, e2.x, GPUX_R_ZIG_SW_WL(a2, e2.y), &z2) &
                    gpux_r_zig_fast(a3, e3.x, GPUX_R_ZIG_SW_WL(a3, e3.y), &z3);
-  if (std)
-    vstore4((float4)(z0, z1, z2, z3), 0, o + 4 * j);
-  else
-    vstore4((float4)(fma(z0, sd, mean), fma(z1, sd, mean), fma(z2, sd, mean), fma(z3, sd, mean)),
-            0, o + 4 * j);
+  if (!std) {
+    z0 = fma(z0, sd, mean);
+    z1 = fma(z1, sd, mean);
+    z2 = fma(z2, sd, mean);
+    z3 = fma(z3, sd, mean);
+  }
+  const ulong i0 = 4 * j - (ulong)sh; /* value k is i0 + k (wraps below 0 for j 0) */
+  if (whole) {
+    *(__global float4 *)(o + i0) = (float4)(z0, z1, z2, z3);
+  } else {
+#define GPUX_CL_ZSTORE1(k, z) \
+  if (4 * j + (k) >= (ulong)sh && i0 + (k) < p->n) o[i0 + (k)] = (z)
+    GPUX_CL_ZSTORE1(0, z0);
+    GPUX_CL_ZSTORE1(1, z1);
+    GPUX_CL_ZSTORE1(2, z2);
+    GPUX_CL_ZSTORE1(3, z3);
+#undef GPUX_CL_ZSTORE1
+  }
   int want = 0;
   if (!fast) {
     for (int k = 0; k < 4; ++k) {
       const uint a = k == 0 ? a0 : k == 1 ? a1 : k == 2 ? a2 : a3;
+      const ulong i = i0 + (ulong)k;
       if ((a >> GPUX_R_ZIG_MSHIFT) < zt[GPUX_R_ZIG_LAYER(a)].x) continue;
+      if (!whole && (4 * j + (ulong)k < (ulong)sh || i >= p->n)) continue; /* not a value */
       const uint s = period ? atomic_inc(qn) : cap;
-      const ulong i = 4 * j + (ulong)k;
       if (s < cap) {
         qa[s] = a;
         qi[s] = i;
@@ -154,9 +172,6 @@ inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __l
   }
 }
 
-#define GPUX_CL_ZBLOCK(words) \
-  gpux_cl_zblock(o, j, (words), &p, zt, qn, qa, qi, period, thr, cap, std)
-
 /* The check after chunk c (want: this work-item's flag) */
 #define GPUX_CL_ZCHECK(c)                                                                     \
   do {                                                                                        \
@@ -171,53 +186,21 @@ inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __l
     }                                                                                         \
   } while (0)
 
-/* Static split: the rounds over blocks j < nfull (words: the expression for block j's
- * words). Round r of work-group g is blocks g * ls + r * stride + (0 .. ls - 1); those where
- * all exist run without a bound test. */
-#define GPUX_CL_ZROUNDS(words)                                                                \
-  while (r < rounds) {                                                                        \
-    const uint rend = period && rounds - r > period ? r + period : rounds;                    \
-    const uint rf = min(rend, rfull);                                                         \
-    int want = 0;                                                                             \
-    for (; r < rf; ++r, j += stride) want |= GPUX_CL_ZBLOCK(words);                           \
-    for (; r < rend; ++r, j += stride)                                                        \
-      if (j < nfull) want |= GPUX_CL_ZBLOCK(words);                                           \
-    /* (period 0: one pass, no entries; the barrier stays unconditional: pocl) */            \
-    GPUX_CL_ZCHECK(c);                                                                        \
-    ++c;                                                                                      \
-  }
-
-/* Dynamic chunks (GPUX_R_ZIG_DYN_BLOCKS; period > 0): unit u is blocks u * ls + lid; a chunk
- * is `period` consecutive units, taken by work-item 0 from work[0] one chunk ahead (chunk c's
- * take of the next start goes through zu0[c & 1]: written before chunk c's check barrier,
- * read after it; the slot's previous value was read before chunk c - 1's barrier), so the
- * atomic's round trip overlaps the chunk's work. The group stops at a start past the units. */
-#define GPUX_CL_ZCHUNKS(words)                                                                \
-  while (u0 < units) {                                                                        \
-    uint nxt = 0;                                                                             \
-    if (lid == 0) nxt = atomic_add(work, period);                                             \
-    const uint nf = ufull > u0 ? min(period, ufull - u0) : 0u;                                \
-    const uint nu = min(period, units - u0);                                                  \
-    ulong j = (ulong)u0 * ls + lid;                                                           \
-    uint r = 0;                                                                               \
-    int want = 0;                                                                             \
-    for (; r < nf; ++r, j += ls) want |= GPUX_CL_ZBLOCK(words);                               \
-    for (; r < nu; ++r, j += ls)                                                              \
-      if (j < nfull) want |= GPUX_CL_ZBLOCK(words);                                           \
-    if (lid == 0) zu0[c & 1u] = nxt;                                                          \
-    GPUX_CL_ZCHECK(c);                                                                        \
-    u0 = zu0[c & 1u];                                                                         \
-    ++c;                                                                                      \
-  }
-
-/* The draw (out: out + out_off); zt, qa, qi, qn, zflag, zu0: the kernel's local memory
- * (zt: the table's buffer under GPUX_CL_ZIG_GLOBAL); work: the chunks' counter (2 words,
- * zero between launches: chunks taken, groups done), used when dyn; std: a literal. */
+/* The draw (o: out + out_off); zt, qa, qi, qn, zflag, zu0: the kernel's local memory (zt:
+ * the table's buffer under GPUX_CL_ZIG_GLOBAL); work: the dynamic chunks' counter (2 words,
+ * zero between launches: units taken, groups done), used when dyn; std: a literal.
+ * Unit u is Philox blocks u * ls + lid of the draw (blocks B0 + j: one Philox block a
+ * work-item and round, whatever sh); a chunk is `period` units u0, u0 + us, ...: static,
+ * work-group g's units g, g + G, ... (us = G groups); dyn, consecutive units (us = 1) whose
+ * start work-item 0 takes from work[0] one chunk ahead (chunk c's take goes through
+ * zu0[c & 1]: written before chunk c's check barrier, read after it; the slot's previous
+ * value was read before chunk c - 1's barrier), so the atomic's round trip overlaps the
+ * chunk's work. One loop serves both, so the kernel's registers are those of one loop. */
 inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
                           __global const uint2 *ztab, GPUX_CL_ZT_AS uint2 *zt_rw,
                           __local uint *qa, __local ulong *qi, volatile __local uint *qn,
                           __local int *zflag, __local uint *zu0, __global uint *work, int dyn,
-                          const int std) {
+                          const gpux_rkeys *ks, const int std) {
   GPUX_CL_ZT_AS const uint2 *zt = zt_rw;
   const uint lid = (uint)get_local_id(0), ls = (uint)get_local_size(0);
   const uint period = (uint)p.pc & 255u, thr = (uint)(p.pc >> 8) & 4095u;
@@ -231,30 +214,39 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
     if (dyn) zu0[0] = atomic_add(work, period); /* the first chunk, during the copy */
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const ulong stride = get_global_size(0), B0 = p.pos >> 2;
+  const ulong B0 = p.pos >> 2;
   const int sh = (int)(p.pos & 3u);
-  const ulong nfull = vec ? p.n / 4u : 0;
-  if (dyn) {
-    /* units and the chunks taken below 2^32 (the host checks) */
-    const uint units = (uint)((nfull + ls - 1) / ls), ufull = (uint)(nfull / ls);
-    uint u0 = zu0[0], c = 1;
-    if (sh == 0) {
-      GPUX_CL_ZCHUNKS(gpux_r_block_p(B0 + j, p.pd, p.stream, p.seed))
-    } else {
-      GPUX_CL_ZCHUNKS(gpux_r_words4_p(B0 + j, sh, p.pd, p.stream, p.seed))
-    }
-  } else {
-    const ulong base = (ulong)get_group_id(0) * ls;
-    /* below 2^32 (the host checks) */
-    const uint rounds = nfull > base ? (uint)((nfull - base + stride - 1) / stride) : 0u;
-    const uint rfull = nfull >= base + ls ? (uint)((nfull - base - ls) / stride + 1) : 0u;
-    ulong j = base + lid;
-    uint r = 0, c = 0;
-    if (sh == 0) {
-      GPUX_CL_ZROUNDS(gpux_r_block_p(B0 + j, p.pd, p.stream, p.seed))
-    } else {
-      GPUX_CL_ZROUNDS(gpux_r_words4_p(B0 + j, sh, p.pd, p.stream, p.seed))
-    }
+  /* the Philox blocks the draw touches; the first nfull of them are stored whole */
+  const ulong nblk = p.n ? (p.n + (ulong)sh + 3u) >> 2 : 0;
+  const ulong nfull = vec && sh == 0 ? p.n >> 2 : 0;
+  /* units, and the units taken or stepped over: below 2^32 (the host checks); period 0
+   * (no queue, static only): one chunk of every unit */
+  const uint units = (uint)((nblk + ls - 1) / ls), ufull = (uint)(nfull / ls);
+  const uint per = period ? period : 0xffffffffu;
+  const uint us = dyn ? 1u : (uint)get_num_groups(0);
+  const ulong jstep = (ulong)us * ls;
+  uint u0 = dyn ? zu0[0] : (uint)get_group_id(0), c = 1;
+#define GPUX_CL_ZPHILOX(J) gpux_r_block_pk(B0 + (J), p.pd, p.stream, ks)
+  while (u0 < units) {
+    uint nxt = 0;
+    if (dyn && lid == 0) nxt = atomic_add(work, period);
+    /* rounds of this chunk: all, and those whose units hold only whole blocks */
+    const uint nu = min(per, (units - u0 + us - 1) / us);
+    const uint nf = ufull > u0 ? min(nu, (ufull - u0 + us - 1) / us) : 0u;
+    ulong j = (ulong)u0 * ls + lid;
+    uint r = 0;
+    int want = 0;
+    for (; r < nf; ++r, j += jstep)
+      want |= gpux_cl_zblock(o, j, 0, 1, GPUX_CL_ZPHILOX(j), &p, zt,
+                             qn, qa, qi, period, thr, cap, std);
+    for (; r < nu; ++r, j += jstep)
+      if (j < nblk)
+        want |= gpux_cl_zblock(o, j, sh, j < nfull, GPUX_CL_ZPHILOX(j),
+                               &p, zt, qn, qa, qi, period, thr, cap, std);
+    if (dyn && lid == 0) zu0[c & 1u] = nxt;
+    GPUX_CL_ZCHECK(c);
+    u0 = dyn ? zu0[c & 1u] : nu < per ? units : u0 + per * us;
+    ++c;
   }
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the last stores and entries */
   gpux_cl_zflush(o, min(*qn, cap), &p, qa, qi);
@@ -267,17 +259,13 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
       atomic_xchg(work + 1, 0u);
     }
   }
-  /* the partial last block, and every block when out is not aligned: scalar stores, the
-   * slow path inline (GPUX_CL_RBLOCK's names: out + out_off = o) */
-  __global float *out = o;
-  const long out_off = 0;
-  for (ulong jj = nfull + get_global_id(0); jj < p.nblocks; jj += stride)
-    GPUX_CL_RBLOCK(normal, f32, 4, jj, gpux_r_words4_p(B0 + jj, sh, p.pd, p.stream, p.seed), 0);
 }
-
 /* gpux_random_normal_f32 and gpux_random_normal_f32_std (GPUX_R_STD_F32: the host picks):
  *   (global float *out, long out_off, gpux_rparams p, int vec, global const uint2 *ztab,
- *    global uint *work, int dyn) */
+ *    global uint *work, int dyn, gpux_rkeys ks)
+ * ks: gpux_r_keys(p.seed), from the host, so that the loop reads the round keys from the
+ * kernel's arguments (NVIDIA's compiler otherwise kept all 20 in registers: 60 a work-item,
+ * four work-groups a compute unit) */
 #ifdef GPUX_CL_ZIG_GLOBAL
 #define GPUX_CL_ZT_DECL
 #define GPUX_CL_ZT_ARG ((__global uint2 *)ztab) /* read only */
@@ -285,9 +273,17 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
 #define GPUX_CL_ZT_DECL __local uint2 zt[GPUX_R_ZIG_N];
 #define GPUX_CL_ZT_ARG zt
 #endif
+/* GPUX_CL_ZIG_WG: the work-group size, when the host launches the kernels with one it knows
+ * when building them */
+#ifdef GPUX_CL_ZIG_WG
+#define GPUX_CL_ZIG_ATTR __attribute__((reqd_work_group_size(GPUX_CL_ZIG_WG, 1, 1)))
+#else
+#define GPUX_CL_ZIG_ATTR
+#endif
 #define GPUX_CL_ZIG_KERNEL(name, std)                                                         \
-  __kernel void name(__global float *out, long out_off, gpux_rparams p, int vec,              \
-                     __global const uint2 *ztab, __global uint *work, int dyn) {              \
+  __kernel GPUX_CL_ZIG_ATTR void name(__global float *out, long out_off, gpux_rparams p,      \
+                                      int vec, __global const uint2 *ztab,                    \
+                                      __global uint *work, int dyn, gpux_rkeys ks) {          \
     GPUX_CL_ZT_DECL                                                                           \
     __local uint qa[GPUX_R_ZQCAP];                                                            \
     __local ulong qi[GPUX_R_ZQCAP];                                                           \
@@ -295,7 +291,7 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
     __local int zflag[3];                                                                     \
     __local uint zu0[2];                                                                      \
     gpux_cl_zdraw(out + out_off, p, vec, ztab, GPUX_CL_ZT_ARG, qa, qi, &qn, zflag, zu0, work, \
-                  dyn, std);                                                                  \
+                  dyn, &ks, std);                                                             \
   }
 GPUX_CL_ZIG_KERNEL(gpux_random_normal_f32, 0)
 GPUX_CL_ZIG_KERNEL(gpux_random_normal_f32_std, 1)

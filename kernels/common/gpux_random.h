@@ -239,39 +239,61 @@ GPUX_RFN gpux_u64 gpux_r_x64(gpux_u32 lo, gpux_u32 hi) { return (gpux_u64)lo | (
  * the two multiplies a block that ptxas would otherwise redo in every round. */
 #define GPUX_R_PRE(z) ((gpux_u64)GPUX_R_PHILOX_M1 * (gpux_u64)(gpux_u32)(z))
 
+/* The ten rounds' keys of a key (k0, k1) = (low, high word of the seed): round r's are
+ * k0 + r W0, k1 + r W1. Loops that make many blocks of one seed compute them once, or take
+ * them from the host (kernels/cl/random.cl). */
+typedef struct gpux_rkeys {
+  gpux_u32 k[20];
+} gpux_rkeys;
+GPUX_RFN gpux_rkeys gpux_r_keys(gpux_u64 seed) {
+  gpux_rkeys ks;
+  int r;
+  for (r = 0; r < 10; ++r) {
+    ks.k[2 * r] = (gpux_u32)seed + (gpux_u32)r * GPUX_R_PHILOX_W0;
+    ks.k[2 * r + 1] = (gpux_u32)(seed >> 32) + (gpux_u32)r * GPUX_R_PHILOX_W1;
+  }
+  return ks;
+}
+
 /* Philox4x32-10 (Salmon et al., SC11; Random123's philox4x32 with 10 rounds), with the first
- * round's product pre = GPUX_R_PRE(c.z) */
-GPUX_RFN gpux_r4 gpux_r_philox_p(gpux_r4 c, gpux_u64 pre, gpux_u32 k0, gpux_u32 k1) {
+ * round's product pre = GPUX_R_PRE(c.z) and the round keys ks */
+GPUX_RFN gpux_r4 gpux_r_philox_pk(gpux_r4 c, gpux_u64 pre, const gpux_rkeys *ks) {
   { /* GPUX_R_PHILOX_ROUND(c, k0, k1), M1 * c.z from pre */
     const gpux_u32 lo0 = GPUX_R_PHILOX_M0 * c.x, hi0 = GPUX_R_MULHI32(GPUX_R_PHILOX_M0, c.x);
-    c.x = (gpux_u32)(pre >> 32) ^ c.y ^ k0;
+    c.x = (gpux_u32)(pre >> 32) ^ c.y ^ ks->k[0];
     c.y = (gpux_u32)pre;
-    c.z = hi0 ^ c.w ^ k1;
+    c.z = hi0 ^ c.w ^ ks->k[1];
     c.w = lo0;
   }
-  GPUX_R_PHILOX_ROUND(c, k0 + 1u * GPUX_R_PHILOX_W0, k1 + 1u * GPUX_R_PHILOX_W1);
-  GPUX_R_PHILOX_ROUND(c, k0 + 2u * GPUX_R_PHILOX_W0, k1 + 2u * GPUX_R_PHILOX_W1);
-  GPUX_R_PHILOX_ROUND(c, k0 + 3u * GPUX_R_PHILOX_W0, k1 + 3u * GPUX_R_PHILOX_W1);
-  GPUX_R_PHILOX_ROUND(c, k0 + 4u * GPUX_R_PHILOX_W0, k1 + 4u * GPUX_R_PHILOX_W1);
-  GPUX_R_PHILOX_ROUND(c, k0 + 5u * GPUX_R_PHILOX_W0, k1 + 5u * GPUX_R_PHILOX_W1);
-  GPUX_R_PHILOX_ROUND(c, k0 + 6u * GPUX_R_PHILOX_W0, k1 + 6u * GPUX_R_PHILOX_W1);
-  GPUX_R_PHILOX_ROUND(c, k0 + 7u * GPUX_R_PHILOX_W0, k1 + 7u * GPUX_R_PHILOX_W1);
-  GPUX_R_PHILOX_ROUND(c, k0 + 8u * GPUX_R_PHILOX_W0, k1 + 8u * GPUX_R_PHILOX_W1);
-  GPUX_R_PHILOX_ROUND(c, k0 + 9u * GPUX_R_PHILOX_W0, k1 + 9u * GPUX_R_PHILOX_W1);
+  GPUX_R_PHILOX_ROUND(c, ks->k[2], ks->k[3]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[4], ks->k[5]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[6], ks->k[7]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[8], ks->k[9]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[10], ks->k[11]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[12], ks->k[13]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[14], ks->k[15]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[16], ks->k[17]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[18], ks->k[19]);
   return c;
 }
 GPUX_RFN gpux_r4 gpux_r_philox(gpux_r4 c, gpux_u32 k0, gpux_u32 k1) {
-  return gpux_r_philox_p(c, GPUX_R_PRE(c.z), k0, k1);
+  const gpux_rkeys ks = gpux_r_keys((gpux_u64)k1 << 32 | k0);
+  return gpux_r_philox_pk(c, GPUX_R_PRE(c.z), &ks);
 }
 
-/* The stream's Philox block B (words 4B .. 4B + 3); pre = GPUX_R_PRE(stream). */
-GPUX_RFN gpux_r4 gpux_r_block_p(gpux_u64 B, gpux_u64 pre, gpux_u64 stream, gpux_u64 seed) {
+/* The stream's Philox block B (words 4B .. 4B + 3); pre = GPUX_R_PRE(stream), ks =
+ * gpux_r_keys(seed). */
+GPUX_RFN gpux_r4 gpux_r_block_pk(gpux_u64 B, gpux_u64 pre, gpux_u64 stream, const gpux_rkeys *ks) {
   gpux_r4 c;
   c.x = (gpux_u32)B;
   c.y = (gpux_u32)(B >> 32);
   c.z = (gpux_u32)stream;
   c.w = (gpux_u32)(stream >> 32);
-  return gpux_r_philox_p(c, pre, (gpux_u32)seed, (gpux_u32)(seed >> 32));
+  return gpux_r_philox_pk(c, pre, ks);
+}
+GPUX_RFN gpux_r4 gpux_r_block_p(gpux_u64 B, gpux_u64 pre, gpux_u64 stream, gpux_u64 seed) {
+  const gpux_rkeys ks = gpux_r_keys(seed);
+  return gpux_r_block_pk(B, pre, stream, &ks);
 }
 GPUX_RFN gpux_r4 gpux_r_block(gpux_u64 B, gpux_u64 stream, gpux_u64 seed) {
   return gpux_r_block_p(B, GPUX_R_PRE(stream), stream, seed);

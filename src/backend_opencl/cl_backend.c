@@ -310,8 +310,10 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
   const char *zig = getenv("GPUX_OPENCL_ZIG");
   const int zig_global = !b->exact && (local_mem < GPUX_CL_ZIG_LOCAL_BYTES ||
                                        (zig && !strcmp(zig, "global")));
-  snprintf(b->rand_build_options, sizeof b->rand_build_options, "%s%s", b->build_options,
-           zig_global ? " -DGPUX_CL_ZIG_GLOBAL=1" : "");
+  /* and they are launched in work-groups of b->wg, which their build is told of */
+  snprintf(b->rand_build_options, sizeof b->rand_build_options,
+           "%s%s -DGPUX_CL_ZIG_WG=%u", b->build_options, zig_global ? " -DGPUX_CL_ZIG_GLOBAL=1" : "",
+           (unsigned)b->wg);
   b->marker_timing = markers_have_timestamps(b);
   *out = b;
   return GPUX_SUCCESS;

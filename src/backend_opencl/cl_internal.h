@@ -60,8 +60,9 @@ struct gpux__bctx {
   int red_cpu;
   size_t red_local;
   char red_build_options[192];
-  char rand_build_options[192]; /* random.cl: build_options, GPUX_CL_ZIG_GLOBAL where local
-                                   memory is short (cl_backend.c) */
+  char rand_build_options[224]; /* random.cl: build_options, GPUX_CL_ZIG_WG, and
+                                   GPUX_CL_ZIG_GLOBAL where local memory is short
+                                   (cl_backend.c) */
   cl_program program[GPUX_CL_FAM_COUNT];
   /* kernels resolved once per program build; NULL where absent (float64 without fp64) */
   cl_kernel binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][3];

@@ -260,12 +260,7 @@ static gpux_status zig_buffer(gpux__bctx *b, cl_mem *m, cl_mem_flags flags, void
 /* gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS */
 static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
   b->zig_tune = gpux_r_zig_tune_env(getenv("GPUX_RANDOM_ZIG"));
-  /* dynamic chunks only when asked for: on NVIDIA's OpenCL (H200, 2^28 values) they ran at
-   * 1.17 TB/s against 2.32 for the static split, not yet understood (CUDA: 2.83 against 2.64) */
-  {
-    const char *dyn = getenv("GPUX_RANDOM_ZIG_DYN");
-    b->zig_dyn = dyn ? gpux_r_zig_dyn_env(dyn) : UINT64_MAX;
-  }
+  b->zig_dyn = gpux_r_zig_dyn_env(getenv("GPUX_RANDOM_ZIG_DYN"));
   gpux_status s = GPUX_SUCCESS;
 #define RESOLVE(kind, dt)                                                                   \
   if (s == GPUX_SUCCESS)                                                                    \
@@ -696,8 +691,10 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   if (!dyn) {
     const uint64_t whole = gpux_r_zig_static_groups(r->p.nblocks, wg) * wg;
     if (whole < items) items = whole;
-    /* the static loop counts its rounds (blocks / work-items) in 32 bits */
-    if (items && r->p.nblocks / items >= 0xffffffffu)
+    /* the static loop counts its units (wg Philox blocks) and steps over them in 32 bits
+     * (kernels/cl/random.cl): the same bound as gpux_r_zig_dyn's */
+    const uint64_t g = (items + wg - 1) / wg;
+    if (r->p.nblocks / wg + 1 + g * 2 * 255u >= 0xffffffffu)
       return SET_ERROR(GPUX_ERROR_SIZE_OVERFLOW,
                        "opencl: a draw of %llu values is too large for one launch",
                        (unsigned long long)r->p.n);
@@ -705,5 +702,7 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   gpux_cl_arg(&a, sizeof b->zig_tab, &b->zig_tab);
   gpux_cl_arg(&a, sizeof b->zig_work, &b->zig_work);
   gpux_cl_arg(&a, sizeof dyn, &dyn);
+  const gpux_rkeys ks = gpux_r_keys(p.seed); /* the Philox round keys */
+  gpux_cl_arg(&a, sizeof ks, &ks);
   return enqueue_1d(b, &a, (size_t)items);
 }
