@@ -248,6 +248,7 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
     u0 = dyn ? zu0[c & 1u] : nu < per ? units : u0 + per * us;
     ++c;
   }
+#undef GPUX_CL_ZPHILOX
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the last stores and entries */
   gpux_cl_zflush(o, min(*qn, cap), &p, qa, qi);
   if (dyn && lid == 0) {
@@ -260,6 +261,7 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
     }
   }
 }
+
 /* gpux_random_normal_f32 and gpux_random_normal_f32_std (GPUX_R_STD_F32: the host picks):
  *   (global float *out, long out_off, gpux_rparams p, int vec, global const uint2 *ztab,
  *    global uint *work, int dyn, gpux_rkeys ks)

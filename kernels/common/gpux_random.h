@@ -277,7 +277,7 @@ GPUX_RFN gpux_r4 gpux_r_philox_pk(gpux_r4 c, gpux_u64 pre, const gpux_rkeys *ks)
   return c;
 }
 GPUX_RFN gpux_r4 gpux_r_philox(gpux_r4 c, gpux_u32 k0, gpux_u32 k1) {
-  const gpux_rkeys ks = gpux_r_keys((gpux_u64)k1 << 32 | k0);
+  const gpux_rkeys ks = gpux_r_keys(gpux_r_x64(k0, k1));
   return gpux_r_philox_pk(c, GPUX_R_PRE(c.z), &ks);
 }
 
@@ -762,11 +762,15 @@ static inline gpux_u64 gpux_r_zig_dyn_env(const char *s) {
 /* Whether a GPU launch of `groups` groups of `group` threads for a float32 normal draw of
  * nblocks Philox blocks takes dynamic chunks: a queue (period > 0 in tune), at least dyn_min
  * blocks, and a counter (32 bits) that holds the units (`group` blocks each) plus the chunks
- * taken past them (at most one of `period` units a group; two for margin). */
+ * taken past them (at most one of `period` units a group; two for margin). The OpenCL
+ * kernel's static split steps over units within the same bound (gpux_r_zig_units_fit). */
+static inline int gpux_r_zig_units_fit(gpux_u64 nblocks, gpux_u64 groups, gpux_u64 group,
+                                       gpux_u64 tune) {
+  return nblocks / group + 1 + groups * (2 * (tune & 255u)) < 0xffffffffu;
+}
 static inline int gpux_r_zig_dyn(gpux_u64 nblocks, gpux_u64 groups, gpux_u64 group,
                                  gpux_u64 tune, gpux_u64 dyn_min) {
-  const gpux_u64 period = tune & 255u;
-  return period && nblocks >= dyn_min && nblocks / group + 1 + groups * (2 * period) < 0xffffffffu;
+  return (tune & 255u) && nblocks >= dyn_min && gpux_r_zig_units_fit(nblocks, groups, group, tune);
 }
 /* The groups (of `group` threads) of a static split: GPUX_R_ZIG_MIN_ROUNDS rounds a thread */
 static inline gpux_u64 gpux_r_zig_static_groups(gpux_u64 nblocks, gpux_u64 group) {

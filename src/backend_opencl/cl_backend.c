@@ -312,8 +312,8 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
                                        (zig && !strcmp(zig, "global")));
   /* and they are launched in work-groups of b->wg, which their build is told of */
   snprintf(b->rand_build_options, sizeof b->rand_build_options,
-           "%s%s -DGPUX_CL_ZIG_WG=%u", b->build_options, zig_global ? " -DGPUX_CL_ZIG_GLOBAL=1" : "",
-           (unsigned)b->wg);
+           "%s%s -DGPUX_CL_ZIG_WG=%u", b->build_options,
+           zig_global ? " -DGPUX_CL_ZIG_GLOBAL=1" : "", (unsigned)b->wg);
   b->marker_timing = markers_have_timestamps(b);
   *out = b;
   return GPUX_SUCCESS;

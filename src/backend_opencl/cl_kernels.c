@@ -692,9 +692,8 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
     const uint64_t whole = gpux_r_zig_static_groups(r->p.nblocks, wg) * wg;
     if (whole < items) items = whole;
     /* the static loop counts its units (wg Philox blocks) and steps over them in 32 bits
-     * (kernels/cl/random.cl): the same bound as gpux_r_zig_dyn's */
-    const uint64_t g = (items + wg - 1) / wg;
-    if (r->p.nblocks / wg + 1 + g * 2 * 255u >= 0xffffffffu)
+     * (kernels/cl/random.cl) */
+    if (!gpux_r_zig_units_fit(r->p.nblocks, (items + wg - 1) / wg, wg, b->zig_tune))
       return SET_ERROR(GPUX_ERROR_SIZE_OVERFLOW,
                        "opencl: a draw of %llu values is too large for one launch",
                        (unsigned long long)r->p.n);
