@@ -759,15 +759,17 @@ static inline gpux_u64 gpux_r_zig_dyn_env(const char *s) {
   v = strtoull(s, &e, 10);
   return *e ? GPUX_R_ZIG_DYN_BLOCKS : (gpux_u64)v;
 }
-/* Whether a GPU launch of `groups` groups of `group` threads for a float32 normal draw of
- * nblocks Philox blocks takes dynamic chunks: a queue (period > 0 in tune), at least dyn_min
- * blocks, and a counter (32 bits) that holds the units (`group` blocks each) plus the chunks
- * taken past them (at most one of `period` units a group; two for margin). The OpenCL
- * kernel's static split steps over units within the same bound (gpux_r_zig_units_fit). */
+/* Whether 32 bits hold the units (`group` Philox blocks each) of a draw of nblocks blocks
+ * plus the chunks of `period` units (tune) that `groups` groups take or step over past them
+ * (at most one a group; two for margin): the dynamic chunks' counter, and the OpenCL kernel's
+ * static split. */
 static inline int gpux_r_zig_units_fit(gpux_u64 nblocks, gpux_u64 groups, gpux_u64 group,
                                        gpux_u64 tune) {
   return nblocks / group + 1 + groups * (2 * (tune & 255u)) < 0xffffffffu;
 }
+/* Whether a GPU launch of `groups` groups of `group` threads for a float32 normal draw of
+ * nblocks Philox blocks takes dynamic chunks: a queue (period > 0 in tune), at least dyn_min
+ * blocks, and a counter that holds them (gpux_r_zig_units_fit). */
 static inline int gpux_r_zig_dyn(gpux_u64 nblocks, gpux_u64 groups, gpux_u64 group,
                                  gpux_u64 tune, gpux_u64 dyn_min) {
   return (tune & 255u) && nblocks >= dyn_min && gpux_r_zig_units_fit(nblocks, groups, group, tune);
