@@ -20,8 +20,8 @@
  *     look-back cannot deadlock. Blocks loop (take another id) until all rows*ntiles tiles
  *     are taken, so any grid size works.
  *   SV_PAIR (len > 4096): SV_LOOKBACK with two tiles per block at a time and one look-back
- *     per pair (scan_pairs: float32 on sm_90+; elsewhere it runs SV_LOOKBACK); the
- *     host launches one wave of blocks.
+ *     per pair, the tiles moved in 16-byte vectors (scan_pairs: float32 on sm_90+; elsewhere
+ *     it runs SV_LOOKBACK); the host launches one wave of blocks.
  * A variant asked for outside its range of len runs the block variants (SV_TILE, or
  * SV_LOOKBACK when len > 4096, which then needs the zeroed state).
  * Tile states (zeroed before the launch, ntiles = rows * ceil(len / 4096) of them) start at
@@ -44,6 +44,16 @@ constexpr int ITEMS = GPUX_SCAN_ITEMS;
 static_assert(GPUX_SCAN_THREADS * GPUX_SCAN_ITEMS == GPUX_SCAN_TILE, "tile shape");
 static_assert(NWARPS * GPUX_CU_SCAN_WARP_MAX == GPUX_SCAN_TILE, "the warp rows fill a tile");
 
+/* Whether SV_PAIR runs scan_pairs (below) on this GPU: sm_90+, where two staging buffers fit
+ * next to the look-back's without costing blocks (5 blocks of 40 KB in 228 KB, as many as
+ * the registers allow). sm_80 (164 KB) would drop from 5 blocks to 3 and sm_75/86/89 (100 KB
+ * or less) to 2, unmeasured: SV_PAIR runs SV_LOOKBACK there. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define GPUX_CU_SCAN_PAIR 1
+#else
+#define GPUX_CU_SCAN_PAIR 0
+#endif
+
 template <class K> struct sargs {
   typename K::Out *out;
   const typename K::T *in;
@@ -61,20 +71,59 @@ template <class A> struct stage {
   static constexpr unsigned SIZE = GPUX_SCAN_TILE + GPUX_SCAN_TILE / PAD;
   static constexpr unsigned WSIZE = GPUX_CU_SCAN_WARP_MAX + GPUX_CU_SCAN_WARP_MAX / PAD;
   static __device__ __forceinline__ unsigned at(unsigned e) { return e + e / PAD; }
+  /* thread j's items 16j .. 16j+15 */
+  static __device__ __forceinline__ void get(const A *sh, unsigned j, A *x) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) x[k] = sh[at(ITEMS * j + k)];
+  }
+  static __device__ __forceinline__ void put(A *sh, unsigned j, const A *x) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) sh[at(ITEMS * j + k)] = x[k];
+  }
 };
 
-/* The per-thread part over items at sh (already converted, identities past the end):
- * t_j = s_{j,15}, then the warp's inclusive scan W of t_j. Returns W; *wp = W_{j-1}
+#if GPUX_CU_SCAN_PAIR
+/* scan_pairs' staging (float32): rows of 32 elements (128 bytes) 144 bytes apart. 16-byte
+ * copies fill whole rows, and thread j's items (row j / 2, from column 16 (j % 2)) move as
+ * four 16-byte vectors without bank conflicts: the 8 threads of each 16-byte access phase
+ * meet the 8 distinct 16-byte bank groups. */
+struct pstage {
+  static constexpr unsigned ROW = 36;
+  static constexpr unsigned SIZE = GPUX_SCAN_TILE / 32 * ROW;
+  static __device__ __forceinline__ unsigned at(unsigned e) { return (e >> 5) * ROW + (e & 31); }
+  static __device__ __forceinline__ void get(const float *sh, unsigned j, float *x) {
+    const float4 *v = reinterpret_cast<const float4 *>(sh + at(ITEMS * j));
+#pragma unroll
+    for (int i = 0; i < ITEMS / 4; ++i) {
+      const float4 y = v[i];
+      x[4 * i] = y.x;
+      x[4 * i + 1] = y.y;
+      x[4 * i + 2] = y.z;
+      x[4 * i + 3] = y.w;
+    }
+  }
+  static __device__ __forceinline__ void put(float *sh, unsigned j, const float *x) {
+    float4 *v = reinterpret_cast<float4 *>(sh + at(ITEMS * j));
+#pragma unroll
+    for (int i = 0; i < ITEMS / 4; ++i)
+      v[i] = make_float4(x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]);
+  }
+};
+#endif
+
+/* The per-thread part over items at sh (layout S; already converted, identities past the
+ * end): t_j = s_{j,15}, then the warp's inclusive scan W of t_j. Returns W; *wp = W_{j-1}
  * (meaningful for q > 0). The s_{j,k} are not kept: outputs() recomputes them (the same
  * operations, so the same bits), which keeps registers free across the look-back. */
-template <class K>
+template <class K, class S = stage<typename K::A>>
 __device__ __forceinline__ typename K::A thread_and_warp(const typename K::A *sh, unsigned j,
                                                          unsigned q, typename K::A *wp) {
   typedef typename K::A A;
-  typedef stage<A> S;
+  A x[ITEMS];
+  S::get(sh, j, x);
   A acc = K::id();
 #pragma unroll
-  for (int k = 0; k < ITEMS; ++k) acc = K::comb(acc, sh[S::at(ITEMS * j + k)]);
+  for (int k = 0; k < ITEMS; ++k) acc = K::comb(acc, x[k]);
   A w = acc;
 #pragma unroll
   for (int off = 1; off < 32; off <<= 1) { /* each step reads the previous step's values */
@@ -88,19 +137,20 @@ __device__ __forceinline__ typename K::A thread_and_warp(const typename K::A *sh
 /* Thread j replaces its items 16j + k in sh by out_{16j+k} = base (+) s_{j,k} (inclusive)
  * or base (+) s_{j,k-1} (exclusive; s_{j,-1} = e). Only its own slots: no barrier needed
  * between the reads and the writes. */
-template <class K>
+template <class K, class S = stage<typename K::A>>
 __device__ __forceinline__ void outputs(typename K::A *sh, unsigned j, typename K::A base,
                                         int exclusive) {
   typedef typename K::A A;
-  typedef stage<A> S;
+  A x[ITEMS];
+  S::get(sh, j, x);
   A s = K::id();
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k) {
-    A *slot = sh + S::at(ITEMS * j + k);
-    const A sk = K::comb(s, *slot);
-    *slot = K::comb(base, exclusive ? s : sk);
+    const A sk = K::comb(s, x[k]);
+    x[k] = K::comb(base, exclusive ? s : sk);
     s = sk;
   }
+  S::put(sh, j, x);
 }
 
 /* ---- tile states ---------------------------------------------------------------------- */
@@ -180,26 +230,18 @@ __device__ __forceinline__ void poll_window(const W *w, unsigned d, unsigned c, 
   }
 }
 
-/* Look-back shape. A round trip to L2 polls LB_G windows of 32 tiles at once: a block's
- * look-back must cover the tiles started during its own look-back (about one L2 round trip
- * of tile starts, more than 32 at full bandwidth), else it lags further each tile and the
- * depth grows until every resident block is in it. The aggregates seen on the way back are
- * kept in shared memory by distance d = c - 1 - tile (LB_N of them, enough for every
- * resident block on the GPUs of today) and one thread folds them forward serially; farther
- * ones are read again (a fallback). LB_N: 512 where 5 float blocks must fit 100 KB (sm_75,
- * sm_86, sm_89). */
-/* Whether SV_PAIR runs scan_pairs (below) on this GPU: sm_90+, where two staging buffers fit
- * next to the look-back's without costing blocks (5 blocks of 42 KB in 228 KB, as many as
- * the registers allow). sm_80 (164 KB) would drop from 5 blocks to 3 and sm_75/86/89 (100 KB
- * or less) to 2, unmeasured: SV_PAIR runs SV_LOOKBACK there. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define GPUX_CU_SCAN_PAIR 1
-#else
-#define GPUX_CU_SCAN_PAIR 0
-#endif
-/* Windows per round: 8 (256 tiles a round trip) where scan_pairs runs, whose look-backs
- * reach twice as many tiles back (it fits without spilling there), else 4. */
-constexpr int LB_G = GPUX_CU_SCAN_PAIR ? 8 : 4;
+/* Look-back shape. A round trip to L2 polls LB_G windows of 32 tiles at once. SV_LOOKBACK
+ * polls 4: its look-back must cover the tiles started during its own look-back (about one L2
+ * round trip of tile starts, more than 32 at full bandwidth), else it lags further each tile
+ * and the depth grows until every resident block is in it. scan_pairs polls one: there the
+ * polls' L2 traffic slowed the tiles' loads more than the extra round trips cost (H200,
+ * 2^28 float32: 8 windows 2.74 TB/s, 4 2.85, 2 2.97, 1 3.10; the polls read 23 M and 18 M
+ * sectors of L2 at 8 and 1 windows, besides the data's 34 M). The aggregates seen on the way
+ * back are kept in shared memory by distance d = c - 1 - tile (LB_N of them, enough for
+ * every resident block on the GPUs of today) and one thread folds them forward serially;
+ * farther ones are read again (a fallback). LB_N: 512 where 5 float blocks must fit 100 KB
+ * (sm_75, sm_86, sm_89). */
+constexpr int LB_G = GPUX_CU_SCAN_PAIR ? 1 : 4;
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
 constexpr unsigned LB_N = 1024;
 #else
@@ -461,19 +503,54 @@ template <class K> struct paired {
 };
 
 #if GPUX_CU_SCAN_PAIR
-/* Thread u of NT starts copying tile gt into sh (cp.async: the copies complete in the
- * background); identities past the row's end are stored at once. */
-template <class K, unsigned NT>
-__device__ __forceinline__ void prefetch_tile(const sargs<K> &p, typename K::A *sh, u64 gt,
-                                              u64 per_row, unsigned u) {
-  typedef stage<typename K::A> S;
-  const tile_pos t = tile_of(p, gt, per_row);
-  const typename K::T *src = p.in + t.e0;
+/* Whether tile t moves in 16-byte vectors: whole, and 16-byte aligned in in and out. */
+template <class K> __device__ __forceinline__ bool tile_vec(const sargs<K> &p, const tile_pos &t) {
+  return t.n == GPUX_SCAN_TILE &&
+         (((unsigned long long)(p.in + t.e0) | (unsigned long long)(p.out + t.e0)) & 15) == 0;
+}
+
+/* Starts copying tile t into sh (pstage) with cp.async: the copies complete in the
+ * background. A whole aligned tile: four 16-byte copies a thread, each 8 threads filling one
+ * row; otherwise element by element, identities past the row's end stored at once. */
+template <class K>
+__device__ __forceinline__ void prefetch_tile(const sargs<K> &p, float *sh, const tile_pos &t) {
+  const float *src = p.in + t.e0;
+  const unsigned u = threadIdx.x;
+  if (tile_vec(p, t)) {
 #pragma unroll
-  for (unsigned i = 0; i < (GPUX_SCAN_TILE + NT - 1) / NT; ++i) {
-    const unsigned e = u + NT * i;
-    if (e < t.n) cp_async4(sh + S::at(e), src + e);
-    else if (e < GPUX_SCAN_TILE) sh[S::at(e)] = K::id();
+    for (unsigned i = 0; i < GPUX_SCAN_TILE / 4 / GPUX_SCAN_THREADS; ++i) {
+      const unsigned f = u + GPUX_SCAN_THREADS * i; /* 16-byte chunk f: elements 4f .. */
+      cp_async16(sh + pstage::at(4 * f), src + 4 * f);
+    }
+    return;
+  }
+#pragma unroll
+  for (unsigned i = 0; i < ITEMS; ++i) {
+    const unsigned e = u + GPUX_SCAN_THREADS * i;
+    if (e < t.n) cp_async4(sh + pstage::at(e), src + e);
+    else sh[pstage::at(e)] = K::id();
+  }
+}
+
+/* the outputs of tile t from sh (pstage) to out: 16-byte stores where tile_vec */
+template <class K>
+__device__ __forceinline__ void store_tile_pair(const sargs<K> &p, const float *sh,
+                                                const tile_pos &t) {
+  float *dst = p.out + t.e0;
+  const unsigned u = threadIdx.x;
+  if (tile_vec(p, t)) {
+#pragma unroll
+    for (unsigned i = 0; i < GPUX_SCAN_TILE / 4 / GPUX_SCAN_THREADS; ++i) {
+      const unsigned f = u + GPUX_SCAN_THREADS * i;
+      *reinterpret_cast<float4 *>(dst + 4 * f) =
+          *reinterpret_cast<const float4 *>(sh + pstage::at(4 * f));
+    }
+    return;
+  }
+#pragma unroll
+  for (unsigned i = 0; i < ITEMS; ++i) {
+    const unsigned e = u + GPUX_SCAN_THREADS * i;
+    if (e < t.n) dst[e] = sh[pstage::at(e)];
   }
 }
 #endif
@@ -559,11 +636,11 @@ __device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
 }
 
 template <class K>
-__device__ __forceinline__ void scan_blocks(const sargs<K> &p, typename K::A *sh, bool lookback) {
+__device__ __forceinline__ void scan_blocks(const sargs<K> &p, typename K::A *sh,
+                                            typename K::A *lb, bool lookback) {
   typedef typename K::A A;
   __shared__ A wt[NWARPS];
   __shared__ A sp;
-  __shared__ __align__(16) A lb[LB_SIZE];
   __shared__ u64 tile;
   const u64 per_row = lookback ? (p.len + GPUX_SCAN_TILE - 1) / GPUX_SCAN_TILE : 1;
   const u64 total = p.rows * per_row;
@@ -592,12 +669,11 @@ __device__ __forceinline__ void scan_blocks(const sargs<K> &p, typename K::A *sh
  * by running blocks and each look-back needs only smaller tiles: no deadlock, any grid size
  * (the host launches one wave). */
 template <class K>
-__device__ __forceinline__ void scan_pairs(const sargs<K> &p, typename K::A *sh0) {
+__device__ __forceinline__ void scan_pairs(const sargs<K> &p, float *sh0, float *lb) {
   typedef typename K::A A;
-  __shared__ A sh1[stage<A>::SIZE];
+  __shared__ __align__(16) A sh1[pstage::SIZE];
   __shared__ A wt[2][NWARPS];
   __shared__ A sp[2];
-  __shared__ __align__(16) A lb[LB_SIZE];
   __shared__ u64 tile;
   const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
   const u64 per_row = (p.len + GPUX_SCAN_TILE - 1) / GPUX_SCAN_TILE;
@@ -609,20 +685,21 @@ __device__ __forceinline__ void scan_pairs(const sargs<K> &p, typename K::A *sh0
     const u64 g0 = tile; /* rewritten only after this iteration's last barrier */
     if (g0 >= total) break;
     const bool two = g0 + 1 < total; /* block-uniform */
-    prefetch_tile<K, GPUX_SCAN_THREADS>(p, sh0, g0, per_row, j);
-    if (two) prefetch_tile<K, GPUX_SCAN_THREADS>(p, sh1, g0 + 1, per_row, j);
+    const tile_pos t0 = tile_of(p, g0, per_row);
+    const tile_pos t1 = two ? tile_of(p, g0 + 1, per_row) : t0;
+    prefetch_tile<K>(p, sh0, t0);
+    if (two) prefetch_tile<K>(p, sh1, t1);
     cp_async_wait_all();
     __syncthreads();
     A wprev0, wprev1 = K::id();
-    const A wv0 = thread_and_warp<K>(sh0, j, q, &wprev0);
+    const A wv0 = thread_and_warp<K, pstage>(sh0, j, q, &wprev0);
     if (q == 31) wt[0][w] = wv0;
     if (two) {
-      const A wv1 = thread_and_warp<K>(sh1, j, q, &wprev1);
+      const A wv1 = thread_and_warp<K, pstage>(sh1, j, q, &wprev1);
       if (q == 31) wt[1][w] = wv1;
     }
     __syncthreads();
     if (w == 0) {
-      const tile_pos t0 = tile_of(p, g0, per_row);
       const A a0 = tile_aggregate<K>(wt[0]);
       const bool cont = two && t0.c + 1 < per_row; /* the second tile continues the row */
       A a1 = K::id();
@@ -645,16 +722,18 @@ __device__ __forceinline__ void scan_pairs(const sargs<K> &p, typename K::A *sh0
     {
       A X = K::id();
       for (unsigned v = 0; v < w; ++v) X = K::comb(X, wt[0][v]); /* X_w */
-      outputs<K>(sh0, j, K::comb(sp[0], q == 0 ? X : K::comb(X, wprev0)), p.exclusive);
+      outputs<K, pstage>(sh0, j, K::comb(sp[0], q == 0 ? X : K::comb(X, wprev0)),
+                         p.exclusive);
     }
     if (two) {
       A X = K::id();
       for (unsigned v = 0; v < w; ++v) X = K::comb(X, wt[1][v]);
-      outputs<K>(sh1, j, K::comb(sp[1], q == 0 ? X : K::comb(X, wprev1)), p.exclusive);
+      outputs<K, pstage>(sh1, j, K::comb(sp[1], q == 0 ? X : K::comb(X, wprev1)),
+                         p.exclusive);
     }
     __syncthreads();
-    store_tile<K>(p, sh0, tile_of(p, g0, per_row));
-    if (two) store_tile<K>(p, sh1, tile_of(p, g0 + 1, per_row));
+    store_tile_pair<K>(p, sh0, t0);
+    if (two) store_tile_pair<K>(p, sh1, t1);
     __syncthreads(); /* sh0, sh1, wt, sp, tile are reused */
   }
 }
@@ -662,20 +741,28 @@ __device__ __forceinline__ void scan_pairs(const sargs<K> &p, typename K::A *sh0
 
 template <class K> __device__ __forceinline__ void scan(const sargs<K> &p, int variant) {
   /* one staging buffer for the warp and block variants (34 KB for 8-byte accumulators); the
-   * paired look-back has a second */
-  __shared__ typename K::A sh[stage<typename K::A>::SIZE];
+   * paired look-back has a second. One look-back buffer for both look-back variants. */
+  typedef typename K::A A;
+#if GPUX_CU_SCAN_PAIR
+  constexpr unsigned SH = paired<K>::value && pstage::SIZE > stage<A>::SIZE ? pstage::SIZE
+                                                                           : stage<A>::SIZE;
+#else
+  constexpr unsigned SH = stage<A>::SIZE;
+#endif
+  __shared__ __align__(16) A sh[SH];
+  __shared__ __align__(16) A lb[LB_SIZE];
   if (variant == SV_THREAD && p.len <= GPUX_CU_SCAN_THREAD_MAX) scan_thread(p);
   else if (variant == SV_WARP && p.len <= GPUX_CU_SCAN_WARP_MAX) scan_warp(p, sh);
-  else if (p.len <= GPUX_SCAN_TILE) scan_blocks(p, sh, false);
+  else if (p.len <= GPUX_SCAN_TILE) scan_blocks(p, sh, lb, false);
   else { /* more than one tile: look back */
 #if GPUX_CU_SCAN_PAIR
     if constexpr (paired<K>::value)
       if (variant == SV_PAIR) {
-        scan_pairs(p, sh);
+        scan_pairs(p, sh, lb);
         return;
       }
 #endif
-    scan_blocks(p, sh, true);
+    scan_blocks(p, sh, lb, true);
   }
 }
 
@@ -700,8 +787,8 @@ __device__ __forceinline__ sargs<K> make_sargs(typename K::Out *out, const typen
 /* Blocks per SM the registers must allow: float32 5 (48 registers; sm_75 has 1024 threads
  * per SM: 4), 8-byte accumulators 3 (80 registers; their staging takes 34 KB of shared
  * memory). Left alone, ptxas takes up to 128 registers here. At 48 the look-back costs a
- * 16-byte spill where it polls 4 windows; on sm_90 scan_pairs spills one word around
- * its look-back and SV_LOOKBACK (now used there only with GPUX_CUDA_SCAN=plain) about 150
+ * 16-byte spill where it polls 4 windows; on sm_90 scan_pairs does not spill (one window a
+ * round) and SV_LOOKBACK (used there only with GPUX_CUDA_SCAN=plain) spills about 130
  * bytes, in its loads. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 #define GPUX_CU_SCAN_MINB4 4

@@ -118,7 +118,7 @@ gpux_status gpux_cuda_reduce_load(gpux__bctx *b) {
       if (!gpux_cuda_scan_names[k][dt]) continue;
       s = gpux_cuda_get_function(b->mod_scan, gpux_cuda_scan_names[k][dt], &b->scan[k][dt]);
       if (s != GPUX_SUCCESS) return s;
-      /* The paired scan's blocks hold two tiles in shared memory (38 KB a block for
+      /* The paired scan's blocks hold two tiles in shared memory (40 KB a block for
        * float32: 5 blocks on an H200 only with the largest carveout). A hint: the kernels
        * are right under any carveout, so a refusal is not an error. */
       (void)gpux_cuda_drv.FuncSetAttribute(b->scan[k][dt],
