@@ -54,6 +54,14 @@ static_assert(NWARPS * GPUX_CU_SCAN_WARP_MAX == GPUX_SCAN_TILE, "the warp rows f
 #define GPUX_CU_SCAN_PAIR 0
 #endif
 
+/* The kinds scan_pairs takes where GPUX_CU_SCAN_PAIR: float32 in and out (the input is the
+ * accumulator, so a tile is copied straight into its staging slots by cp.async). */
+template <class K> struct paired {
+  static constexpr bool value = GPUX_CU_SCAN_PAIR && sizeof(typename K::A) == 4 &&
+                                sizeof(typename K::T) == 4 && is_fp<typename K::T>::value &&
+                                is_fp<typename K::A>::value;
+};
+
 template <class K> struct sargs {
   typename K::Out *out;
   const typename K::T *in;
@@ -71,14 +79,31 @@ template <class A> struct stage {
   static constexpr unsigned SIZE = GPUX_SCAN_TILE + GPUX_SCAN_TILE / PAD;
   static constexpr unsigned WSIZE = GPUX_CU_SCAN_WARP_MAX + GPUX_CU_SCAN_WARP_MAX / PAD;
   static __device__ __forceinline__ unsigned at(unsigned e) { return e + e / PAD; }
-  /* thread j's items 16j .. 16j+15 */
-  static __device__ __forceinline__ void get(const A *sh, unsigned j, A *x) {
+  /* f(x) for thread j's items 16j .. 16j+15 in order; rewrite replaces each by f's result,
+   * slot by slot (a slot's load after the previous slot's store: few registers), except for
+   * 4-byte accumulators where scan_pairs runs: all 16 loaded first, all stored last. There,
+   * slot by slot changed ptxas's allocation of the whole float32 kernel and made scan_pairs'
+   * loop spill (H200, 2^28: 2.94 TB/s against 3.03-3.10); 8-byte values would spill. */
+  template <class F> static __device__ __forceinline__ void each(const A *sh, unsigned j, F f) {
 #pragma unroll
-    for (int k = 0; k < ITEMS; ++k) x[k] = sh[at(ITEMS * j + k)];
+    for (int k = 0; k < ITEMS; ++k) f(sh[at(ITEMS * j + k)]);
   }
-  static __device__ __forceinline__ void put(A *sh, unsigned j, const A *x) {
+  template <class F> static __device__ __forceinline__ void rewrite(A *sh, unsigned j, F f) {
+    if constexpr (GPUX_CU_SCAN_PAIR && sizeof(A) <= 4) {
+      A x[ITEMS];
 #pragma unroll
-    for (int k = 0; k < ITEMS; ++k) sh[at(ITEMS * j + k)] = x[k];
+      for (int k = 0; k < ITEMS; ++k) x[k] = sh[at(ITEMS * j + k)];
+#pragma unroll
+      for (int k = 0; k < ITEMS; ++k) x[k] = f(x[k]);
+#pragma unroll
+      for (int k = 0; k < ITEMS; ++k) sh[at(ITEMS * j + k)] = x[k];
+    } else {
+#pragma unroll
+      for (int k = 0; k < ITEMS; ++k) {
+        A *slot = sh + at(ITEMS * j + k);
+        *slot = f(*slot);
+      }
+    }
   }
 };
 
@@ -91,22 +116,36 @@ struct pstage {
   static constexpr unsigned ROW = 36;
   static constexpr unsigned SIZE = GPUX_SCAN_TILE / 32 * ROW;
   static __device__ __forceinline__ unsigned at(unsigned e) { return (e >> 5) * ROW + (e & 31); }
-  static __device__ __forceinline__ void get(const float *sh, unsigned j, float *x) {
+  /* stage's each and rewrite, the items moved as four float4s (all 16 loaded first, all
+   * stored last) */
+  template <class F>
+  static __device__ __forceinline__ void each(const float *sh, unsigned j, F f) {
     const float4 *v = reinterpret_cast<const float4 *>(sh + at(ITEMS * j));
+    float4 y[ITEMS / 4];
+#pragma unroll
+    for (int i = 0; i < ITEMS / 4; ++i) y[i] = v[i];
 #pragma unroll
     for (int i = 0; i < ITEMS / 4; ++i) {
-      const float4 y = v[i];
-      x[4 * i] = y.x;
-      x[4 * i + 1] = y.y;
-      x[4 * i + 2] = y.z;
-      x[4 * i + 3] = y.w;
+      f(y[i].x);
+      f(y[i].y);
+      f(y[i].z);
+      f(y[i].w);
     }
   }
-  static __device__ __forceinline__ void put(float *sh, unsigned j, const float *x) {
+  template <class F> static __device__ __forceinline__ void rewrite(float *sh, unsigned j, F f) {
     float4 *v = reinterpret_cast<float4 *>(sh + at(ITEMS * j));
+    float4 y[ITEMS / 4];
 #pragma unroll
-    for (int i = 0; i < ITEMS / 4; ++i)
-      v[i] = make_float4(x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]);
+    for (int i = 0; i < ITEMS / 4; ++i) y[i] = v[i];
+#pragma unroll
+    for (int i = 0; i < ITEMS / 4; ++i) {
+      y[i].x = f(y[i].x);
+      y[i].y = f(y[i].y);
+      y[i].z = f(y[i].z);
+      y[i].w = f(y[i].w);
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS / 4; ++i) v[i] = y[i];
   }
 };
 #endif
@@ -119,11 +158,8 @@ template <class K, class S = stage<typename K::A>>
 __device__ __forceinline__ typename K::A thread_and_warp(const typename K::A *sh, unsigned j,
                                                          unsigned q, typename K::A *wp) {
   typedef typename K::A A;
-  A x[ITEMS];
-  S::get(sh, j, x);
   A acc = K::id();
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) acc = K::comb(acc, x[k]);
+  S::each(sh, j, [&](A x) { acc = K::comb(acc, x); });
   A w = acc;
 #pragma unroll
   for (int off = 1; off < 32; off <<= 1) { /* each step reads the previous step's values */
@@ -141,16 +177,13 @@ template <class K, class S = stage<typename K::A>>
 __device__ __forceinline__ void outputs(typename K::A *sh, unsigned j, typename K::A base,
                                         int exclusive) {
   typedef typename K::A A;
-  A x[ITEMS];
-  S::get(sh, j, x);
   A s = K::id();
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const A sk = K::comb(s, x[k]);
-    x[k] = K::comb(base, exclusive ? s : sk);
+  S::rewrite(sh, j, [&](A x) {
+    const A sk = K::comb(s, x);
+    const A o = K::comb(base, exclusive ? s : sk);
     s = sk;
-  }
-  S::put(sh, j, x);
+    return o;
+  });
 }
 
 /* ---- tile states ---------------------------------------------------------------------- */
@@ -230,18 +263,21 @@ __device__ __forceinline__ void poll_window(const W *w, unsigned d, unsigned c, 
   }
 }
 
-/* Look-back shape. A round trip to L2 polls LB_G windows of 32 tiles at once. SV_LOOKBACK
- * polls 4: its look-back must cover the tiles started during its own look-back (about one L2
- * round trip of tile starts, more than 32 at full bandwidth), else it lags further each tile
- * and the depth grows until every resident block is in it. scan_pairs polls one: there the
- * polls' L2 traffic slowed the tiles' loads more than the extra round trips cost (H200,
- * 2^28 float32: 8 windows 2.74 TB/s, 4 2.85, 2 2.97, 1 3.10; the polls read 23 M and 18 M
- * sectors of L2 at 8 and 1 windows, besides the data's 34 M). The aggregates seen on the way
- * back are kept in shared memory by distance d = c - 1 - tile (LB_N of them, enough for
- * every resident block on the GPUs of today) and one thread folds them forward serially;
- * farther ones are read again (a fallback). LB_N: 512 where 5 float blocks must fit 100 KB
- * (sm_75, sm_86, sm_89). */
-constexpr int LB_G = GPUX_CU_SCAN_PAIR ? 1 : 4;
+/* Look-back shape. A round trip to L2 polls lb_g<K> windows of 32 tiles at once. A look-back
+ * must cover the tiles started during its own look-back (about one L2 round trip of tile
+ * starts, more than 32 at full bandwidth), else it lags further each tile and the depth
+ * grows until every resident block is in it: 4 windows, 8 (256 tiles) on sm_90+ where they
+ * fit without spilling. But the polls' own L2 traffic slows the tiles' loads, and the kinds
+ * scan_pairs takes poll one window (the whole float32 kernel, SV_LOOKBACK too: a second
+ * look-back shape in it made ptxas spill in scan_pairs' loop). H200, 2^28 float32, scan_pairs:
+ * 8 windows 2.74 TB/s, 4 2.85, 2 2.97, 1 3.10; the polls read 23 M and 18 M sectors of L2 at
+ * 8 and 1 windows, besides the data's 34 M. The aggregates seen on the way back are kept in
+ * shared memory by distance d = c - 1 - tile (LB_N of them, enough for every resident block
+ * on the GPUs of today) and one thread folds them forward serially; farther ones are read
+ * again (a fallback). LB_N: 512 where 5 float blocks must fit 100 KB (sm_75, sm_86, sm_89). */
+template <class K> struct lb_g {
+  static constexpr int value = paired<K>::value ? 1 : GPUX_CU_SCAN_PAIR ? 8 : 4;
+};
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
 constexpr unsigned LB_N = 1024;
 #else
@@ -298,6 +334,7 @@ template <class K>
 __device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u64 c,
                                                 typename K::A ac, typename K::A *lb) {
   typedef typename K::A A;
+  constexpr int G = lb_g<K>::value;
   constexpr bool PACKED = sizeof(A) == 4;
   const unsigned q = threadIdx.x & 31;
   if (c == 0) {
@@ -306,7 +343,7 @@ __device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u6
   }
   if (q == 0) publish(p, gt, ST_AGG, ac, ac);
   const u64 tn = gt - 1; /* tile c - 1 (distance 0); tile 0 of the row publishes ST_INCL only */
-  /* 1. back, LB_G windows per round: lane q, window g looks at distance r0 + 32g + q, so a
+  /* 1. back, G windows per round: lane q, window g looks at distance r0 + 32g + q, so a
    *    lane only ever meets distances d with d % 32 == q. A round is done when every tile
    *    nearer than its nearest inclusive one has published (or, without one, every tile). */
   /* distances fit 32 bits: the walk stops within the resident blocks (see LB_N) */
@@ -315,10 +352,10 @@ __device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u6
   A start;
 #pragma unroll 1
   for (;;) {
-    A val[LB_G];
-    unsigned fl[LB_G];
+    A val[G];
+    unsigned fl[G];
 #pragma unroll
-    for (int g = 0; g < LB_G; ++g) {
+    for (int g = 0; g < G; ++g) {
       fl[g] = 0;
       val[g] = K::id();
     }
@@ -328,15 +365,15 @@ __device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u6
       /* the loads first, then their uses; w is dereferenced only at valid distances */
       const u64 w = tn - r0 - q;
       if constexpr (PACKED)
-        poll_window<K, LB_G - 1>(p.state + 32 + w, r0 + q, cn, fl, val);
+        poll_window<K, G - 1>(p.state + 32 + w, r0 + q, cn, fl, val);
       else
-        poll_window<K, LB_G - 1>(reinterpret_cast<const unsigned *>(p.state + 32) + w, r0 + q,
+        poll_window<K, G - 1>(reinterpret_cast<const unsigned *>(p.state + 32) + w, r0 + q,
                                  cn, fl, val);
       gs = -1;
       ls = 0;
       bool wait = false;
 #pragma unroll
-      for (int g = 0; g < LB_G; ++g) {
+      for (int g = 0; g < G; ++g) {
         const unsigned d = r0 + 32 * g + q;
         const unsigned pub = __ballot_sync(FULL_MASK, d >= cn || fl[g] != 0);
         const unsigned inc = __ballot_sync(FULL_MASK, d < cn && fl[g] == ST_INCL);
@@ -359,26 +396,26 @@ __device__ __forceinline__ typename K::A look_back(const sargs<K> &p, u64 gt, u6
     if constexpr (!PACKED) {
       __threadfence(); /* the flags were seen: their values are written */
 #pragma unroll
-      for (int g = 0; g < LB_G; ++g) {
+      for (int g = 0; g < G; ++g) {
         const unsigned d = r0 + 32 * g + q;
         if (d < cn && fl[g] != 0) val[g] = read_value(p, tn - d, fl[g] == ST_INCL);
       }
     }
 #pragma unroll
-    for (int g = 0; g < LB_G; ++g) {
+    for (int g = 0; g < G; ++g) {
       const unsigned d = r0 + 32 * g + q;
       if (d < LB_N) lb[d] = val[g]; /* past the inclusive tile or c - 1: never read */
     }
     if (gs >= 0) {
       A v = val[0];
 #pragma unroll
-      for (int g = 1; g < LB_G; ++g)
+      for (int g = 1; g < G; ++g)
         if (g == gs) v = val[g];
       start = shfl_idx(v, ls); /* incl(c'), c' at distance dmax */
       dmax = r0 + 32 * (unsigned)gs + (unsigned)ls;
       break;
     }
-    r0 += 32 * LB_G;
+    r0 += 32 * G;
   }
   __syncwarp(); /* lb */
   /* 2. forward, in increasing tile order (decreasing d), from incl(c') */
@@ -493,14 +530,6 @@ __device__ __forceinline__ tile_pos tile_of(const sargs<K> &p, u64 gt, u64 per_r
   t.n = left < GPUX_SCAN_TILE ? (unsigned)left : GPUX_SCAN_TILE;
   return t;
 }
-
-/* The kinds scan_pairs takes where GPUX_CU_SCAN_PAIR: float32 in and out (the input is the
- * accumulator, so a tile is copied straight into its staging slots by cp.async). */
-template <class K> struct paired {
-  static constexpr bool value = GPUX_CU_SCAN_PAIR && sizeof(typename K::A) == 4 &&
-                                sizeof(typename K::T) == 4 && is_fp<typename K::T>::value &&
-                                is_fp<typename K::A>::value;
-};
 
 #if GPUX_CU_SCAN_PAIR
 /* Whether tile t moves in 16-byte vectors: whole, and 16-byte aligned in in and out. */
