@@ -531,6 +531,17 @@ __device__ __forceinline__ tile_pos tile_of(const sargs<K> &p, u64 gt, u64 per_r
   return t;
 }
 
+/* the outputs of tile t from sh (layout S) to out, coalesced */
+template <class K, class S = stage<typename K::A>>
+__device__ __forceinline__ void store_tile(const sargs<K> &p, const typename K::A *sh,
+                                           const tile_pos &t) {
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    const unsigned e = threadIdx.x + GPUX_SCAN_THREADS * i;
+    if (e < t.n) p.out[t.e0 + e] = (typename K::Out)sh[S::at(e)];
+  }
+}
+
 #if GPUX_CU_SCAN_PAIR
 /* Whether tile t moves in 16-byte vectors: whole, and 16-byte aligned in in and out. */
 template <class K> __device__ __forceinline__ bool tile_vec(const sargs<K> &p, const tile_pos &t) {
@@ -561,26 +572,21 @@ __device__ __forceinline__ void prefetch_tile(const sargs<K> &p, float *sh, cons
   }
 }
 
-/* the outputs of tile t from sh (pstage) to out: 16-byte stores where tile_vec */
+/* store_tile for sh in pstage: 16-byte stores where tile_vec */
 template <class K>
 __device__ __forceinline__ void store_tile_pair(const sargs<K> &p, const float *sh,
                                                 const tile_pos &t) {
-  float *dst = p.out + t.e0;
-  const unsigned u = threadIdx.x;
   if (tile_vec(p, t)) {
+    float *dst = p.out + t.e0;
 #pragma unroll
     for (unsigned i = 0; i < GPUX_SCAN_TILE / 4 / GPUX_SCAN_THREADS; ++i) {
-      const unsigned f = u + GPUX_SCAN_THREADS * i;
+      const unsigned f = threadIdx.x + GPUX_SCAN_THREADS * i;
       *reinterpret_cast<float4 *>(dst + 4 * f) =
           *reinterpret_cast<const float4 *>(sh + pstage::at(4 * f));
     }
     return;
   }
-#pragma unroll
-  for (unsigned i = 0; i < ITEMS; ++i) {
-    const unsigned e = u + GPUX_SCAN_THREADS * i;
-    if (e < t.n) dst[e] = sh[pstage::at(e)];
-  }
+  store_tile<K, pstage>(p, sh, t);
 }
 #endif
 
@@ -591,18 +597,6 @@ __device__ __forceinline__ typename K::A tile_aggregate(const typename K::A *wt)
 #pragma unroll
   for (int v = 0; v < NWARPS - 1; ++v) x7 = K::comb(x7, wt[v]);
   return K::comb(x7, wt[NWARPS - 1]);
-}
-
-/* the outputs of tile t from sh to out, coalesced */
-template <class K>
-__device__ __forceinline__ void store_tile(const sargs<K> &p, const typename K::A *sh,
-                                           const tile_pos &t) {
-  typedef stage<typename K::A> S;
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) {
-    const unsigned e = threadIdx.x + GPUX_SCAN_THREADS * i;
-    if (e < t.n) p.out[t.e0 + e] = (typename K::Out)sh[S::at(e)];
-  }
 }
 
 /* The tile gt (position t) staged in sh (converted, identities past the end; a barrier
