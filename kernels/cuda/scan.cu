@@ -767,8 +767,8 @@ template <class K> __device__ __forceinline__ void scan(const sargs<K> &p, int v
    * paired look-back has a second. One look-back buffer for both look-back variants. */
   typedef typename K::A A;
 #if GPUX_CU_SCAN_PAIR
-  constexpr unsigned SH = paired<K>::value && pstage::SIZE > stage<A>::SIZE ? pstage::SIZE
-                                                                           : stage<A>::SIZE;
+  static_assert(pstage::SIZE >= stage<float>::SIZE, "sh also serves the float32 block variants");
+  constexpr unsigned SH = paired<K>::value ? pstage::SIZE : stage<A>::SIZE;
 #else
   constexpr unsigned SH = stage<A>::SIZE;
 #endif
