@@ -475,12 +475,12 @@ static void test_zig_paths(void **state) {
             tail, wedge);
 }
 
-/* The GPU kernels' queue of slow values under other settings (GPUX_RANDOM_ZIG, read by a new
- * context): resolved at every check, with a capacity of 1 (nearly every slow value resolved
- * inline), checked only at the end with a capacity of 48 (a work-group of 256 meets about
- * 1.2 slow values a round: the queue overflows), frequent small flushes that sometimes
- * overflow, no queue, a more frequent check and the default. The same bits as _host each
- * time; CPU devices ignore the settings. */
+/* The GPU kernels' queue of blocks with a slow value under other settings (GPUX_RANDOM_ZIG,
+ * read by a new context): resolved at every check, with a capacity of 1 (nearly every such
+ * block fixed inline), checked only at the end with a capacity of 48 (a work-group of 256
+ * meets about 1.2 such blocks a round: the queue overflows), frequent small flushes that
+ * sometimes overflow, no queue, a more frequent check and the default. The same bits as
+ * _host each time; CPU devices ignore the settings. */
 static void test_zig_queue(void **state) {
   (void)state;
   static const char *const settings[] = {"1,1,1",  "255,40,48",  "3,4,6",

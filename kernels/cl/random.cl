@@ -82,14 +82,15 @@ GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
 #ifndef GPUX_EXACT_LAUNCH
 /* ---- float32 normals on GPUs: the ziggurat with a queue (as kernels/cuda/random.cu) -------
  * The table's (k_i, wl_i) (GPUX_R_ZIG_WL), in a buffer the host fills, is copied to local
- * memory (32 KB, with the queue's 3 KB within the 48 KB NVIDIA's OpenCL gives a work-group);
- * the loop over blocks takes each value's fast path only and stores the float4; the rare slow
- * values go to a local queue (atomic_inc; entries: word, index). Every work-item runs the
+ * memory (32 KB, with the queue's 2 KB within the 48 KB NVIDIA's OpenCL gives a work-group);
+ * the loop over blocks takes each value's fast path only and stores the float4; the rare
+ * blocks with a slow value go to a local queue (atomic_inc; entries: the block), whose
+ * resolution computes their words again (gpux_cl_zfix). Every work-item runs the
  * work-group's chunks of `period` rounds (p.pc, GPUX_R_ZIG_TUNE); after each chunk a
  * work-item whose entry reached the threshold raises a flag, and after the barrier the whole
  * group resolves the queue. The flags rotate over three slots (check c reads slot c % 3 after
  * its barrier; work-item 0 clears slot (c + 2) % 3 then, which nobody reads or writes before
- * the next barrier), so one barrier per check suffices. A value past the capacity is resolved
+ * the next barrier), so one barrier per check suffices. A block past the capacity is fixed
  * by its work-item after its own store. The barriers fence global memory too: the queue's
  * scalar stores come after the float4 stores of the same addresses.
  * A work-item's round is one Philox block (a draw that starts mid-block stores its values one
@@ -108,14 +109,40 @@ GPUX_RANDOM_KINDS(GPUX_CL_RANDOM_KIND)
 #define GPUX_CL_ZT_AS __local
 #endif
 
+/* Philox block j's values that the fast path did not take (its stores, done, hold them
+ * wrong): its words again, then those values one by one, each work-item's first together with
+ * the others' (gpux_r_normal_f32 redoes the fast test and goes on to the slow path). Its values
+ * are i = 4j + k - sh, those in [0, n). */
+inline void gpux_cl_zfix(__global float *o, ulong j, const gpux_rparams *p,
+                         GPUX_CL_ZT_AS const uint2 *zt, const gpux_rkeys *ks) {
+  const gpux_r4 w = gpux_r_block_pk((p->pos >> 2) + j, p->pd, p->stream, ks);
+  const int sh = (int)(p->pos & 3u);
+  const ulong i0 = 4 * j - (ulong)sh; /* value k is i0 + k (wraps below 0 for j 0) */
+  uint slow = 0;
+  for (int k = 0; k < 4; ++k) {
+    const uint a = k == 0 ? w.x : k == 1 ? w.y : k == 2 ? w.z : w.w;
+    if ((a >> GPUX_R_ZIG_MSHIFT) >= zt[GPUX_R_ZIG_LAYER(a)].x && 4 * j + (ulong)k >= (ulong)sh &&
+        i0 + (ulong)k < p->n)
+      slow |= 1u << k;
+  }
+  while (slow) {
+    const int k = (int)popcount((slow & (0u - slow)) - 1u); /* the lowest set bit */
+    slow &= slow - 1u;
+    const uint a = k == 0 ? w.x : k == 1 ? w.y : k == 2 ? w.z : w.w;
+    const ulong i = i0 + (ulong)k;
+    o[i] = gpux_r_normal_f32(a, p->pos + i, p);
+  }
+}
+
 /* Philox block j of the draw (words w; its values are i = 4j + k - sh, those in [0, n)),
  * stored as one float4 when `whole` (aligned draws: sh 0, all four values exist), else
- * value by value. Returns 1 when an entry reached the threshold. std: a literal (the
- * kernel's), so each kernel keeps one form of the store. */
+ * value by value. A block with a value the fast path did not take goes to the queue (or,
+ * past its capacity, is fixed here). Returns 1 when an entry reached the threshold. std: a
+ * literal (the kernel's), so each kernel keeps one form of the store. */
 inline int gpux_cl_zblock(__global float *o, ulong j, int sh, int whole, gpux_r4 w,
                           const gpux_rparams *p, GPUX_CL_ZT_AS const uint2 *zt,
-                          volatile __local uint *qn, __local uint *qa, __local ulong *qi,
-                          uint period, uint thr, uint cap, const int std) {
+                          volatile __local uint *qn, __local ulong *qj, uint period, uint thr,
+                          uint cap, const gpux_rkeys *ks, const int std) {
   const float mean = as_float((uint)p->pa), sd = as_float((uint)p->pb);
   const uint a0 = w.x, a1 = w.y, a2 = w.z, a3 = w.w;
   const uint2 e0 = zt[GPUX_R_ZIG_LAYER(a0)], e1 = zt[GPUX_R_ZIG_LAYER(a1)];
@@ -144,32 +171,23 @@ inline int gpux_cl_zblock(__global float *o, ulong j, int sh, int whole, gpux_r4
 #undef GPUX_CL_ZSTORE1
   }
   int want = 0;
-  if (!fast) {
-    for (int k = 0; k < 4; ++k) {
-      const uint a = k == 0 ? a0 : k == 1 ? a1 : k == 2 ? a2 : a3;
-      const ulong i = i0 + (ulong)k;
-      if ((a >> GPUX_R_ZIG_MSHIFT) < zt[GPUX_R_ZIG_LAYER(a)].x) continue;
-      if (!whole && (4 * j + (ulong)k < (ulong)sh || i >= p->n)) continue; /* not a value */
-      const uint s = period ? atomic_inc(qn) : cap;
-      if (s < cap) {
-        qa[s] = a;
-        qi[s] = i;
-        want |= s + 1 >= thr;
-      } else {
-        o[i] = gpux_r_normal_f32(a, p->pos + i, p);
-      }
+  if (!fast) { /* rare */
+    const uint s = period ? atomic_inc(qn) : cap;
+    if (s < cap) {
+      qj[s] = j;
+      want = s + 1 >= thr;
+    } else {
+      gpux_cl_zfix(o, j, p, zt, ks);
     }
   }
   return want;
 }
 
 /* the queue's first n entries, resolved by the work-group */
-inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __local uint *qa,
-                           __local ulong *qi) {
-  for (uint e = (uint)get_local_id(0); e < n; e += (uint)get_local_size(0)) {
-    const ulong i = qi[e];
-    o[i] = gpux_r_normal_f32(qa[e], p->pos + i, p);
-  }
+inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __local ulong *qj,
+                           GPUX_CL_ZT_AS const uint2 *zt, const gpux_rkeys *ks) {
+  for (uint e = (uint)get_local_id(0); e < n; e += (uint)get_local_size(0))
+    gpux_cl_zfix(o, qj[e], p, zt, ks);
 }
 
 /* The check after chunk c (want: this work-item's flag) */
@@ -179,14 +197,14 @@ inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __l
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                      \
     if (lid == 0) zflag[((c) + 2u) % 3u] = 0;                                                 \
     if (zflag[(c) % 3u]) { /* the same in every work-item */                                  \
-      gpux_cl_zflush(o, min(*qn, cap), &p, qa, qi);                                           \
+      gpux_cl_zflush(o, min(*qn, cap), &p, qj, zt, ks);                                      \
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);                                    \
       if (lid == 0) *qn = 0;                                                                  \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     }                                                                                         \
   } while (0)
 
-/* The draw (o: out + out_off); zt, qa, qi, qn, zflag, zu0: the kernel's local memory (zt:
+/* The draw (o: out + out_off); zt, qj, qn, zflag, zu0: the kernel's local memory (zt:
  * the table's buffer under GPUX_CL_ZIG_GLOBAL); work: the dynamic chunks' counter (2 words,
  * zero between launches: units taken, groups done), used when dyn; std: a literal.
  * Unit u is Philox blocks u * ls + lid of the draw (blocks B0 + j: one Philox block a
@@ -198,7 +216,7 @@ inline void gpux_cl_zflush(__global float *o, uint n, const gpux_rparams *p, __l
  * chunk's work. One loop serves both, so the kernel's registers are those of one loop. */
 inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
                           __global const uint2 *ztab, GPUX_CL_ZT_AS uint2 *zt_rw,
-                          __local uint *qa, __local ulong *qi, volatile __local uint *qn,
+                          __local ulong *qj, volatile __local uint *qn,
                           __local int *zflag, __local uint *zu0, __global uint *work, int dyn,
                           const gpux_rkeys *ks, const int std) {
   GPUX_CL_ZT_AS const uint2 *zt = zt_rw;
@@ -238,11 +256,11 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
     int want = 0;
     for (; r < nf; ++r, j += jstep)
       want |= gpux_cl_zblock(o, j, 0, 1, GPUX_CL_ZPHILOX(j), &p, zt,
-                             qn, qa, qi, period, thr, cap, std);
+                             qn, qj, period, thr, cap, ks, std);
     for (; r < nu; ++r, j += jstep)
       if (j < nblk)
         want |= gpux_cl_zblock(o, j, sh, j < nfull, GPUX_CL_ZPHILOX(j),
-                               &p, zt, qn, qa, qi, period, thr, cap, std);
+                               &p, zt, qn, qj, period, thr, cap, ks, std);
     if (dyn && lid == 0) zu0[c & 1u] = nxt;
     GPUX_CL_ZCHECK(c);
     u0 = dyn ? zu0[c & 1u] : nu < per ? units : u0 + per * us;
@@ -250,7 +268,7 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
   }
 #undef GPUX_CL_ZPHILOX
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the last stores and entries */
-  gpux_cl_zflush(o, min(*qn, cap), &p, qa, qi);
+  gpux_cl_zflush(o, min(*qn, cap), &p, qj, zt, ks);
   if (dyn && lid == 0) {
     /* every take of this group before its count; the last group zeroes the counter for the
      * next launch (the context's in-order queue) */
@@ -287,12 +305,11 @@ inline void gpux_cl_zdraw(__global float *o, const gpux_rparams p, int vec,
                                       int vec, __global const uint2 *ztab,                    \
                                       __global uint *work, int dyn, gpux_rkeys ks) {          \
     GPUX_CL_ZT_DECL                                                                           \
-    __local uint qa[GPUX_R_ZQCAP];                                                            \
-    __local ulong qi[GPUX_R_ZQCAP];                                                           \
+    __local ulong qj[GPUX_R_ZQCAP];                                                           \
     __local uint qn;                                                                          \
     __local int zflag[3];                                                                     \
     __local uint zu0[2];                                                                      \
-    gpux_cl_zdraw(out + out_off, p, vec, ztab, GPUX_CL_ZT_ARG, qa, qi, &qn, zflag, zu0, work, \
+    gpux_cl_zdraw(out + out_off, p, vec, ztab, GPUX_CL_ZT_ARG, qj, &qn, zflag, zu0, work, \
                   dyn, &ks, std);                                                             \
   }
 GPUX_CL_ZIG_KERNEL(gpux_random_normal_f32, 0)

@@ -494,12 +494,13 @@ GPUX_RFN float gpux_r_normal_f32(gpux_u32 a, gpux_u64 g, const gpux_rparams *p) 
  *   bits 0..7    period: rounds of the block loop between checks of the queue (0: no queue,
  *                the slow path inline in the loop: the earlier form, kept to compare)
  *   bits 8..19   threshold: the queue is resolved at a check when it holds this many
- *   bits 20..31  capacity used (<= GPUX_R_ZQCAP): a value past it is resolved inline
+ *   bits 20..31  capacity used (<= GPUX_R_ZQCAP): a block past it is fixed inline
+ * An entry is a Philox block with a slow value (its 4 values: rarely more than one slow).
  * Settings change the speed only, never the values. A thread block of 256 threads meets
- * about 1.2 slow values per round (1024 values, 0.12% slow), so the default checks every 32
+ * about 1.2 such blocks per round (1024 values, 0.12% slow), so the default checks every 32
  * rounds (few barriers; about 40 arrivals between checks) and resolves 192 entries at once
  * (6 of the 8 warps busy), leaving 64 entries of margin before the capacity; the queue's
- * 3 KB with the table's 32 KB keep 6 thread blocks per SM. On the H200, 2^28 values:
+ * 2 KB with the table's 32 KB keep 6 thread blocks per SM. On the H200, 2^28 values:
  * 32,192,256 2.58 TB/s (CUDA) / 2.22 (OpenCL), 8,192,256 2.50 / 2.11, 2,192,256
  * 2.32 / 1.81, inline 2.30 / 1.98 (bench/results/h200.md). */
 #define GPUX_R_ZQCAP 256
@@ -519,8 +520,9 @@ GPUX_RFN float gpux_r_normal_f32(gpux_u32 a, gpux_u64 g, const gpux_rparams *p) 
   ((gpux_u64)(period) | (gpux_u64)(thr) << 8 | (gpux_u64)(cap) << 20)
 #define GPUX_R_ZIG_TUNE_DEFAULT GPUX_R_ZIG_TUNE(32, 192, 256)
 /* the CUDA backend's default: its dynamic chunks (a chunk is `period` rounds) balance better
- * with 16 (H200, 2^28 values: 2.83 TB/s against 2.79 with 32; 2^26: 2.62 against 2.54) */
-#define GPUX_R_ZIG_TUNE_CUDA GPUX_R_ZIG_TUNE(16, 192, 256)
+ * when short: 8 (H200, 2^28 values: 2.88-2.89 TB/s against 2.86 with 16 and 2.82-2.83 with
+ * 24; 6 and 12 about as 8) */
+#define GPUX_R_ZIG_TUNE_CUDA GPUX_R_ZIG_TUNE(8, 192, 256)
 
 /* ---- float64 ---------------------------------------------------------------------------- */
 #ifdef GPUX_R_HAVE_F64

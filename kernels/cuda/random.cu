@@ -20,7 +20,9 @@
 #define GPUX_CU_RMB_integers_i32 5
 #define GPUX_CU_RMB_integers_i64 5
 #define GPUX_CU_RMB_bernoulli_b8 6
-#define GPUX_CU_RMB_zig 6 /* float32 normals (zdraw) */
+/* float32 normals (zdraw): as many as their shared memory allows. 5 (48 registers) measured
+ * the same within the H200's run-to-run spread (2^28 values: 2.88-2.89 TB/s, 6: 2.84-2.89) */
+#define GPUX_CU_RMB_zig 6
 
 namespace gpux_cu {
 
@@ -75,11 +77,13 @@ __device__ __forceinline__ void rdraw(typename K::T *out, const gpux_rparams &p)
 /* ---- float32 normals: the ziggurat (gpux_r_zig_* of gpux_random.h) ----------------------
  * The aligned loop takes each value's fast path only (a gather of (k_i, wl_i) from the
  * table's copy in shared memory, one multiply, the sign, a compare) and stores the whole
- * float4. The about 0.12% of values that need gpux_r_zig_slow go to a queue in shared memory
- * (index, word); after each chunk of `period` rounds the block checks whether some value
- * landed at or past `threshold` in the queue; if so all threads resolve the queue together,
- * each writing its entries' outputs after the barrier that orders them after the float4
- * stores. A value past the capacity is resolved at once by its thread (after its own store).
+ * float4. A Philox block with one of the about 0.12% of values that need gpux_r_zig_slow
+ * goes to a queue in shared memory (the block's index only: the branch to it is short, and
+ * leaves no words live); after each chunk of `period` rounds the thread block checks whether
+ * some entry landed at or past `threshold`; if so all threads resolve the queue together
+ * (zfix: each entry's words again, then its slow values), writing after the barrier that
+ * orders them after the float4 stores. A block past the capacity is fixed at once by its
+ * thread (after its own store).
  * The settings come in p.pc (GPUX_R_ZIG_TUNE); period 0 resolves every slow value inline.
  * Rounds: a static split (zloop), or for large draws chunks taken from a counter (zloopd,
  * GPUX_R_ZIG_DYN_BLOCKS). Standard normals (GPUX_R_STD_F32) have their own kernel without
@@ -87,18 +91,8 @@ __device__ __forceinline__ void rdraw(typename K::T *out, const gpux_rparams &p)
  * computed never changes its bits. */
 struct zqueue {
   unsigned n;
-  unsigned a[GPUX_R_ZQCAP];
-  u64 i[GPUX_R_ZQCAP];
+  u64 j[GPUX_R_ZQCAP]; /* relative Philox blocks with a value the fast path did not take */
 };
-
-/* all threads: resolve the queue's first n entries (n uniform), each thread its share */
-__device__ __forceinline__ void zflush(float *out, const zqueue &q, unsigned n,
-                                    const gpux_rparams &p) {
-  for (unsigned e = threadIdx.x; e < n; e += GPUX_CU_RTHREADS) {
-    const u64 i = q.i[e];
-    out[i] = gpux_r_normal_f32(q.a[e], p.pos + i, &p);
-  }
-}
 
 /* The table's copy, (k_i, wl_i) (GPUX_R_ZIG_WL) */
 __shared__ uint2 zt_s[GPUX_R_ZIG_N];
@@ -110,6 +104,30 @@ __device__ __forceinline__ unsigned zk(unsigned zb, unsigned a) {
   asm volatile("{\n\t.reg .u32 t;\n\tshl.b32 t, %1, 3;\n\tand.b32 t, t, 0x7ff8;\n\tadd.u32 t, t, %2;\n\t"
                "ld.shared.u32 %0, [t];\n\t}" : "=r"(k) : "r"(a), "r"(zb));
   return k;
+}
+
+/* Relative block j's values that the fast path did not take (its float4, stored, holds them
+ * wrong): its words again, then those values one by one, each lane's first together with the
+ * other lanes' (gpux_r_normal_f32 redoes the fast test and goes on to the slow path) */
+__device__ __forceinline__ void zfix(float *out, u64 j, const gpux_rparams &p, unsigned zb) {
+  const gpux_r4 w = gpux_r_words4((p.pos >> 2) + j, (int)(p.pos & 3u), p.stream, p.seed);
+  unsigned slow = (unsigned)((w.x >> GPUX_R_ZIG_MSHIFT) >= zk(zb, w.x)) |
+                  (unsigned)((w.y >> GPUX_R_ZIG_MSHIFT) >= zk(zb, w.y)) << 1 |
+                  (unsigned)((w.z >> GPUX_R_ZIG_MSHIFT) >= zk(zb, w.z)) << 2 |
+                  (unsigned)((w.w >> GPUX_R_ZIG_MSHIFT) >= zk(zb, w.w)) << 3;
+  while (slow) { /* no array indexed at run time (it would live in local memory) */
+    const int k = __ffs(slow) - 1;
+    slow &= slow - 1u;
+    const unsigned a = k == 0 ? w.x : k == 1 ? w.y : k == 2 ? w.z : w.w;
+    const u64 i = 4 * j + (u64)k;
+    out[i] = gpux_r_normal_f32(a, p.pos + i, &p);
+  }
+}
+
+/* all threads: resolve the queue's first n entries (n uniform), each thread its share */
+__device__ __forceinline__ void zflush(float *out, const zqueue &q, unsigned n,
+                                       const gpux_rparams &p, unsigned zb) {
+  for (unsigned e = threadIdx.x; e < n; e += GPUX_CU_RTHREADS) zfix(out, q.j[e], p, zb);
 }
 
 /* The loops' settings: the draw's mean and std, the queue's (p.pc, GPUX_R_ZIG_TUNE), and zb,
@@ -135,7 +153,7 @@ __device__ __forceinline__ zset zsettings(const gpux_rparams &p) {
 __device__ __forceinline__ void zcheck(float *out, zqueue &q, const zset &z,
                                        const gpux_rparams &p, bool want) {
   if (__syncthreads_or(want)) {
-    zflush(out, q, min(q.n, z.cap), p);
+    zflush(out, q, min(q.n, z.cap), p, z.zb);
     __syncthreads(); /* every thread has read q.n and its entries */
     if (threadIdx.x == 0) q.n = 0;
     __syncthreads();
@@ -146,7 +164,7 @@ __device__ __forceinline__ void zcheck(float *out, zqueue &q, const zset &z,
 __device__ __forceinline__ void zlast(float *out, zqueue &q, const zset &z,
                                       const gpux_rparams &p) {
   __syncthreads(); /* the last stores and entries */
-  zflush(out, q, min(q.n, z.cap), p);
+  zflush(out, q, min(q.n, z.cap), p, z.zb);
   __syncthreads();
   if (threadIdx.x == 0) q.n = 0;
   __syncthreads();
@@ -173,29 +191,32 @@ __device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux
     v[k] = Std ? zv : __fmaf_rn(zv, z.sd, z.mean);
   }
   __stcs(reinterpret_cast<float4 *>(o), make_float4(v[0], v[1], v[2], v[3]));
-  if (slow) { /* rare. No array indexed at run time here (it would live in local memory) */
+  if (slow) { /* rare */
     const u64 j = ctr - (p.pos >> 2);
-    unsigned ovf = 0;
-#pragma unroll
-    for (int k = 0; k < 4; ++k)
-      if ((a[k] >> GPUX_R_ZIG_MSHIFT) >= zk(z.zb, a[k])) {
-        const unsigned s = z.period ? atomicAdd(&q.n, 1u) : z.cap;
-        if (s < z.cap) {
-          q.a[s] = a[k];
-          q.i[s] = 4 * j + (u64)k;
-          if (s + 1 >= z.thr) *want = true;
-        } else {
-          ovf |= 1u << k;
-        }
-      }
-    while (ovf) {
-      const int k = __ffs(ovf) - 1;
-      ovf &= ovf - 1u;
-      const unsigned ak = k == 0 ? w.x : k == 1 ? w.y : k == 2 ? w.z : w.w;
-      const u64 i = 4 * j + (u64)k;
-      out[i] = gpux_r_normal_f32(ak, p.pos + i, &p);
+    const unsigned s = z.period ? atomicAdd(&q.n, 1u) : z.cap;
+    if (s < z.cap) {
+      q.j[s] = j;
+      if (s + 1 >= z.thr) *want = true;
+    } else {
+      zfix(out, j, p, z.zb);
     }
   }
+}
+
+/* A chunk's rounds: blocks ctr + r * st, outputs o + 4 r st, for r < nu; those with r < nf
+ * all exist (no bound test), the others exist while below j1. Two rounds a loop trip: half
+ * the loop's own instructions per block (H200, 2^28 values: 0.5-1% faster). */
+template <bool Shifted, bool Std>
+__device__ __forceinline__ void zrounds(float *out, float *o, u64 ctr, u64 st, unsigned nf,
+                                        unsigned nu, u64 j1, const gpux_rparams &p, zqueue &q,
+                                        const zset &z, bool *want) {
+  unsigned r = 0;
+  for (; r + 1 < nf; r += 2, ctr += 2 * st, o += 8 * st) {
+    zblock<Shifted, Std>(out, o, ctr, p, q, z, want);
+    zblock<Shifted, Std>(out, o + 4 * st, ctr + st, p, q, z, want);
+  }
+  for (; r < nu; ++r, ctr += st, o += 4 * st)
+    if (r < nf || ctr - (p.pos >> 2) < j1) zblock<Shifted, Std>(out, o, ctr, p, q, z, want);
 }
 
 /* Blocks j < j1, stored as float4. Thread block b's round r is blocks b * 256 + r * stride
@@ -210,7 +231,7 @@ __device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, zqueue 
   const unsigned rounds = j1 > base ? (unsigned)((j1 - base + stride - 1) / stride) : 0u;
   const unsigned rfull = j1 >= base + GPUX_CU_RTHREADS
                              ? (unsigned)((j1 - base - GPUX_CU_RTHREADS) / stride + 1) : 0u;
-  u64 j = base + threadIdx.x;
+  const u64 j = base + threadIdx.x;
   /* the counter and the output advance with j (each add is cheaper than the index maths) */
   u64 ctr = (p.pos >> 2) + j;
   float *o = out + 4 * j;
@@ -219,10 +240,11 @@ __device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, zqueue 
     const unsigned rend = z.period && rounds - r > z.period ? r + z.period : rounds;
     const unsigned rf = min(rend, rfull);
     bool want = false;
-    for (; r < rf; ++r, j += stride, ctr += stride, o += 4 * stride)
-      zblock<Shifted, Std>(out, o, ctr, p, q, z, &want);
-    for (; r < rend; ++r, j += stride, ctr += stride, o += 4 * stride)
-      if (j < j1) zblock<Shifted, Std>(out, o, ctr, p, q, z, &want);
+    zrounds<Shifted, Std>(out, o, ctr, stride, rf > r ? rf - r : 0u, rend - r, j1, p, q, z,
+                          &want);
+    ctr += (rend - r) * stride;
+    o += 4 * (rend - r) * stride;
+    r = rend;
     if (z.period) zcheck(out, q, z, p, want);
   }
   if (z.period) zlast(out, q, z, p);
@@ -250,14 +272,9 @@ __device__ __forceinline__ void zloopd(float *out, const gpux_rparams &p, zqueue
     const unsigned nf = ufull > u0 ? min(z.period, ufull - u0) : 0u;
     const unsigned nu = min(z.period, units - u0);
     const u64 j = (u64)u0 * GPUX_CU_RTHREADS + threadIdx.x;
-    u64 ctr = (p.pos >> 2) + j;
-    float *o = out + 4 * j;
     bool want = false;
-    unsigned r = 0;
-    for (; r < nf; ++r, ctr += GPUX_CU_RTHREADS, o += 4 * GPUX_CU_RTHREADS)
-      zblock<Shifted, Std>(out, o, ctr, p, q, z, &want);
-    for (; r < nu; ++r, ctr += GPUX_CU_RTHREADS, o += 4 * GPUX_CU_RTHREADS)
-      if (ctr - (p.pos >> 2) < j1) zblock<Shifted, Std>(out, o, ctr, p, q, z, &want);
+    zrounds<Shifted, Std>(out, out + 4 * j, (p.pos >> 2) + j, GPUX_CU_RTHREADS, nf, nu, j1, p,
+                          q, z, &want);
     if (threadIdx.x == 0) s_u0[c & 1] = nxt;
     zcheck(out, q, z, p, want);
     u0 = s_u0[c & 1];
@@ -274,8 +291,8 @@ __device__ __forceinline__ void zloopd(float *out, const gpux_rparams &p, zqueue
 
 /* float32 normals: the table's copy, the queue, the blocks stored as float4 (all of them
  * but the partial last when out is 16-byte aligned), then the rest with scalar stores. Shared
- * memory: 32 KB of table and 3 KB of queue, so 6 thread blocks fit in an SM (sm_90). work:
- * the dynamic chunks' counter, or null for the static split. */
+ * memory: 32 KB of table and 2 KB of queue a thread block. work: the dynamic chunks'
+ * counter, or null for the static split. */
 template <bool Std>
 __device__ __forceinline__ void zdraw(float *out, const gpux_rparams &p, unsigned *work) {
   __shared__ unsigned s_u0[2];
