@@ -20,9 +20,9 @@
 #define GPUX_CU_RMB_integers_i32 5
 #define GPUX_CU_RMB_integers_i64 5
 #define GPUX_CU_RMB_bernoulli_b8 6
-/* float32 normals (zdraw): as many as their shared memory allows. 5 (48 registers) measured
- * the same within the H200's run-to-run spread (2^28 values: 2.88-2.89 TB/s, 6: 2.84-2.89) */
-#define GPUX_CU_RMB_zig 6
+/* float32 normals (zdraw): 5 (48 registers), not the 6 their shared memory allows (H200,
+ * 2^28 values: 2.88-2.91 TB/s against 2.84-2.89 with 6) */
+#define GPUX_CU_RMB_zig 5
 
 namespace gpux_cu {
 
