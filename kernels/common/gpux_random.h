@@ -500,7 +500,7 @@ GPUX_RFN float gpux_r_normal_f32(gpux_u32 a, gpux_u64 g, const gpux_rparams *p) 
  * about 1.2 such blocks per round (1024 values, 0.12% slow), so the default checks every 32
  * rounds (few barriers; about 40 arrivals between checks) and resolves 192 entries at once
  * (6 of the 8 warps busy), leaving 64 entries of margin before the capacity; the queue's
- * 2 KB with the table's 32 KB keep 6 thread blocks per SM. On the H200, 2^28 values:
+ * 2 KB with the table's 32 KB fit 6 thread blocks in an SM. On the H200, 2^28 values:
  * 32,192,256 2.58 TB/s (CUDA) / 2.22 (OpenCL), 8,192,256 2.50 / 2.11, 2,192,256
  * 2.32 / 1.81, inline 2.30 / 1.98 (bench/results/h200.md). */
 #define GPUX_R_ZQCAP 256

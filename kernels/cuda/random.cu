@@ -84,7 +84,7 @@ __device__ __forceinline__ void rdraw(typename K::T *out, const gpux_rparams &p)
  * (zfix: each entry's words again, then its slow values), writing after the barrier that
  * orders them after the float4 stores. A block past the capacity is fixed at once by its
  * thread (after its own store).
- * The settings come in p.pc (GPUX_R_ZIG_TUNE); period 0 resolves every slow value inline.
+ * The settings come in p.pc (GPUX_R_ZIG_TUNE); period 0 fixes every such block inline.
  * Rounds: a static split (zloop), or for large draws chunks taken from a counter (zloopd,
  * GPUX_R_ZIG_DYN_BLOCKS). Standard normals (GPUX_R_STD_F32) have their own kernel without
  * the fma: a second loop in the same kernel made ptxas spill in both. Where a value is

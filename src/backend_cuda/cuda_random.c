@@ -30,8 +30,8 @@ gpux_status gpux_cuda_random_load(gpux__bctx *b) {
       if (!gpux_cuda_random_names[k][dt]) continue;
       s = gpux_cuda_get_function(b->mod_random, gpux_cuda_random_names[k][dt], &b->random[k][dt]);
       if (s != GPUX_SUCCESS) return s;
-      /* float32 normals hold the ziggurat's table and queue in shared memory (35 KB a
-       * block: 6 blocks on an H200 only with the largest carveout). A hint, as for scans:
+      /* float32 normals hold the ziggurat's table and queue in shared memory (34 KB a
+       * block: 5 blocks on an H200 need a carveout of 196 KB or more). A hint, as for scans:
        * the kernel is right under any carveout, so a refusal is not an error. */
       if (k == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
         (void)gpux_cuda_drv.FuncSetAttribute(b->random[k][dt],

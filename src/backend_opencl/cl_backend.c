@@ -305,7 +305,7 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
   snprintf(b->red_build_options, sizeof b->red_build_options, "%s%s", b->build_options,
            b->red_cpu ? " -DGPUX_CL_CPU=1" : "");
   /* Float32 normals on GPUs copy the ziggurat's 32 KB table into local memory next to their
-   * 3 KB queue; devices with less local memory read the table from global memory instead
+   * 2 KB queue; devices with less local memory read the table from global memory instead
    * (kernels/cl/random.cl). GPUX_OPENCL_ZIG=global forces that (the tests run it on pocl). */
   const char *zig = getenv("GPUX_OPENCL_ZIG");
   const int zig_global = !b->exact && (local_mem < GPUX_CL_ZIG_LOCAL_BYTES ||

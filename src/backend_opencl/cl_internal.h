@@ -37,9 +37,9 @@ enum {
  * (on pocl, groups of 4, 16 or 64 work-items were no faster than 1) */
 #define GPUX_CL_RED_CPU_LOCAL 1
 /* local memory of the GPU-form float32 normal kernel (kernels/cl/random.cl): the table's
- * (k_i, wl_i), the queue's words and indices, and a little for its counters, flags and
- * chunk starts */
-#define GPUX_CL_ZIG_LOCAL_BYTES ((cl_ulong)8 * GPUX_R_ZIG_N + (cl_ulong)12 * GPUX_R_ZQCAP + 64u)
+ * (k_i, wl_i), the queue's block indices, and a little for its counters, flags and chunk
+ * starts */
+#define GPUX_CL_ZIG_LOCAL_BYTES ((cl_ulong)8 * GPUX_R_ZIG_N + (cl_ulong)8 * GPUX_R_ZQCAP + 64u)
 
 struct gpux__bctx {
   const gpux_cl_device *dev;
