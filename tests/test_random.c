@@ -3,7 +3,9 @@
  * algorithm, not from kernels/common/gpux_random.h) and against gpux_random_*_host.
  *
  *   kat          Random123's three known-answer vectors of Philox4x32-10, through
- *                gpux_philox4x32_10 and through the reference's Philox.
+ *                gpux_philox4x32_10 and through the reference's Philox; the GPU loops'
+ *                form for blocks of one high counter word (gpux_r_block_hk) against the
+ *                reference's words.
  *   draws        every (distribution, dtype) with several parameter sets (uniform [0, 1) and
  *                [-3.5, 7.25), [0.1, 0.7), [1e6, 1e6 + 1) (fma rounds up to high: the value
  *                below high instead); normal standard and (mean, std), std 0; integers
@@ -48,7 +50,8 @@
  *                the reference's int64 integers (the draw rule of src/api/random.c).
  *   statistics   fixed seeds, 2^22 values each (see the thresholds below).
  *   accuracy     float32: gpux's ln over every input (< 1 ulp), exp(-q) on [0, 10) (< 2 ulp),
- *                the ziggurat's thresholds against layers rebuilt in long double; float64:
+ *                the ziggurat's thresholds against layers rebuilt in long double, its fast
+ *                path's fma form == +-m w_i bit for bit (+0 for m = 0); float64:
  *                the Box-Muller radius and cos/sin over 2^20 random words, against long
  *                double libm: the bounds the normal tolerance assumes (radius < 1.7 ulp,
  *                cos/sin < 1.4 2^-53).
@@ -405,6 +408,28 @@ static void test_kat(void **state) {
     GT_OK(gpux_philox4x32_10(o, c4, k2));
     GT_ASSERT(o[g % 4] == rr_word(seed, stream, g), "word %#" PRIx64 ": %08x vs reference %08x", g,
               o[g % 4], rr_word(seed, stream, g));
+  }
+  /* The GPU loops' Philox for blocks of one high counter word (gpux_r_hk, gpux_r_block_hk:
+   * two rounds' work shared) against the reference's words, at high words 0, 1, 2^32 - 1 and
+   * low words around 0 and 2^32 - 1, with several seeds and streams */
+  {
+    const uint64_t seeds[] = {seed, 0, UINT64_MAX}, streams[] = {stream, 0, 0x7fffffffffffffffull};
+    const uint32_t his[] = {0, 1, 0xffffffffu}, los[] = {0, 1, 0x9e3779b9u, 0xfffffffeu, 0xffffffffu};
+    for (int si = 0; si < 3; si++)
+      for (int hi = 0; hi < 3; hi++) {
+        const gpux_rkeys ks = gpux_r_keys(seeds[si]);
+        const gpux_rhk h = gpux_r_hk(his[hi], GPUX_R_PRE(streams[si]), streams[si], &ks);
+        for (int li = 0; li < 5; li++) {
+          const uint64_t B = (uint64_t)his[hi] << 32 | los[li];
+          if (B >= UINT64_MAX / 4) continue; /* words 4B .. 4B + 3 must exist */
+          const gpux_r4 w = gpux_r_block_hk(los[li], &h, &ks);
+          const uint32_t o[4] = {w.x, w.y, w.z, w.w};
+          for (int k = 0; k < 4; k++)
+            GT_ASSERT(o[k] == rr_word(seeds[si], streams[si], 4 * B + (uint64_t)k),
+                      "gpux_r_block_hk block %#" PRIx64 " word %d = %08x, reference %08x", B, k,
+                      o[k], rr_word(seeds[si], streams[si], 4 * B + (uint64_t)k));
+        }
+      }
   }
   /* the float32 [0, 1) mapping from the words themselves: (a >> 8) 2^-24 */
   gpux_rng_state st = {seed, stream, 6};
@@ -1057,6 +1082,34 @@ static void test_accuracy(void **state) {
   GT_ASSERT(wr < 1.0, "float32 ln: %.3f ulp at v = %u (bound 1 ulp)", wr, at_r);
   GT_ASSERT(wc < 2.0, "float32 exp(-q): %.3f ulp (bound 2 ulp)", wc);
   GT_ASSERT(kbad == 0, "%d ziggurat thresholds differ from the layers rebuilt here", kbad);
+  /* the fast path's fma form (gpux_r_zig_fast: fma(1 + m 2^-23, +-w 2^23, -+w 2^23)) is the
+   * float product +-m * w_i bit for bit, and +0 for m = 0; its accept test is m < k_i: every
+   * layer with both signs and m = 0, 1, k_i - 1, k_i, 2^19 - 1, then 2^20 random words */
+  {
+    gt_rng zr;
+    gt_rng_seed(&zr, 32);
+    int fbad = 0;
+    for (int t = 0; t < GPUX_R_ZIG_N * 10 + (1 << 20); t++) {
+      uint32_t a;
+      if (t < GPUX_R_ZIG_N * 10) {
+        const uint32_t i = (uint32_t)t / 10, kk = rr_zig_k((int)i);
+        const uint32_t ms[5] = {0, 1, kk ? kk - 1 : 0, kk, (1u << 19) - 1};
+        a = ms[t % 5] << GPUX_R_ZIG_MSHIFT | (uint32_t)(t % 10 >= 5) << GPUX_R_ZIG_BITS | i;
+      } else {
+        a = (uint32_t)gt_rng_u64(&zr);
+      }
+      const gpux_u64 e = gpux_r_zig_tab[GPUX_R_ZIG_LAYER(a)];
+      const uint32_t m = a >> GPUX_R_ZIG_MSHIFT;
+      float z, want = (float)m * gpux_r_u2f_host((uint32_t)(e >> 32));
+      if (m != 0 && GPUX_R_ZIG_SIGN(a)) want = -want;
+      const int acc = gpux_r_zig_fast(a, (uint32_t)e, GPUX_R_ZIG_SW(a, e), &z);
+      uint32_t zb, wb;
+      memcpy(&zb, &z, 4);
+      memcpy(&wb, &want, 4);
+      if (acc != (m < (uint32_t)e) || zb != wb) fbad++;
+    }
+    GT_ASSERT(fbad == 0, "%d words: the ziggurat's fast path differs from +-m w_i or m < k_i", fbad);
+  }
   wr = wc = ws = 0;
   /* float64: 2^20 random words, plus the ends (u1 near 0 and 1; y = 0 and near 1/2) */
   gt_rng rng;

@@ -28,9 +28,10 @@
  *     [low, high): fma(u, high - low, low), and high itself (a rounding) replaced by the
  *     largest value below it; the three constants are the dtype's (host-rounded).
  *   normal float32 (WPV 1): the 4096-layer ziggurat (gpux_r_zig_*): layer a & 4095, sign
- *     bit 12, m = a >> 13; accepted at once (m < k_i, about 99.88%) as +-m w_i, else the wedge or
- *     tail test and new candidates from the value's retry chain (below, as for integers),
- *     with gpux's own ln and exp (polynomials, tools/random_poly.py); then fma(z, std, mean).
+ *     bit 12, m = a >> 13; accepted at once (m < k_i, about 99.88%) as +-m w_i (rounded; +0
+ *     for m = 0 whatever the sign), else the wedge or tail test and new candidates from the
+ *     value's retry chain (below, as for integers), with gpux's own ln and exp (polynomials,
+ *     tools/random_poly.py); then fma(z, std, mean).
  *   normal float64 (pairs, 4 words): Box-Muller, u1 = ((x64(a,b) >> 11) | 1) 2^-53 in (0, 1),
  *     r = sqrt(-2 ln u1); the angle from (c, d): an octant (bits 31, 30 of d: signs, bit 29:
  *     swap) and phi = (pi / 2) y, y = ((x64(c,d) >> 11) & (2^50 - 1)) 2^-51 in [0, 1/2);
@@ -255,6 +256,19 @@ GPUX_RFN gpux_rkeys gpux_r_keys(gpux_u64 seed) {
   return ks;
 }
 
+/* Rounds 3 to 10 of Philox4x32-10 (keys ks->k[4 ..]) */
+GPUX_RFN gpux_r4 gpux_r_philox_tail(gpux_r4 c, const gpux_rkeys *ks) {
+  GPUX_R_PHILOX_ROUND(c, ks->k[4], ks->k[5]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[6], ks->k[7]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[8], ks->k[9]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[10], ks->k[11]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[12], ks->k[13]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[14], ks->k[15]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[16], ks->k[17]);
+  GPUX_R_PHILOX_ROUND(c, ks->k[18], ks->k[19]);
+  return c;
+}
+
 /* Philox4x32-10 (Salmon et al., SC11; Random123's philox4x32 with 10 rounds), with the first
  * round's product pre = GPUX_R_PRE(c.z) and the round keys ks */
 GPUX_RFN gpux_r4 gpux_r_philox_pk(gpux_r4 c, gpux_u64 pre, const gpux_rkeys *ks) {
@@ -266,15 +280,7 @@ GPUX_RFN gpux_r4 gpux_r_philox_pk(gpux_r4 c, gpux_u64 pre, const gpux_rkeys *ks)
     c.w = lo0;
   }
   GPUX_R_PHILOX_ROUND(c, ks->k[2], ks->k[3]);
-  GPUX_R_PHILOX_ROUND(c, ks->k[4], ks->k[5]);
-  GPUX_R_PHILOX_ROUND(c, ks->k[6], ks->k[7]);
-  GPUX_R_PHILOX_ROUND(c, ks->k[8], ks->k[9]);
-  GPUX_R_PHILOX_ROUND(c, ks->k[10], ks->k[11]);
-  GPUX_R_PHILOX_ROUND(c, ks->k[12], ks->k[13]);
-  GPUX_R_PHILOX_ROUND(c, ks->k[14], ks->k[15]);
-  GPUX_R_PHILOX_ROUND(c, ks->k[16], ks->k[17]);
-  GPUX_R_PHILOX_ROUND(c, ks->k[18], ks->k[19]);
-  return c;
+  return gpux_r_philox_tail(c, ks);
 }
 GPUX_RFN gpux_r4 gpux_r_philox(gpux_r4 c, gpux_u32 k0, gpux_u32 k1) {
   const gpux_rkeys ks = gpux_r_keys(gpux_r_x64(k0, k1));
@@ -297,6 +303,36 @@ GPUX_RFN gpux_r4 gpux_r_block_p(gpux_u64 B, gpux_u64 pre, gpux_u64 stream, gpux_
 }
 GPUX_RFN gpux_r4 gpux_r_block(gpux_u64 B, gpux_u64 stream, gpux_u64 seed) {
   return gpux_r_block_p(B, GPUX_R_PRE(stream), stream, seed);
+}
+
+/* The stream's blocks whose counter has the high word hi. Philox's first round gives them
+ * all the same x and y words, so the second round's product of x is theirs too: gpux_r_hk
+ * computes it once (with the key and stream words the first two rounds fold in), and
+ * gpux_r_block_hk(lo, ...) is then block B = hi << 32 | lo with one multiply of the 20 fewer
+ * (the GPU loops of float32 normals). pre = GPUX_R_PRE(stream), ks = gpux_r_keys(seed). */
+typedef struct gpux_rhk {
+  gpux_u32 z1k; /* round 1: z = hi(M0 x) ^ z1k */
+  gpux_u32 x2k; /* round 2: x = hi(M1 z) ^ x2k */
+  gpux_u32 z2k; /* round 2: z = w ^ z2k */
+  gpux_u32 w2;  /* round 2: w */
+} gpux_rhk;
+GPUX_RFN gpux_rhk gpux_r_hk(gpux_u32 hi, gpux_u64 pre, gpux_u64 stream, const gpux_rkeys *ks) {
+  const gpux_u32 x1 = (gpux_u32)(pre >> 32) ^ hi ^ ks->k[0];
+  gpux_rhk h;
+  h.z1k = (gpux_u32)(stream >> 32) ^ ks->k[1];
+  h.x2k = (gpux_u32)pre ^ ks->k[2];
+  h.z2k = GPUX_R_MULHI32(GPUX_R_PHILOX_M0, x1) ^ ks->k[3];
+  h.w2 = GPUX_R_PHILOX_M0 * x1;
+  return h;
+}
+GPUX_RFN gpux_r4 gpux_r_block_hk(gpux_u32 lo, const gpux_rhk *h, const gpux_rkeys *ks) {
+  const gpux_u32 z1 = GPUX_R_MULHI32(GPUX_R_PHILOX_M0, lo) ^ h->z1k;
+  gpux_r4 c;
+  c.x = GPUX_R_MULHI32(GPUX_R_PHILOX_M1, z1) ^ h->x2k;
+  c.y = GPUX_R_PHILOX_M1 * z1;
+  c.z = GPUX_R_PHILOX_M0 * lo ^ h->z2k;
+  c.w = h->w2;
+  return gpux_r_philox_tail(c, ks);
 }
 
 /* Words g .. g + 3 of the stream, g = 4B + sh (0 <= sh < 4): one block when sh == 0, else
@@ -404,7 +440,8 @@ GPUX_RFN float gpux_r_expneg(float q) {
 #if defined(__OPENCL_VERSION__)
 __constant gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
 #elif defined(__CUDACC__)
-__device__ const gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
+/* 16-byte aligned: the kernels copy it in pairs */
+__device__ __align__(16) const gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
 #else
 static const gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
 #endif
@@ -413,22 +450,37 @@ static const gpux_u64 gpux_r_zig_tab[GPUX_R_ZIG_N] = GPUX_R_ZIG_TAB;
 #define GPUX_R_ZIG_SIGN(a) (((a) << (31 - GPUX_R_ZIG_BITS)) & 0x80000000u)
 
 /* The value of word a when accepted at once (returns 1), else 0 (*z then meaningless):
- * k, the threshold k_i of layer i = a & 4095, and sw, the bits of +-w_i with the value's sign
- * (GPUX_R_ZIG_SW): m * (-w) is -(m * w) bit for bit, so the sign costs one xor. m < 2^19
- * converts exactly. */
-GPUX_RFN int gpux_r_zig_fast(gpux_u32 a, gpux_u32 k, gpux_u32 sw, float *z) {
-  const gpux_u32 m = a >> GPUX_R_ZIG_MSHIFT;
-  *z = GPUX_R_FMUL((float)(int)m, GPUX_R_U2F(sw));
-  return m < k;
+ * k, the threshold k_i of layer i = a & 4095, and sw, the bits of +-w_i 2^23 with the value's
+ * sign (GPUX_R_ZIG_SW). With f = 1 + m 2^-23 (exact: m < 2^19; its bits are GPUX_R_ZIG_FB),
+ * fma(f, sw, -sw) = (f - 1) sw = +-m w_i rounded once, which is the float product m * w_i
+ * bit for bit without converting m to float; only m = 0 gives +0 whatever the sign. The
+ * test m < k is FB(a) < KF(k). gpux_r_zig_fastf takes FB(a) and KF(k_i) (the GPU kernels
+ * keep KF(k_i) in their copy of the table). */
+#define GPUX_R_ZIG_ONE 0x3f800000u /* the bits of 1.0f */
+#if defined(__CUDACC__) /* one funnel shift: (ONE:a) >> 13 */
+#define GPUX_R_ZIG_FB(a) \
+  __funnelshift_r((a), GPUX_R_ZIG_ONE >> (32 - GPUX_R_ZIG_MSHIFT), GPUX_R_ZIG_MSHIFT)
+#else
+#define GPUX_R_ZIG_FB(a) (((a) >> GPUX_R_ZIG_MSHIFT) | GPUX_R_ZIG_ONE)
+#endif
+#define GPUX_R_ZIG_KF(k) ((k) + GPUX_R_ZIG_ONE)
+GPUX_RFN int gpux_r_zig_fastf(gpux_u32 fb, gpux_u32 kf, gpux_u32 sw, float *z) {
+  const float s = GPUX_R_U2F(sw);
+  *z = GPUX_R_FMA(GPUX_R_U2F(fb), s, -s);
+  return fb < kf;
 }
+GPUX_RFN int gpux_r_zig_fast(gpux_u32 a, gpux_u32 k, gpux_u32 sw, float *z) {
+  return gpux_r_zig_fastf(GPUX_R_ZIG_FB(a), GPUX_R_ZIG_KF(k), sw, z);
+}
+/* bits(w 2^23) = bits(w) + (23 << 23): the table's w_i are normal floats far from overflow */
+#define GPUX_R_ZIG_W23(e) ((gpux_u32)((e) >> 32) + ((gpux_u32)23 << 23))
 /* sw of gpux_r_zig_fast from the table's entry e of layer a & 4095 */
-#define GPUX_R_ZIG_SW(a, e) ((gpux_u32)((e) >> 32) ^ GPUX_R_ZIG_SIGN(a))
-/* The GPU kernels' copy of the table holds, for layer i, k_i and wl = bits(w_i) - (i << 19)
- * (mod 2^32): then wl + (a << 19) is sw, the layer bits of a cancelling and its sign bit
- * landing on bit 31 (adding 2^31 flips it), one shift-add (an IMAD on sm_90) for the shift,
- * mask and xor of GPUX_R_ZIG_SW. */
-#define GPUX_R_ZIG_WL(i, e) \
-  ((gpux_u32)((e) >> 32) - ((gpux_u32)(i) << (31 - GPUX_R_ZIG_BITS)))
+#define GPUX_R_ZIG_SW(a, e) (GPUX_R_ZIG_W23(e) ^ GPUX_R_ZIG_SIGN(a))
+/* The GPU kernels' copy of the table holds, for layer i, k_i (or KF(k_i)) and
+ * wl = bits(w_i 2^23) - (i << 19) (mod 2^32): then wl + (a << 19) is sw, the layer bits of a
+ * cancelling and its sign bit landing on bit 31 (adding 2^31 flips it), one shift-add (an
+ * IMAD on sm_90) for the shift, mask and xor of GPUX_R_ZIG_SW. */
+#define GPUX_R_ZIG_WL(i, e) (GPUX_R_ZIG_W23(e) - ((gpux_u32)(i) << (31 - GPUX_R_ZIG_BITS)))
 #define GPUX_R_ZIG_SW_WL(a, wl) ((wl) + ((a) << (31 - GPUX_R_ZIG_BITS)))
 
 /* f(x) = exp(-x^2/2) at the float edge x_i = w_i 2^19 of layer i (x_N = 0: 1): the heights
