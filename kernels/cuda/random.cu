@@ -20,9 +20,12 @@
 #define GPUX_CU_RMB_integers_i32 5
 #define GPUX_CU_RMB_integers_i64 5
 #define GPUX_CU_RMB_bernoulli_b8 6
-/* float32 normals (zdraw): 5 (48 registers), not the 6 their shared memory allows (H200,
- * 2^28 values: 2.88-2.91 TB/s against 2.84-2.89 with 6) */
-#define GPUX_CU_RMB_zig 5
+/* float32 normals (zdraw): 4 (64 registers), not the 6 their shared memory allows (H200,
+ * 2^28 values: 2.98 TB/s against 2.94-2.96 with 5 and 48 registers) */
+#define GPUX_CU_RMB_zig 4
+/* dynamic chunks (zloopd) shrink in the draw's last units: a chunk takes at most
+ * 1 / (GPUX_CU_ZIG_GUIDE * grid) of the units left, so that the thread blocks finish together */
+#define GPUX_CU_ZIG_GUIDE 2u
 
 namespace gpux_cu {
 
@@ -75,11 +78,13 @@ __device__ __forceinline__ void rdraw(typename K::T *out, const gpux_rparams &p)
 }
 
 /* ---- float32 normals: the ziggurat (gpux_r_zig_* of gpux_random.h) ----------------------
- * The aligned loop takes each value's fast path only (a gather of (k_i, wl_i) from the
- * table's copy in shared memory, one multiply, the sign, a compare) and stores the whole
- * float4. A Philox block with one of the about 0.12% of values that need gpux_r_zig_slow
- * goes to a queue in shared memory (the block's index only: the branch to it is short, and
- * leaves no words live); after each chunk of `period` rounds the thread block checks whether
+ * The aligned loop takes each value's fast path only (a gather of (KF(k_i), wl_i) from the
+ * table's copy in shared memory, a funnel shift, the sign, one fma, a compare:
+ * gpux_r_zig_fastf) and stores the whole float4; the blocks' Philox skips a multiply where
+ * a thread's rounds share the counter's high word (gpux_r_block_hk). A Philox block with
+ * one of the about 0.12% of values that need gpux_r_zig_slow goes to a queue in shared
+ * memory (the block's index only: the branch to it is short, and leaves no words live);
+ * after each chunk of `period` rounds the thread block checks whether
  * some entry landed at or past `threshold`; if so all threads resolve the queue together
  * (zfix: each entry's words again, then its slow values), writing after the barrier that
  * orders them after the float4 stores. A block past the capacity is fixed at once by its
@@ -94,9 +99,10 @@ struct zqueue {
   u64 j[GPUX_R_ZQCAP]; /* relative Philox blocks with a value the fast path did not take */
 };
 
-/* The table's copy, (k_i, wl_i) (GPUX_R_ZIG_WL) */
-__shared__ uint2 zt_s[GPUX_R_ZIG_N];
-/* k_i of word a's layer, for the slow branch: the address computed inside the asm, which
+/* The table's copy, (KF(k_i), wl_i) (GPUX_R_ZIG_KF, GPUX_R_ZIG_WL); 16-byte aligned for the
+ * copy's vector stores */
+__shared__ __align__(16) uint2 zt_s[GPUX_R_ZIG_N];
+/* KF(k_i) of word a's layer, for the slow branch: the address computed inside the asm, which
  * keeps the compiler from hoisting it (and its registers) into the fast path; zb, the
  * table's shared address, is opaque for the same reason */
 __device__ __forceinline__ unsigned zk(unsigned zb, unsigned a) {
@@ -111,10 +117,10 @@ __device__ __forceinline__ unsigned zk(unsigned zb, unsigned a) {
  * other lanes' (gpux_r_normal_f32 redoes the fast test and goes on to the slow path) */
 __device__ __forceinline__ void zfix(float *out, u64 j, const gpux_rparams &p, unsigned zb) {
   const gpux_r4 w = gpux_r_words4((p.pos >> 2) + j, (int)(p.pos & 3u), p.stream, p.seed);
-  unsigned slow = (unsigned)((w.x >> GPUX_R_ZIG_MSHIFT) >= zk(zb, w.x)) |
-                  (unsigned)((w.y >> GPUX_R_ZIG_MSHIFT) >= zk(zb, w.y)) << 1 |
-                  (unsigned)((w.z >> GPUX_R_ZIG_MSHIFT) >= zk(zb, w.z)) << 2 |
-                  (unsigned)((w.w >> GPUX_R_ZIG_MSHIFT) >= zk(zb, w.w)) << 3;
+  unsigned slow = (unsigned)(GPUX_R_ZIG_FB(w.x) >= zk(zb, w.x)) |
+                  (unsigned)(GPUX_R_ZIG_FB(w.y) >= zk(zb, w.y)) << 1 |
+                  (unsigned)(GPUX_R_ZIG_FB(w.z) >= zk(zb, w.z)) << 2 |
+                  (unsigned)(GPUX_R_ZIG_FB(w.w) >= zk(zb, w.w)) << 3;
   while (slow) { /* no array indexed at run time (it would live in local memory) */
     const int k = __ffs(slow) - 1;
     slow &= slow - 1u;
@@ -170,16 +176,14 @@ __device__ __forceinline__ void zlast(float *out, zqueue &q, const zset &z,
   __syncthreads();
 }
 
-/* Block j (Philox block ctr = pos / 4 + j, output o = out + 4j): its values by the fast
- * path, stored as one float4, its slow values queued or, past the capacity, resolved here
- * after the store. Sets *want when an entry reached the threshold (only there, so that the
- * fast path spends no instruction on it). The first Philox round's product comes from p.pd
- * (GPUX_R_PRE): ptxas would otherwise redo it from the constant bank in every round. */
-template <bool Shifted, bool Std>
-__device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux_rparams &p,
-                                       zqueue &q, const zset &z, bool *want) {
-  const gpux_r4 w = Shifted ? gpux_r_words4_p(ctr, (int)(p.pos & 3u), p.pd, p.stream, p.seed)
-                            : gpux_r_block_p(ctr, p.pd, p.stream, p.seed);
+/* Block j (Philox block ctr = pos / 4 + j, its words w, output o = out + 4j): its values by
+ * the fast path, stored as one float4, its slow values queued or, past the capacity,
+ * resolved here after the store. Sets *want when an entry reached the threshold (only
+ * there, so that the fast path spends no instruction on it). */
+template <bool Std>
+__device__ __forceinline__ void zfast(float *out, float *o, u64 ctr, const gpux_r4 w,
+                                      const gpux_rparams &p, zqueue &q, const zset &z,
+                                      bool *want) {
   const unsigned a[4] = {w.x, w.y, w.z, w.w};
   float v[4];
   bool slow = false;
@@ -187,7 +191,7 @@ __device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux
   for (int k = 0; k < 4; ++k) {
     const uint2 e = zt_s[GPUX_R_ZIG_LAYER(a[k])];
     float zv;
-    slow |= !gpux_r_zig_fast(a[k], e.x, GPUX_R_ZIG_SW_WL(a[k], e.y), &zv);
+    slow |= !gpux_r_zig_fastf(GPUX_R_ZIG_FB(a[k]), e.x, GPUX_R_ZIG_SW_WL(a[k], e.y), &zv);
     v[k] = Std ? zv : __fmaf_rn(zv, z.sd, z.mean);
   }
   __stcs(reinterpret_cast<float4 *>(o), make_float4(v[0], v[1], v[2], v[3]));
@@ -202,18 +206,52 @@ __device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux
     }
   }
 }
+/* The same with the block's words computed here. The first Philox round's product comes
+ * from p.pd (GPUX_R_PRE): ptxas would otherwise redo it from the constant bank in every
+ * round. */
+template <bool Shifted, bool Std>
+__device__ __forceinline__ void zblock(float *out, float *o, u64 ctr, const gpux_rparams &p,
+                                       zqueue &q, const zset &z, bool *want) {
+  const gpux_r4 w = Shifted ? gpux_r_words4_p(ctr, (int)(p.pos & 3u), p.pd, p.stream, p.seed)
+                            : gpux_r_block_p(ctr, p.pd, p.stream, p.seed);
+  zfast<Std>(out, o, ctr, w, p, q, z, want);
+}
 
 /* A chunk's rounds: blocks ctr + r * st, outputs o + 4 r st, for r < nu; those with r < nf
- * all exist (no bound test), the others exist while below j1. Two rounds a loop trip: half
- * the loop's own instructions per block (H200, 2^28 values: 0.5-1% faster). */
+ * all exist (no bound test), the others exist while below j1. Four rounds a loop trip (the
+ * loop's own instructions shared; H200, 2^28 values: two a trip were 0.5-1% faster than one,
+ * four 0.5% more). Where the draw starts on a block boundary and the rounds r < nf share
+ * the counter's high word (all but a chunk in 2^32 / st), their Philox blocks come from
+ * gpux_r_block_hk. */
 template <bool Shifted, bool Std>
 __device__ __forceinline__ void zrounds(float *out, float *o, u64 ctr, u64 st, unsigned nf,
                                         unsigned nu, u64 j1, const gpux_rparams &p, zqueue &q,
                                         const zset &z, bool *want) {
   unsigned r = 0;
-  for (; r + 1 < nf; r += 2, ctr += 2 * st, o += 8 * st) {
+  if (!Shifted && nf > 0 && (ctr >> 32) == ((ctr + (u64)(nf - 1) * st) >> 32)) {
+    const gpux_rkeys ks = gpux_r_keys(p.seed);
+    const gpux_rhk h = gpux_r_hk((unsigned)(ctr >> 32), p.pd, p.stream, &ks);
+    const u64 c0 = ctr, chi = ctr & 0xffffffff00000000ull;
+    const unsigned s1 = (unsigned)st; /* exact where nf > 1: (nf - 1) st < 2^32 */
+    unsigned lo = (unsigned)ctr;
+    for (; r + 3 < nf; r += 4, lo += 4 * s1, o += 16 * st) {
+      zfast<Std>(out, o, chi | lo, gpux_r_block_hk(lo, &h, &ks), p, q, z, want);
+      zfast<Std>(out, o + 4 * st, chi | (lo + s1), gpux_r_block_hk(lo + s1, &h, &ks), p, q, z,
+                 want);
+      zfast<Std>(out, o + 8 * st, chi | (lo + 2 * s1), gpux_r_block_hk(lo + 2 * s1, &h, &ks), p,
+                 q, z, want);
+      zfast<Std>(out, o + 12 * st, chi | (lo + 3 * s1), gpux_r_block_hk(lo + 3 * s1, &h, &ks),
+                 p, q, z, want);
+    }
+    for (; r < nf; ++r, lo += s1, o += 4 * st)
+      zfast<Std>(out, o, chi | lo, gpux_r_block_hk(lo, &h, &ks), p, q, z, want);
+    ctr = c0 + (u64)r * st;
+  }
+  for (; r + 3 < nf; r += 4, ctr += 4 * st, o += 16 * st) {
     zblock<Shifted, Std>(out, o, ctr, p, q, z, want);
     zblock<Shifted, Std>(out, o + 4 * st, ctr + st, p, q, z, want);
+    zblock<Shifted, Std>(out, o + 8 * st, ctr + 2 * st, p, q, z, want);
+    zblock<Shifted, Std>(out, o + 12 * st, ctr + 3 * st, p, q, z, want);
   }
   for (; r < nu; ++r, ctr += st, o += 4 * st)
     if (r < nf || ctr - (p.pos >> 2) < j1) zblock<Shifted, Std>(out, o, ctr, p, q, z, want);
@@ -251,33 +289,43 @@ __device__ __forceinline__ void zloop(float *out, const gpux_rparams &p, zqueue 
 }
 
 /* The same blocks j < j1, in units of 256 (unit u: blocks 256u + thread) taken by chunks of
- * `period` units from work[0] (GPUX_R_ZIG_DYN_BLOCKS), each a chunk ahead so that the
- * atomic's round trip overlaps the work; work[1] counts the blocks done, and the last one
- * zeroes both for the next launch (on the same stream). Needs period > 0, units and the
+ * up to `period` units from work[0] (GPUX_R_ZIG_DYN_BLOCKS), each a chunk ahead so that the
+ * atomic's round trip overlaps the work; a chunk takes 1 / (GPUX_CU_ZIG_GUIDE * grid) of the
+ * units left when that is less, so the last chunks are short. s_u[0] holds the first chunk's
+ * start and s_u[2] its size (zdraw takes it); work[1] counts the blocks done, and the last
+ * one zeroes both for the next launch (on the same stream). Needs period > 0, units and the
  * chunks taken below 2^32 (cuda_random.c checks). */
+__device__ __forceinline__ unsigned zchunk(unsigned period, unsigned left) {
+  return max(1u, min(period, left / (gridDim.x * GPUX_CU_ZIG_GUIDE)));
+}
 template <bool Shifted, bool Std>
 __device__ __forceinline__ void zloopd(float *out, const gpux_rparams &p, zqueue &q, u64 j1,
-                                       unsigned *work, unsigned *s_u0) {
+                                       unsigned *work, unsigned *s_u) {
   const zset z = zsettings(p);
   const unsigned units = (unsigned)((j1 + GPUX_CU_RTHREADS - 1) / GPUX_CU_RTHREADS);
   const unsigned ufull = (unsigned)(j1 / GPUX_CU_RTHREADS);
-  /* chunk c's start goes through s_u0[c & 1]: written before chunk c's check barrier, last
-   * read after chunk c - 2's */
-  if (threadIdx.x == 0) s_u0[0] = atomicAdd(work, z.period);
-  __syncthreads();
-  unsigned u0 = s_u0[0];
+  /* chunk c's start and size go through s_u[c & 1], s_u[2 + (c & 1)]: written before chunk
+   * c's check barrier, last read after chunk c - 2's; `last`, thread 0's latest start */
+  unsigned u0 = s_u[0], sz = s_u[2], last = u0;
   for (unsigned c = 1; u0 < units; ++c) {
-    unsigned nxt = 0;
-    if (threadIdx.x == 0) nxt = atomicAdd(work, z.period);
-    const unsigned nf = ufull > u0 ? min(z.period, ufull - u0) : 0u;
-    const unsigned nu = min(z.period, units - u0);
+    unsigned nxt = 0, nsz = 0;
+    if (threadIdx.x == 0) {
+      nsz = zchunk(z.period, units > last ? units - last : 0u);
+      nxt = last = atomicAdd(work, nsz);
+    }
+    const unsigned nf = ufull > u0 ? min(sz, ufull - u0) : 0u;
+    const unsigned nu = min(sz, units - u0);
     const u64 j = (u64)u0 * GPUX_CU_RTHREADS + threadIdx.x;
     bool want = false;
     zrounds<Shifted, Std>(out, out + 4 * j, (p.pos >> 2) + j, GPUX_CU_RTHREADS, nf, nu, j1, p,
                           q, z, &want);
-    if (threadIdx.x == 0) s_u0[c & 1] = nxt;
+    if (threadIdx.x == 0) {
+      s_u[c & 1] = nxt;
+      s_u[2 + (c & 1)] = nsz;
+    }
     zcheck(out, q, z, p, want);
-    u0 = s_u0[c & 1];
+    u0 = s_u[c & 1];
+    sz = s_u[2 + (c & 1)];
   }
   zlast(out, q, z, p);
   if (threadIdx.x == 0) {
@@ -295,20 +343,42 @@ __device__ __forceinline__ void zloopd(float *out, const gpux_rparams &p, zqueue
  * counter, or null for the static split. */
 template <bool Std>
 __device__ __forceinline__ void zdraw(float *out, const gpux_rparams &p, unsigned *work) {
-  __shared__ unsigned s_u0[2];
+  __shared__ unsigned s_u[4];
   __shared__ zqueue q;
-  for (unsigned k = threadIdx.x; k < (unsigned)GPUX_R_ZIG_N; k += GPUX_CU_RTHREADS) {
-    const gpux_u64 e = gpux_r_zig_tab[k];
-    zt_s[k] = make_uint2((unsigned)e, GPUX_R_ZIG_WL(k, e));
-  }
-  if (threadIdx.x == 0) q.n = 0;
-  __syncthreads();
   const bool vec = ((unsigned long long)out & 15u) == 0;
   const u64 nfull = vec ? p.n / 4u : 0;
+  /* the dynamic loop's first chunk, taken before the copy so that the two overlap */
+  unsigned first = 0, fsz = 0;
+  if (work && threadIdx.x == 0) {
+    fsz = zchunk((unsigned)p.pc & 255u,
+                 (unsigned)((nfull + GPUX_CU_RTHREADS - 1) / GPUX_CU_RTHREADS));
+    first = atomicAdd(work, fsz);
+  }
+  { /* the table's copy: all of a thread's 16-byte loads before its stores */
+    static_assert(GPUX_R_ZIG_N % (2 * GPUX_CU_RTHREADS) == 0, "the copy's pairs split evenly");
+    constexpr int R = GPUX_R_ZIG_N / (2 * GPUX_CU_RTHREADS);
+    const ulonglong2 *t2 = reinterpret_cast<const ulonglong2 *>(gpux_r_zig_tab);
+    ulonglong2 e[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) e[r] = t2[threadIdx.x + r * GPUX_CU_RTHREADS];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const unsigned k = 2u * (threadIdx.x + r * GPUX_CU_RTHREADS);
+      reinterpret_cast<uint4 *>(zt_s)[k / 2] =
+          make_uint4(GPUX_R_ZIG_KF((unsigned)e[r].x), GPUX_R_ZIG_WL(k, e[r].x),
+                     GPUX_R_ZIG_KF((unsigned)e[r].y), GPUX_R_ZIG_WL(k + 1, e[r].y));
+    }
+  }
+  if (threadIdx.x == 0) {
+    q.n = 0;
+    s_u[0] = first;
+    s_u[2] = fsz;
+  }
+  __syncthreads();
   const bool sh0 = (p.pos & 3u) == 0;
   if (work) {
-    if (sh0) zloopd<false, Std>(out, p, q, nfull, work, s_u0);
-    else zloopd<true, Std>(out, p, q, nfull, work, s_u0);
+    if (sh0) zloopd<false, Std>(out, p, q, nfull, work, s_u);
+    else zloopd<true, Std>(out, p, q, nfull, work, s_u);
   } else {
     if (sh0) zloop<false, Std>(out, p, q, nfull);
     else zloop<true, Std>(out, p, q, nfull);
