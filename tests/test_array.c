@@ -637,6 +637,203 @@ static void test_slice(void **state) {
   gpux_array_release(a);
 }
 
+
+/* Python's slice of a length-len axis (PySlice_AdjustIndices), in 128-bit arithmetic: the
+ * count and the first index. */
+static int64_t py_slice(int64_t len, int64_t start, int64_t stop, int64_t step, int64_t *first) {
+  __int128 b = start, e = stop, st = step, l = len;
+  if (b < 0) { b += l; if (b < 0) b = st < 0 ? -1 : 0; }
+  else if (b >= l) b = st < 0 ? l - 1 : l;
+  if (e < 0) { e += l; if (e < 0) e = st < 0 ? -1 : 0; }
+  else if (e >= l) e = st < 0 ? l - 1 : l;
+  __int128 n = st < 0 ? (e < b ? (b - e - 1) / -st + 1 : 0) : (b < e ? (e - b - 1) / st + 1 : 0);
+  *first = (int64_t)b;
+  return (int64_t)n;
+}
+
+/* Every start, stop and step at the ends of int64 (and near the axis's ends), on 1-d arrays of
+ * length 0, 1 and 7 and on the middle axis of a 3-d one, against Python's rules; no
+ * arithmetic overflows (UBSan in CI). */
+static void test_slice_extremes(void **state) {
+  (void)state;
+  const int64_t lens[3] = {0, 1, 7};
+  int32_t h[7];
+  for (int i = 0; i < 7; i++) h[i] = 100 + i;
+  for (int li = 0; li < 3; li++) {
+    const int64_t L = lens[li];
+    const int64_t vals[] = {INT64_MIN, INT64_MIN + 1, -L - 1, -L, -1, 0, 1, L - 1, L, L + 1,
+                            INT64_MAX - 1, INT64_MAX};
+    const int64_t steps[] = {INT64_MIN, INT64_MIN + 1, -3, -1, 1, 2, INT64_MAX - 1, INT64_MAX};
+    gpux_array_t a = NULL;
+    GT_OK(gpux_array_from_host(&a, gt_ctx, GPUX_INT32, 1, &L, h));
+    for (size_t si = 0; si < sizeof steps / sizeof steps[0]; si++)
+      for (size_t bi = 0; bi < sizeof vals / sizeof vals[0]; bi++)
+        for (size_t ei = 0; ei < sizeof vals / sizeof vals[0]; ei++) {
+          const int64_t b = vals[bi], e = vals[ei], st = steps[si];
+          int64_t first = 0, n = py_slice(L, b, e, st, &first), got_n = -1;
+          gpux_array_t v = NULL, w = NULL;
+          GT_OK(gpux_array_slice(&v, a, &b, &e, &st));
+          GT_OK(gpux_array_slice_axis(&w, a, 0, b, e, st));
+          GT_OK(gpux_array_size(&got_n, v));
+          GT_ASSERT(got_n == n, "len %lld [%lld:%lld:%lld]: %lld elements, Python gives %lld",
+                    (long long)L, (long long)b, (long long)e, (long long)st, (long long)got_n,
+                    (long long)n);
+          GT_OK(gpux_array_size(&got_n, w));
+          GT_ASSERT(got_n == n, "slice_axis: %lld elements, Python gives %lld", (long long)got_n,
+                    (long long)n);
+          int32_t got[7], got2[7];
+          GT_OK(gpux_array_read(v, got, (size_t)n * sizeof got[0]));
+          GT_OK(gpux_array_read(w, got2, (size_t)n * sizeof got2[0]));
+          for (int64_t i = 0; i < n; i++) {
+            const int32_t want = h[(int64_t)((__int128)first + (__int128)i * st)];
+            GT_ASSERT(got[i] == want && got2[i] == want,
+                      "len %lld [%lld:%lld:%lld] element %lld: %d / %d, expected %d",
+                      (long long)L, (long long)b, (long long)e, (long long)st, (long long)i,
+                      got[i], got2[i], want);
+          }
+          gpux_array_release(v);
+          gpux_array_release(w);
+        }
+    const int64_t zero = 0;
+    gpux_array_t v = NULL;
+    GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_array_slice(&v, a, NULL, NULL, &zero));
+    GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_array_slice_axis(&v, a, 0, 0, 1, 0));
+    GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_slice_axis(&v, a, 1, 0, 1, 1));
+    GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_slice_axis(&v, a, -2, 0, 1, 1));
+    assert_null(v);
+    gpux_array_release(a);
+  }
+  /* one axis of a 3-d array: x[:, ::-2, :] by slice_axis equals the full slice */
+  const int64_t sh[3] = {3, 5, 4};
+  float hx[60];
+  for (int i = 0; i < 60; i++) hx[i] = (float)i * 0.5f - 3.0f;
+  gpux_array_t x = NULL, v = NULL, w = NULL;
+  GT_OK(gpux_array_from_host(&x, gt_ctx, GPUX_FLOAT32, 3, sh, hx));
+  const int64_t st[3] = {0, -1, 0}, sp[3] = {3, INT64_MIN, 4}, stp[3] = {1, -2, 1};
+  GT_OK(gpux_array_slice(&v, x, st, sp, stp));
+  GT_OK(gpux_array_slice_axis(&w, x, -2, -1, INT64_MIN, -2));
+  int64_t vs[3], ws[3];
+  GT_OK(gpux_array_shape(vs, v));
+  GT_OK(gpux_array_shape(ws, w));
+  assert_memory_equal(vs, ws, sizeof vs);
+  assert_int_equal(vs[1], 3);
+  float gv[36], gw[36];
+  GT_OK(gpux_array_read(v, gv, sizeof gv));
+  GT_OK(gpux_array_read(w, gw, sizeof gw));
+  assert_memory_equal(gv, gw, sizeof gv);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      for (int k = 0; k < 4; k++)
+        assert_true(gv[(i * 3 + j) * 4 + k] == hx[(i * 5 + (4 - 2 * j)) * 4 + k]);
+  gpux_array_release(v);
+  gpux_array_release(w);
+  gpux_array_release(x);
+}
+
+/* select (integer indexing), squeeze and expand_dims: views with NumPy's shapes and values;
+ * writes through them reach the base. */
+static void test_index_views(void **state) {
+  (void)state;
+  const int64_t sh[3] = {2, 1, 3};
+  int64_t h[6] = {-5, 7, 11, 13, -17, 19}, got[6], s[GPUX_MAX_DIMS];
+  int nd = -1;
+  gpux_array_t a = NULL, v = NULL, w = NULL;
+  GT_OK(gpux_array_from_host(&a, gt_ctx, GPUX_INT64, 3, sh, h));
+  /* a[1] -> (1, 3); a[:, :, -1] -> (2, 1) */
+  GT_OK(gpux_array_select(&v, a, 0, 1));
+  GT_OK(gpux_array_ndim(&nd, v));
+  GT_OK(gpux_array_shape(s, v));
+  assert_int_equal(nd, 2);
+  assert_true(s[0] == 1 && s[1] == 3);
+  GT_OK(gpux_array_read(v, got, 3 * sizeof got[0]));
+  assert_true(got[0] == 13 && got[1] == -17 && got[2] == 19);
+  gpux_array_release(v);
+  GT_OK(gpux_array_select(&v, a, -1, -1));
+  GT_OK(gpux_array_shape(s, v));
+  assert_true(s[0] == 2 && s[1] == 1);
+  GT_OK(gpux_array_read(v, got, 2 * sizeof got[0]));
+  assert_true(got[0] == 11 && got[1] == 19);
+  /* select down to 0-d, then write through it */
+  GT_OK(gpux_array_select(&w, v, 0, 1));
+  gpux_array_release(v);
+  GT_OK(gpux_array_select(&v, w, 0, 0));
+  GT_OK(gpux_array_ndim(&nd, v));
+  assert_int_equal(nd, 0);
+  GT_OK(gpux_binary_scalar_into(v, GPUX_ADD, v, 100));
+  GT_OK(gpux_array_read(a, got, sizeof got));
+  assert_true(got[5] == 119 && got[0] == -5 && got[2] == 11);
+  gpux_array_release(v);
+  gpux_array_release(w);
+  /* errors */
+  GT_EXPECT(GPUX_ERROR_INDEX_OUT_OF_RANGE, gpux_array_select(&v, a, 0, 2));
+  GT_EXPECT(GPUX_ERROR_INDEX_OUT_OF_RANGE, gpux_array_select(&v, a, 0, -3));
+  GT_EXPECT(GPUX_ERROR_INDEX_OUT_OF_RANGE, gpux_array_select(&v, a, 2, INT64_MIN));
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_select(&v, a, 3, 0));
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_select(&v, a, -4, 0));
+  assert_null(v);
+
+  /* squeeze: every length-1 axis, or the ones named */
+  GT_OK(gpux_array_squeeze(&v, a, GPUX_ALL_AXES, NULL));
+  GT_OK(gpux_array_shape(s, v));
+  GT_OK(gpux_array_ndim(&nd, v));
+  assert_true(nd == 2 && s[0] == 2 && s[1] == 3);
+  GT_OK(gpux_array_read(v, got, sizeof got));
+  assert_true(got[0] == -5 && got[5] == 119);
+  gpux_array_release(v);
+  const int ax1[1] = {-2}, ax0[1] = {0}, rep[2] = {1, -2};
+  GT_OK(gpux_array_squeeze(&v, a, 1, ax1));
+  GT_OK(gpux_array_ndim(&nd, v));
+  assert_int_equal(nd, 2);
+  gpux_array_release(v);
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_squeeze(&v, a, 1, ax0)); /* length 2 */
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_squeeze(&v, a, 2, rep));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_array_squeeze(&v, a, 1, NULL));
+  assert_null(v);
+
+  /* expand_dims: positions in the result */
+  const int e2[2] = {0, -1}, e1[1] = {2}, bad[1] = {5}, dup[2] = {1, 1};
+  GT_OK(gpux_array_expand_dims(&v, a, 2, e2));
+  GT_OK(gpux_array_ndim(&nd, v));
+  GT_OK(gpux_array_shape(s, v));
+  assert_true(nd == 5 && s[0] == 1 && s[1] == 2 && s[2] == 1 && s[3] == 3 && s[4] == 1);
+  int contig = 0;
+  GT_OK(gpux_array_is_contiguous(&contig, v));
+  assert_int_equal(contig, 1);
+  GT_OK(gpux_array_read(v, got, sizeof got));
+  assert_true(got[1] == 7 && got[5] == 119);
+  gpux_array_release(v);
+  GT_OK(gpux_array_expand_dims(&v, a, 1, e1));
+  GT_OK(gpux_array_shape(s, v));
+  assert_true(s[0] == 2 && s[1] == 1 && s[2] == 1 && s[3] == 3);
+  gpux_array_release(v);
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_expand_dims(&v, a, 1, bad));
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_expand_dims(&v, a, 2, dup));
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_array_expand_dims(&v, a, GPUX_MAX_DIMS, NULL));
+  assert_null(v);
+  /* a broadcast through an expanded view: (2, 3) + (2, 1, 3)[..] */
+  gpux_array_release(a);
+}
+
+/* Copying or casting a view onto itself is a no-op that succeeds (NumPy's np.copyto(a, a)). */
+static void test_copy_onto_itself(void **state) {
+  (void)state;
+  const int64_t sh[2] = {4, 6};
+  float h[24], got[24];
+  for (int i = 0; i < 24; i++) h[i] = (float)i * 1.25f - 9.0f;
+  gpux_array_t a = NULL, v = NULL;
+  GT_OK(gpux_array_from_host(&a, gt_ctx, GPUX_FLOAT32, 2, sh, h));
+  GT_OK(gpux_array_copy_into(a, a));
+  GT_OK(gpux_array_cast_into(a, a));
+  const int64_t st[2] = {3, 5}, sp[2] = {INT64_MIN, INT64_MIN}, stp[2] = {-2, -3};
+  GT_OK(gpux_array_slice(&v, a, st, sp, stp));
+  GT_OK(gpux_array_copy_into(v, v));
+  GT_OK(gpux_array_cast_into(v, v));
+  GT_OK(gpux_array_read(a, got, sizeof got));
+  assert_memory_equal(got, h, sizeof h);
+  gpux_array_release(v);
+  gpux_array_release(a);
+}
+
 /* ------------------------------------------------------------------ permute / transpose */
 
 static void check_permute(gpux_dtype dt, int nd, const int64_t *sh, const int *axes, gt_layout lay,
@@ -894,6 +1091,9 @@ int main(void) {
   ADD(test_copy_into);
   ADD(test_reshape);
   ADD(test_slice);
+  ADD(test_slice_extremes);
+  ADD(test_index_views);
+  ADD(test_copy_onto_itself);
   ADD(test_permute_2d);
   ADD(test_permute_nd);
   ADD(test_permute_empty);

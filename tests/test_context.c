@@ -68,6 +68,9 @@ static void test_backend_names(void **state) {
   assert_string_equal(gpux_backend_name(GPUX_BACKEND_AUTO), "auto");
   assert_string_equal(gpux_backend_name(GPUX_BACKEND_CUDA), "cuda");
   assert_string_equal(gpux_backend_name(GPUX_BACKEND_OPENCL), "opencl");
+  /* any other value: static text, never NULL */
+  assert_string_equal(gpux_backend_name((gpux_backend_kind)99), "unknown");
+  assert_string_equal(gpux_backend_name((gpux_backend_kind)-1), "unknown");
   const struct { const char *n; gpux_backend_kind k; } ok[] = {
       {"cuda", GPUX_BACKEND_CUDA},     {"CUDA", GPUX_BACKEND_CUDA},
       {"opencl", GPUX_BACKEND_OPENCL}, {"OpenCL", GPUX_BACKEND_OPENCL},
@@ -410,9 +413,15 @@ static void test_error_message(void **state) {
   char saved[512];
   snprintf(saved, sizeof saved, "%s", gpux_last_error_message());
   assert_non_null(strstr(saved, "main-thread-bad"));
-  /* a successful call leaves it alone */
-  GT_OK(gpux_backend_from_name(&k, "opencl"));
-  gt_smoke(gt_ctx);
+  /* a successful call leaves it alone (GT_OK would clear it first) */
+  assert_int_equal(gpux_backend_from_name(&k, "opencl"), GPUX_SUCCESS);
+  const int64_t n = 5;
+  gpux_array_t a = NULL, b = NULL;
+  assert_int_equal(gpux_array_ones(&a, gt_ctx, GPUX_INT32, 1, &n), GPUX_SUCCESS);
+  assert_int_equal(gpux_binary(&b, GPUX_ADD, a, a), GPUX_SUCCESS);
+  assert_int_equal(gpux_context_synchronize(gt_ctx), GPUX_SUCCESS);
+  gpux_array_release(a);
+  gpux_array_release(b);
   assert_string_equal(gpux_last_error_message(), saved);
   /* the message is per thread */
   pthread_t t;

@@ -163,7 +163,6 @@ static int scalars_for(gpux_binary_op op, gpux_dtype dt, int scalar_first, doubl
   if (dt == GPUX_BOOL) {
     s[n++] = 0;
     s[n++] = 1;
-    s[n++] = 0.5; /* converts to true */
     return n;
   }
   if (op == GPUX_POW) {
@@ -181,7 +180,7 @@ static int scalars_for(gpux_binary_op op, gpux_dtype dt, int scalar_first, doubl
   if (ref_dtype_is_float(dt)) {
     s[n++] = 2.5; s[n++] = -0.75; s[n++] = 3.0; s[n++] = 0.1;
   } else if (dt == GPUX_UINT8) {
-    s[n++] = 3; s[n++] = 0; s[n++] = 200; s[n++] = -1 /* -> 0 */; s[n++] = 300 /* -> 255 */;
+    s[n++] = 3; s[n++] = 0; s[n++] = 200; s[n++] = 255;
   } else {
     s[n++] = 3; s[n++] = -1; s[n++] = 0; s[n++] = 7; s[n++] = -7;
     if (dt == GPUX_INT64) s[n++] = 9007199254740991.0; /* 2^53 - 1: exact */
@@ -256,8 +255,9 @@ static void bin_inplace(gpux_binary_op op, gpux_dtype dt, uint64_t seed) {
       GT_OK(gpux_binary_into(a, op, a, a));
       ref_binary(op, dt, n, ha, ha, want);
     } else if (which == 3) {
-      GT_OK(gpux_binary_scalar_into(a, op, a, 3.0));
-      ref_binary_scalar(op, dt, n, ha, 3.0, 0, want);
+      const double s = dt == GPUX_BOOL ? 1.0 : 3.0; /* a value the dtype holds */
+      GT_OK(gpux_binary_scalar_into(a, op, a, s));
+      ref_binary_scalar(op, dt, n, ha, s, 0, want);
     } else {
       GT_OK(gpux_binary_into(out, op, a, b));
       ref_binary(op, dt, n, ha, hb, want);

@@ -532,6 +532,57 @@ static void test_context_still_works(void **state) {
   GT_OK(gpux_context_synchronize(gt_ctx));
 }
 
+/* A scalar operand that an integer or bool array's dtype does not hold exactly is an error,
+ * never a silent change of value (1.5 on int32 used to multiply by 1). */
+static void test_scalar_not_representable(void **state) {
+  (void)state;
+  const int64_t n = 5;
+  static const struct { gpux_dtype dt; double bad[4]; double good[3]; } cases[] = {
+      {GPUX_INT32, {1.5, 2147483648.0, -2147483649.0, NAN}, {-2147483648.0, 2147483647.0, -3}},
+      {GPUX_INT64, {0.5, 9223372036854775808.0, -INFINITY, NAN}, {-9223372036854775808.0, 1e18, 0}},
+      {GPUX_UINT8, {-1, 256, 0.25, 300}, {0, 255, 17}},
+      {GPUX_BOOL, {2, -1, 0.5, NAN}, {0, 1, 1}},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    gpux_array_t a = NULL, o = NULL;
+    GT_OK(gpux_array_ones(&a, gt_ctx, cases[c].dt, 1, &n));
+    for (int i = 0; i < 4; i++) {
+      const double v = cases[c].bad[i];
+      GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_binary_scalar(&o, GPUX_EQ, a, v));
+      assert_null(o);
+      GT_ASSERT(strstr(gpux_last_error_message(), gpux_dtype_name(cases[c].dt)) != NULL,
+                "the message does not name %s: %s", gpux_dtype_name(cases[c].dt),
+                gpux_last_error_message());
+      GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_scalar_binary(&o, GPUX_NE, v, a));
+      GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_binary_scalar_into(a, GPUX_LT, a, v));
+      GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_scalar_binary_into(a, GPUX_GT, v, a));
+    }
+    for (int i = 0; i < 3; i++) {
+      GT_OK(gpux_binary_scalar(&o, GPUX_EQ, a, cases[c].good[i]));
+      gpux_array_release(o);
+      o = NULL;
+    }
+    /* the array was never changed by the refused calls: still ones */
+    int64_t sum = 0;
+    gpux_array_t i64 = NULL;
+    GT_OK(gpux_array_cast(&i64, a, GPUX_INT64));
+    int64_t h[5];
+    GT_OK(gpux_array_read(i64, h, sizeof h));
+    for (int k = 0; k < 5; k++) sum += h[k];
+    assert_int_equal(sum, 5);
+    gpux_array_release(i64);
+    gpux_array_release(a);
+  }
+  /* float dtypes round as casts do: 0.1 on float32, 1e300 -> inf */
+  gpux_array_t f = NULL, o = NULL;
+  GT_OK(gpux_array_ones(&f, gt_ctx, GPUX_FLOAT32, 1, &n));
+  GT_OK(gpux_binary_scalar(&o, GPUX_MUL, f, 0.1));
+  gpux_array_release(o);
+  GT_OK(gpux_binary_scalar(&o, GPUX_MUL, f, 1e300));
+  gpux_array_release(o);
+  gpux_array_release(f);
+}
+
 int main(void) {
   gt_init("test_errors");
   const struct CMUnitTest tests[] = {
@@ -549,6 +600,7 @@ int main(void) {
       cmocka_unit_test(test_overlap_interleaved_allowed),
       cmocka_unit_test(test_overlap_same_view_allowed),
       cmocka_unit_test(test_context_still_works),
+      cmocka_unit_test(test_scalar_not_representable),
   };
   int failed = gt_run("errors", tests, sizeof tests / sizeof tests[0]);
   gt_shutdown();

@@ -6,6 +6,9 @@
 #include "context.h"
 
 #define GPUX_MAX_DIMS 8
+/* "every axis": for naxes (reductions, squeeze), and for the axis of argmin/argmax (never a
+ * valid axis) */
+#define GPUX_ALL_AXES (-0x7fffffff - 1)
 
 typedef struct gpux_array *gpux_array_t;
 
@@ -79,11 +82,32 @@ GPUX_API gpux_status gpux_array_contiguous(gpux_array_t *out, gpux_array_t src);
 /* reshape: one entry may be -1 (inferred). A view when src is contiguous, else a copy. */
 GPUX_API gpux_status gpux_array_reshape(gpux_array_t *out, gpux_array_t src, int ndim,
                                         const int64_t *shape);
-/* Strided view: for each dimension [start, stop) by step (step != 0, negative allowed);
- * negative start/stop count from the end and are clipped as in Python slicing.
- * NULL start/stop/step mean 0 / the dimension's length / 1 for every dimension. */
+/* Strided view, as Python's a[start0:stop0:step0, start1:stop1:step1, ...]: for each
+ * dimension [start, stop) by step (step != 0, negative allowed; any int64 value otherwise);
+ * negative start/stop count from the end, and both are clipped as in Python slicing.
+ * start, stop and step are each NULL or an array of exactly ndim(src) entries: there is no
+ * way to pass fewer (use gpux_array_slice_axis for one axis). NULL start/stop/step mean,
+ * for every dimension, Python's defaults: 1 for step; 0 and the length for a positive
+ * step, the last element and "before the first" for a negative one. */
 GPUX_API gpux_status gpux_array_slice(gpux_array_t *out, gpux_array_t src, const int64_t *start,
                                       const int64_t *stop, const int64_t *step);
+/* Strided view of one axis (negative counts from the end), the others whole: a[..., start:
+ * stop:step, ...]. Pass INT64_MAX as stop for "to the end" (INT64_MIN with a negative step:
+ * "to the first element, inclusive"). */
+GPUX_API gpux_status gpux_array_slice_axis(gpux_array_t *out, gpux_array_t src, int axis,
+                                           int64_t start, int64_t stop, int64_t step);
+/* View of a[..., index, ...] with that axis dropped (NumPy's integer indexing, PyTorch's
+ * select): index may be negative; outside -len..len-1 is GPUX_ERROR_INDEX_OUT_OF_RANGE. */
+GPUX_API gpux_status gpux_array_select(gpux_array_t *out, gpux_array_t src, int axis,
+                                       int64_t index);
+/* View without the listed axes, each of length 1 (naxes == GPUX_ALL_AXES: every axis of
+ * length 1; axes may then be NULL). An axis of another length is GPUX_ERROR_INVALID_AXIS. */
+GPUX_API gpux_status gpux_array_squeeze(gpux_array_t *out, gpux_array_t src, int naxes,
+                                        const int *axes);
+/* View with naxes new axes of length 1, at the positions `axes` of the result (negative
+ * counts from the result's end), as numpy.expand_dims. */
+GPUX_API gpux_status gpux_array_expand_dims(gpux_array_t *out, gpux_array_t src, int naxes,
+                                            const int *axes);
 /* New contiguous array with axes permuted: out.shape[i] = src.shape[axes[i]] (copy kernel). */
 GPUX_API gpux_status gpux_array_permute(gpux_array_t *out, gpux_array_t src, const int *axes);
 /* Reverses the axes (the matrix transpose for 2-d), as a contiguous copy. */

@@ -40,7 +40,7 @@ typedef enum gpux_context_option {
 extern "C" {
 #endif
 
-/* "cuda", "opencl", "auto" (and "default"). */
+/* "cuda", "opencl", "auto" (and "default"); "unknown" for any other value. */
 GPUX_API const char *gpux_backend_name(gpux_backend_kind b);
 /* Parses a name as GPUX_BACKEND takes it (case-insensitive); unknown names are an error. */
 GPUX_API gpux_status gpux_backend_from_name(gpux_backend_kind *out, const char *name);

@@ -3,7 +3,8 @@
  *
  * Axes: `axes` lists naxes axes to reduce (negative values count from the end; no repeats);
  * naxes == GPUX_ALL_AXES (axes may be NULL) reduces over every axis; naxes == 0 reduces over
- * none (each element alone). keepdims keeps the reduced axes with length 1.
+ * none (each element alone). keepdims keeps the reduced axes with length 1. A 0-d array has
+ * no axes: an axis (0 or -1 included) is GPUX_ERROR_INVALID_AXIS, as NumPy's AxisError.
  * argmin/argmax take one axis or GPUX_ALL_AXES (then the index is the flat row-major index).
  *
  * Result dtypes (gpux_reduce_result_dtype): sum and prod of integers accumulate in and
@@ -30,9 +31,6 @@
 #ifndef GPUX_REDUCE_H
 #define GPUX_REDUCE_H
 #include "array.h"
-
-/* "every axis": for naxes, and for the axis of argmin/argmax (never a valid axis) */
-#define GPUX_ALL_AXES (-0x7fffffff - 1)
 
 /* Values are stable ABI. */
 typedef enum gpux_reduce_op {

@@ -19,6 +19,7 @@
   X(ERROR_INVALID_AXIS, 108, "invalid axis or permutation")                             \
   X(ERROR_OVERLAP, 109, "output partially overlaps an input")                           \
   X(ERROR_INVALID_OP, 110, "unknown operation")                                         \
+  X(ERROR_INDEX_OUT_OF_RANGE, 111, "index out of range")                                \
   X(ERROR_OUT_OF_MEMORY, 200, "out of device memory")                                   \
   X(ERROR_OUT_OF_HOST_MEMORY, 201, "out of host memory")                                \
   X(ERROR_BACKEND_UNKNOWN, 300, "unknown backend name")                                 \

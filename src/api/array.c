@@ -104,7 +104,7 @@ gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, g
     if (s != GPUX_SUCCESS) {
       if (s == GPUX_ERROR_OUT_OF_MEMORY) {
         char sh[256], msg[1024];
-        snprintf(msg, sizeof msg, "%s", gpux_last_error_message());
+        snprintf(msg, sizeof msg, "%s", gpux__error_body());
         gpux__set_error(s, "array %s of %s (%llu bytes): %s",
                         gpux__shape_str(sh, sizeof sh, ndim, shape), gpux_dtype_name(dt),
                         (unsigned long long)size * gpux_dtype_size(dt), msg);
@@ -115,7 +115,7 @@ gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, g
     }
     a->st->refs = 1;
   }
-  ctx->live_arrays++;
+  gpux__context_retain(ctx);
   *out = a;
   return GPUX_SUCCESS;
 }
@@ -131,19 +131,20 @@ static gpux_status view_of(struct gpux_array **out, const struct gpux_array *a) 
   if (!v) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   *v = *a;
   if (v->st) v->st->refs++;
-  a->ctx->live_arrays++;
+  gpux__context_retain(a->ctx);
   *out = v;
   return GPUX_SUCCESS;
 }
 
 GPUX_API void gpux_array_release(gpux_array_t a) {
   if (!a) return;
+  struct gpux_context *ctx = a->ctx;
   if (a->st && --a->st->refs == 0) {
-    gpux__pool_free(a->ctx, a->st->blk);
+    gpux__pool_free(ctx, a->st->blk);
     free(a->st);
   }
-  a->ctx->live_arrays--;
   free(a);
+  gpux__context_unref(ctx);
 }
 
 /* float64 -> float16 (mb = 10, bias = 15) or bfloat16 (mb = 7, bias = 127), rounded once to
@@ -203,16 +204,36 @@ gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
   return s;
 }
 
+gpux_status gpux__scalar_exact(gpux__scalar *out, double v, gpux_dtype dt) {
+  double lo = 0, hi = -1; /* float dtypes: any value, rounded as casts round */
+  switch (dt) {
+    case GPUX_INT32: lo = -2147483648.0; hi = 2147483647.0; break;
+    case GPUX_INT64: lo = -9223372036854775808.0; hi = 9223372036854774784.0; break;
+    case GPUX_UINT8: lo = 0; hi = 255; break;
+    case GPUX_BOOL: lo = 0; hi = 1; break;
+    default: break;
+  }
+  if (lo <= hi && !(v >= lo && v <= hi && v == floor(v)))
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "the scalar %.17g is not a %s value (a %s array takes integers in "
+                           "%.17g..%.17g; cast the array to a float dtype for other values)",
+                           v, gpux_dtype_name(dt), gpux_dtype_name(dt), lo, hi);
+  *out = gpux__scalar_from_double(v, dt);
+  return GPUX_SUCCESS;
+}
+
 /* ---- creation */
 
 GPUX_API gpux_status gpux_array_empty(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                       int ndim, const int64_t *shape) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   return gpux__array_new(out, ctx, dt, ndim, shape);
 }
 
 static gpux_status fill_contiguous(struct gpux_array *a, double value) {
   if (a->size == 0) return GPUX_SUCCESS;
+  GPUX__NEED(a->ctx, GPUX__Q_FILL, 0, a->dtype, -1);
   gpux__launch l;
   l.layout = GPUX_LAYOUT_C;
   l.n = a->size;
@@ -223,6 +244,7 @@ static gpux_status fill_contiguous(struct gpux_array *a, double value) {
 
 GPUX_API gpux_status gpux_array_full(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                      int ndim, const int64_t *shape, double value) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   GPUX__CHECK(gpux__array_new(out, ctx, dt, ndim, shape));
   gpux_status s = fill_contiguous(*out, value);
@@ -235,11 +257,13 @@ GPUX_API gpux_status gpux_array_full(gpux_array_t *out, gpux_context_t ctx, gpux
 
 GPUX_API gpux_status gpux_array_zeros(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                       int ndim, const int64_t *shape) {
+  GPUX__API_FN();
   return gpux_array_full(out, ctx, dt, ndim, shape, 0.0);
 }
 
 GPUX_API gpux_status gpux_array_ones(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                      int ndim, const int64_t *shape) {
+  GPUX__API_FN();
   return gpux_array_full(out, ctx, dt, ndim, shape, 1.0);
 }
 
@@ -247,12 +271,18 @@ static gpux_status ramp(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt, in
                         double start, double step, double stop, int is_linspace) {
   GPUX__CHECK(gpux__array_new(out, ctx, dt, 1, &n));
   if (n == 0) return GPUX_SUCCESS;
+  gpux_status s = gpux__need(ctx, &(const gpux__query){GPUX__Q_FILL, 0, dt, -1});
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(*out);
+    *out = NULL;
+    return s;
+  }
   gpux__launch l;
   l.layout = GPUX_LAYOUT_C;
   l.n = n;
   l.opnd[0] = gpux__operand_of(*out);
-  gpux_status s = is_linspace ? ctx->be->linspace(ctx->b, &l, start, step, stop)
-                              : ctx->be->arange(ctx->b, &l, start, step);
+  s = is_linspace ? ctx->be->linspace(ctx->b, &l, start, step, stop)
+                  : ctx->be->arange(ctx->b, &l, start, step);
   if (s != GPUX_SUCCESS) {
     gpux_array_release(*out);
     *out = NULL;
@@ -262,6 +292,7 @@ static gpux_status ramp(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt, in
 
 GPUX_API gpux_status gpux_array_arange(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                        double start, double stop, double step) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   if (!isfinite(start) || !isfinite(stop) || !isfinite(step) || step == 0.0)
@@ -277,6 +308,7 @@ GPUX_API gpux_status gpux_array_arange(gpux_array_t *out, gpux_context_t ctx, gp
 
 GPUX_API gpux_status gpux_array_linspace(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                          double start, double stop, int64_t n) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   if (n < 0) return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "linspace: n = %lld is negative", (long long)n);
@@ -300,6 +332,7 @@ static gpux_status check_bytes(const struct gpux_array *a, const void *data, siz
 
 GPUX_API gpux_status gpux_array_from_host(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                           int ndim, const int64_t *shape, const void *data) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   GPUX__CHECK(gpux__array_new(out, ctx, dt, ndim, shape));
   gpux_status s = gpux_array_write(*out, data, (size_t)(*out)->size * gpux_dtype_size(dt));
@@ -311,6 +344,7 @@ GPUX_API gpux_status gpux_array_from_host(gpux_array_t *out, gpux_context_t ctx,
 }
 
 GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t bytes) {
+  GPUX__API_FN();
   GPUX__CHECK(gpux__check_array(dst, "gpux_array_write: dst"));
   GPUX__CHECK(check_bytes(dst, data, bytes, "gpux_array_write"));
   if (bytes == 0) return GPUX_SUCCESS;
@@ -328,6 +362,7 @@ GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t
 }
 
 GPUX_API gpux_status gpux_array_read(gpux_array_t src, void *data, size_t bytes) {
+  GPUX__API_FN();
   GPUX__CHECK(gpux__check_array(src, "gpux_array_read: src"));
   GPUX__CHECK(check_bytes(src, data, bytes, "gpux_array_read"));
   struct gpux_context *ctx = src->ctx;
@@ -344,6 +379,7 @@ GPUX_API gpux_status gpux_array_read(gpux_array_t src, void *data, size_t bytes)
 }
 
 GPUX_API gpux_status gpux_array_download(void **data, size_t *bytes, gpux_array_t src) {
+  GPUX__API_FN();
   if (!data || !bytes) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_download: data or bytes is NULL");
   *data = NULL;
   *bytes = 0;
@@ -379,7 +415,8 @@ static void plan_tiles(gpux_nd_params *nd) {
 }
 
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src) {
-  if (dst->size == 0) return GPUX_SUCCESS;
+  /* a view copied onto itself is a no-op, as in NumPy (drivers reject overlapping copies) */
+  if (dst->size == 0 || gpux__same_view(dst, src)) return GPUX_SUCCESS;
   struct gpux_context *ctx = dst->ctx;
   size_t es = gpux_dtype_size(dst->dtype);
   if (gpux__same_shape(dst, src) && gpux__is_contiguous(dst) && gpux__is_contiguous(src))
@@ -417,6 +454,7 @@ static gpux_status check_broadcast_into(const struct gpux_array *dst, const stru
 }
 
 GPUX_API gpux_status gpux_array_copy_into(gpux_array_t dst, gpux_array_t src) {
+  GPUX__API_FN();
   GPUX__CHECK(gpux__check_array(dst, "gpux_array_copy_into: dst"));
   GPUX__CHECK(gpux__check_array(src, "gpux_array_copy_into: src"));
   GPUX__CHECK(same_ctx(dst, src, "gpux_array_copy_into"));
@@ -428,6 +466,7 @@ GPUX_API gpux_status gpux_array_copy_into(gpux_array_t dst, gpux_array_t src) {
 }
 
 GPUX_API gpux_status gpux_array_contiguous(gpux_array_t *out, gpux_array_t src) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   GPUX__CHECK(gpux__check_array(src, "src"));
@@ -441,6 +480,7 @@ GPUX_API gpux_status gpux_array_contiguous(gpux_array_t *out, gpux_array_t src) 
 }
 
 GPUX_API gpux_status gpux_array_copy(gpux_array_t *out, gpux_array_t src) {
+  GPUX__API_FN();
   return gpux_array_contiguous(out, src);
 }
 
@@ -448,6 +488,7 @@ GPUX_API gpux_status gpux_array_copy(gpux_array_t *out, gpux_array_t src) {
 
 GPUX_API gpux_status gpux_array_reshape(gpux_array_t *out, gpux_array_t src, int ndim,
                                         const int64_t *shape) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   GPUX__CHECK(gpux__check_array(src, "src"));
@@ -495,47 +536,184 @@ GPUX_API gpux_status gpux_array_reshape(gpux_array_t *out, gpux_array_t src, int
   return GPUX_SUCCESS;
 }
 
+/* One axis of a slice, clipped as Python does: first index *b and count *n. Any step but 0;
+ * the arithmetic stays in range for every int64 start, stop and step. */
+static void slice_axis(int64_t len, int64_t start, int64_t stop, int64_t step, int64_t *b,
+                       int64_t *n) {
+  int64_t e;
+  uint64_t span, ast;
+  if (step > 0) {
+    *b = start < 0 ? (start < -len ? 0 : start + len) : start > len ? len : start;
+    e = stop < 0 ? (stop < -len ? 0 : stop + len) : stop > len ? len : stop;
+    span = e > *b ? (uint64_t)(e - *b) : 0;
+    ast = (uint64_t)step;
+  } else {
+    *b = start < 0 ? (start < -len ? -1 : start + len) : start > len - 1 ? len - 1 : start;
+    e = stop < 0 ? (stop < -len ? -1 : stop + len) : stop > len - 1 ? len - 1 : stop;
+    span = *b > e ? (uint64_t)(*b - e) : 0;
+    ast = 0 - (uint64_t)step; /* |INT64_MIN| fits in uint64 */
+  }
+  *n = span ? (int64_t)((span - 1) / ast + 1) : 0;
+}
+
+/* v's axis d as `n` elements from index b by step; the stride of an axis of at most one
+ * element is left as it was (so a huge step cannot overflow it). */
+static void set_axis(struct gpux_array *v, const struct gpux_array *src, int d, int64_t b,
+                     int64_t n, int64_t step) {
+  if (n > 0) v->offset += b * src->strides[d];
+  v->shape[d] = n;
+  v->strides[d] = n > 1 ? src->strides[d] * step : src->strides[d];
+}
+
+static void count_size(struct gpux_array *v) {
+  v->size = 1;
+  for (int d = 0; d < v->ndim; d++) v->size *= v->shape[d];
+}
+
 GPUX_API gpux_status gpux_array_slice(gpux_array_t *out, gpux_array_t src, const int64_t *start,
                                       const int64_t *stop, const int64_t *step) {
+  GPUX__API_FN();
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_slice: out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "gpux_array_slice: src"));
+  struct gpux_array v = *src;
+  for (int d = 0; d < src->ndim; d++) {
+    int64_t st = step ? step[d] : 1, b, n;
+    if (st == 0)
+      return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "gpux_array_slice: step of dimension %d is 0", d);
+    slice_axis(src->shape[d], start ? start[d] : st > 0 ? 0 : INT64_MAX,
+               stop ? stop[d] : st > 0 ? INT64_MAX : INT64_MIN, st, &b, &n);
+    set_axis(&v, src, d, b, n, st);
+  }
+  count_size(&v);
+  return view_of(out, &v);
+}
+
+/* axis in -ndim..ndim-1 -> 0..ndim-1, or -1 */
+static int norm_axis(int axis, int ndim) {
+  if (axis < -ndim || axis >= ndim) return -1;
+  return axis < 0 ? axis + ndim : axis;
+}
+
+/* The arguments of a view of one axis of src: *d the axis (negative counts from the end). */
+static gpux_status axis_view_args(gpux_array_t *out, const struct gpux_array *src, int axis,
+                                  int *d) {
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   GPUX__CHECK(gpux__check_array(src, "src"));
-  struct gpux_array v = *src;
-  v.size = 1;
-  for (int d = 0; d < src->ndim; d++) {
-    int64_t len = src->shape[d];
-    int64_t st = step ? step[d] : 1;
-    if (st == 0) return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "slice: step of dimension %d is 0", d);
-    int64_t b, e, n;
-    if (st > 0) {
-      b = start ? start[d] : 0;
-      e = stop ? stop[d] : len;
-      if (b < 0) b = b < -len ? 0 : b + len;
-      if (b > len) b = len;
-      if (e < 0) e = e < -len ? 0 : e + len;
-      if (e > len) e = len;
-      n = e > b ? (e - b - 1) / st + 1 : 0;
-    } else {
-      b = start ? start[d] : len - 1;
-      e = stop ? stop[d] : INT64_MIN;
-      if (b < 0) b = b < -len ? -1 : b + len;
-      if (b > len - 1) b = len - 1;
-      if (e < 0) e = e < -len ? -1 : e + len;
-      if (e > len - 1) e = len - 1;
-      n = b > e ? (b - e - 1) / (-st) + 1 : 0;
-    }
-    if (n > 0) v.offset += b * src->strides[d];
-    v.shape[d] = n;
-    v.strides[d] = src->strides[d] * st;
-    v.size *= n;
-  }
-  struct gpux_array *r = NULL;
-  GPUX__CHECK(view_of(&r, &v));
-  *out = r;
+  *d = norm_axis(axis, src->ndim);
+  if (*d < 0)
+    return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "axis %d is out of range for %d dimensions",
+                           axis, src->ndim);
   return GPUX_SUCCESS;
 }
 
+GPUX_API gpux_status gpux_array_slice_axis(gpux_array_t *out, gpux_array_t src, int axis,
+                                           int64_t start, int64_t stop, int64_t step) {
+  GPUX__API_FN();
+  int d = 0;
+  GPUX__CHECK(axis_view_args(out, src, axis, &d));
+  if (step == 0) return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "step is 0");
+  struct gpux_array v = *src;
+  int64_t b, n;
+  slice_axis(src->shape[d], start, stop, step, &b, &n);
+  set_axis(&v, src, d, b, n, step);
+  count_size(&v);
+  return view_of(out, &v);
+}
+
+GPUX_API gpux_status gpux_array_select(gpux_array_t *out, gpux_array_t src, int axis,
+                                       int64_t index) {
+  GPUX__API_FN();
+  int d = 0;
+  GPUX__CHECK(axis_view_args(out, src, axis, &d));
+  int64_t len = src->shape[d];
+  if (index < -len || index >= len)
+    return gpux__set_error(GPUX_ERROR_INDEX_OUT_OF_RANGE,
+                           "index %lld is out of range for axis %d of length %lld",
+                           (long long)index, axis, (long long)len);
+  struct gpux_array v = *src;
+  v.offset += (index < 0 ? index + len : index) * src->strides[d];
+  for (int k = d; k + 1 < src->ndim; k++) {
+    v.shape[k] = src->shape[k + 1];
+    v.strides[k] = src->strides[k + 1];
+  }
+  v.ndim--;
+  count_size(&v);
+  return view_of(out, &v);
+}
+
+GPUX_API gpux_status gpux_array_squeeze(gpux_array_t *out, gpux_array_t src, int naxes,
+                                        const int *axes) {
+  GPUX__API_FN();
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_squeeze: out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "gpux_array_squeeze: src"));
+  int drop[GPUX_MAX_DIMS] = {0};
+  if (naxes == GPUX_ALL_AXES) {
+    for (int d = 0; d < src->ndim; d++) drop[d] = src->shape[d] == 1;
+  } else {
+    if (naxes < 0 || naxes > src->ndim)
+      return gpux__set_error(GPUX_ERROR_INVALID_AXIS,
+                             "gpux_array_squeeze: naxes = %d (0..%d, or GPUX_ALL_AXES)", naxes,
+                             src->ndim);
+    if (naxes > 0 && !axes)
+      return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_squeeze: axes is NULL");
+    for (int k = 0; k < naxes; k++) {
+      int d = norm_axis(axes[k], src->ndim);
+      if (d < 0 || drop[d])
+        return gpux__set_error(GPUX_ERROR_INVALID_AXIS,
+                               "gpux_array_squeeze: axis %d is %s", axes[k],
+                               d < 0 ? "out of range" : "repeated");
+      if (src->shape[d] != 1)
+        return gpux__set_error(GPUX_ERROR_INVALID_AXIS,
+                               "gpux_array_squeeze: axis %d has length %lld, not 1", axes[k],
+                               (long long)src->shape[d]);
+      drop[d] = 1;
+    }
+  }
+  struct gpux_array v = *src;
+  v.ndim = 0;
+  for (int d = 0; d < src->ndim; d++)
+    if (!drop[d]) {
+      v.shape[v.ndim] = src->shape[d];
+      v.strides[v.ndim++] = src->strides[d];
+    }
+  return view_of(out, &v);
+}
+
+GPUX_API gpux_status gpux_array_expand_dims(gpux_array_t *out, gpux_array_t src, int naxes,
+                                            const int *axes) {
+  GPUX__API_FN();
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_expand_dims: out is NULL");
+  *out = NULL;
+  GPUX__CHECK(gpux__check_array(src, "gpux_array_expand_dims: src"));
+  int nd = src->ndim + naxes;
+  if (naxes < 0 || nd > GPUX_MAX_DIMS)
+    return gpux__set_error(GPUX_ERROR_INVALID_AXIS,
+                           "gpux_array_expand_dims: %d new axes on %d dimensions (at most %d in all)",
+                           naxes, src->ndim, GPUX_MAX_DIMS);
+  if (naxes > 0 && !axes)
+    return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_expand_dims: axes is NULL");
+  int added[GPUX_MAX_DIMS] = {0};
+  for (int k = 0; k < naxes; k++) { /* positions in the result, as NumPy counts them */
+    int d = norm_axis(axes[k], nd);
+    if (d < 0 || added[d])
+      return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "gpux_array_expand_dims: axis %d is %s",
+                             axes[k], d < 0 ? "out of range" : "repeated");
+    added[d] = 1;
+  }
+  struct gpux_array v = *src;
+  v.ndim = nd;
+  for (int d = 0, k = 0; d < nd; d++) {
+    v.shape[d] = added[d] ? 1 : src->shape[k];
+    v.strides[d] = added[d] ? 0 : src->strides[k++];
+  }
+  return view_of(out, &v);
+}
+
 GPUX_API gpux_status gpux_array_permute(gpux_array_t *out, gpux_array_t src, const int *axes) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   GPUX__CHECK(gpux__check_array(src, "src"));
@@ -562,6 +740,7 @@ GPUX_API gpux_status gpux_array_permute(gpux_array_t *out, gpux_array_t src, con
 }
 
 GPUX_API gpux_status gpux_array_transpose(gpux_array_t *out, gpux_array_t src) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   GPUX__CHECK(gpux__check_array(src, "src"));
@@ -573,6 +752,7 @@ GPUX_API gpux_status gpux_array_transpose(gpux_array_t *out, gpux_array_t src) {
 /* ---- casts */
 
 GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src) {
+  GPUX__API_FN();
   GPUX__CHECK(gpux__check_array(dst, "gpux_array_cast_into: dst"));
   GPUX__CHECK(gpux__check_array(src, "gpux_array_cast_into: src"));
   GPUX__CHECK(same_ctx(dst, src, "gpux_array_cast_into"));
@@ -580,6 +760,7 @@ GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src) {
   if (dst->size == 0) return GPUX_SUCCESS;
   if (dst->dtype == src->dtype) return gpux__copy_strided(dst, src);
   struct gpux_context *ctx = dst->ctx;
+  GPUX__NEED(ctx, GPUX__Q_CAST, 0, src->dtype, dst->dtype);
   gpux__launch l;
   l.opnd[0] = gpux__operand_of(dst);
   l.opnd[1] = gpux__operand_of(src);
@@ -596,6 +777,7 @@ GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src) {
 }
 
 GPUX_API gpux_status gpux_array_cast(gpux_array_t *out, gpux_array_t src, gpux_dtype dt) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   GPUX__CHECK(gpux__check_array(src, "src"));
@@ -613,6 +795,7 @@ GPUX_API gpux_status gpux_array_cast(gpux_array_t *out, gpux_array_t src, gpux_d
 
 #define QUERY(fn, type, expr)                                                              \
   GPUX_API gpux_status fn(type *out, gpux_array_t a) {                                     \
+    GPUX__API_FN();                                                                        \
     if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, #fn ": out is NULL");       \
     GPUX__CHECK(gpux__check_array(a, #fn ": array"));                                      \
     *out = (expr);                                                                         \
@@ -627,6 +810,7 @@ QUERY(gpux_array_context, gpux_context_t, a->ctx)
 #undef QUERY
 
 GPUX_API gpux_status gpux_array_shape(int64_t *shape, gpux_array_t a) {
+  GPUX__API_FN();
   if (!shape) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_shape: shape is NULL");
   GPUX__CHECK(gpux__check_array(a, "gpux_array_shape: array"));
   if (a->ndim) memcpy(shape, a->shape, (size_t)a->ndim * sizeof *shape);
@@ -634,6 +818,7 @@ GPUX_API gpux_status gpux_array_shape(int64_t *shape, gpux_array_t a) {
 }
 
 GPUX_API gpux_status gpux_array_strides(int64_t *strides, gpux_array_t a) {
+  GPUX__API_FN();
   if (!strides) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_array_strides: strides is NULL");
   GPUX__CHECK(gpux__check_array(a, "gpux_array_strides: array"));
   if (a->ndim) memcpy(strides, a->strides, (size_t)a->ndim * sizeof *strides);

@@ -70,11 +70,12 @@ static gpux_status open_on(struct gpux_context *ctx, gpux_backend_kind kind, int
 
 GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind backend,
                                          int device) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_context_create: out is NULL");
   *out = NULL;
   if (backend == GPUX_BACKEND_DEFAULT)
     GPUX__CHECK(backend_from_env(&backend));
-  else if (!gpux_backend_name(backend))
+  else if (backend != GPUX_BACKEND_AUTO && !gpux__backend_known(backend))
     return gpux__set_error(GPUX_ERROR_BACKEND_UNKNOWN, "unknown backend id %d", (int)backend);
   if (device < -1)
     return gpux__set_error(GPUX_ERROR_INVALID_DEVICE, "device index %d is negative", device);
@@ -84,22 +85,30 @@ GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind 
 
   struct gpux_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  ctx->refs = 1;
   ctx->pool.limit = UINT64_MAX;
   ctx->gemm_path = gemm_path;
   gpux_status s;
   if (backend == GPUX_BACKEND_AUTO) {
-    /* CUDA first; the OpenCL backend lists GPUs before other devices. */
-    char why_cuda[1024];
-    s = open_on(ctx, GPUX_BACKEND_CUDA, device);
-    if (s != GPUX_SUCCESS) {
-      snprintf(why_cuda, sizeof why_cuda, "%s", gpux_last_error_message());
-      s = open_on(ctx, GPUX_BACKEND_OPENCL, device);
-      if (s != GPUX_SUCCESS) {
-        char why_cl[1024];
-        snprintf(why_cl, sizeof why_cl, "%s", gpux_last_error_message());
-        s = gpux__set_error(s == GPUX_ERROR_INVALID_DEVICE ? s : GPUX_ERROR_NO_DEVICE,
-                            "auto: no usable backend; %s; %s", why_cuda, why_cl);
+    /* each backend in the registry's order (the OpenCL backend lists GPUs before other
+     * devices); the reasons of those that fail make the message when none is left */
+    char why[2048] = "", *saved = gpux__error_save();
+    size_t len = 0;
+    s = GPUX_ERROR_NO_DEVICE;
+    for (int i = 0; i < gpux__backend_count() && s != GPUX_SUCCESS; i++) {
+      gpux_status si = open_on(ctx, gpux__backend_kind_at(i), device);
+      if (si == GPUX_SUCCESS) s = si;
+      else {
+        if (si == GPUX_ERROR_INVALID_DEVICE) s = si;
+        if (len < sizeof why)
+          len += (size_t)snprintf(why + len, sizeof why - len, "; %s", gpux__error_body());
       }
+    }
+    if (s == GPUX_SUCCESS) {
+      gpux__error_restore(saved);
+    } else {
+      free(saved);
+      s = gpux__set_error(s, "auto: no usable backend%s", why);
     }
   } else {
     s = open_on(ctx, backend, device);
@@ -112,13 +121,60 @@ GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind 
   return GPUX_SUCCESS;
 }
 
-GPUX_API void gpux_context_release(gpux_context_t ctx) {
-  if (!ctx) return;
-  if (ctx->be->synchronize) (void)ctx->be->synchronize(ctx->b);
-  gpux__program_cache_clear(ctx);
+void gpux__context_retain(struct gpux_context *ctx) {
+  __atomic_add_fetch(&ctx->refs, 1, __ATOMIC_RELAXED);
+}
+
+void gpux__context_unref(struct gpux_context *ctx) {
+  if (__atomic_sub_fetch(&ctx->refs, 1, __ATOMIC_ACQ_REL) != 0) return;
+  (void)ctx->be->synchronize(ctx->b);
+  gpux__program_cache_clear(ctx); /* no program or kernel handle is left: only the cache's */
   gpux__pool_destroy(ctx);
   ctx->be->context_destroy(ctx->b);
   free(ctx);
+}
+
+GPUX_API void gpux_context_release(gpux_context_t ctx) {
+  if (ctx) gpux__context_unref(ctx);
+}
+
+/* The interface entry each family runs on (GPUX__Q_*). */
+static int has_entry(const gpux__backend_iface *be, int family) {
+  switch (family) {
+    case GPUX__Q_REDUCE: return be->reduce != NULL;
+    case GPUX__Q_SCAN: return be->scan != NULL;
+    case GPUX__Q_GEMM: return be->gemm != NULL;
+    case GPUX__Q_RANDOM: return be->random != NULL;
+    case GPUX__Q_PROGRAM:
+      return be->program_build && be->program_release && be->kernel_create &&
+             be->kernel_release && be->kernel_launch;
+    case GPUX__Q_EVENTS:
+      return be->event_create && be->event_destroy && be->event_record &&
+             be->event_synchronize && be->event_elapsed_ms;
+    default: return 1; /* required entries */
+  }
+}
+
+gpux_status gpux__can(const struct gpux_context *ctx, const gpux__query *q, char *why,
+                      size_t len) {
+  static const char *const family_names[] = {
+      "elementwise binary ops", "elementwise unary ops", "where", "casts", "fills",
+      "reductions", "scans", "matrix products", "random numbers",
+      "run-time compiled programs", "device events"};
+  if (!has_entry(ctx->be, q->family)) {
+    snprintf(why, len, "the %s backend has no %s", ctx->be->name, family_names[q->family]);
+    return GPUX_ERROR_UNSUPPORTED;
+  }
+  return ctx->be->supports ? ctx->be->supports(ctx->b, q, why, len) : GPUX_SUCCESS;
+}
+
+gpux_status gpux__need(const struct gpux_context *ctx, const gpux__query *q) {
+  char why[512];
+  gpux_status s = gpux__can(ctx, q, why, sizeof why);
+  if (s == GPUX_SUCCESS) return s;
+  const char *dt = q->dtype >= 0 ? gpux_dtype_name((gpux_dtype)q->dtype) : NULL;
+  return gpux__set_error(s, "%s (%s%s%s backend, %s)", why, dt ? dt : "", dt ? "; " : "",
+                         ctx->be->name, ctx->info.name);
 }
 
 #define CHECK_CTX(ctx)                                                         \
@@ -127,11 +183,13 @@ GPUX_API void gpux_context_release(gpux_context_t ctx) {
   } while (0)
 
 GPUX_API gpux_status gpux_context_synchronize(gpux_context_t ctx) {
+  GPUX__API_FN();
   CHECK_CTX(ctx);
   return ctx->be->synchronize(ctx->b);
 }
 
 GPUX_API gpux_status gpux_context_backend(gpux_backend_kind *out, gpux_context_t ctx) {
+  GPUX__API_FN();
   CHECK_CTX(ctx);
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_context_backend: out is NULL");
   *out = ctx->kind;
@@ -139,6 +197,7 @@ GPUX_API gpux_status gpux_context_backend(gpux_backend_kind *out, gpux_context_t
 }
 
 GPUX_API gpux_status gpux_context_device_info(gpux_device_info *out, gpux_context_t ctx) {
+  GPUX__API_FN();
   CHECK_CTX(ctx);
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_context_device_info: out is NULL");
   *out = ctx->info;
@@ -147,6 +206,7 @@ GPUX_API gpux_status gpux_context_device_info(gpux_device_info *out, gpux_contex
 
 GPUX_API gpux_status gpux_context_set_option(gpux_context_t ctx, gpux_context_option opt,
                                              int64_t value) {
+  GPUX__API_FN();
   CHECK_CTX(ctx);
   switch (opt) {
     case GPUX_OPTION_POOL_LIMIT_BYTES:
@@ -174,6 +234,7 @@ GPUX_API gpux_status gpux_context_set_option(gpux_context_t ctx, gpux_context_op
 }
 
 GPUX_API gpux_status gpux_pool_get_stats(gpux_pool_stats *out, gpux_context_t ctx) {
+  GPUX__API_FN();
   CHECK_CTX(ctx);
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_pool_get_stats: out is NULL");
   *out = ctx->pool.stats;
@@ -181,6 +242,7 @@ GPUX_API gpux_status gpux_pool_get_stats(gpux_pool_stats *out, gpux_context_t ct
 }
 
 GPUX_API gpux_status gpux_pool_trim(gpux_context_t ctx) {
+  GPUX__API_FN();
   CHECK_CTX(ctx);
   GPUX__CHECK(ctx->be->synchronize(ctx->b));
   gpux__pool_trim(ctx);
@@ -195,11 +257,12 @@ struct gpux_event {
 };
 
 GPUX_API gpux_status gpux_event_create(gpux_event_t *out, gpux_context_t ctx) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_create: out is NULL");
   *out = NULL;
   CHECK_CTX(ctx);
-  if (!ctx->be->event_create)
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED, "%s backend has no events", ctx->be->name);
+  const gpux__query q = {GPUX__Q_EVENTS, 0, -1, -1};
+  GPUX__CHECK(gpux__need(ctx, &q));
   struct gpux_event *e = calloc(1, sizeof *e);
   if (!e) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   e->ctx = ctx;
@@ -208,17 +271,21 @@ GPUX_API gpux_status gpux_event_create(gpux_event_t *out, gpux_context_t ctx) {
     free(e);
     return s;
   }
+  gpux__context_retain(ctx);
   *out = e;
   return GPUX_SUCCESS;
 }
 
 GPUX_API void gpux_event_release(gpux_event_t e) {
   if (!e) return;
-  e->ctx->be->event_destroy(e->ctx->b, e->ev);
+  struct gpux_context *ctx = e->ctx;
+  ctx->be->event_destroy(ctx->b, e->ev);
   free(e);
+  gpux__context_unref(ctx);
 }
 
 GPUX_API gpux_status gpux_event_record(gpux_event_t e) {
+  GPUX__API_FN();
   if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_record: event is NULL");
   GPUX__CHECK(e->ctx->be->event_record(e->ctx->b, e->ev));
   e->recorded = 1;
@@ -226,12 +293,14 @@ GPUX_API gpux_status gpux_event_record(gpux_event_t e) {
 }
 
 GPUX_API gpux_status gpux_event_synchronize(gpux_event_t e) {
+  GPUX__API_FN();
   if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_synchronize: event is NULL");
   if (!e->recorded) return GPUX_SUCCESS;
   return e->ctx->be->event_synchronize(e->ctx->b, e->ev);
 }
 
 GPUX_API gpux_status gpux_event_elapsed_ms(double *ms, gpux_event_t start, gpux_event_t end) {
+  GPUX__API_FN();
   if (!ms || !start || !end)
     return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_elapsed_ms: NULL argument");
   if (start->ctx != end->ctx)

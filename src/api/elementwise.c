@@ -136,6 +136,7 @@ static gpux_dtype result_dtype(unsigned char kind, gpux_dtype in) {
 
 GPUX_API gpux_status gpux_binary_into(gpux_array_t out, gpux_binary_op op, gpux_array_t a,
                                       gpux_array_t b) {
+  GPUX__API_FN();
   NEED(out, "out");
   NEED(a, "a");
   NEED(b, "b");
@@ -143,6 +144,7 @@ GPUX_API gpux_status gpux_binary_into(gpux_array_t out, gpux_binary_op op, gpux_
   const struct gpux_array *ops[3] = {out, a, b};
   GPUX__CHECK(check_out(ops, 3, result_dtype(binary_result[op], a->dtype), binary_names[op]));
   if (out->size == 0) return GPUX_SUCCESS;
+  GPUX__NEED(out->ctx, GPUX__Q_BINARY, op, a->dtype, -1);
   gpux__launch l;
   plan(&l, ops, 3);
   return out->ctx->be->binary(out->ctx->b, (int)op, &l);
@@ -170,6 +172,7 @@ static gpux_status finish(gpux_array_t *out, gpux_status s) {
 
 GPUX_API gpux_status gpux_binary(gpux_array_t *out, gpux_binary_op op, gpux_array_t a,
                                  gpux_array_t b) {
+  GPUX__API_FN();
   NEED(out, "out");
   *out = NULL;
   NEED(a, "a");
@@ -185,16 +188,19 @@ static gpux_status binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_
   NEED(out, "out");
   NEED(a, "a");
   GPUX__CHECK(check_binary_op(op, a->dtype));
+  gpux__scalar sv;
+  GPUX__CHECK(gpux__scalar_exact(&sv, s, a->dtype));
   const struct gpux_array *ops[2] = {out, a};
   GPUX__CHECK(check_out(ops, 2, result_dtype(binary_result[op], a->dtype), binary_names[op]));
   if (out->size == 0) return GPUX_SUCCESS;
   if (gpux__same_shape(out, a) && gpux__is_contiguous(out) && gpux__is_contiguous(a)) {
+    GPUX__NEED(out->ctx, GPUX__Q_BINARY, op, a->dtype, -1);
     gpux__launch l;
     l.layout = GPUX_LAYOUT_S;
     l.n = out->size;
     l.opnd[0] = gpux__operand_of(out);
     l.opnd[1] = gpux__operand_of(a);
-    l.scalar = gpux__scalar_from_double(s, a->dtype);
+    l.scalar = sv;
     l.scalar_first = scalar_first;
     return out->ctx->be->binary(out->ctx->b, (int)op, &l);
   }
@@ -208,11 +214,13 @@ static gpux_status binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_
 
 GPUX_API gpux_status gpux_binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_array_t a,
                                              double s) {
+  GPUX__API_FN();
   return binary_scalar_into(out, op, a, s, 0);
 }
 
 GPUX_API gpux_status gpux_scalar_binary_into(gpux_array_t out, gpux_binary_op op, double s,
                                              gpux_array_t a) {
+  GPUX__API_FN();
   return binary_scalar_into(out, op, a, s, 1);
 }
 
@@ -228,27 +236,32 @@ static gpux_status binary_scalar(gpux_array_t *out, gpux_binary_op op, gpux_arra
 
 GPUX_API gpux_status gpux_binary_scalar(gpux_array_t *out, gpux_binary_op op, gpux_array_t a,
                                         double s) {
+  GPUX__API_FN();
   return binary_scalar(out, op, a, s, 0);
 }
 
 GPUX_API gpux_status gpux_scalar_binary(gpux_array_t *out, gpux_binary_op op, double s,
                                         gpux_array_t a) {
+  GPUX__API_FN();
   return binary_scalar(out, op, a, s, 1);
 }
 
 GPUX_API gpux_status gpux_unary_into(gpux_array_t out, gpux_unary_op op, gpux_array_t a) {
+  GPUX__API_FN();
   NEED(out, "out");
   NEED(a, "a");
   GPUX__CHECK(check_unary_op(op, a->dtype));
   const struct gpux_array *ops[2] = {out, a};
   GPUX__CHECK(check_out(ops, 2, result_dtype(unary_result[op], a->dtype), unary_names[op]));
   if (out->size == 0) return GPUX_SUCCESS;
+  GPUX__NEED(out->ctx, GPUX__Q_UNARY, op, a->dtype, -1);
   gpux__launch l;
   plan(&l, ops, 2);
   return out->ctx->be->unary(out->ctx->b, (int)op, &l);
 }
 
 GPUX_API gpux_status gpux_unary(gpux_array_t *out, gpux_unary_op op, gpux_array_t a) {
+  GPUX__API_FN();
   NEED(out, "out");
   *out = NULL;
   NEED(a, "a");
@@ -269,6 +282,7 @@ static gpux_status check_where(gpux_array_t cond, gpux_array_t a, gpux_array_t b
 
 GPUX_API gpux_status gpux_where_into(gpux_array_t out, gpux_array_t cond, gpux_array_t a,
                                      gpux_array_t b) {
+  GPUX__API_FN();
   NEED(out, "out");
   NEED(cond, "cond");
   NEED(a, "a");
@@ -277,6 +291,7 @@ GPUX_API gpux_status gpux_where_into(gpux_array_t out, gpux_array_t cond, gpux_a
   const struct gpux_array *ops[4] = {out, cond, a, b};
   GPUX__CHECK(check_out(ops, 4, a->dtype, "where"));
   if (out->size == 0) return GPUX_SUCCESS;
+  GPUX__NEED(out->ctx, GPUX__Q_WHERE, 0, a->dtype, -1);
   gpux__launch l;
   plan(&l, ops, 4);
   return out->ctx->be->where(out->ctx->b, &l);
@@ -284,6 +299,7 @@ GPUX_API gpux_status gpux_where_into(gpux_array_t out, gpux_array_t cond, gpux_a
 
 GPUX_API gpux_status gpux_where(gpux_array_t *out, gpux_array_t cond, gpux_array_t a,
                                 gpux_array_t b) {
+  GPUX__API_FN();
   NEED(out, "out");
   *out = NULL;
   NEED(cond, "cond");

@@ -235,7 +235,9 @@ GPUX_API void gpux_elementwise_release(gpux_elementwise_t ew) {
   free(ew->body);
   free(ew->preamble);
   free(ew->src);
+  struct gpux_context *ctx = ew->ctx;
   free(ew);
+  gpux__context_unref(ctx);
 }
 
 #define NEED(x, what) \
@@ -245,6 +247,7 @@ GPUX_API gpux_status gpux_elementwise_create(gpux_elementwise_t *out, gpux_conte
                                              const char *in_params, const char *out_params,
                                              const char *body, const char *name,
                                              const char *preamble) {
+  GPUX__API_FN();
   NEED(out, "out");
   *out = NULL;
   NEED(ctx, "ctx");
@@ -265,6 +268,7 @@ GPUX_API gpux_status gpux_elementwise_create(gpux_elementwise_t *out, gpux_conte
   struct gpux_elementwise *ew = calloc(1, sizeof *ew);
   if (!ew) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   ew->ctx = ctx;
+  gpux__context_retain(ctx); /* gpux_elementwise_release drops it, also below */
   st = parse_params(ew, in_params, 0);
   if (st != GPUX_SUCCESS) goto done;
   ew->nin = ew->nparams;
@@ -677,6 +681,7 @@ static char *generate(const struct gpux_elementwise *ew, const ew_binding *b) {
 
 GPUX_API gpux_status gpux_elementwise_source(const char **src, gpux_elementwise_t ew, int nargs,
                                              const gpux_arg *args) {
+  GPUX__API_FN();
   NEED(src, "src");
   *src = NULL;
   NEED(ew, "ew");
@@ -721,7 +726,7 @@ static gpux_status get_variant(ew_variant **out, struct gpux_elementwise *ew,
                          GPUX__PROG_NO_CONTRACT | GPUX__PROG_OPS);
   if (st == GPUX_ERROR_KERNEL_BUILD) {
     /* say which kernel and where the line numbers count; the log follows */
-    char *log = dup_str(gpux_last_error_message());
+    char *log = dup_str(gpux__error_body());
     if (log)
       gpux__set_error(st,
                       "elementwise kernel %s: the generated source does not compile (line "
@@ -781,6 +786,7 @@ static gpux_status check_arrays(const struct gpux_elementwise *ew, const gpux_ar
 
 GPUX_API gpux_status gpux_elementwise_call(gpux_elementwise_t ew, int nargs,
                                            const gpux_arg *args) {
+  GPUX__API_FN();
   NEED(ew, "ew");
   ew_binding b;
   GPUX__CHECK(bind(ew, nargs, args, &b, __func__));

@@ -17,7 +17,7 @@
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
 
-#define GPUX_BACKEND_ABI_VERSION 5u
+#define GPUX_BACKEND_ABI_VERSION 6u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -114,9 +114,8 @@ typedef struct gpux__scan_pass {
  * ldc >= n), all three operands of `dtype`, no overlap between C and A or B.
  * alpha/beta are in the compute type: f32 for f32, f16, bf16; f64; i32; i64 (integers wrap).
  * beta == 0: C is written without being read (NaN in C must not leak).
- * path: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE (the front end resolves auto). A path that
- * lacks the dtype, or a vendor library that is missing, returns GPUX_ERROR_UNSUPPORTED_DTYPE
- * (resp. GPUX_ERROR_UNSUPPORTED) with the reason; the front end may then try native.
+ * path: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE, one that supports (GPUX__Q_GEMM) accepted for
+ * the dtype: the front end resolves auto by asking.
  * tf32: float32 on the vendor path may use TF32 tensor cores. */
 typedef struct gpux__gemm {
   int dtype; /* GPUX_KDT_* of a, b and c */
@@ -167,12 +166,42 @@ typedef struct gpux__uarg {
   uint64_t local_bytes;  /* LOCAL: bytes of local (shared) memory */
 } gpux__uarg;
 
+/* The capability query (supports): can this context's device run one op? The families are
+ * the interface's kernel entries; op and the dtypes narrow it down where a backend's answer
+ * can depend on them. */
+#define GPUX__Q_BINARY 0  /* op: gpux_binary_op; dtype: the operands' */
+#define GPUX__Q_UNARY 1   /* op: gpux_unary_op; dtype: the operand's */
+#define GPUX__Q_WHERE 2   /* dtype: a's and b's */
+#define GPUX__Q_CAST 3    /* dtype: the source's; dtype2: the destination's */
+#define GPUX__Q_FILL 4    /* fill, arange, linspace; dtype: the output's */
+#define GPUX__Q_REDUCE 5  /* op: gpux_reduce_op; dtype: the input's */
+#define GPUX__Q_SCAN 6    /* op: gpux_scan_op; dtype: the input's */
+#define GPUX__Q_GEMM 7    /* op: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE; dtype: the operands' */
+#define GPUX__Q_RANDOM 8  /* op: GPUX_RK_*; dtype: the output's */
+#define GPUX__Q_PROGRAM 9 /* op: GPUX__LANG_* (run-time compiled programs and their kernels) */
+#define GPUX__Q_EVENTS 10 /* device-clock events */
+typedef struct gpux__query {
+  int family; /* GPUX__Q_* */
+  int op;     /* as the family says; 0 where it says nothing */
+  int dtype;  /* GPUX_KDT_*, -1 where the family has none */
+  int dtype2; /* GPUX__Q_CAST's destination; -1 otherwise */
+} gpux__query;
+
 /* Description of a device, filled by device_info. */
 typedef gpux_device_info gpux__devinfo;
 
 typedef struct gpux__backend_iface {
   uint32_t abi_version; /* GPUX_BACKEND_ABI_VERSION */
   const char *name;     /* "cuda", "opencl" */
+
+  /* Optional: GPUX_SUCCESS when this context's device runs q, else the status a call would
+   * fail with (GPUX_ERROR_UNSUPPORTED: the device or a library lacks it; ..._DTYPE: not for
+   * this dtype) and the reason (a phrase; the front end adds the function, the dtype, the
+   * backend and the device) in why[0..len). It sets no
+   * error: asking is not failing. The front end asks before each call that a backend or
+   * device may lack (a family whose entry is NULL it answers itself); left NULL, every
+   * filled entry runs every dtype. */
+  gpux_status (*supports)(gpux__bctx *b, const gpux__query *q, char *why, size_t len);
 
   /* Loads the driver and enumerates devices; called once, under the core's lock.
    * Failure: GPUX_ERROR_BACKEND_UNAVAILABLE with the reason (dlerror text, driver code). */
@@ -247,8 +276,10 @@ typedef struct gpux__backend_iface {
                                const char *options, unsigned flags, const char *const *names,
                                int nnames, gpux__uprog **out, char **log, int *origin);
   void (*program_release)(gpux__bctx *b, gpux__uprog *p);
-  /* The kernel `name`: GPUX_ERROR_KERNEL_NOT_FOUND if absent. *nparams: its parameter
-   * count (<= GPUX__MAX_KPARAMS), or -1 when the driver cannot tell; param_size[i]: bytes of
+  /* The kernel `name`: GPUX_ERROR_KERNEL_NOT_FOUND if absent. *nparams: on entry the count
+   * the front end read from a declaration it understood whole (-1 otherwise), which a
+   * driver that cannot count parameters without a failing call may take; on return its
+   * parameter count (<= GPUX__MAX_KPARAMS), or -1 when the driver cannot tell; param_size[i]: bytes of
    * parameter i as the driver reports it, 0 when unknown; *max_block: the largest block
    * (work-group) it can run. */
   gpux_status (*kernel_create)(gpux__bctx *b, gpux__uprog *p, const char *name,
@@ -273,6 +304,14 @@ typedef struct gpux__backend_iface {
   gpux_status (*event_synchronize)(gpux__bctx *b, void *ev);
   gpux_status (*event_elapsed_ms)(gpux__bctx *b, void *start, void *end, double *ms);
 } gpux__backend_iface;
+
+/* The entries every backend fills; the loader refuses a module that lacks one, naming it.
+ * The others are optional: one left NULL makes the front end answer GPUX_ERROR_UNSUPPORTED
+ * (through supports, below). */
+#define GPUX__BACKEND_REQUIRED(X)                                                           \
+  X(init) X(device_count) X(device_info) X(context_create) X(context_destroy) X(synchronize) \
+  X(mem_alloc) X(mem_free) X(mem_upload) X(mem_download) X(mem_copy) X(binary) X(unary)     \
+  X(where) X(cast) X(copy) X(fill) X(arange) X(linspace)
 
 typedef const gpux__backend_iface *(*gpux__backend_entry_fn)(const gpux__host_iface *host);
 

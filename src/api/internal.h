@@ -11,13 +11,43 @@ gpux_status gpux__set_error(gpux_status s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The public function being run: an error raised anywhere below it (a helper, a backend)
+ * gets its name in front ("gpux_matmul: ..."), so every message names the call that failed
+ * in one style. Each public function that returns a status starts with GPUX__API_FN(); in a
+ * nested public call the outermost one names the error. */
+const char *gpux__api_enter(const char *fn);
+void gpux__api_leave(const char **prev);
+#define GPUX__API_FN()                                                                     \
+  const char *gpux__api_prev_ __attribute__((cleanup(gpux__api_leave), unused)) =          \
+      gpux__api_enter(__func__)
+/* The thread's message without the running public function's name in front: for a message
+ * that wraps another one. */
+const char *gpux__error_body(void);
+/* A call that may fail as expected (a probe, auto's first choice) runs between save and
+ * restore, so that a call that succeeds leaves the thread's message as it found it. */
+char *gpux__error_save(void);
+void gpux__error_restore(char *saved);
 /* "(3, 4, 5)" into buf */
 const char *gpux__shape_str(char *buf, size_t len, int ndim, const int64_t *shape);
 
 /* ---- backends (registry.c) */
 /* Loads (once) and returns the backend for kind CUDA or OPENCL; on failure sets the error. */
 gpux_status gpux__backend_get(const gpux__backend_iface **out, gpux_backend_kind kind);
+/* The known backends, in auto's order of preference (CUDA, then OpenCL). */
+int gpux__backend_count(void);
+gpux_backend_kind gpux__backend_kind_at(int i);
+int gpux__backend_known(gpux_backend_kind kind);
 extern const gpux__host_iface gpux__host;
+
+/* ---- capabilities (context.c) */
+struct gpux_context;
+/* GPUX_SUCCESS when ctx's backend and device run q (its entry is filled and supports says
+ * yes); else the status a call would fail with, and the reason in why. Sets no error. */
+gpux_status gpux__can(const struct gpux_context *ctx, const gpux__query *q, char *why, size_t len);
+/* gpux__can, with the error set ("<why> (<backend> backend, <device>)") when it says no. */
+gpux_status gpux__need(const struct gpux_context *ctx, const gpux__query *q);
+#define GPUX__NEED(ctx, family, op, dtype, dtype2) \
+  GPUX__CHECK(gpux__need((ctx), &(const gpux__query){(family), (int)(op), (int)(dtype), (int)(dtype2)}))
 
 /* ---- on-disk cache (cache.c) */
 int gpux__cache_load(const void *key, size_t key_len, void **data, size_t *size);
@@ -53,11 +83,18 @@ struct gpux_context {
   int device;
   gpux_device_info info;
   gpux__pool pool;
-  int64_t live_arrays; /* arrays not yet released (for leak checks in the tests' stats) */
+  int64_t refs;        /* the caller's, plus one per object that needs the context (arrays,
+                          events, programs, kernels, expression kernels): the context goes
+                          when the last goes, so objects may be released in any order */
   int gemm_path;       /* gpux_gemm_path: GPUX_OPTION_GEMM_PATH, default GPUX_GEMM */
   int tf32;            /* GPUX_OPTION_TF32 */
   struct gpux__pcore *programs; /* memory cache of user programs (kernel.c) */
 };
+
+/* A reference for an object that needs ctx; gpux__context_unref drops it, and the last one
+ * destroys the context. */
+void gpux__context_retain(struct gpux_context *ctx);
+void gpux__context_unref(struct gpux_context *ctx);
 
 /* ---- arrays (array.c) */
 /* Device memory shared by an array and its views. */
@@ -88,6 +125,10 @@ gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, g
 gpux__operand gpux__operand_of(const struct gpux_array *a);
 /* Converts a float64 value to dtype dt with the documented cast rules. */
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt);
+/* The scalar operand of an operation on dtype dt: integer and bool dtypes take only values
+ * they hold exactly (GPUX_ERROR_INVALID_ARGUMENT otherwise: no silent change of value);
+ * float dtypes round as casts do. */
+gpux_status gpux__scalar_exact(gpux__scalar *out, double v, gpux_dtype dt);
 /* Writes src into dst elementwise (same dtype; src broadcast to dst's shape). */
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src);
 
@@ -109,6 +150,8 @@ void gpux__plan_nd(gpux_nd_params *nd, int n, const struct gpux_array *const *op
 int64_t gpux__plan_nd_multi(int n, const struct gpux_array *const *ops, int ndim,
                             const int64_t *shape, int *out_ndim, int64_t *out_shape,
                             int64_t (*out_stride)[GPUX_MAX_DIMS], int64_t *out_offset);
+/* 1 if a and b are the same elements of the same memory in the same order. */
+int gpux__same_view(const struct gpux_array *a, const struct gpux_array *b);
 /* 1 if the arrays' memory ranges overlap without being the same view. */
 int gpux__partial_overlap(const struct gpux_array *a, const struct gpux_array *b);
 /* 1 if they share any element (the same view included). */

@@ -439,9 +439,7 @@ gpux_status gpux__program_get(struct gpux_program **out, struct gpux_context *ct
                               const char *source, const char *options, unsigned flags) {
   const gpux__backend_iface *be = ctx->be;
   if (!options) options = "";
-  if (!be->program_build || !be->kernel_create || !be->kernel_launch)
-    return SET_ERROR(GPUX_ERROR_UNSUPPORTED, "gpux_program_create: the %s backend has no run-time "
-                     "compilation", be->name);
+  GPUX__NEED(ctx, GPUX__Q_PROGRAM, lang, -1, -1);
   struct gpux_program *h = malloc(sizeof *h);
   if (!h) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "gpux_program_create: handle");
   uint64_t key[2];
@@ -451,6 +449,7 @@ gpux_status gpux__program_get(struct gpux_program **out, struct gpux_context *ct
       c->refs++;
       h->core = c;
       h->origin = GPUX_PROGRAM_MEMORY_CACHE;
+      gpux__context_retain(ctx);
       *out = h;
       return GPUX_SUCCESS;
     }
@@ -481,8 +480,8 @@ gpux_status gpux__program_get(struct gpux_program **out, struct gpux_context *ct
   if (s != GPUX_SUCCESS) {
     if (s == GPUX_ERROR_KERNEL_BUILD) { /* the backend's line, then the compiler's log */
       char head[1024];
-      snprintf(head, sizeof head, "%s", gpux_last_error_message());
-      s = SET_ERROR(s, "gpux_program_create (%s, options \"%s\"): %s\n%s", lang_name(lang),
+      snprintf(head, sizeof head, "%s", gpux__error_body());
+      s = SET_ERROR(s, "(%s, options \"%s\"): %s\n%s", lang_name(lang),
                     options, head, log && *log ? log : "(the compiler gave no log)");
     }
     goto fail;
@@ -499,6 +498,7 @@ gpux_status gpux__program_get(struct gpux_program **out, struct gpux_context *ct
   cache_insert(ctx, c);
   h->core = c;
   h->origin = origin;
+  gpux__context_retain(ctx);
   *out = h;
   return GPUX_SUCCESS;
 fail:
@@ -515,6 +515,7 @@ fail:
 GPUX_API gpux_status gpux_program_create(gpux_program_t *out, gpux_context_t ctx,
                                          gpux_source_lang lang, const char *source,
                                          const char *options) {
+  GPUX__API_FN();
   if (!out) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_program_create: out is NULL");
   *out = NULL;
   if (!ctx) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_program_create: context is NULL");
@@ -527,11 +528,14 @@ GPUX_API gpux_status gpux_program_create(gpux_program_t *out, gpux_context_t ctx
 
 GPUX_API void gpux_program_release(gpux_program_t prog) {
   if (!prog) return;
+  struct gpux_context *ctx = prog->core->ctx;
   core_unref(prog->core);
   free(prog);
+  gpux__context_unref(ctx);
 }
 
 GPUX_API gpux_status gpux_program_build_log(const char **log, gpux_program_t prog) {
+  GPUX__API_FN();
   if (!log) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_program_build_log: log is NULL");
   if (!prog) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_program_build_log: program is NULL");
   *log = prog->origin == GPUX_PROGRAM_COMPILED ? prog->core->log : "";
@@ -539,6 +543,7 @@ GPUX_API gpux_status gpux_program_build_log(const char **log, gpux_program_t pro
 }
 
 GPUX_API gpux_status gpux_program_origin_of(gpux_program_origin *out, gpux_program_t prog) {
+  GPUX__API_FN();
   if (!out) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_program_origin_of: out is NULL");
   if (!prog) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_program_origin_of: program is NULL");
   *out = (gpux_program_origin)prog->origin;
@@ -548,6 +553,7 @@ GPUX_API gpux_status gpux_program_origin_of(gpux_program_origin *out, gpux_progr
 /* ================================================================ kernels */
 
 GPUX_API gpux_status gpux_kernel_create(gpux_kernel_t *out, gpux_program_t prog, const char *name) {
+  GPUX__API_FN();
   if (!out) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_create: out is NULL");
   *out = NULL;
   if (!prog) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_create: program is NULL");
@@ -559,7 +565,10 @@ GPUX_API gpux_status gpux_kernel_create(gpux_kernel_t *out, gpux_program_t prog,
     if (strcmp(c->kernels[i].name, name) == 0) decl = &c->kernels[i];
   struct gpux_kernel *k = calloc(1, sizeof *k);
   if (!k) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "gpux_kernel_create: kernel");
-  int np = -1;
+  /* the count read from a declaration understood whole (no macro can hide a parameter) */
+  int np = decl ? decl->nparams : -1;
+  for (int i = 0; i < np; i++)
+    if (decl->params[i].kind == 0) np = -1;
   gpux_status s = ctx->be->kernel_create(ctx->b, c->bp, name, &k->bk, &np, k->param_size,
                                          &k->max_block);
   if (s != GPUX_SUCCESS) {
@@ -584,6 +593,7 @@ GPUX_API gpux_status gpux_kernel_create(gpux_kernel_t *out, gpux_program_t prog,
   k->decl = decl;
   k->nparams = np;
   c->refs++;
+  gpux__context_retain(ctx);
   *out = k;
   return GPUX_SUCCESS;
 }
@@ -591,12 +601,15 @@ GPUX_API gpux_status gpux_kernel_create(gpux_kernel_t *out, gpux_program_t prog,
 GPUX_API void gpux_kernel_release(gpux_kernel_t k) {
   if (!k) return;
   gpux__pcore *c = k->core;
-  if (c->ctx->be->kernel_release) c->ctx->be->kernel_release(c->ctx->b, k->bk);
+  struct gpux_context *ctx = c->ctx;
+  if (ctx->be->kernel_release) ctx->be->kernel_release(ctx->b, k->bk);
   core_unref(c);
   free(k);
+  gpux__context_unref(ctx);
 }
 
 GPUX_API gpux_status gpux_kernel_num_args(int *out, gpux_kernel_t k) {
+  GPUX__API_FN();
   if (!out) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_num_args: out is NULL");
   if (!k) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_num_args: kernel is NULL");
   if (k->nparams < 0)
@@ -607,6 +620,7 @@ GPUX_API gpux_status gpux_kernel_num_args(int *out, gpux_kernel_t k) {
 }
 
 GPUX_API gpux_status gpux_kernel_max_block_size(uint32_t *out, gpux_kernel_t k) {
+  GPUX__API_FN();
   if (!out) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_max_block_size: out is NULL");
   if (!k) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_max_block_size: kernel is NULL");
   *out = k->max_block;
@@ -645,6 +659,7 @@ static int array_fits(int want, int got) {
 }
 
 GPUX_API gpux_status gpux_kernel_set_arg(gpux_kernel_t k, int index, const gpux_arg *arg) {
+  GPUX__API_FN();
   static const char fn[] = "gpux_kernel_set_arg";
   if (!k) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "%s: kernel is NULL", fn);
   if (!arg) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "%s(%s, %d): arg is NULL", fn, kname(k), index);
@@ -729,6 +744,7 @@ GPUX_API gpux_status gpux_kernel_set_arg(gpux_kernel_t k, int index, const gpux_
 }
 
 GPUX_API gpux_status gpux_kernel_set_args(gpux_kernel_t k, int nargs, const gpux_arg *args) {
+  GPUX__API_FN();
   if (!k) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_set_args: kernel is NULL");
   if (nargs > 0 && !args)
     return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_set_args(%s): args is NULL", kname(k));
@@ -794,6 +810,7 @@ gpux_status gpux__kernel_launch_uargs(struct gpux_kernel *k, int nargs, const gp
 
 GPUX_API gpux_status gpux_kernel_launch(gpux_kernel_t k, int ndim, const uint64_t *grid,
                                         const uint32_t *block, size_t shared_bytes) {
+  GPUX__API_FN();
   if (!k) return SET_ERROR(GPUX_ERROR_NULL_POINTER, "gpux_kernel_launch: kernel is NULL");
   uint64_t g[3];
   uint32_t bl[3];
@@ -820,6 +837,7 @@ GPUX_API gpux_status gpux_kernel_launch(gpux_kernel_t k, int ndim, const uint64_
 
 GPUX_API gpux_status gpux_kernel_call(gpux_kernel_t k, int ndim, const uint64_t *grid,
                                       const uint32_t *block, int nargs, const gpux_arg *args) {
+  GPUX__API_FN();
   GPUX__CHECK(gpux_kernel_set_args(k, nargs, args));
   return gpux_kernel_launch(k, ndim, grid, block, 0);
 }

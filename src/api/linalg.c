@@ -55,11 +55,19 @@ static int storage_of(const mat *x, int *trans, int64_t *ld) {
 }
 
 /* the dtypes some backend multiplies (gpux_kernels.h's GEMM lists) */
-#define GEMM_DT_BIT(unused, dt) | (1u << GPUX_KDT_##dt)
-static const unsigned gemm_dtypes = 0 GPUX_GEMM_DT(GEMM_DT_BIT, _) GPUX_GEMM_DT_HALF(GEMM_DT_BIT, _);
-#undef GEMM_DT_BIT
-static int gemm_dtype_ok(gpux_dtype dt) {
-  return (unsigned)dt < 32 && (gemm_dtypes >> (unsigned)dt & 1u);
+#define GEMM_DT_ID(unused, dt) GPUX_KDT_##dt,
+static const int gemm_dtypes[] = {GPUX_GEMM_DT(GEMM_DT_ID, _) GPUX_GEMM_DT_HALF(GEMM_DT_ID, _)};
+#undef GEMM_DT_ID
+#define N_GEMM_DTYPES ((int)(sizeof gemm_dtypes / sizeof gemm_dtypes[0]))
+
+/* 1 when ctx multiplies dt on some path */
+static int gemm_dtype_ok(const struct gpux_context *ctx, int dt) {
+  char why[512];
+  for (int path = GPUX_GEMM_VENDOR; path <= GPUX_GEMM_NATIVE; path++) {
+    const gpux__query q = {GPUX__Q_GEMM, path, dt, -1};
+    if (gpux__can(ctx, &q, why, sizeof why) == GPUX_SUCCESS) return 1;
+  }
+  return 0;
 }
 
 /* alpha and beta in the compute type (gpux_backend.h) */
@@ -74,25 +82,22 @@ static gpux__scalar compute_scalar(double v, gpux_dtype dt) {
   return s;
 }
 
-/* One backend call on the chosen path. auto: on GPUs the vendor path, then the native one
- * where the vendor path lacks the dtype or its library; integers go native at once, and so
- * does everything on CPU devices (pocl), where our kernels run 2.5 to 5 times faster than
- * CLBlast's. */
-static gpux_status run_gemm(struct gpux_context *ctx, gpux__gemm *g) {
-  const int integer = g->dtype == GPUX_KDT_i32 || g->dtype == GPUX_KDT_i64;
-  if (ctx->gemm_path == GPUX_GEMM_NATIVE ||
-      (ctx->gemm_path == GPUX_GEMM_AUTO && (integer || !ctx->info.is_gpu))) {
-    g->path = GPUX_GEMM_NATIVE;
-    return ctx->be->gemm(ctx->b, g);
+/* The path of products of dtype dt: the context's choice, auto resolved by asking the
+ * backend: on GPUs the vendor path where it has the dtype (and its library), else the native
+ * one; integers go native at once, and so does everything on CPU devices (pocl), where our
+ * kernels run 2.5 to 5 times faster than CLBlast's. */
+static gpux_status choose_path(struct gpux_context *ctx, int dt, int *path) {
+  gpux__query q = {GPUX__Q_GEMM, GPUX_GEMM_VENDOR, dt, -1};
+  char why[512];
+  *path = ctx->gemm_path;
+  if (*path == GPUX_GEMM_AUTO) {
+    const int integer = dt == GPUX_KDT_i32 || dt == GPUX_KDT_i64;
+    *path = !integer && ctx->info.is_gpu && gpux__can(ctx, &q, why, sizeof why) == GPUX_SUCCESS
+                ? GPUX_GEMM_VENDOR
+                : GPUX_GEMM_NATIVE;
   }
-  g->path = GPUX_GEMM_VENDOR;
-  gpux_status s = ctx->be->gemm(ctx->b, g);
-  if (ctx->gemm_path == GPUX_GEMM_AUTO &&
-      (s == GPUX_ERROR_UNSUPPORTED || s == GPUX_ERROR_UNSUPPORTED_DTYPE)) {
-    g->path = GPUX_GEMM_NATIVE;
-    s = ctx->be->gemm(ctx->b, g);
-  }
-  return s;
+  q.op = *path;
+  return gpux__need(ctx, &q);
 }
 
 /* Issues the backend calls for a problem whose three operands are all readable in place, g
@@ -102,6 +107,7 @@ static gpux_status run_gemm(struct gpux_context *ctx, gpux__gemm *g) {
 static gpux_status issue(struct gpux_context *ctx, const problem *p, gpux__gemm g, double alpha,
                          double beta) {
   g.dtype = (int)p->c.arr->dtype;
+  GPUX__CHECK(choose_path(ctx, g.dtype, &g.path));
   g.tf32 = ctx->tf32;
   g.m = p->m;
   g.n = p->n;
@@ -152,7 +158,7 @@ static gpux_status issue(struct gpux_context *ctx, const problem *p, gpux__gemm 
       g.b.offset += idx[d] * sb[d];
       g.c.offset += idx[d] * scc[d];
     }
-    GPUX__CHECK(run_gemm(ctx, &g));
+    GPUX__CHECK(ctx->be->gemm(ctx->b, &g));
     int d = outer - 1;
     while (d >= 0 && ++idx[d] == size[d]) idx[d--] = 0;
     if (d < 0) return GPUX_SUCCESS;
@@ -177,9 +183,6 @@ static gpux_status solve(problem p, double alpha, double beta) {
   if (p.m == 0 || p.n == 0) return GPUX_SUCCESS;
   for (int d = 0; d < p.nb; d++)
     if (p.bshape[d] == 0) return GPUX_SUCCESS;
-  if (!ctx->be->gemm)
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED, "matrix products: the %s backend has none",
-                           ctx->be->name);
   int t;
   int64_t ld;
   struct gpux_array *ta = NULL, *tb = NULL, *tc = NULL;
@@ -245,10 +248,17 @@ static gpux_status check_operands(const char *fn, const struct gpux_array *c,
     return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "%s: operands are %s and %s%s%s", fn,
                            gpux_dtype_name(a->dtype), gpux_dtype_name(b->dtype),
                            c ? ", the output " : "", c ? gpux_dtype_name(c->dtype) : "");
-  if (!gemm_dtype_ok(a->dtype))
+  if (!gemm_dtype_ok(a->ctx, (int)a->dtype)) { /* name the dtypes this context has */
+    char list[128] = "";
+    size_t len = 0;
+    for (int i = 0; i < N_GEMM_DTYPES; i++)
+      if (gemm_dtype_ok(a->ctx, gemm_dtypes[i]) && len < sizeof list)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
+                                gpux_dtype_name((gpux_dtype)gemm_dtypes[i]));
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                           "%s: %s products are not supported (float32, float64, int32, int64, "
-                           "float16, bfloat16)", fn, gpux_dtype_name(a->dtype));
+                           "%s: %s products are not supported on %s (%s are)", fn,
+                           gpux_dtype_name(a->dtype), a->ctx->info.name, list);
+  }
   if (c && (gpux__overlaps(c, a) || gpux__overlaps(c, b)))
     return gpux__set_error(GPUX_ERROR_OVERLAP, "%s: the output overlaps an input", fn);
   return GPUX_SUCCESS;
@@ -272,6 +282,7 @@ static gpux_status check_trans(const char *fn, gpux_transpose t, const char *wha
 
 GPUX_API gpux_status gpux_gemm(gpux_array_t c, gpux_transpose ta, gpux_transpose tb,
                                double alpha, gpux_array_t a, gpux_array_t b, double beta) {
+  GPUX__API_FN();
   const char *fn = "gpux_gemm";
   GPUX__CHECK(gpux__check_array(c, "gpux_gemm: C"));
   GPUX__CHECK(gpux__check_array(a, "gpux_gemm: A"));
@@ -357,6 +368,7 @@ static gpux_status matmul_run(struct gpux_array *out, problem *p, const struct g
 }
 
 GPUX_API gpux_status gpux_matmul(gpux_array_t *out, gpux_array_t a, gpux_array_t b) {
+  GPUX__API_FN();
   const char *fn = "gpux_matmul";
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_matmul: out is NULL");
   *out = NULL;
@@ -379,6 +391,7 @@ GPUX_API gpux_status gpux_matmul(gpux_array_t *out, gpux_array_t a, gpux_array_t
 }
 
 GPUX_API gpux_status gpux_matmul_into(gpux_array_t out, gpux_array_t a, gpux_array_t b) {
+  GPUX__API_FN();
   const char *fn = "gpux_matmul_into";
   GPUX__CHECK(gpux__check_array(out, "gpux_matmul_into: out"));
   GPUX__CHECK(gpux__check_array(a, "gpux_matmul_into: a"));
@@ -401,6 +414,7 @@ GPUX_API gpux_status gpux_matmul_into(gpux_array_t out, gpux_array_t a, gpux_arr
 
 GPUX_API gpux_status gpux_gemv(gpux_array_t y, gpux_transpose ta, double alpha, gpux_array_t a,
                                gpux_array_t x, double beta) {
+  GPUX__API_FN();
   const char *fn = "gpux_gemv";
   GPUX__CHECK(gpux__check_array(y, "gpux_gemv: y"));
   GPUX__CHECK(gpux__check_array(a, "gpux_gemv: A"));
@@ -430,6 +444,7 @@ GPUX_API gpux_status gpux_gemv(gpux_array_t y, gpux_transpose ta, double alpha, 
 }
 
 GPUX_API gpux_status gpux_dot(gpux_array_t *out, gpux_array_t x, gpux_array_t y) {
+  GPUX__API_FN();
   const char *fn = "gpux_dot";
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_dot: out is NULL");
   *out = NULL;
@@ -447,6 +462,7 @@ GPUX_API gpux_status gpux_dot(gpux_array_t *out, gpux_array_t x, gpux_array_t y)
 }
 
 GPUX_API gpux_status gpux_dot_scalar(double *out, gpux_array_t x, gpux_array_t y) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_dot_scalar: out is NULL");
   struct gpux_array *r = NULL, *r64 = NULL;
   GPUX__CHECK(gpux_dot(&r, x, y));

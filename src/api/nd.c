@@ -144,10 +144,14 @@ int gpux__partial_overlap(const struct gpux_array *a, const struct gpux_array *b
       if (v->shape[d] > 1) g = gcd64(g, v->strides[d] < 0 ? -v->strides[d] : v->strides[d]);
   }
   if (g > 1 && (a->offset - b->offset) % g != 0) return 0;
-  if (a->offset == b->offset && a->ndim == b->ndim &&
-      memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof a->shape[0]) == 0 &&
-      memcmp(a->strides, b->strides, (size_t)a->ndim * sizeof a->strides[0]) == 0)
-    return 0; /* the same view: in-place is fine */
+  return !gpux__same_view(a, b); /* the same view: in-place is fine */
+}
+
+int gpux__same_view(const struct gpux_array *a, const struct gpux_array *b) {
+  if (a->st != b->st || a->offset != b->offset || a->ndim != b->ndim) return 0;
+  for (int d = 0; d < a->ndim; d++)
+    if (a->shape[d] != b->shape[d] || (a->shape[d] > 1 && a->strides[d] != b->strides[d]))
+      return 0;
   return 1;
 }
 

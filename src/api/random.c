@@ -33,6 +33,7 @@ static const unsigned kind_dtypes[GPUX_RANDOM_KIND_COUNT] = {GPUX_RANDOM_KINDS(S
 
 GPUX_API gpux_status gpux_philox4x32_10(uint32_t out[4], const uint32_t counter[4],
                                         const uint32_t key[2]) {
+  GPUX__API_FN();
   if (!out || !counter || !key)
     return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_philox4x32_10: %s is NULL",
                            !out ? "out" : !counter ? "counter" : "key");
@@ -51,6 +52,7 @@ static gpux_status check_gen(const struct gpux_generator *g, const char *fn) {
 }
 
 GPUX_API gpux_status gpux_generator_create(gpux_generator_t *out, uint64_t seed) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_generator_create: out is NULL");
   *out = calloc(1, sizeof **out);
   if (!*out) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "generator");
@@ -61,6 +63,7 @@ GPUX_API gpux_status gpux_generator_create(gpux_generator_t *out, uint64_t seed)
 GPUX_API void gpux_generator_release(gpux_generator_t g) { free(g); }
 
 GPUX_API gpux_status gpux_generator_get_state(gpux_rng_state *out, gpux_generator_t g) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_generator_get_state: out is NULL");
   GPUX__CHECK(check_gen(g, "gpux_generator_get_state"));
   *out = g->st;
@@ -78,6 +81,7 @@ static gpux_status check_state(const gpux_rng_state *st, const char *fn) {
 }
 
 GPUX_API gpux_status gpux_generator_set_state(gpux_generator_t g, const gpux_rng_state *state) {
+  GPUX__API_FN();
   GPUX__CHECK(check_gen(g, "gpux_generator_set_state"));
   GPUX__CHECK(check_state(state, "gpux_generator_set_state"));
   g->st = *state;
@@ -112,6 +116,7 @@ static gpux_status check_kind_dtype(int kind, gpux_dtype dt, const char *fn) {
 
 GPUX_API gpux_status gpux_random_words(uint64_t *words, gpux_random_kind kind, gpux_dtype dt,
                                        int64_t n) {
+  GPUX__API_FN();
   if (!words) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_random_words: words is NULL");
   GPUX__CHECK(check_kind_dtype((int)kind, dt, "gpux_random_words"));
   if (n < 0) return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "gpux_random_words: n = %lld", (long long)n);
@@ -255,9 +260,7 @@ static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int ki
   GPUX__CHECK(plan_draw(&p, &words, kind, out->dtype, out->size, &g->st, fa, fb, ia, ib, fn));
   if (out->size == 0) return GPUX_SUCCESS;
   struct gpux_context *ctx = out->ctx;
-  if (!ctx->be->random)
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED, "%s: the %s backend has no random numbers", fn,
-                           ctx->be->name);
+  GPUX__NEED(ctx, GPUX__Q_RANDOM, kind, out->dtype, -1);
   p.n = (uint64_t)out->size;
   p.nblocks = words / 4u + (words % 4u != 0u);
   /* a strided view gets its values through a contiguous temporary */
@@ -279,17 +282,21 @@ static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int ki
 
 GPUX_API gpux_status gpux_random_uniform(gpux_array_t out, gpux_generator_t g, double low,
                                          double high) {
+  GPUX__API_FN();
   return draw(out, g, GPUX_RK_UNIFORM, low, high, 0, 0, "gpux_random_uniform");
 }
 GPUX_API gpux_status gpux_random_normal(gpux_array_t out, gpux_generator_t g, double mean,
                                         double std) {
+  GPUX__API_FN();
   return draw(out, g, GPUX_RK_NORMAL, mean, std, 0, 0, "gpux_random_normal");
 }
 GPUX_API gpux_status gpux_random_integers(gpux_array_t out, gpux_generator_t g, int64_t low,
                                           int64_t high) {
+  GPUX__API_FN();
   return draw(out, g, GPUX_RK_INTEGERS, 0, 0, low, high, "gpux_random_integers");
 }
 GPUX_API gpux_status gpux_random_bernoulli(gpux_array_t out, gpux_generator_t g, double p) {
+  GPUX__API_FN();
   return draw(out, g, GPUX_RK_BERNOULLI, p, 0, 0, 0, "gpux_random_bernoulli");
 }
 
@@ -312,15 +319,18 @@ static gpux_status create_draw(gpux_array_t *out, gpux_context_t ctx, gpux_gener
 
 GPUX_API gpux_status gpux_rand(gpux_array_t *out, gpux_context_t ctx, gpux_generator_t g,
                                gpux_dtype dt, int ndim, const int64_t *shape) {
+  GPUX__API_FN();
   return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_UNIFORM, 0.0, 1.0, 0, 0, "gpux_rand");
 }
 GPUX_API gpux_status gpux_randn(gpux_array_t *out, gpux_context_t ctx, gpux_generator_t g,
                                 gpux_dtype dt, int ndim, const int64_t *shape) {
+  GPUX__API_FN();
   return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_NORMAL, 0.0, 1.0, 0, 0, "gpux_randn");
 }
 GPUX_API gpux_status gpux_randint(gpux_array_t *out, gpux_context_t ctx, gpux_generator_t g,
                                   gpux_dtype dt, int ndim, const int64_t *shape, int64_t low,
                                   int64_t high) {
+  GPUX__API_FN();
   return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_INTEGERS, 0, 0, low, high,
                      "gpux_randint");
 }
@@ -380,23 +390,27 @@ static gpux_status host_draw(void *dst, gpux_dtype dt, int64_t first, int64_t n,
 GPUX_API gpux_status gpux_random_uniform_host(void *dst, gpux_dtype dt, int64_t first,
                                               int64_t n, const gpux_rng_state *state,
                                               double low, double high) {
+  GPUX__API_FN();
   return host_draw(dst, dt, first, n, state, GPUX_RK_UNIFORM, low, high, 0, 0,
                    "gpux_random_uniform_host");
 }
 GPUX_API gpux_status gpux_random_normal_host(void *dst, gpux_dtype dt, int64_t first, int64_t n,
                                              const gpux_rng_state *state, double mean,
                                              double std) {
+  GPUX__API_FN();
   return host_draw(dst, dt, first, n, state, GPUX_RK_NORMAL, mean, std, 0, 0,
                    "gpux_random_normal_host");
 }
 GPUX_API gpux_status gpux_random_integers_host(void *dst, gpux_dtype dt, int64_t first,
                                                int64_t n, const gpux_rng_state *state,
                                                int64_t low, int64_t high) {
+  GPUX__API_FN();
   return host_draw(dst, dt, first, n, state, GPUX_RK_INTEGERS, 0, 0, low, high,
                    "gpux_random_integers_host");
 }
 GPUX_API gpux_status gpux_random_bernoulli_host(uint8_t *dst, int64_t first, int64_t n,
                                                 const gpux_rng_state *state, double p) {
+  GPUX__API_FN();
   return host_draw(dst, GPUX_BOOL, first, n, state, GPUX_RK_BERNOULLI, p, 0, 0, 0,
                    "gpux_random_bernoulli_host");
 }
@@ -404,6 +418,7 @@ GPUX_API gpux_status gpux_random_bernoulli_host(uint8_t *dst, int64_t first, int
 /* ---- split and permutation (host words) ---------------------------------------------------- */
 
 GPUX_API gpux_status gpux_generator_split(gpux_generator_t *children, int n, gpux_generator_t g) {
+  GPUX__API_FN();
   if (!children) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_generator_split: children is NULL");
   GPUX__CHECK(check_gen(g, "gpux_generator_split"));
   if (n < 1) return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "gpux_generator_split: n = %d", n);
@@ -433,6 +448,7 @@ GPUX_API gpux_status gpux_generator_split(gpux_generator_t *children, int n, gpu
  * [0, n-k) as an int64 integers value (4 words, value k of the draw). */
 GPUX_API gpux_status gpux_random_permutation(gpux_array_t *out, gpux_context_t ctx,
                                              gpux_generator_t g, int64_t n) {
+  GPUX__API_FN();
   static const char fn[] = "gpux_random_permutation";
   uint64_t words = 0;
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: out is NULL", fn);

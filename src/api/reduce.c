@@ -108,6 +108,7 @@ static gpux_status result_dtype(gpux_dtype *out, gpux_reduce_op op, gpux_dtype d
 }
 
 GPUX_API gpux_status gpux_reduce_result_dtype(gpux_dtype *out, gpux_reduce_op op, gpux_dtype dt) {
+  GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_reduce_result_dtype: out is NULL");
   return result_dtype(out, op, dt);
 }
@@ -137,13 +138,11 @@ static gpux_status plan_axes(red_plan *p, const struct gpux_array *a, gpux_reduc
                              fn, op_table[op].name, naxes);
     for (int k = 0; k < naxes; k++) {
       int ax = axes[k];
-      /* a 0-d array has one element: axis 0 / -1 name it, as a 1-element dimension */
-      int nd = a->ndim ? a->ndim : 1;
-      if (ax < -nd || ax >= nd)
+      /* as NumPy's reductions: a 0-d array has no axis 0 (GPUX_ALL_AXES or no axes reduce it) */
+      if (ax < -a->ndim || ax >= a->ndim)
         return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "%s: axis %d is out of range for %d dimensions",
                                fn, ax, a->ndim);
-      if (ax < 0) ax += nd;
-      if (a->ndim == 0) continue;
+      if (ax < 0) ax += a->ndim;
       if (p->red[ax])
         return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "%s: axis %d is repeated", fn, axes[k]);
       p->red[ax] = 1;
@@ -373,9 +372,7 @@ static gpux_status reduce_into(struct gpux_array *out, gpux_reduce_op op, const 
                              oi->name, oi->name);
     return fill_value(out, oi->empty);
   }
-  if (!ctx->be->reduce)
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED, "%s: the %s backend has no reductions", oi->name,
-                           ctx->be->name);
+  GPUX__NEED(ctx, GPUX__Q_REDUCE, op, a->dtype, -1);
 
   gpux_status s = GPUX_SUCCESS;
   struct gpux_array *conv = NULL, *copy = NULL, *res = NULL, *mean = NULL;
@@ -464,6 +461,7 @@ static gpux_status reduce_common(gpux_array_t *outp, gpux_array_t out, gpux_redu
 
 GPUX_API gpux_status gpux_reduce(gpux_array_t *out, gpux_reduce_op op, gpux_array_t a,
                                  const int *axes, int naxes, int keepdims) {
+  GPUX__API_FN();
   const char *fn = "gpux_reduce";
   NEED(out, "out");
   return reduce_common(out, NULL, op, a, axes, naxes, keepdims, 0, fn);
@@ -471,11 +469,13 @@ GPUX_API gpux_status gpux_reduce(gpux_array_t *out, gpux_reduce_op op, gpux_arra
 
 GPUX_API gpux_status gpux_reduce_into(gpux_array_t out, gpux_reduce_op op, gpux_array_t a,
                                       const int *axes, int naxes, int keepdims) {
+  GPUX__API_FN();
   return reduce_common(NULL, out, op, a, axes, naxes, keepdims, 0, "gpux_reduce_into");
 }
 
 GPUX_API gpux_status gpux_var(gpux_array_t *out, gpux_array_t a, const int *axes, int naxes,
                               int64_t ddof, int keepdims) {
+  GPUX__API_FN();
   const char *fn = "gpux_var";
   NEED(out, "out");
   return reduce_common(out, NULL, GPUX_REDUCE_VAR, a, axes, naxes, keepdims, ddof, fn);
@@ -483,11 +483,13 @@ GPUX_API gpux_status gpux_var(gpux_array_t *out, gpux_array_t a, const int *axes
 
 GPUX_API gpux_status gpux_var_into(gpux_array_t out, gpux_array_t a, const int *axes,
                                    int naxes, int64_t ddof, int keepdims) {
+  GPUX__API_FN();
   return reduce_common(NULL, out, GPUX_REDUCE_VAR, a, axes, naxes, keepdims, ddof, "gpux_var_into");
 }
 
 GPUX_API gpux_status gpux_std(gpux_array_t *out, gpux_array_t a, const int *axes, int naxes,
                               int64_t ddof, int keepdims) {
+  GPUX__API_FN();
   const char *fn = "gpux_std";
   NEED(out, "out");
   return reduce_common(out, NULL, GPUX_REDUCE_STD, a, axes, naxes, keepdims, ddof, fn);
@@ -495,6 +497,7 @@ GPUX_API gpux_status gpux_std(gpux_array_t *out, gpux_array_t a, const int *axes
 
 GPUX_API gpux_status gpux_std_into(gpux_array_t out, gpux_array_t a, const int *axes,
                                    int naxes, int64_t ddof, int keepdims) {
+  GPUX__API_FN();
   return reduce_common(NULL, out, GPUX_REDUCE_STD, a, axes, naxes, keepdims, ddof, "gpux_std_into");
 }
 
@@ -550,6 +553,7 @@ static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, g
 }
 
 GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_array_t a) {
+  GPUX__API_FN();
   const char *fn = "gpux_reduce_scalar";
   NEED(value, "value");
   host_value v;
@@ -560,6 +564,7 @@ GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_a
 }
 
 GPUX_API gpux_status gpux_reduce_scalar_i64(int64_t *value, gpux_reduce_op op, gpux_array_t a) {
+  GPUX__API_FN();
   const char *fn = "gpux_reduce_scalar_i64";
   NEED(value, "value");
   NEED(a, "a");
@@ -586,10 +591,12 @@ static gpux_status moment_scalar(double *value, gpux_reduce_op op, gpux_array_t 
 }
 
 GPUX_API gpux_status gpux_var_scalar(double *value, gpux_array_t a, int64_t ddof) {
+  GPUX__API_FN();
   return moment_scalar(value, GPUX_REDUCE_VAR, a, ddof, "gpux_var_scalar");
 }
 
 GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof) {
+  GPUX__API_FN();
   return moment_scalar(value, GPUX_REDUCE_STD, a, ddof, "gpux_std_scalar");
 }
 
@@ -633,8 +640,7 @@ static gpux_status scan_into(struct gpux_array *out, gpux_scan_op op, const stru
                              int axis, int exclusive) {
   struct gpux_context *ctx = a->ctx;
   if (a->size == 0) return GPUX_SUCCESS;
-  if (!ctx->be->scan)
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED, "the %s backend has no scans", ctx->be->name);
+  GPUX__NEED(ctx, GPUX__Q_SCAN, op, a->dtype, -1);
   int64_t len = a->ndim ? a->shape[axis] : 1;
   struct gpux_array av = axis_last_view(a, axis), ov = axis_last_view(out, axis);
   struct gpux_array *in_copy = NULL, *res = NULL;
@@ -671,6 +677,7 @@ done:
 
 GPUX_API gpux_status gpux_scan_into(gpux_array_t out, gpux_scan_op op, gpux_array_t a, int axis,
                                     int exclusive) {
+  GPUX__API_FN();
   const char *fn = "gpux_scan_into";
   NEED(out, "out");
   NEED(a, "a");
@@ -694,6 +701,7 @@ GPUX_API gpux_status gpux_scan_into(gpux_array_t out, gpux_scan_op op, gpux_arra
 
 GPUX_API gpux_status gpux_scan(gpux_array_t *out, gpux_scan_op op, gpux_array_t a, int axis,
                                int exclusive) {
+  GPUX__API_FN();
   const char *fn = "gpux_scan";
   NEED(out, "out");
   *out = NULL;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -16,34 +17,51 @@ const gpux__host_iface gpux__host = {
     .cache_store = gpux__cache_store,
 };
 
+/* The backends gpux knows, in auto's order of preference: one entry each. Which of them this
+ * build has comes from CMake's GPUX_BACKENDS (gpux_backends_built.h). A new backend is an
+ * entry here, its directory, its public kind (include/gpux/context.h) and its detection in
+ * the top-level CMakeLists.txt. */
+#include "gpux_backends_built.h"
 #ifdef GPUX_STATIC_BACKENDS
-#ifdef GPUX_HAVE_CUDA_BACKEND
-const gpux__backend_iface *gpux_cuda_backend_entry(const gpux__host_iface *host);
-#endif
-#ifdef GPUX_HAVE_OPENCL_BACKEND
-const gpux__backend_iface *gpux_opencl_backend_entry(const gpux__host_iface *host);
-#endif
+#define GPUX__DECLARE_ENTRY(name) \
+  const gpux__backend_iface *gpux_##name##_backend_entry(const gpux__host_iface *host);
+GPUX__BUILT_BACKENDS(GPUX__DECLARE_ENTRY)
+#undef GPUX__DECLARE_ENTRY
 #endif
 
 typedef struct backend_slot {
   const char *name;
+  gpux_backend_kind kind;
   int tried;
   gpux_status status;
   char why[2048];
   const gpux__backend_iface *be;
 } backend_slot;
 
-static backend_slot slots[2] = {{.name = "cuda"}, {.name = "opencl"}};
+static backend_slot slots[] = {
+    {.name = "cuda", .kind = GPUX_BACKEND_CUDA},
+    {.name = "opencl", .kind = GPUX_BACKEND_OPENCL},
+};
+#define NSLOTS ((int)(sizeof slots / sizeof slots[0]))
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int compiled_in(int i) {
-#ifdef GPUX_HAVE_CUDA_BACKEND
-  if (i == 0) return 1;
-#endif
-#ifdef GPUX_HAVE_OPENCL_BACKEND
-  if (i == 1) return 1;
-#endif
-  (void)i;
+int gpux__backend_count(void) { return NSLOTS; }
+gpux_backend_kind gpux__backend_kind_at(int i) { return slots[i].kind; }
+
+static int slot_of(gpux_backend_kind kind) {
+  for (int i = 0; i < NSLOTS; i++)
+    if (slots[i].kind == kind) return i;
+  return -1;
+}
+
+int gpux__backend_known(gpux_backend_kind kind) { return slot_of(kind) >= 0; }
+
+/* 1 when this build has backend i (as a module: whether the module is there is found when
+ * it is loaded). */
+static int built(int i) {
+#define GPUX__IS(b) if (strcmp(slots[i].name, #b) == 0) return 1;
+  GPUX__BUILT_BACKENDS(GPUX__IS)
+#undef GPUX__IS
   return 0;
 }
 
@@ -112,19 +130,26 @@ static gpux_status load_module(int i, gpux__backend_entry_fn *entry, char *why, 
 }
 #endif
 
+/* The first required entry be lacks (gpux_backend.h: GPUX__BACKEND_REQUIRED), or NULL. */
+static const char *missing_entry(const gpux__backend_iface *be) {
+#define GPUX__CHECK_ENTRY(e) \
+  if (!be->e) return #e;
+  GPUX__BACKEND_REQUIRED(GPUX__CHECK_ENTRY)
+#undef GPUX__CHECK_ENTRY
+  return NULL;
+}
+
 static gpux_status load(int i, const gpux__backend_iface **out, char *why, size_t len) {
   gpux__backend_entry_fn entry = NULL;
-  if (!compiled_in(i)) {
+  if (!built(i)) {
     snprintf(why, len, "gpux was built without the %s backend", slots[i].name);
     return GPUX_ERROR_BACKEND_UNAVAILABLE;
   }
 #ifdef GPUX_STATIC_BACKENDS
-#ifdef GPUX_HAVE_CUDA_BACKEND
-  if (i == 0) entry = gpux_cuda_backend_entry;
-#endif
-#ifdef GPUX_HAVE_OPENCL_BACKEND
-  if (i == 1) entry = gpux_opencl_backend_entry;
-#endif
+#define GPUX__PICK(b) \
+  if (strcmp(slots[i].name, #b) == 0) entry = gpux_##b##_backend_entry;
+  GPUX__BUILT_BACKENDS(GPUX__PICK)
+#undef GPUX__PICK
 #else
   gpux_status s = load_module(i, &entry, why, len);
   if (s != GPUX_SUCCESS) return s;
@@ -140,24 +165,28 @@ static gpux_status load(int i, const gpux__backend_iface **out, char *why, size_
              be->abi_version, GPUX_BACKEND_ABI_VERSION);
     return GPUX_ERROR_BACKEND_UNAVAILABLE;
   }
-  gpux_clear_error();
+  const char *lacks = missing_entry(be);
+  if (lacks) {
+    snprintf(why, len, "%s backend lacks the required interface entry '%s'", slots[i].name, lacks);
+    return GPUX_ERROR_BACKEND_UNAVAILABLE;
+  }
+  char *saved = gpux__error_save();
   gpux_status s2 = be->init();
   if (s2 != GPUX_SUCCESS) {
     snprintf(why, len, "%s", gpux_last_error_message());
+    free(saved);
     return s2;
   }
+  gpux__error_restore(saved);
   *out = be;
   return GPUX_SUCCESS;
 }
 
 gpux_status gpux__backend_get(const gpux__backend_iface **out, gpux_backend_kind kind) {
-  int i;
-  if (kind == GPUX_BACKEND_CUDA)
-    i = 0;
-  else if (kind == GPUX_BACKEND_OPENCL)
-    i = 1;
-  else
-    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "backend must be cuda or opencl here");
+  int i = slot_of(kind);
+  if (i < 0)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "backend id %d is not a backend here",
+                           (int)kind);
   pthread_mutex_lock(&slots_lock);
   backend_slot *sl = &slots[i];
   if (!sl->tried) {
@@ -172,35 +201,40 @@ gpux_status gpux__backend_get(const gpux__backend_iface **out, gpux_backend_kind
 }
 
 GPUX_API const char *gpux_backend_name(gpux_backend_kind b) {
-  switch (b) {
-    case GPUX_BACKEND_DEFAULT: return "default";
-    case GPUX_BACKEND_AUTO: return "auto";
-    case GPUX_BACKEND_CUDA: return "cuda";
-    case GPUX_BACKEND_OPENCL: return "opencl";
-  }
-  return NULL;
+  if (b == GPUX_BACKEND_DEFAULT) return "default";
+  if (b == GPUX_BACKEND_AUTO) return "auto";
+  int i = slot_of(b);
+  return i >= 0 ? slots[i].name : "unknown"; /* static text, as gpux_status_string gives */
 }
 
 GPUX_API gpux_status gpux_backend_from_name(gpux_backend_kind *out, const char *name) {
+  GPUX__API_FN();
   if (!out || !name) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out and name must not be NULL");
-  static const struct { const char *n; gpux_backend_kind k; } names[] = {
-      {"cuda", GPUX_BACKEND_CUDA}, {"opencl", GPUX_BACKEND_OPENCL},
-      {"auto", GPUX_BACKEND_AUTO}, {"default", GPUX_BACKEND_DEFAULT}};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcasecmp(name, names[i].n) == 0) {
-      *out = names[i].k;
+  char list[256] = "";
+  size_t len = 0;
+  for (int i = 0; i < NSLOTS; i++) {
+    if (strcasecmp(name, slots[i].name) == 0) {
+      *out = slots[i].kind;
       return GPUX_SUCCESS;
     }
-  return gpux__set_error(GPUX_ERROR_BACKEND_UNKNOWN,
-                         "unknown backend '%s' (expected cuda, opencl or auto)", name);
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s, ", slots[i].name);
+  }
+  if (strcasecmp(name, "auto") == 0) *out = GPUX_BACKEND_AUTO;
+  else if (strcasecmp(name, "default") == 0) *out = GPUX_BACKEND_DEFAULT;
+  else
+    return gpux__set_error(GPUX_ERROR_BACKEND_UNKNOWN, "unknown backend '%s' (expected %sor auto)",
+                           name, list);
+  return GPUX_SUCCESS;
 }
 
 GPUX_API gpux_status gpux_device_count(int *count, gpux_backend_kind backend) {
+  GPUX__API_FN();
   if (!count) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "count must not be NULL");
   *count = 0;
-  if (backend != GPUX_BACKEND_CUDA && backend != GPUX_BACKEND_OPENCL)
+  if (slot_of(backend) < 0)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
-                           "gpux_device_count: backend must be GPUX_BACKEND_CUDA or GPUX_BACKEND_OPENCL");
+                           "backend %d is not a backend (auto and default name none)",
+                           (int)backend);
   const gpux__backend_iface *be = NULL;
   GPUX__CHECK(gpux__backend_get(&be, backend));
   GPUX__CHECK(be->device_count(count));
@@ -211,6 +245,7 @@ GPUX_API gpux_status gpux_device_count(int *count, gpux_backend_kind backend) {
 
 GPUX_API gpux_status gpux_device_get_info(gpux_device_info *info, gpux_backend_kind backend,
                                           int index) {
+  GPUX__API_FN();
   if (!info) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "info must not be NULL");
   int n;
   GPUX__CHECK(gpux_device_count(&n, backend));

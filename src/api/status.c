@@ -1,6 +1,7 @@
 /* Status strings and the thread-local error detail. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -34,12 +35,47 @@ GPUX_API const char *gpux_last_error_message(void) { return errmsg; }
 
 GPUX_API void gpux_clear_error(void) { errmsg[0] = '\0'; }
 
+static _Thread_local const char *api_fn; /* the outermost public function running */
+
+const char *gpux__api_enter(const char *fn) {
+  const char *prev = api_fn;
+  if (!prev) api_fn = fn;
+  return prev;
+}
+
+void gpux__api_leave(const char **prev) { api_fn = *prev; }
+
 gpux_status gpux__set_error(gpux_status s, const char *fmt, ...) {
+  size_t pre = 0;
+  if (api_fn) pre = (size_t)snprintf(errmsg, sizeof errmsg, "%s: ", api_fn);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(errmsg, sizeof errmsg, fmt, ap);
+  vsnprintf(errmsg + pre, sizeof errmsg - pre, fmt, ap);
   va_end(ap);
+  /* a message that already starts with the name keeps it once */
+  if (pre && strncmp(errmsg + pre, errmsg, pre - 1) == 0) /* "fn:" */
+    memmove(errmsg, errmsg + pre, strlen(errmsg + pre) + 1);
   return s;
+}
+
+const char *gpux__error_body(void) {
+  size_t n = api_fn ? strlen(api_fn) : 0;
+  return n && strncmp(errmsg, api_fn, n) == 0 && errmsg[n] == ':' && errmsg[n + 1] == ' '
+             ? errmsg + n + 2
+             : errmsg;
+}
+
+char *gpux__error_save(void) {
+  size_t n = strlen(errmsg) + 1;
+  char *p = malloc(n);
+  if (p) memcpy(p, errmsg, n);
+  return p;
+}
+
+void gpux__error_restore(char *saved) {
+  if (saved) memcpy(errmsg, saved, strlen(saved) + 1);
+  else errmsg[0] = '\0'; /* out of host memory when saving: at least leave no probe's text */
+  free(saved);
 }
 
 const char *gpux__shape_str(char *buf, size_t len, int ndim, const int64_t *shape) {

@@ -226,9 +226,14 @@ static gpux_status gpux_cuda_mem_upload(gpux__bctx *b, void *buf, size_t offset_
   if (bytes == 0) return GPUX_SUCCESS;
   r = gpux_cuda_enter(b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  /* fails (CUDA_ERROR_INVALID_VALUE) for memory the driver does not know: pageable */
-  pinned = gpux_cuda_drv.PointerGetAttribute(&mem_type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                             (CUdeviceptr)(uintptr_t)src) == CUDA_SUCCESS;
+  /* page-locked memory the driver knows is copied asynchronously, so the upload waits for it
+   * (the caller may reuse the buffer on return); cuPointerGetAttributes, unlike the singular
+   * call, succeeds with memory type 0 on pageable memory instead of failing (a failing call
+   * would show in the user's compute-sanitizer reports) */
+  CUpointer_attribute attr = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  void *data = &mem_type;
+  r = gpux_cuda_drv.PointerGetAttributes(1, &attr, &data, (CUdeviceptr)(uintptr_t)src);
+  pinned = r != CUDA_SUCCESS || mem_type != 0; /* unknown: wait, as for pinned memory */
   r = gpux_cuda_drv.MemcpyHtoDAsync(gpux_cuda_dptr(buf, offset_bytes), src, bytes, b->stream);
   if (r != CUDA_SUCCESS) {
     s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyHtoDAsync(%zu bytes)", bytes);
@@ -383,9 +388,22 @@ cleanup:
 }
 
 /* ---- the interface -------------------------------------------------------------------- */
+/* Every CUDA device runs every op of the interface for every dtype the front end passes,
+ * float64 included; matrix products depend on the dtype and on cuBLAS. */
+static gpux_status gpux_cuda_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
+  if (q->family == GPUX__Q_GEMM) return gpux_cuda_gemm_supports(b, q, why, len);
+  if (q->family == GPUX__Q_PROGRAM && q->op == GPUX__LANG_OPENCL) {
+    snprintf(why, len, "an OpenCL C source cannot be built on the CUDA backend: use "
+             "GPUX_SOURCE_DIALECT (runs on both backends) or GPUX_SOURCE_CUDA");
+    return GPUX_ERROR_UNSUPPORTED;
+  }
+  return GPUX_SUCCESS;
+}
+
 static const gpux__backend_iface gpux_cuda_iface = {
     .abi_version = GPUX_BACKEND_ABI_VERSION,
     .name = "cuda",
+    .supports = gpux_cuda_supports,
     .init = gpux_cuda_init,
     .device_count = gpux_cuda_device_count,
     .device_info = gpux_cuda_device_info,

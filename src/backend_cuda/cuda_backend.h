@@ -51,7 +51,7 @@
   X(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", NULL,                           \
     PFN_cuMemHostGetDevicePointer_v3020)                                                     \
   X(MemFreeHost, "cuMemFreeHost", NULL, PFN_cuMemFreeHost_v2000)                             \
-  X(PointerGetAttribute, "cuPointerGetAttribute", NULL, PFN_cuPointerGetAttribute_v4000)     \
+  X(PointerGetAttributes, "cuPointerGetAttributes", NULL, PFN_cuPointerGetAttributes_v7000)  \
   X(EventCreate, "cuEventCreate", NULL, PFN_cuEventCreate_v2000)                             \
   X(EventDestroy, "cuEventDestroy_v2", NULL, PFN_cuEventDestroy_v4000)                       \
   X(EventRecord, "cuEventRecord", NULL, PFN_cuEventRecord_v2000)                             \
@@ -61,6 +61,8 @@
   X(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
     NULL, PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
 
+/* cuFuncGetParamCount (newer than driver 13.0; optional), spelled out likewise */
+typedef CUresult(CUDAAPI *gpux_cuda_pfn_FuncGetParamCount)(CUfunction func, size_t *count);
 /* cuFuncGetParamInfo (driver 12.4+), spelled out: older toolkits' headers lack its PFN */
 typedef CUresult(CUDAAPI *gpux_cuda_pfn_FuncGetParamInfo)(CUfunction func, size_t index,
                                                           size_t *offset, size_t *size);
@@ -72,6 +74,7 @@ typedef struct gpux_cuda_driver {
 #undef GPUX_CUDA_DRV_FIELD
   /* optional: NULL when the driver lacks them */
   gpux_cuda_pfn_FuncGetParamInfo FuncGetParamInfo;
+  gpux_cuda_pfn_FuncGetParamCount FuncGetParamCount;
 } gpux_cuda_driver;
 
 extern gpux_cuda_driver gpux_cuda_drv;
@@ -229,6 +232,8 @@ gpux_status gpux_cuda_gemm_load(gpux__bctx *b); /* context current */
 void gpux_cuda_gemm_unload(gpux__bctx *b);      /* context current, stream idle; also
                                                     destroys the cuBLAS handle */
 gpux_status gpux_cuda_gemm(gpux__bctx *b, const gpux__gemm *g);
+/* supports for GPUX__Q_GEMM */
+gpux_status gpux_cuda_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len);
 
 /* cuda_random.c: the random family */
 gpux_status gpux_cuda_random_load(gpux__bctx *b); /* context current */

@@ -72,6 +72,8 @@ gpux_status gpux_cuda_load_driver(void) {
   }
   (void)gpux_cuda_sym(lib, "cuFuncGetParamInfo", NULL, &gpux_cuda_drv.FuncGetParamInfo,
                       sizeof gpux_cuda_drv.FuncGetParamInfo);
+  (void)gpux_cuda_sym(lib, "cuFuncGetParamCount", NULL, &gpux_cuda_drv.FuncGetParamCount,
+                      sizeof gpux_cuda_drv.FuncGetParamCount);
   gpux_cuda_drv.lib = lib;
   lib = NULL;
 

@@ -451,6 +451,25 @@ cleanup:
 }
 
 /* ---- entry points ------------------------------------------------------------------------ */
+gpux_status gpux_cuda_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
+  const int dt = q->dtype;
+  if ((unsigned)dt >= GPUX_CUDA_GEMM_NDT || !b->gemm[dt]) {
+    snprintf(why, len, "no products of this dtype");
+    return GPUX_ERROR_UNSUPPORTED_DTYPE;
+  }
+  if (q->op != GPUX_GEMM_VENDOR) return GPUX_SUCCESS;
+  if (dt == GPUX_KDT_i32 || dt == GPUX_KDT_i64) {
+    snprintf(why, len, "cuBLAS (the vendor path) has no integer products (the native path has them)");
+    return GPUX_ERROR_UNSUPPORTED_DTYPE;
+  }
+  if (pthread_once(&gpux_cublas_once, gpux_cublas_load_once) != 0 || !gpux_cublas.lib) {
+    snprintf(why, len, "cuBLAS (the vendor path) is unavailable: %s",
+             gpux_cublas_why[0] ? gpux_cublas_why : "pthread_once failed");
+    return GPUX_ERROR_UNSUPPORTED;
+  }
+  return GPUX_SUCCESS;
+}
+
 gpux_status gpux_cuda_gemm(gpux__bctx *b, const gpux__gemm *g) {
   if (g->path == GPUX_GEMM_VENDOR) return gpux_cuda_gemm_vendor(b, g);
   return gpux_cuda_gemm_native(b, g);

@@ -460,14 +460,6 @@ gpux_status gpux_cuda_program_build(gpux__bctx *b, int lang, const char *src, si
   *out = NULL;
   *log = NULL;
   *origin = GPUX_PROGRAM_COMPILED;
-  if (lang == GPUX__LANG_OPENCL)
-    return gpux_cuda_host->set_error(GPUX_ERROR_UNSUPPORTED,
-                                     "OpenCL C source on the CUDA backend: use "
-                                     "GPUX_SOURCE_DIALECT (runs on both backends) or "
-                                     "GPUX_SOURCE_CUDA");
-  if (lang != GPUX__LANG_DIALECT && lang != GPUX__LANG_CUDA)
-    return gpux_cuda_host->set_error(GPUX_ERROR_INVALID_ARGUMENT, "lang: unknown language %d",
-                                     lang);
   r = gpux_cuda_drv.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
                                        b->dev);
   if (r == CUDA_SUCCESS)
@@ -611,9 +603,27 @@ gpux_status gpux_cuda_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *n
     s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuFuncGetAttribute(%s)", name);
     goto cleanup;
   }
-  /* the parameters, counted by asking until the index is out of range (driver 12.4+) */
+  /* The parameters: the driver's count where it has cuFuncGetParamCount; else the count the
+   * front end read (every parameter understood, so no macro hides one), checked by asking
+   * for the last of them; else counted by asking until the index is out of range (driver
+   * 12.4+: a call that fails on purpose, which compute-sanitizer reports) */
+  const int read = *nparams;
+  *nparams = -1;
   if (gpux_cuda_drv.FuncGetParamInfo) {
-    for (i = 0;; ++i) {
+    size_t count = 0, last_off = 0, last_size = 0;
+    int known = -1;
+    if (gpux_cuda_drv.FuncGetParamCount && gpux_cuda_drv.FuncGetParamCount(f, &count) == CUDA_SUCCESS)
+      known = (int)(count < GPUX__MAX_KPARAMS + 1 ? count : GPUX__MAX_KPARAMS + 1);
+    else if (read == 0 || (read > 0 && read <= GPUX__MAX_KPARAMS &&
+                           gpux_cuda_drv.FuncGetParamInfo(f, (size_t)read - 1, &last_off,
+                                                          &last_size) == CUDA_SUCCESS))
+      known = read;
+    if (known > GPUX__MAX_KPARAMS) {
+      s = gpux_cuda_host->set_error(GPUX_ERROR_UNSUPPORTED, "kernel %s has more than %d parameters",
+                                    name, GPUX__MAX_KPARAMS);
+      goto cleanup;
+    }
+    for (i = 0; known < 0 || i < known; ++i) {
       size_t poff = 0, psize = 0;
       r = gpux_cuda_drv.FuncGetParamInfo(f, (size_t)i, &poff, &psize);
       if (r != CUDA_SUCCESS) break;
@@ -625,8 +635,9 @@ gpux_status gpux_cuda_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *n
       }
       param_size[i] = (uint32_t)psize;
     }
-    /* CUDA_ERROR_INVALID_VALUE: past the last one; anything else: unknown */
-    *nparams = r == CUDA_ERROR_INVALID_VALUE ? i : -1;
+    /* all `known` ones answered; or, counting, CUDA_ERROR_INVALID_VALUE: past the last one;
+     * anything else: unknown */
+    *nparams = known >= 0 ? (i == known ? i : -1) : r == CUDA_ERROR_INVALID_VALUE ? i : -1;
     if (*nparams < 0) memset(param_size, 0, sizeof *param_size * (size_t)i);
   }
   k = (gpux__ukern *)malloc(sizeof *k + n);

@@ -511,10 +511,29 @@ static gpux_status be_event_elapsed_ms(gpux__bctx *b, void *start, void *end, do
   return GPUX_SUCCESS;
 }
 
+/* Devices without cl_khr_fp64 compute nothing in float64 (fills write its bits through
+ * integer kernels); matrix products depend on the dtype and on CLBlast. */
+static gpux_status be_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
+  if (!b->dev->fp64 && q->family != GPUX__Q_FILL &&
+      (q->dtype == GPUX_KDT_f64 || q->dtype2 == GPUX_KDT_f64)) {
+    snprintf(why, len, "float64 needs cl_khr_fp64, which this device lacks");
+    return GPUX_ERROR_UNSUPPORTED_DTYPE;
+  }
+  if (q->family == GPUX__Q_GEMM) return gpux_cl_gemm_supports(b, q, why, len);
+  if (q->family == GPUX__Q_PROGRAM && q->op == GPUX__LANG_CUDA) {
+    snprintf(why, len, "a CUDA source (GPUX_SOURCE_CUDA) cannot be built on the OpenCL backend; "
+             "write the kernel in the gpux dialect (GPUX_SOURCE_DIALECT), which both backends "
+             "take, or in OpenCL C");
+    return GPUX_ERROR_UNSUPPORTED;
+  }
+  return GPUX_SUCCESS;
+}
+
 /* ---------------------------------------------------------------- entry */
 static const gpux__backend_iface be_iface = {
     .abi_version = GPUX_BACKEND_ABI_VERSION,
     .name = "opencl",
+    .supports = be_supports,
     .init = be_init,
     .device_count = be_device_count,
     .device_info = be_device_info,

@@ -296,6 +296,26 @@ static gpux_status gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
 }
 
 /* ---------------------------------------------------------------- entry */
+gpux_status gpux_cl_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
+  const int dt = q->dtype;
+  (void)b;
+  if (dt != GPUX_KDT_f32 && dt != GPUX_KDT_f64 && dt != GPUX_KDT_i32 && dt != GPUX_KDT_i64) {
+    snprintf(why, len, "no products of this dtype");
+    return GPUX_ERROR_UNSUPPORTED_DTYPE;
+  }
+  if (q->op != GPUX_GEMM_VENDOR) return GPUX_SUCCESS;
+  if (dt == GPUX_KDT_i32 || dt == GPUX_KDT_i64) {
+    snprintf(why, len, "CLBlast (the vendor path) has no integer products (the native path has them)");
+    return GPUX_ERROR_UNSUPPORTED_DTYPE;
+  }
+#ifndef GPUX_HAVE_CLBLAST
+  snprintf(why, len, "the vendor path: libgpux-opencl was built without CLBlast");
+  return GPUX_ERROR_UNSUPPORTED;
+#else
+  return GPUX_SUCCESS;
+#endif
+}
+
 gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g) {
   if (g->dtype == GPUX_KDT_f16 || g->dtype == GPUX_KDT_bf16)
     return SET_ERROR(GPUX_ERROR_UNSUPPORTED_DTYPE,

@@ -208,6 +208,8 @@ gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
 
 /* cl_gemm.c */
 gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g);
+/* supports for GPUX__Q_GEMM (float64 already checked) */
+gpux_status gpux_cl_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len);
 void gpux_cl_gemm_release(gpux__bctx *b); /* its program and kernels */
 
 /* embedded kernel sources (cmake/embed.cmake) */

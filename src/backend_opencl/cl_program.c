@@ -107,14 +107,6 @@ gpux_status gpux_cl_program_build(gpux__bctx *b, int lang, const char *src, size
   *out = NULL;
   *log = NULL;
   *origin = GPUX_PROGRAM_COMPILED;
-  if (lang == GPUX__LANG_CUDA)
-    return SET_ERROR(GPUX_ERROR_UNSUPPORTED,
-                     "opencl: a CUDA source (GPUX_SOURCE_CUDA) cannot be built on the OpenCL "
-                     "backend (%s); write the kernel in the gpux dialect (GPUX_SOURCE_DIALECT), "
-                     "which both backends take, or in OpenCL C",
-                     b->device_name);
-  if (lang != GPUX__LANG_DIALECT && lang != GPUX__LANG_OPENCL)
-    return SET_ERROR(GPUX_ERROR_UNSUPPORTED, "opencl: unknown source language %d", lang);
 
   /* the text: preludes, then the caller's source from its line 1 */
   const int dialect = lang == GPUX__LANG_DIALECT, ops = (flags & GPUX__PROG_OPS) != 0;

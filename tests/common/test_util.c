@@ -1,6 +1,8 @@
 /* gpux tests: shared helpers (see test_util.h). */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "test_util.h"
 
+#include <dlfcn.h>
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -145,6 +147,36 @@ void gt_check_ok(gpux_status s, const char *expr, const char *file, int line) {
              gpux_last_error_message());
 }
 
+void gt_check_ok_clean(gpux_status s, const char *expr, const char *file, int line) {
+  gt_check_ok(s, expr, file, line);
+  /* GT_OK cleared the message before the call: a call that succeeds leaves none behind */
+  const char *m = gpux_last_error_message();
+  if (m && m[0]) gt_failf(file, line, "%s succeeded but left an error message: %s", expr, m);
+}
+
+/* An error message starts with the public function that failed ("gpux_matmul: ..."): the one
+ * expr calls when libgpux exports it, else (a wrapper inline in a header, such as gpux_add)
+ * the public function it calls. */
+static void check_msg_names_function(const char *expr, const char *m, const char *file, int line) {
+  char fn[128];
+  size_t n = 0;
+  while (n + 1 < sizeof fn && (isalnum((unsigned char)expr[n]) || expr[n] == '_')) {
+    fn[n] = expr[n];
+    n++;
+  }
+  fn[n] = '\0';
+  if (strncmp(fn, "gpux_", 5) != 0 || expr[n] != '(') return; /* not a plain call */
+  if (dlsym(RTLD_DEFAULT, fn)) {
+    if (strncmp(m, fn, n) != 0 || m[n] != ':')
+      gt_failf(file, line, "%s: the message does not start with \"%s: \": %s", expr, fn, m);
+    return;
+  }
+  size_t k = 0;
+  while (isalnum((unsigned char)m[k]) || m[k] == '_') k++;
+  if (strncmp(m, "gpux_", 5) != 0 || m[k] != ':')
+    gt_failf(file, line, "%s: the message does not start with a gpux function's name: %s", expr, m);
+}
+
 void gt_check_status(gpux_status want, gpux_status got, const char *expr, const char *file,
                      int line) {
   if (got != want)
@@ -155,6 +187,7 @@ void gt_check_status(gpux_status want, gpux_status got, const char *expr, const 
     const char *m = gpux_last_error_message();
     if (!m || !m[0]) gt_failf(file, line, "%s: %s but the error message is empty", expr,
                               gpux_status_name(got));
+    check_msg_names_function(expr, m, file, line);
   }
 }
 

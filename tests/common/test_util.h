@@ -49,7 +49,10 @@ const char *gt_shape_str(char *buf, size_t cap, int ndim, const int64_t *shape);
 void gt_check_ok(gpux_status s, const char *expr, const char *file, int line);
 void gt_check_status(gpux_status want, gpux_status got, const char *expr, const char *file,
                      int line);
-#define GT_OK(call) gt_check_ok((call), #call, __FILE__, __LINE__)
+/* GT_OK clears the error message first, so that gt_check_ok_clean can check that a call
+ * that succeeds leaves none behind. */
+void gt_check_ok_clean(gpux_status s, const char *expr, const char *file, int line);
+#define GT_OK(call) (gpux_clear_error(), gt_check_ok_clean((call), #call, __FILE__, __LINE__))
 #define GT_EXPECT(want, call) gt_check_status((want), (call), #call, __FILE__, __LINE__)
 
 /* 1 if the numbers in msg contain shape[0..nd) in a row (an error message names a shape). */

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# compute-sanitizer over the whole CUDA suite and the examples, on the H200 machine
+# (/work/shared/device/README.md). From the repository root, after a build in $BUILD_DIR:
+#
+#     source .devdeps/env.sh && bash bench/sanitize_h200.sh [OUTDIR]
+#
+# Runs every test binary and example that CTest registers with the cuda label under
+# memcheck (default settings: API errors are reported too, so a failing driver call of
+# gpux's own shows), racecheck and initcheck, $JOBS at a time, each with a time limit
+# (LIMIT seconds; the tools slow kernels 10 to 100 times). Writes <tool>-<test>.log and
+# summary.md (one row per run: the tool's summary line, exit status, time) to OUTDIR.
+# Exit status: 0 when no run reported an error (a run cut by its time limit is listed as
+# such, not counted as clean).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+OUTDIR=${1:-${OUT:-bench/results/sanitize-$(date +%Y%m%d-%H%M%S)}}
+BUILD_DIR=${BUILD_DIR:-build-gpu}
+JOBS=${JOBS:-12}
+LIMIT=${LIMIT:-420}
+TOOLS=${TOOLS:-memcheck racecheck initcheck}
+CS=${CS:-/usr/local/cuda/bin/compute-sanitizer}
+mkdir -p "$OUTDIR" && OUTDIR=$(cd "$OUTDIR" && pwd)
+
+# name<TAB>command of each CUDA test, as CTest registers it
+mapfile -t runs < <(ctest --test-dir "$BUILD_DIR" -L cuda --show-only=json-v1 2>/dev/null |
+  python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tests"]:
+    env = [p["value"] for p in t.get("properties", []) if p["name"] == "ENVIRONMENT"]
+    env = env[0] if env else []
+    print(t["name"] + "\t" + " ".join(env) + "\t" + " ".join(t["command"]))')
+[ ${#runs[@]} -gt 0 ] || { echo "no CUDA tests registered in $BUILD_DIR"; exit 1; }
+
+one() { # tool, name, env, command
+  local tool=$1 name=$2 env=$3 cmd=$4 log="$OUTDIR/$1-$2.log" t0 rc
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  env $env timeout -k 10 "$LIMIT" "$CS" --tool "$tool" --error-exitcode 9 $cmd >"$log" 2>&1
+  rc=$?
+  printf '%s\t%s\t%s\t%s\t%s\n' "$tool" "$name" "$rc" "$(($(date +%s) - t0))" \
+    "$(grep -E '(ERROR|RACECHECK|INITCHECK|LEAK) SUMMARY' "$log" | tail -1)"
+}
+export -f one
+export OUTDIR LIMIT CS
+
+for tool in $TOOLS; do
+  for r in "${runs[@]}"; do
+    IFS=$'\t' read -r name env cmd <<<"$r"
+    printf '%s\0%s\0%s\0%s\0' "$tool" "$name" "$env" "$cmd"
+  done
+done | xargs -0 -n 4 -P "$JOBS" bash -c 'one "$@"' _ >"$OUTDIR/rows.tsv"
+
+{
+  echo "# compute-sanitizer over the CUDA suite ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
+  echo
+  echo "$("$CS" --version | tail -1); git $(git rev-parse --short HEAD 2>/dev/null)"
+  echo "Each CUDA test and example as CTest registers it, default tool settings,"
+  echo "--error-exitcode 9, a limit of ${LIMIT} s each (exit 124: cut by the limit)."
+  echo
+  echo "| tool | test | exit | seconds | summary |"
+  echo "| --- | --- | --- | --- | --- |"
+  sort "$OUTDIR/rows.tsv" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}'
+} >"$OUTDIR/summary.md"
+cat "$OUTDIR/summary.md"
+# clean: every run exited 0 (9: the tool found errors; 124/137: cut; others: the test failed)
+! awk -F'\t' '$3 != 0 {bad = 1} END {exit !bad}' "$OUTDIR/rows.tsv"
