@@ -374,6 +374,18 @@ done:
   return GPUX_SUCCESS;
 }
 
+/* 1 when a parameter's text reads as one parameter: type words and a name (or an array's
+ * brackets) at the end, no parentheses; a lone word may be a macro of several. */
+static int one_param(const char *text) {
+  int words = 0;
+  size_t n = strlen(text);
+  if (strchr(text, '(') || n + 1 >= sizeof ((gpux__kparam *)0)->text) return 0; /* cut short */
+  for (size_t i = 0; i < n; i++)
+    if (is_id0(text[i]) && (i == 0 || !is_id(text[i - 1]))) words++;
+  while (n && text[n - 1] == ' ') n--;
+  return words >= 2 && n && (is_id(text[n - 1]) || text[n - 1] == ']');
+}
+
 /* ================================================================ programs */
 
 static const char *lang_name(int lang) {
@@ -565,10 +577,11 @@ GPUX_API gpux_status gpux_kernel_create(gpux_kernel_t *out, gpux_program_t prog,
     if (strcmp(c->kernels[i].name, name) == 0) decl = &c->kernels[i];
   struct gpux_kernel *k = calloc(1, sizeof *k);
   if (!k) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "gpux_kernel_create: kernel");
-  /* the count read from a declaration understood whole (no macro can hide a parameter) */
+  /* the count read from a declaration whose every parameter reads as one ("type name"), so
+   * that no macro hides a parameter */
   int np = decl ? decl->nparams : -1;
   for (int i = 0; i < np; i++)
-    if (decl->params[i].kind == 0) np = -1;
+    if (!one_param(decl->params[i].text)) np = -1;
   gpux_status s = ctx->be->kernel_create(ctx->b, c->bp, name, &k->bk, &np, k->param_size,
                                          &k->max_block);
   if (s != GPUX_SUCCESS) {
