@@ -61,6 +61,12 @@
   X(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
     NULL, PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050)
 
+/* cuModuleGetFunctionCount, cuModuleEnumerateFunctions (12.4+), cuFuncGetName (12.3+):
+ * whether a module has a kernel, asked without a call that fails */
+typedef CUresult(CUDAAPI *gpux_cuda_pfn_ModuleGetFunctionCount)(unsigned int *count, CUmodule mod);
+typedef CUresult(CUDAAPI *gpux_cuda_pfn_ModuleEnumerateFunctions)(CUfunction *functions,
+                                                                  unsigned int n, CUmodule mod);
+typedef CUresult(CUDAAPI *gpux_cuda_pfn_FuncGetName)(const char **name, CUfunction f);
 /* cuFuncGetParamCount (newer than driver 13.0; optional), spelled out likewise */
 typedef CUresult(CUDAAPI *gpux_cuda_pfn_FuncGetParamCount)(CUfunction func, size_t *count);
 /* cuFuncGetParamInfo (driver 12.4+), spelled out: older toolkits' headers lack its PFN */
@@ -75,6 +81,9 @@ typedef struct gpux_cuda_driver {
   /* optional: NULL when the driver lacks them */
   gpux_cuda_pfn_FuncGetParamInfo FuncGetParamInfo;
   gpux_cuda_pfn_FuncGetParamCount FuncGetParamCount;
+  gpux_cuda_pfn_ModuleGetFunctionCount ModuleGetFunctionCount;
+  gpux_cuda_pfn_ModuleEnumerateFunctions ModuleEnumerateFunctions;
+  gpux_cuda_pfn_FuncGetName FuncGetName;
 } gpux_cuda_driver;
 
 extern gpux_cuda_driver gpux_cuda_drv;

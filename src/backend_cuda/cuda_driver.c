@@ -74,6 +74,14 @@ gpux_status gpux_cuda_load_driver(void) {
                       sizeof gpux_cuda_drv.FuncGetParamInfo);
   (void)gpux_cuda_sym(lib, "cuFuncGetParamCount", NULL, &gpux_cuda_drv.FuncGetParamCount,
                       sizeof gpux_cuda_drv.FuncGetParamCount);
+  (void)gpux_cuda_sym(lib, "cuModuleGetFunctionCount", NULL,
+                      &gpux_cuda_drv.ModuleGetFunctionCount,
+                      sizeof gpux_cuda_drv.ModuleGetFunctionCount);
+  (void)gpux_cuda_sym(lib, "cuModuleEnumerateFunctions", NULL,
+                      &gpux_cuda_drv.ModuleEnumerateFunctions,
+                      sizeof gpux_cuda_drv.ModuleEnumerateFunctions);
+  (void)gpux_cuda_sym(lib, "cuFuncGetName", NULL, &gpux_cuda_drv.FuncGetName,
+                      sizeof gpux_cuda_drv.FuncGetName);
   gpux_cuda_drv.lib = lib;
   lib = NULL;
 

@@ -565,6 +565,29 @@ void gpux_cuda_program_release(gpux__bctx *b, gpux__uprog *p) {
 }
 
 /* ---- kernels ------------------------------------------------------------------------- */
+/* 1 when mod has a function named sym, 0 when it has none, -1 when the driver cannot tell
+ * without looking it up (a lookup of a missing name is a failing call, which a user's
+ * compute-sanitizer run would report as an error). */
+static int gpux_cuda_module_has(CUmodule mod, const char *sym) {
+  unsigned int count = 0, i;
+  CUfunction stack[64], *fs = stack;
+  const char *fname;
+  int found = -1;
+  if (!gpux_cuda_drv.ModuleGetFunctionCount || !gpux_cuda_drv.ModuleEnumerateFunctions ||
+      !gpux_cuda_drv.FuncGetName ||
+      gpux_cuda_drv.ModuleGetFunctionCount(&count, mod) != CUDA_SUCCESS)
+    return -1;
+  if (count > 64 && !(fs = (CUfunction *)malloc(sizeof *fs * count))) return -1;
+  if (gpux_cuda_drv.ModuleEnumerateFunctions(fs, count, mod) == CUDA_SUCCESS) {
+    found = 0;
+    for (i = 0; i < count && !found; ++i)
+      if (gpux_cuda_drv.FuncGetName(&fname, fs[i]) != CUDA_SUCCESS) found = -1;
+      else found = strcmp(fname, sym) == 0;
+  }
+  if (fs != stack) free(fs);
+  return found;
+}
+
 gpux_status gpux_cuda_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *name,
                                     gpux__ukern **out, int *nparams, uint32_t *param_size,
                                     uint32_t *max_block) {
@@ -586,7 +609,9 @@ gpux_status gpux_cuda_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *n
     }
   r = gpux_cuda_enter(b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_drv.ModuleGetFunction(&f, p->mod, sym);
+  r = !*sym || gpux_cuda_module_has(p->mod, sym) == 0
+          ? CUDA_ERROR_NOT_FOUND
+          : gpux_cuda_drv.ModuleGetFunction(&f, p->mod, sym);
   if (r == CUDA_ERROR_NOT_FOUND) {
     s = gpux_cuda_host->set_error(GPUX_ERROR_KERNEL_NOT_FOUND,
                                   "the program defines no kernel named %s", name);
