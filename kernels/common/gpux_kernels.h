@@ -59,6 +59,20 @@
 #define GPUX_KDT_f16 6
 #define GPUX_KDT_bf16 7
 #define GPUX_KDT_COUNT 8
+/* The facts of each dtype, written once: X(dt, element bytes, public name), in id order.
+ * Every size or name table of the core, the backends and the tests expands it, e.g.
+ *   static const size_t size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)}; */
+#define GPUX_DTYPES(X)                                                                       \
+  X(f32, 4, "float32")                                                                       \
+  X(f64, 8, "float64")                                                                       \
+  X(i32, 4, "int32")                                                                         \
+  X(i64, 8, "int64")                                                                         \
+  X(u8, 1, "uint8")                                                                          \
+  X(b8, 1, "bool")                                                                           \
+  X(f16, 2, "float16")                                                                       \
+  X(bf16, 2, "bfloat16")
+#define GPUX_KDT_SIZE_INIT(dt, bytes, name) [GPUX_KDT_##dt] = bytes,
+#define GPUX_KDT_NAME_INIT(dt, bytes, name) [GPUX_KDT_##dt] = name,
 
 /* dtype lists: M(arg, dt) for each dt */
 /* the dtypes the compute ops take (elementwise, where, reductions, scans) */

@@ -5,20 +5,16 @@
 #include <string.h>
 #include "internal.h"
 
-static const struct {
-  const char *name;
-  size_t size;
-} dtypes[GPUX_DTYPE_COUNT] = {
-    [GPUX_FLOAT32] = {"float32", 4}, [GPUX_FLOAT64] = {"float64", 8}, [GPUX_INT32] = {"int32", 4},
-    [GPUX_INT64] = {"int64", 8},     [GPUX_UINT8] = {"uint8", 1},     [GPUX_BOOL] = {"bool", 1},
-    [GPUX_FLOAT16] = {"float16", 2}, [GPUX_BFLOAT16] = {"bfloat16", 2},
-};
+/* from the dtype record (kernels/common/gpux_kernels.h); the ids are checked against enum
+ * gpux_dtype in elementwise.c */
+static const char *const dtype_names[GPUX_DTYPE_COUNT] = {GPUX_DTYPES(GPUX_KDT_NAME_INIT)};
+static const size_t dtype_sizes[GPUX_DTYPE_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
 
 GPUX_API const char *gpux_dtype_name(gpux_dtype dt) {
-  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtypes[dt].name : NULL;
+  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtype_names[dt] : NULL;
 }
 GPUX_API size_t gpux_dtype_size(gpux_dtype dt) {
-  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtypes[dt].size : 0;
+  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtype_sizes[dt] : 0;
 }
 
 gpux_status gpux__check_dtype(gpux_dtype dt, const char *what) {

@@ -38,11 +38,7 @@ static const unsigned char gpux_cuda_dt_compute[GPUX_KDT_COUNT] = {
     GPUX_DT_ALL(GPUX_CUDA_DT_ONE, _)};
 #undef GPUX_CUDA_DT_ONE
 
-const int gpux_cuda_dt_size[GPUX_KDT_COUNT] = {
-    [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
-    [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1,
-    [GPUX_KDT_f16] = 2, [GPUX_KDT_bf16] = 2,
-};
+const int gpux_cuda_dt_size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
 
 #define GPUX_CUDA_BOP_ID(op, id, dts, res) GPUX_CUDA_BOP_##op = id,
 #define GPUX_CUDA_UOP_ID(op, id, dts, res) GPUX_CUDA_UOP_##op = id,

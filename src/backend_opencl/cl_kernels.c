@@ -17,10 +17,7 @@
 /* ---------------------------------------------------------------- names from the lists */
 #define DT_NAME(a, dt) [GPUX_KDT_##dt] = #dt,
 const char *const gpux_cl_dt_name[GPUX_KDT_COUNT] = {GPUX_DT_STORAGE(DT_NAME, _)};
-static const size_t dt_size[GPUX_KDT_COUNT] = {
-    [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
-    [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1,
-    [GPUX_KDT_f16] = 2, [GPUX_KDT_bf16] = 2};
+static const size_t dt_size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
 
 typedef struct opdesc {
   const char *name;

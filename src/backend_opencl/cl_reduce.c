@@ -116,9 +116,7 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
  * per lane, at most 128 columns. The accumulator is the pass's output dtype (acc); the arg
  * kinds carry (value, index) pairs of 16 bytes. */
 static int64_t cpu_cols(int kind, int acc) {
-  static const int dt_bytes[GPUX_KDT_COUNT] = {
-      [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
-      [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1};
+  static const int dt_bytes[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
   const int bytes = !strncmp(reduce_kinds[kind].name, "arg", 3) ? 16 : dt_bytes[acc];
   return 512 / bytes < 128 ? 512 / bytes : 128;
 }

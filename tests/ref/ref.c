@@ -153,17 +153,8 @@ void ref_cast_bits(gpux_dtype from, gpux_dtype to, int64_t n, const void *src, v
 }
 
 size_t ref_dtype_size(gpux_dtype dt) {
-  switch (dt) {
-    case GPUX_FLOAT32: return 4;
-    case GPUX_FLOAT64: return 8;
-    case GPUX_INT32: return 4;
-    case GPUX_INT64: return 8;
-    case GPUX_UINT8: return 1;
-    case GPUX_BOOL: return 1;
-    case GPUX_FLOAT16: return 2;
-    case GPUX_BFLOAT16: return 2;
-  }
-  return 0;
+  static const size_t sizes[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
+  return (unsigned)dt < GPUX_KDT_COUNT ? sizes[dt] : 0;
 }
 
 ref_value ref_load(gpux_dtype dt, const void *p, int64_t i) {
