@@ -226,20 +226,22 @@ int64_t ref_int_max(gpux_dtype dt) {
 
 static int is_signed_int(gpux_dtype dt) { return dt == GPUX_INT32 || dt == GPUX_INT64; }
 
+/* the dtypes of each op, from the op lists of gpux_kernels.h */
+#define REF_DT_BIT(unused, dt) | (1u << GPUX_KDT_##dt)
+#define REF_OP_DTYPES(op, id, dts, res) [id] = 0u dts(REF_DT_BIT, _),
 int ref_binary_supported(gpux_binary_op op, gpux_dtype dt) {
-  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT || ref_dtype_is_half(dt)) return 0;
-  if ((int)op < 0 || (int)op > GPUX_LOGICAL_XOR) return 0;
-  if (op <= GPUX_MOD) return dt != GPUX_BOOL; /* arithmetic: numeric dtypes */
-  return 1;                                   /* comparisons and logical ops: all */
+  static const unsigned dtypes[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(REF_OP_DTYPES)};
+  return (unsigned)op < GPUX_BINARY_OP_COUNT && (unsigned)dt < GPUX_KDT_COUNT &&
+         (dtypes[op] >> dt & 1u);
 }
 
 int ref_unary_supported(gpux_unary_op op, gpux_dtype dt) {
-  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT || ref_dtype_is_half(dt)) return 0;
-  if ((int)op < 0 || (int)op > GPUX_LOGICAL_NOT) return 0;
-  if (op == GPUX_LOGICAL_NOT) return 1;
-  if (op <= GPUX_RELU) return dt != GPUX_BOOL;
-  return ref_dtype_is_float(dt);
+  static const unsigned dtypes[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(REF_OP_DTYPES)};
+  return (unsigned)op < GPUX_UNARY_OP_COUNT && (unsigned)dt < GPUX_KDT_COUNT &&
+         (dtypes[op] >> dt & 1u);
 }
+#undef REF_OP_DTYPES
+#undef REF_DT_BIT
 
 gpux_dtype ref_binary_result(gpux_binary_op op, gpux_dtype dt) {
   return op >= GPUX_EQ ? GPUX_BOOL : dt;
