@@ -84,8 +84,10 @@
 #define GPUX_DT_STORAGE(M, a) GPUX_DT_ALL(M, a) GPUX_DT_HALF(M, a)
 #define GPUX_DT_NUMERIC(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8)
 #define GPUX_DT_FLOAT(M, a) M(a, f32) M(a, f64)
-/* element sizes the copy kernels exist for */
+/* element sizes the copy kernels exist for, and the index of a size in that list */
 #define GPUX_ELEM_SIZES(M) M(1) M(2) M(4) M(8)
+#define GPUX_ELEM_SIZE_COUNT 4
+#define GPUX_ELEM_SIZE_INDEX(sz) ((sz) == 1 ? 0 : (sz) == 2 ? 1 : (sz) == 4 ? 2 : 3)
 
 /* Result kinds: SAME (the input dtype) or BOOL. */
 #define GPUX_RES_SAME 0

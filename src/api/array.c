@@ -336,19 +336,6 @@ GPUX_API void gpux_host_free(void *p) { free(p); }
 
 /* ---- device copies */
 
-/* 1 when a tiled kernel pays: the output walks its last dim contiguously while the input
- * walks it with a stride, and the input is contiguous along another dim. */
-static void plan_tiles(gpux_nd_params *nd) {
-  int last = (int)nd->ndim - 1;
-  if (last < 1 || nd->stride[0][last] != 1 || nd->stride[1][last] == 1) return;
-  if (nd->shape[last] < 4) return;
-  for (int d = 0; d < last; d++)
-    if (nd->stride[1][d] == 1 && nd->shape[d] >= 4) {
-      nd->tile_dim = d;
-      return;
-    }
-}
-
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src) {
   if (dst->size == 0) return GPUX_SUCCESS;
   struct gpux_context *ctx = dst->ctx;
@@ -363,7 +350,6 @@ gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *
   l.opnd[1] = gpux__operand_of(src);
   gpux__plan_nd(&l.nd, 2, ops, dst->ndim, dst->shape);
   l.n = l.nd.n;
-  plan_tiles(&l.nd);
   return ctx->be->copy(ctx->b, (int)es, &l);
 }
 
