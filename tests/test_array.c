@@ -8,8 +8,7 @@
 
 #include "test_util.h"
 
-static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
-                                                      GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
+static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
 
 /* Fills a host buffer with random values of dt (bool 0/1). */
 static void *rand_host(gpux_dtype dt, int64_t n, uint64_t seed) {

@@ -19,8 +19,7 @@ typedef struct ew_case {
   gpux_dtype dt;
 } ew_case;
 
-static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
-                                                      GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
+static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
 
 static uint64_t mkseed(int kind, int op, gpux_dtype dt, int k) {
   return (uint64_t)kind * 7919u + (uint64_t)op * 104729u + (uint64_t)dt * 1299709u +

@@ -1034,14 +1034,9 @@ static void test_fusion_misc(void **state) {
  * special values, then random values of the op's domain (test_elementwise's domains). */
 static void test_ops_prelude(void **state) {
   gpux_dtype dt = case_dtype(state);
-  enum { NB = 8, NU = 18 };
-  static const gpux_binary_op bops[NB] = {GPUX_ADD, GPUX_SUB, GPUX_MUL, GPUX_DIV,
-                                          GPUX_POW, GPUX_MINIMUM, GPUX_MAXIMUM, GPUX_MOD};
-  static const gpux_unary_op uops[NU] = {GPUX_NEG,   GPUX_ABS,   GPUX_SIGN,  GPUX_RELU,
-                                         GPUX_EXP,   GPUX_LOG,   GPUX_LOG1P, GPUX_EXPM1,
-                                         GPUX_SQRT,  GPUX_RSQRT, GPUX_SIN,   GPUX_COS,
-                                         GPUX_TAN,   GPUX_TANH,  GPUX_SIGMOID, GPUX_FLOOR,
-                                         GPUX_CEIL,  GPUX_ROUND};
+  static const gpux_binary_op bops[] = GT_BINARY_SAME_OPS_INIT;
+  static const gpux_unary_op uops[] = GT_UNARY_SAME_OPS_INIT;
+  enum { NB = sizeof bops / sizeof bops[0], NU = sizeof uops / sizeof uops[0] };
   /* the body: case k < NB: binary op k; case NB + j: unary op j (float-only ones left out
    * for integer dtypes: the prelude does not define them there) */
   char body[4096];

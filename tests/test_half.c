@@ -17,8 +17,7 @@
 
 #include "test_util.h"
 
-static const gpux_dtype k_all[8] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,   GPUX_INT64,
-                                    GPUX_UINT8,   GPUX_BOOL,    GPUX_FLOAT16, GPUX_BFLOAT16};
+static const gpux_dtype k_all[GT_STORAGE_DTYPES] = GT_STORAGE_DTYPE_INIT;
 static const gpux_dtype k_half[2] = {GPUX_FLOAT16, GPUX_BFLOAT16};
 static const int64_t k_sizes[4] = {1, 17, 4099, ((int64_t)1 << 20) + 3};
 
@@ -685,9 +684,9 @@ static void test_unsupported_ops(void **state) {
 
 int main(void) {
   gt_init("test_half");
-  static cast_case cc[64];
-  static char names[64][64];
-  struct CMUnitTest tests[80];
+  static cast_case cc[GT_STORAGE_DTYPES * GT_STORAGE_DTYPES];
+  static char names[GT_STORAGE_DTYPES * GT_STORAGE_DTYPES][64];
+  struct CMUnitTest tests[16 + GT_STORAGE_DTYPES * GT_STORAGE_DTYPES];
   size_t n = 0;
 #define ADD(f) tests[n++] = (struct CMUnitTest){#f, f, NULL, NULL, NULL}
   ADD(test_dtype_info);
@@ -699,8 +698,8 @@ int main(void) {
   ADD(test_unsupported_ops);
 #undef ADD
   int k = 0;
-  for (int a = 0; a < 8; a++)
-    for (int b = 0; b < 8; b++) {
+  for (int a = 0; a < GT_STORAGE_DTYPES; a++)
+    for (int b = 0; b < GT_STORAGE_DTYPES; b++) {
       if (!ref_dtype_is_half(k_all[a]) && !ref_dtype_is_half(k_all[b])) continue;
       cc[k] = (cast_case){k_all[a], k_all[b]};
       snprintf(names[k], sizeof names[k], "cast_%s_to_%s", gt_dtype_str(k_all[a]),

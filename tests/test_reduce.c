@@ -22,8 +22,7 @@
 #define NOPS GPUX_REDUCE_OP_COUNT
 #define ALL GPUX_ALL_AXES
 
-static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
-                                                      GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
+static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
 static const char *const k_op_names[NOPS] = {
     "sum",  "prod", "min", "max", "argmin", "argmax",  "any",    "all",
     "count_nonzero", "mean", "var", "std", "norm_l1", "norm_l2", "norm_max"};

@@ -15,8 +15,7 @@
 
 #include "test_util.h"
 
-static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
-                                                      GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
+static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
 static const char *const k_scan_names[2] = {"cumsum", "cumprod"};
 
 typedef struct scan_case {

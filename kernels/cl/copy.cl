@@ -59,8 +59,8 @@
 
 /* ------------------------------------------------------------------ float16 / bfloat16
  * Stored as ushort bit patterns; every conversion is integer bit work (no cl_khr_fp16, no
- * dependence on the device's rounding or denormal modes), bit for bit the same as
- * kernels/cuda/copy.cu and tests/ref (rules in gpux_kernels.h). */
+ * dependence on the device's rounding or denormal modes) in kernels/common/gpux_half.h,
+ * the text kernels/cuda/copy.cu and the core compile too (rules in gpux_kernels.h). */
 #define GPUX_T_f16 ushort
 #define GPUX_T_bf16 ushort
 #define GPUX_CLS_f16 H
@@ -70,115 +70,18 @@
 #define GPUX_ON2_f16(M, a, dt) M(a, dt)
 #define GPUX_ON2_bf16(M, a, dt) M(a, dt)
 
-/* float32 bits -> float16 bits, round to nearest even */
-static inline ushort gpux_f32_to_f16(uint b) {
-  const uint sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
-  if (a > 0x7f800000u) return (ushort)(sign | 0x7e00u | ((a >> 13) & 0x3ffu)); /* NaN */
-  const int e = (int)(a >> 23) - 127;
-  if (e > 15) return (ushort)(sign | 0x7c00u);
-  const uint m = a & 0x7fffffu;
-  uint h, rem, tie;
-  if (e >= -14) { /* normal; a carry may reach inf */
-    h = ((uint)(e + 15) << 10) | (m >> 13);
-    rem = m & 0x1fffu;
-    tie = 0x1000u;
-  } else { /* subnormal or zero */
-    if (e < -25) return (ushort)sign;
-    const int sh = -1 - e; /* 14..24 */
-    const uint sig = m | 0x800000u;
-    h = sig >> sh;
-    rem = sig & ((1u << sh) - 1u);
-    tie = 1u << (sh - 1);
-  }
-  if (rem > tie || (rem == tie && (h & 1u))) h++;
-  return (ushort)(sign | h);
-}
-/* float32 bits -> bfloat16 bits, round to nearest even (a carry may reach inf) */
-static inline ushort gpux_f32_to_bf16(uint b) {
-  if ((b & 0x7fffffffu) > 0x7f800000u) return (ushort)((b >> 16) | 0x0040u); /* NaN */
-  return (ushort)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
-}
-/* float64 bits -> float16 (mb 10, bias 15) or bfloat16 (mb 7, bias 127) bits */
-static inline ushort gpux_f64_to_h(ulong b, int mb, int bias) {
-  const uint sign = (uint)(b >> 48) & 0x8000u;
-  const ulong a = b & 0x7fffffffffffffffUL;
-  const uint expmask = ((1u << (15 - mb)) - 1u) << mb;
-  if (a > 0x7ff0000000000000UL)
-    return (ushort)(sign | expmask | (1u << (mb - 1)) | (uint)((a >> (52 - mb)) & ((1u << mb) - 1u)));
-  const int e = (int)(a >> 52) - 1023;
-  if (e > bias) return (ushort)(sign | expmask);
-  const ulong m = a & 0xfffffffffffffUL;
-  ulong rem, tie;
-  uint h;
-  if (e >= 1 - bias) {
-    const int sh = 52 - mb;
-    h = ((uint)(e + bias) << mb) | (uint)(m >> sh);
-    rem = m & ((1UL << sh) - 1UL);
-    tie = 1UL << (sh - 1);
-  } else {
-    if (e < 1 - bias - mb - 1) return (ushort)sign;
-    const int sh = 52 + (1 - bias) - mb - e; /* 43..53 */
-    const ulong sig = m | (1UL << 52);
-    h = (uint)(sig >> sh);
-    rem = sig & ((1UL << sh) - 1UL);
-    tie = 1UL << (sh - 1);
-  }
-  if (rem > tie || (rem == tie && (h & 1u))) h++;
-  return (ushort)(sign | h);
-}
-/* int64 -> bfloat16, rounded once (a detour through float would round twice) */
-static inline ushort gpux_i64_to_bf16(long x) {
-  const uint sign = x < 0 ? 0x8000u : 0u;
-  const ulong m = x < 0 ? (ulong)0 - (ulong)x : (ulong)x;
-  if (m == 0) return (ushort)0;
-  const int p = 63 - (int)clz(m); /* the leading bit */
-  if (p <= 7) return (ushort)(sign | ((uint)(p + 127) << 7) | ((uint)(m << (7 - p)) & 0x7fu));
-  const int sh = p - 7;
-  uint h = ((uint)(p + 127) << 7) | ((uint)(m >> sh) & 0x7fu);
-  const ulong rem = m & ((1UL << sh) - 1UL), tie = 1UL << (sh - 1);
-  if (rem > tie || (rem == tie && (h & 1u))) h++;
-  return (ushort)(sign | h);
-}
-/* float16 bits -> float32 bits (exact; NaN quiet) */
-static inline uint gpux_f16_to_f32(ushort hv) {
-  const uint h = hv, sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1fu) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
-  if (e == 0) {
-    if (!m) return sign;
-    const uint p = 31u - clz(m); /* subnormal m * 2^-24: leading bit p (0..9) */
-    return sign | ((p + 103u) << 23) | ((m << (23u - p)) & 0x7fffffu);
-  }
-  return sign | ((e + 112u) << 23) | (m << 13);
-}
-/* bfloat16 bits -> float32 bits (exact; NaN quiet) */
-static inline uint gpux_bf16_to_f32(ushort hv) {
-  const uint b = (uint)hv << 16;
-  return (b & 0x7fffffffu) > 0x7f800000u ? (b | 0x00400000u) : b;
-}
-/* float32 bits -> float64 bits (exact, subnormals included; NaN quiet) */
-static inline ulong gpux_f32b_to_f64b(uint b) {
-  const ulong sign = (ulong)(b >> 31) << 63;
-  const uint e = (b >> 23) & 0xffu, m = b & 0x7fffffu;
-  if (e == 0xffu)
-    return m ? (sign | 0x7ff8000000000000UL | ((ulong)m << 29)) : (sign | 0x7ff0000000000000UL);
-  if (e == 0) {
-    if (!m) return sign;
-    const uint p = 31u - clz(m); /* m * 2^-149: leading bit p (0..22) */
-    return sign | ((ulong)(p + 874u) << 52) | (((ulong)m << (52u - p)) & 0xfffffffffffffUL);
-  }
-  return sign | ((ulong)(e + 896u) << 52) | ((ulong)m << 29);
-}
+#include "gpux_half.h" /* gpux_f32_to_f16, ...: the conversions, spliced in */
 #define GPUX_H2F_f16(x) gpux_f16_to_f32(x)
 #define GPUX_H2F_bf16(x) gpux_bf16_to_f32(x)
 /* to a half dtype, by source dtype */
 #define GPUX_TOH_f16_f32(x) gpux_f32_to_f16(as_uint(x))
-#define GPUX_TOH_f16_f64(x) gpux_f64_to_h(as_ulong(x), 10, 15)
+#define GPUX_TOH_f16_f64(x) gpux_f64_to_f16(as_ulong(x))
 #define GPUX_TOH_f16_i32(x) gpux_f32_to_f16(as_uint((float)(x))) /* |x| > 2^24 is inf anyway */
 #define GPUX_TOH_f16_i64(x) gpux_f32_to_f16(as_uint((float)(x)))
 #define GPUX_TOH_f16_u8(x) gpux_f32_to_f16(as_uint((float)(x)))
 #define GPUX_TOH_f16_b8(x) ((ushort)((x) != 0 ? 0x3c00u : 0u))
 #define GPUX_TOH_bf16_f32(x) gpux_f32_to_bf16(as_uint(x))
-#define GPUX_TOH_bf16_f64(x) gpux_f64_to_h(as_ulong(x), 7, 127)
+#define GPUX_TOH_bf16_f64(x) gpux_f64_to_bf16(as_ulong(x))
 #define GPUX_TOH_bf16_i32(x) gpux_i64_to_bf16((long)(x))
 #define GPUX_TOH_bf16_i64(x) gpux_i64_to_bf16((long)(x))
 #define GPUX_TOH_bf16_u8(x) gpux_f32_to_bf16(as_uint((float)(x)))

@@ -8,43 +8,42 @@
  * embedded (cmake/embed.cmake). */
 #ifndef GPUX_EW_OPS_H
 #define GPUX_EW_OPS_H
+#include "gpux_kernels.h"
 #include "gpux_cl_prelude.h"
 #include "gpux_cl_ops.h"
 
-/* op names are only pasted (pow, exp, abs may be macros in OpenCL headers) */
-#define GPUX__EW_B(op, dt)                                                               \
-  static inline __attribute__((overloadable)) gpux_binary_##op##_##dt##_rt gpux_##op(     \
+/* One overload per op of GPUX_BINARY_OPS / GPUX_UNARY_OPS whose result is the input dtype,
+ * for each dtype of the op's list (float64 where the device has it: GPUX_ON_f64). The
+ * comparisons and logical ops are the expressions' own operators. An op travels through the
+ * macros below as _<op>, pasted at once: pow, exp or abs alone may be macros in OpenCL
+ * headers (pocl's), which would expand on the way. */
+#define GPUX__EW_B(op_, dt)                                                              \
+  static inline __attribute__((overloadable)) gpux_binary##op_##_##dt##_rt gpux##op_(     \
       GPUX_T_##dt a, GPUX_T_##dt b) {                                                    \
-    return gpux_binary_##op##_##dt##_fn(a, b);                                           \
+    return gpux_binary##op_##_##dt##_fn(a, b);                                           \
   }
-#define GPUX__EW_U(op, dt)                                                               \
-  static inline __attribute__((overloadable)) gpux_unary_##op##_##dt##_rt gpux_##op(      \
+#define GPUX__EW_U(op_, dt)                                                              \
+  static inline __attribute__((overloadable)) gpux_unary##op_##_##dt##_rt gpux##op_(      \
       GPUX_T_##dt x) {                                                                   \
-    return gpux_unary_##op##_##dt##_fn(x);                                               \
+    return gpux_unary##op_##_##dt##_fn(x);                                               \
   }
-/* every numeric dtype */
-#define GPUX__EW_NUMERIC(dt)                                                             \
-  GPUX__EW_B(add, dt) GPUX__EW_B(sub, dt) GPUX__EW_B(mul, dt) GPUX__EW_B(div, dt)        \
-  GPUX__EW_B(pow, dt) GPUX__EW_B(minimum, dt) GPUX__EW_B(maximum, dt)                    \
-  GPUX__EW_B(mod, dt) GPUX__EW_U(neg, dt) GPUX__EW_U(abs, dt) GPUX__EW_U(sign, dt)       \
-  GPUX__EW_U(relu, dt)
-/* floats only */
-#define GPUX__EW_FLOAT(dt)                                                               \
-  GPUX__EW_NUMERIC(dt)                                                                   \
-  GPUX__EW_U(exp, dt) GPUX__EW_U(log, dt) GPUX__EW_U(log1p, dt) GPUX__EW_U(expm1, dt)    \
-  GPUX__EW_U(sqrt, dt) GPUX__EW_U(rsqrt, dt) GPUX__EW_U(sin, dt) GPUX__EW_U(cos, dt)     \
-  GPUX__EW_U(tan, dt) GPUX__EW_U(tanh, dt) GPUX__EW_U(sigmoid, dt) GPUX__EW_U(floor, dt) \
-  GPUX__EW_U(ceil, dt) GPUX__EW_U(round, dt)
-
-GPUX__EW_FLOAT(f32)
-#ifdef GPUX_HAVE_FP64
-GPUX__EW_FLOAT(f64)
-#endif
-GPUX__EW_NUMERIC(i32)
-GPUX__EW_NUMERIC(i64)
-GPUX__EW_NUMERIC(u8)
-#undef GPUX__EW_FLOAT
-#undef GPUX__EW_NUMERIC
+#define GPUX__EW_BDT(op_, dt) GPUX_ON_##dt(GPUX__EW_B, op_, dt)
+#define GPUX__EW_UDT(op_, dt) GPUX_ON_##dt(GPUX__EW_U, op_, dt)
+/* res is GPUX_RES_SAME (0) or GPUX_RES_BOOL (1), expanded before the paste */
+#define GPUX__EW_PICK(res, M, dts, op_) GPUX__EW_RES_##res(M, dts, op_)
+#define GPUX__EW_RES_0(M, dts, op_) dts(M, op_)
+#define GPUX__EW_RES_1(M, dts, op_)
+#define GPUX__EW_BOP(op, id, dts, res) GPUX__EW_PICK(res, GPUX__EW_BDT, dts, _##op)
+#define GPUX__EW_UOP(op, id, dts, res) GPUX__EW_PICK(res, GPUX__EW_UDT, dts, _##op)
+GPUX_BINARY_OPS(GPUX__EW_BOP)
+GPUX_UNARY_OPS(GPUX__EW_UOP)
+#undef GPUX__EW_UOP
+#undef GPUX__EW_BOP
+#undef GPUX__EW_RES_1
+#undef GPUX__EW_RES_0
+#undef GPUX__EW_PICK
+#undef GPUX__EW_UDT
+#undef GPUX__EW_BDT
 #undef GPUX__EW_U
 #undef GPUX__EW_B
 #endif

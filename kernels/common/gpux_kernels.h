@@ -59,6 +59,20 @@
 #define GPUX_KDT_f16 6
 #define GPUX_KDT_bf16 7
 #define GPUX_KDT_COUNT 8
+/* The facts of each dtype, written once: X(dt, element bytes, public name), in id order.
+ * Every size or name table of the core, the backends and the tests expands it, e.g.
+ *   static const size_t size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)}; */
+#define GPUX_DTYPES(X)                                                                       \
+  X(f32, 4, "float32")                                                                       \
+  X(f64, 8, "float64")                                                                       \
+  X(i32, 4, "int32")                                                                         \
+  X(i64, 8, "int64")                                                                         \
+  X(u8, 1, "uint8")                                                                          \
+  X(b8, 1, "bool")                                                                           \
+  X(f16, 2, "float16")                                                                       \
+  X(bf16, 2, "bfloat16")
+#define GPUX_KDT_SIZE_INIT(dt, bytes, name) [GPUX_KDT_##dt] = bytes,
+#define GPUX_KDT_NAME_INIT(dt, bytes, name) [GPUX_KDT_##dt] = name,
 
 /* dtype lists: M(arg, dt) for each dt */
 /* the dtypes the compute ops take (elementwise, where, reductions, scans) */
@@ -70,8 +84,10 @@
 #define GPUX_DT_STORAGE(M, a) GPUX_DT_ALL(M, a) GPUX_DT_HALF(M, a)
 #define GPUX_DT_NUMERIC(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8)
 #define GPUX_DT_FLOAT(M, a) M(a, f32) M(a, f64)
-/* element sizes the copy kernels exist for */
+/* element sizes the copy kernels exist for, and the index of a size in that list */
 #define GPUX_ELEM_SIZES(M) M(1) M(2) M(4) M(8)
+#define GPUX_ELEM_SIZE_COUNT 4
+#define GPUX_ELEM_SIZE_INDEX(sz) ((sz) == 1 ? 0 : (sz) == 2 ? 1 : (sz) == 4 ? 2 : 3)
 
 /* Result kinds: SAME (the input dtype) or BOOL. */
 #define GPUX_RES_SAME 0

@@ -12,13 +12,15 @@
  * Layout c pointers are already offset; n-d pointers are bases and p.offset[k] applies
  * (operand 0 out, 1 in). fill/arange/linspace: out already offset, contiguous. */
 #include "gpux_cuda.cuh"
+#include "gpux_half.h" /* gpux_f32_to_f16, ...: the conversions */
 
 namespace gpux_cu {
 
 /* ---- float16 / bfloat16 ----------------------------------------------------------------
- * Stored as unsigned short bit patterns. Every conversion is integer bit work, so the
- * results are the same bits as kernels/cl/copy.cl and tests/ref (rules in gpux_kernels.h),
- * whatever the hardware's conversion instructions do with NaN payloads. */
+ * Stored as unsigned short bit patterns. Every conversion is integer bit work
+ * (kernels/common/gpux_half.h, shared with kernels/cl/copy.cl and the core), so the results
+ * are the same bits as OpenCL and tests/ref (rules in gpux_kernels.h), whatever the
+ * hardware's conversion instructions do with NaN payloads. */
 struct d_f16 { typedef unsigned short T; static constexpr int kind = 4; };
 struct d_bf16 { typedef unsigned short T; static constexpr int kind = 5; };
 template <class D> struct is_half { static constexpr bool value = D::kind == 4 || D::kind == 5; };
@@ -43,110 +45,9 @@ template <> struct vio<unsigned short> {
   }
 };
 
-/* float32 bits -> float16 bits, round to nearest even */
-__device__ __forceinline__ unsigned short f32_to_f16(unsigned b) {
-  const unsigned sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
-  if (a > 0x7f800000u) return (unsigned short)(sign | 0x7e00u | ((a >> 13) & 0x3ffu)); /* NaN */
-  const int e = (int)(a >> 23) - 127;
-  if (e > 15) return (unsigned short)(sign | 0x7c00u);
-  const unsigned m = a & 0x7fffffu;
-  unsigned h, rem, tie;
-  if (e >= -14) { /* normal; a carry may reach inf */
-    h = ((unsigned)(e + 15) << 10) | (m >> 13);
-    rem = m & 0x1fffu;
-    tie = 0x1000u;
-  } else { /* subnormal or zero */
-    if (e < -25) return (unsigned short)sign;
-    const int sh = -1 - e; /* 14..24 */
-    const unsigned sig = m | 0x800000u;
-    h = sig >> sh;
-    rem = sig & ((1u << sh) - 1u);
-    tie = 1u << (sh - 1);
-  }
-  if (rem > tie || (rem == tie && (h & 1u))) h++;
-  return (unsigned short)(sign | h);
-}
-/* float32 bits -> bfloat16 bits, round to nearest even (a carry may reach inf) */
-__device__ __forceinline__ unsigned short f32_to_bf16(unsigned b) {
-  if ((b & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((b >> 16) | 0x0040u); /* NaN */
-  return (unsigned short)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
-}
-/* float64 bits -> float16 (MB 10, BIAS 15) or bfloat16 (MB 7, BIAS 127) bits */
-template <int MB, int BIAS> __device__ __forceinline__ unsigned short f64_to_h(u64 b) {
-  const unsigned sign = (unsigned)(b >> 48) & 0x8000u;
-  const u64 a = b & 0x7fffffffffffffffULL;
-  constexpr unsigned expmask = ((1u << (15 - MB)) - 1u) << MB;
-  if (a > 0x7ff0000000000000ULL)
-    return (unsigned short)(sign | expmask | (1u << (MB - 1)) |
-                            (unsigned)((a >> (52 - MB)) & ((1u << MB) - 1u)));
-  const int e = (int)(a >> 52) - 1023;
-  if (e > BIAS) return (unsigned short)(sign | expmask);
-  const u64 m = a & 0xfffffffffffffULL;
-  u64 rem, tie;
-  unsigned h;
-  if (e >= 1 - BIAS) {
-    constexpr int sh = 52 - MB;
-    h = ((unsigned)(e + BIAS) << MB) | (unsigned)(m >> sh);
-    rem = m & ((1ULL << sh) - 1ULL);
-    tie = 1ULL << (sh - 1);
-  } else {
-    if (e < 1 - BIAS - MB - 1) return (unsigned short)sign;
-    const int sh = 52 + (1 - BIAS) - MB - e; /* 43..53 */
-    const u64 sig = m | (1ULL << 52);
-    h = (unsigned)(sig >> sh);
-    rem = sig & ((1ULL << sh) - 1ULL);
-    tie = 1ULL << (sh - 1);
-  }
-  if (rem > tie || (rem == tie && (h & 1u))) h++;
-  return (unsigned short)(sign | h);
-}
-/* int64 -> bfloat16, rounded once (a detour through float would round twice) */
-__device__ __forceinline__ unsigned short i64_to_bf16(long long x) {
-  const unsigned sign = x < 0 ? 0x8000u : 0u;
-  const u64 m = x < 0 ? 0ULL - (u64)x : (u64)x;
-  if (m == 0) return 0;
-  const int p = 63 - __clzll((long long)m); /* the leading bit */
-  if (p <= 7)
-    return (unsigned short)(sign | ((unsigned)(p + 127) << 7) | ((unsigned)(m << (7 - p)) & 0x7fu));
-  const int sh = p - 7;
-  unsigned h = ((unsigned)(p + 127) << 7) | ((unsigned)(m >> sh) & 0x7fu);
-  const u64 rem = m & ((1ULL << sh) - 1ULL), tie = 1ULL << (sh - 1);
-  if (rem > tie || (rem == tie && (h & 1u))) h++;
-  return (unsigned short)(sign | h);
-}
-/* float16 bits -> float32 bits (exact; NaN quiet) */
-__device__ __forceinline__ unsigned f16_to_f32(unsigned short hv) {
-  const unsigned h = hv, sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1fu) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
-  if (e == 0) {
-    if (!m) return sign;
-    const unsigned p = 31u - (unsigned)__clz((int)m); /* subnormal m * 2^-24: leading bit p */
-    return sign | ((p + 103u) << 23) | ((m << (23u - p)) & 0x7fffffu);
-  }
-  return sign | ((e + 112u) << 23) | (m << 13);
-}
-/* bfloat16 bits -> float32 bits (exact; NaN quiet) */
-__device__ __forceinline__ unsigned bf16_to_f32(unsigned short hv) {
-  const unsigned b = (unsigned)hv << 16;
-  return (b & 0x7fffffffu) > 0x7f800000u ? (b | 0x00400000u) : b;
-}
-/* float32 bits -> float64 bits (exact, subnormals included; NaN quiet) */
-__device__ __forceinline__ u64 f32b_to_f64b(unsigned b) {
-  const u64 sign = (u64)(b >> 31) << 63;
-  const unsigned e = (b >> 23) & 0xffu, m = b & 0x7fffffu;
-  if (e == 0xffu)
-    return m ? (sign | 0x7ff8000000000000ULL | ((u64)m << 29)) : (sign | 0x7ff0000000000000ULL);
-  if (e == 0) {
-    if (!m) return sign;
-    const unsigned p = 31u - (unsigned)__clz((int)m); /* m * 2^-149: leading bit p (0..22) */
-    return sign | ((u64)(p + 874u) << 52) | (((u64)m << (52u - p)) & 0xfffffffffffffULL);
-  }
-  return sign | ((u64)(e + 896u) << 52) | ((u64)m << 29);
-}
-
 template <class D> __device__ __forceinline__ unsigned h_to_f32(unsigned short h) {
-  if constexpr (D::kind == 4) return f16_to_f32(h);
-  else return bf16_to_f32(h);
+  if constexpr (D::kind == 4) return gpux_f16_to_f32(h);
+  else return gpux_bf16_to_f32(h);
 }
 /* a value of a compute dtype -> half dtype DT */
 template <class DF, class DT> __device__ __forceinline__ unsigned short to_half(typename DF::T x) {
@@ -154,19 +55,19 @@ template <class DF, class DT> __device__ __forceinline__ unsigned short to_half(
   if constexpr (DF::kind == K_BOOL) {
     return (unsigned short)(x != 0 ? (F16 ? 0x3c00u : 0x3f80u) : 0u);
   } else if constexpr (is_fp<typename DF::T>::value && sizeof(typename DF::T) == 8) {
-    if constexpr (F16) return f64_to_h<10, 15>((u64)__double_as_longlong(x));
-    else return f64_to_h<7, 127>((u64)__double_as_longlong(x));
+    if constexpr (F16) return gpux_f64_to_f16((u64)__double_as_longlong(x));
+    else return gpux_f64_to_bf16((u64)__double_as_longlong(x));
   } else if constexpr (is_fp<typename DF::T>::value) {
-    if constexpr (F16) return f32_to_f16(__float_as_uint(x));
-    else return f32_to_bf16(__float_as_uint(x));
+    if constexpr (F16) return gpux_f32_to_f16(__float_as_uint(x));
+    else return gpux_f32_to_bf16(__float_as_uint(x));
   } else if constexpr (F16 || DF::kind == K_UINT) {
     /* integers -> f16: exact in float up to 2^24, and anything larger is inf in f16;
      * uint8 -> bf16: exact in float */
     const float f = (float)x; /* round to nearest */
-    if constexpr (F16) return f32_to_f16(__float_as_uint(f));
-    else return f32_to_bf16(__float_as_uint(f));
+    if constexpr (F16) return gpux_f32_to_f16(__float_as_uint(f));
+    else return gpux_f32_to_bf16(__float_as_uint(f));
   } else {
-    return i64_to_bf16((long long)x);
+    return gpux_i64_to_bf16((long long)x);
   }
 }
 
@@ -174,15 +75,15 @@ template <class DF, class DT> __device__ __forceinline__ unsigned short to_half(
 template <class DF, class DT> __device__ __forceinline__ typename DT::T xcast(typename DF::T x) {
   if constexpr (is_half<DF>::value && is_half<DT>::value) {
     if constexpr (DF::kind == DT::kind) return x;
-    else if constexpr (DT::kind == 4) return f32_to_f16(bf16_to_f32(x));
-    else return f32_to_bf16(f16_to_f32(x));
+    else if constexpr (DT::kind == 4) return gpux_f32_to_f16(gpux_bf16_to_f32(x));
+    else return gpux_f32_to_bf16(gpux_f16_to_f32(x));
   } else if constexpr (is_half<DT>::value) {
     return to_half<DF, DT>(x);
   } else if constexpr (is_half<DF>::value) {
     if constexpr (DT::kind == K_BOOL) {
       return (typename DT::T)((x & 0x7fffu) != 0);
     } else if constexpr (is_fp<typename DT::T>::value && sizeof(typename DT::T) == 8) {
-      return __longlong_as_double((long long)f32b_to_f64b(h_to_f32<DF>(x)));
+      return __longlong_as_double((long long)gpux_f32b_to_f64b(h_to_f32<DF>(x)));
     } else {
       return cast<d_f32, DT>(__uint_as_float(h_to_f32<DF>(x)));
     }

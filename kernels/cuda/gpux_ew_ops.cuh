@@ -6,44 +6,44 @@
  * a fused expression gives the bits of the chain of built-in ops. Plain overloads, not
  * templates, as the OpenCL prelude has them (__attribute__((overloadable))): a call with
  * mixed operand types is ambiguous on both backends alike. */
+#include "gpux_kernels.h"
 #include "gpux_cuda_ops.cuh"
 
-#define GPUX__EW_BIN(op, T) \
-  __device__ __forceinline__ T gpux_##op(T a, T b) { return gpux_cu::k_##op<T>(a, b); }
-#define GPUX__EW_UN(op, T) \
-  __device__ __forceinline__ T gpux_##op(T a) { return gpux_cu::k_##op<T>(a); }
-#define GPUX__EW_ALL(X, op) \
-  X(op, float) X(op, double) X(op, int) X(op, long long) X(op, unsigned char)
-#define GPUX__EW_FP(X, op) X(op, float) X(op, double)
+/* One overload per op of GPUX_BINARY_OPS / GPUX_UNARY_OPS whose result is the input dtype,
+ * for each dtype of the op's list; the comparisons and logical ops are the expressions' own
+ * operators. */
+#define GPUX__EW_T_f32 float
+#define GPUX__EW_T_f64 double
+#define GPUX__EW_T_i32 int
+#define GPUX__EW_T_i64 long long
+#define GPUX__EW_T_u8 unsigned char
+#define GPUX__EW_BIN(op, dt)                                                      \
+  __device__ __forceinline__ GPUX__EW_T_##dt gpux_##op(GPUX__EW_T_##dt a,         \
+                                                       GPUX__EW_T_##dt b) {       \
+    return gpux_cu::k_##op<GPUX__EW_T_##dt>(a, b);                                \
+  }
+#define GPUX__EW_UN(op, dt)                                                       \
+  __device__ __forceinline__ GPUX__EW_T_##dt gpux_##op(GPUX__EW_T_##dt a) {       \
+    return gpux_cu::k_##op<GPUX__EW_T_##dt>(a);                                   \
+  }
+/* res is GPUX_RES_SAME (0) or GPUX_RES_BOOL (1), expanded before the paste */
+#define GPUX__EW_PICK(res, M, dts, op) GPUX__EW_RES_##res(M, dts, op)
+#define GPUX__EW_RES_0(M, dts, op) dts(M, op)
+#define GPUX__EW_RES_1(M, dts, op)
+#define GPUX__EW_BOP(op, id, dts, res) GPUX__EW_PICK(res, GPUX__EW_BIN, dts, op)
+#define GPUX__EW_UOP(op, id, dts, res) GPUX__EW_PICK(res, GPUX__EW_UN, dts, op)
+GPUX_BINARY_OPS(GPUX__EW_BOP)
+GPUX_UNARY_OPS(GPUX__EW_UOP)
 
-GPUX__EW_ALL(GPUX__EW_BIN, add)
-GPUX__EW_ALL(GPUX__EW_BIN, sub)
-GPUX__EW_ALL(GPUX__EW_BIN, mul)
-GPUX__EW_ALL(GPUX__EW_BIN, div)
-GPUX__EW_ALL(GPUX__EW_BIN, pow)
-GPUX__EW_ALL(GPUX__EW_BIN, minimum)
-GPUX__EW_ALL(GPUX__EW_BIN, maximum)
-GPUX__EW_ALL(GPUX__EW_BIN, mod)
-GPUX__EW_ALL(GPUX__EW_UN, neg)
-GPUX__EW_ALL(GPUX__EW_UN, abs)
-GPUX__EW_ALL(GPUX__EW_UN, sign)
-GPUX__EW_ALL(GPUX__EW_UN, relu)
-GPUX__EW_FP(GPUX__EW_UN, exp)
-GPUX__EW_FP(GPUX__EW_UN, log)
-GPUX__EW_FP(GPUX__EW_UN, log1p)
-GPUX__EW_FP(GPUX__EW_UN, expm1)
-GPUX__EW_FP(GPUX__EW_UN, sqrt)
-GPUX__EW_FP(GPUX__EW_UN, rsqrt)
-GPUX__EW_FP(GPUX__EW_UN, sin)
-GPUX__EW_FP(GPUX__EW_UN, cos)
-GPUX__EW_FP(GPUX__EW_UN, tan)
-GPUX__EW_FP(GPUX__EW_UN, tanh)
-GPUX__EW_FP(GPUX__EW_UN, sigmoid)
-GPUX__EW_FP(GPUX__EW_UN, floor)
-GPUX__EW_FP(GPUX__EW_UN, ceil)
-GPUX__EW_FP(GPUX__EW_UN, round)
-
-#undef GPUX__EW_BIN
+#undef GPUX__EW_UOP
+#undef GPUX__EW_BOP
+#undef GPUX__EW_RES_1
+#undef GPUX__EW_RES_0
+#undef GPUX__EW_PICK
 #undef GPUX__EW_UN
-#undef GPUX__EW_ALL
-#undef GPUX__EW_FP
+#undef GPUX__EW_BIN
+#undef GPUX__EW_T_u8
+#undef GPUX__EW_T_i64
+#undef GPUX__EW_T_i32
+#undef GPUX__EW_T_f64
+#undef GPUX__EW_T_f32

@@ -4,21 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "../../kernels/common/gpux_half.h"
 
-static const struct {
-  const char *name;
-  size_t size;
-} dtypes[GPUX_DTYPE_COUNT] = {
-    [GPUX_FLOAT32] = {"float32", 4}, [GPUX_FLOAT64] = {"float64", 8}, [GPUX_INT32] = {"int32", 4},
-    [GPUX_INT64] = {"int64", 8},     [GPUX_UINT8] = {"uint8", 1},     [GPUX_BOOL] = {"bool", 1},
-    [GPUX_FLOAT16] = {"float16", 2}, [GPUX_BFLOAT16] = {"bfloat16", 2},
-};
+/* from the dtype record (kernels/common/gpux_kernels.h); the ids are checked against enum
+ * gpux_dtype in elementwise.c */
+static const char *const dtype_names[GPUX_DTYPE_COUNT] = {GPUX_DTYPES(GPUX_KDT_NAME_INIT)};
+static const size_t dtype_sizes[GPUX_DTYPE_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
 
 GPUX_API const char *gpux_dtype_name(gpux_dtype dt) {
-  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtypes[dt].name : NULL;
+  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtype_names[dt] : NULL;
 }
 GPUX_API size_t gpux_dtype_size(gpux_dtype dt) {
-  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtypes[dt].size : 0;
+  return (unsigned)dt < GPUX_DTYPE_COUNT ? dtype_sizes[dt] : 0;
 }
 
 gpux_status gpux__check_dtype(gpux_dtype dt, const char *what) {
@@ -147,38 +144,12 @@ GPUX_API void gpux_array_release(gpux_array_t a) {
   gpux__context_unref(ctx);
 }
 
-/* float64 -> float16 (mb = 10, bias = 15) or bfloat16 (mb = 7, bias = 127), rounded once to
- * nearest even: the same bit operations as the cast kernels (kernels/cuda/copy.cu,
- * kernels/cl/copy.cl; rules in gpux_kernels.h). */
-static uint16_t f64_to_half(double v, int mb, int bias) {
+/* float64 -> float16 / bfloat16, rounded once to nearest even: the cast kernels' own
+ * conversion (kernels/common/gpux_half.h) */
+static uint64_t f64_bits(double v) {
   uint64_t b;
   memcpy(&b, &v, sizeof b);
-  const uint32_t sign = (uint32_t)(b >> 48) & 0x8000u;
-  const uint64_t a = b & 0x7fffffffffffffffULL;
-  const uint32_t expmask = ((1u << (15 - mb)) - 1u) << mb;
-  if (a > 0x7ff0000000000000ULL) /* NaN: quiet, sign and leading payload bits kept */
-    return (uint16_t)(sign | expmask | (1u << (mb - 1)) |
-                      (uint32_t)((a >> (52 - mb)) & ((1u << mb) - 1u)));
-  const int e = (int)(a >> 52) - 1023;
-  if (e > bias) return (uint16_t)(sign | expmask); /* inf, or beyond the range */
-  const uint64_t m = a & 0xfffffffffffffULL;
-  uint64_t rem, half;
-  uint32_t h;
-  if (e >= 1 - bias) { /* normal: keep mb bits; a carry may reach inf, as it should */
-    const int sh = 52 - mb;
-    h = ((uint32_t)(e + bias) << mb) | (uint32_t)(m >> sh);
-    rem = m & ((1ULL << sh) - 1u);
-    half = 1ULL << (sh - 1);
-  } else { /* subnormal or zero */
-    if (e < 1 - bias - mb - 1) return (uint16_t)sign; /* below half the smallest subnormal */
-    const int sh = 52 + (1 - bias) - mb - e;           /* 43..53 */
-    const uint64_t sig = m | (1ULL << 52);
-    h = (uint32_t)(sig >> sh);
-    rem = sig & ((1ULL << sh) - 1u);
-    half = 1ULL << (sh - 1);
-  }
-  if (rem > half || (rem == half && (h & 1u))) h++;
-  return (uint16_t)(sign | h);
+  return b;
 }
 
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
@@ -198,8 +169,8 @@ gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
       break;
     case GPUX_UINT8: s.u8 = isnan(v) ? 0 : v >= 255.0 ? 255 : v <= 0.0 ? 0 : (uint8_t)v; break;
     case GPUX_BOOL: s.b8 = v != 0.0; break;
-    case GPUX_FLOAT16: s.f16 = f64_to_half(v, 10, 15); break;
-    case GPUX_BFLOAT16: s.bf16 = f64_to_half(v, 7, 127); break;
+    case GPUX_FLOAT16: s.f16 = gpux_f64_to_f16(f64_bits(v)); break;
+    case GPUX_BFLOAT16: s.bf16 = gpux_f64_to_bf16(f64_bits(v)); break;
   }
   return s;
 }
@@ -401,19 +372,6 @@ GPUX_API void gpux_host_free(void *p) { free(p); }
 
 /* ---- device copies */
 
-/* 1 when a tiled kernel pays: the output walks its last dim contiguously while the input
- * walks it with a stride, and the input is contiguous along another dim. */
-static void plan_tiles(gpux_nd_params *nd) {
-  int last = (int)nd->ndim - 1;
-  if (last < 1 || nd->stride[0][last] != 1 || nd->stride[1][last] == 1) return;
-  if (nd->shape[last] < 4) return;
-  for (int d = 0; d < last; d++)
-    if (nd->stride[1][d] == 1 && nd->shape[d] >= 4) {
-      nd->tile_dim = d;
-      return;
-    }
-}
-
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src) {
   /* a view copied onto itself is a no-op, as in NumPy (drivers reject overlapping copies) */
   if (dst->size == 0 || gpux__same_view(dst, src)) return GPUX_SUCCESS;
@@ -429,7 +387,6 @@ gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *
   l.opnd[1] = gpux__operand_of(src);
   gpux__plan_nd(&l.nd, 2, ops, dst->ndim, dst->shape);
   l.n = l.nd.n;
-  plan_tiles(&l.nd);
   return ctx->be->copy(ctx->b, (int)es, &l);
 }
 

@@ -63,7 +63,17 @@ typedef struct gpux__operand {
  * layout C: every operand contiguous, n elements, opnd[k].offset applies.
  * layout S: opnd[0] and opnd[1] contiguous; the second operand is `scalar`
  *           (scalar_first: computes scalar op a).
- * layout N: nd holds shape, strides and offsets (offsets also in opnd[].offset). */
+ * layout N: nd holds shape, strides and offsets (offsets also in opnd[].offset).
+ * Every launch has n >= 1: the front end returns before calling on an empty output.
+ *
+ * THE N-D CONTRACT. nd is the front end's plan of the iteration, the same for every
+ * backend: the output's shape with the operands broadcast, dims of size 1 dropped and
+ * mergeable dims merged (row-major, ndim >= 1, n = the product), tile_dim = -1. What a
+ * kernel's own parameter block looks like is the backend's: the CUDA kernels take the plan
+ * as it is; the OpenCL CPU form re-lays it for a 3-d NDRange (cl_launch.c,
+ * gpux_cl_enqueue_nd_exact) and the tiled copy reorders its dims (cl_elementwise.c).
+ * Whether a copy runs as a tiled transpose is the backend's choice too
+ * (gpux__nd_tile_dim below); the front end does not plan it. */
 typedef struct gpux__launch {
   int layout;
   int scalar_first;
@@ -72,6 +82,18 @@ typedef struct gpux__launch {
   gpux__scalar scalar;
   gpux_nd_params nd;
 } gpux__launch;
+
+/* The dim of nd (below the last) along which input 1 is contiguous while the output walks
+ * the last dim contiguously and input 1 does not: a transposing copy, where a tiled kernel
+ * pays; -1 when there is none. For the copy launches of the backends that have one. */
+static inline int gpux__nd_tile_dim(const gpux_nd_params *nd) {
+  const int last = (int)nd->ndim - 1;
+  if (last < 1 || nd->stride[0][last] != 1 || nd->stride[1][last] == 1) return -1;
+  if (nd->shape[last] < 4) return -1;
+  for (int d = 0; d < last; d++)
+    if (nd->stride[1][d] == 1 && nd->shape[d] >= 4) return d;
+  return -1;
+}
 
 /* One reduction pass (kernels/common/gpux_kernels.h: "THE CANONICAL ORDER"). For each
  * output (o, i) the pass reduces the len elements in[o][r][i] (r = 0..len-1; inner == 1 for
@@ -238,8 +260,8 @@ typedef struct gpux__backend_iface {
   gpux_status (*where)(gpux__bctx *b, const gpux__launch *l);           /* 1 cond, 2 a, 3 b;
                                                                            dtype opnd[2] */
   gpux_status (*cast)(gpux__bctx *b, const gpux__launch *l); /* opnd[1].dtype -> opnd[0] */
-  /* layout N only: opnd[0] = opnd[1] elementwise, elem_size bytes per element;
-   * nd.tile_dim >= 0 asks for the tiled (transposing) kernel. */
+  /* layout N only: opnd[0] = opnd[1] elementwise, elem_size bytes per element (1, 2, 4 or
+   * 8). The backend picks the kernel (a tiled transpose where gpux__nd_tile_dim finds one). */
   gpux_status (*copy)(gpux__bctx *b, int elem_size, const gpux__launch *l);
   /* layout C on opnd[0] (dtype opnd[0].dtype); fill writes l->scalar. arange writes
    * start + i * step, linspace start + i * step with element n-1 = stop when n > 1 (n == 1

@@ -102,6 +102,23 @@ static gpux_status gpux_cuda_device_info(int index, gpux__devinfo *info) {
   return GPUX_SUCCESS;
 }
 
+/* The kernel families, each with its fatbin (loaded with the context, in this order) and
+ * handle tables. Unloading one that was not loaded does nothing. */
+static const struct {
+  gpux_status (*load)(gpux__bctx *b);  /* context current */
+  void (*unload)(gpux__bctx *b);       /* context current, stream idle */
+} gpux_cuda_families[] = {
+    {gpux_cuda_elementwise_load, gpux_cuda_elementwise_unload},
+    {gpux_cuda_reduce_load, gpux_cuda_reduce_unload},
+    {gpux_cuda_gemm_load, gpux_cuda_gemm_unload},
+    {gpux_cuda_random_load, gpux_cuda_random_unload},
+};
+#define GPUX_CUDA_NFAMILIES (sizeof gpux_cuda_families / sizeof gpux_cuda_families[0])
+
+static void gpux_cuda_unload_families(gpux__bctx *b) {
+  for (size_t f = GPUX_CUDA_NFAMILIES; f-- > 0;) gpux_cuda_families[f].unload(b);
+}
+
 static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
   gpux_status s = GPUX_SUCCESS;
   gpux__bctx *b = NULL;
@@ -132,10 +149,8 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
     s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuStreamCreate");
     goto cleanup;
   }
-  s = gpux_cuda_kernels_load(b);
-  if (s == GPUX_SUCCESS) s = gpux_cuda_reduce_load(b);
-  if (s == GPUX_SUCCESS) s = gpux_cuda_gemm_load(b);
-  if (s == GPUX_SUCCESS) s = gpux_cuda_random_load(b);
+  for (size_t f = 0; f < GPUX_CUDA_NFAMILIES && s == GPUX_SUCCESS; f++)
+    s = gpux_cuda_families[f].load(b);
   if (s != GPUX_SUCCESS) goto cleanup;
   *out = b;
   b = NULL;
@@ -143,10 +158,7 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
 cleanup:
   if (b) {
     if (entered) {
-      gpux_cuda_random_unload(b);
-      gpux_cuda_gemm_unload(b);
-      gpux_cuda_reduce_unload(b);
-      gpux_cuda_kernels_unload(b);
+      gpux_cuda_unload_families(b);
       if (b->stream) (void)gpux_cuda_drv.StreamDestroy(b->stream);
     }
     if (b->ctx) (void)gpux_cuda_drv.DevicePrimaryCtxRelease(b->dev);
@@ -161,10 +173,7 @@ static void gpux_cuda_context_destroy(gpux__bctx *b) {
   if (!b) return;
   if (gpux_cuda_enter(b, &pushed) == CUDA_SUCCESS) {
     (void)gpux_cuda_drv.StreamSynchronize(b->stream);
-    gpux_cuda_random_unload(b);
-    gpux_cuda_gemm_unload(b);
-    gpux_cuda_reduce_unload(b);
-    gpux_cuda_kernels_unload(b);
+    gpux_cuda_unload_families(b);
     if (b->result_host) (void)gpux_cuda_drv.MemFreeHost(b->result_host);
     (void)gpux_cuda_drv.StreamDestroy(b->stream);
     gpux_cuda_leave(pushed);

@@ -91,7 +91,7 @@ extern const gpux__host_iface *gpux_cuda_host;
 
 /* Kernel handle tables, resolved once per context. Layout index = GPUX_LAYOUT_*. */
 #define GPUX_CUDA_NLAYOUTS 3
-#define GPUX_CUDA_NSIZES 4 /* copy kernels for 1, 2, 4, 8 bytes */
+#define GPUX_CUDA_NSIZES GPUX_ELEM_SIZE_COUNT /* copy kernels by element size */
 #define GPUX_CUDA_NRLAYOUTS 2 /* reductions: GPUX_RL_ROW, GPUX_RL_COL */
 #define GPUX_CUDA_GEMM_NDT 8 /* gemm kernels indexed by GPUX_KDT_* (f16 = 6, bf16 = 7) */
 
@@ -188,10 +188,8 @@ static inline void gpux_cuda_leave(int pushed) {
   }
 }
 
-/* cuda_kernels.c: module loading, handle tables, launches */
-gpux_status gpux_cuda_kernels_load(gpux__bctx *b);   /* context current */
-void gpux_cuda_kernels_unload(gpux__bctx *b);        /* context current */
-/* helpers shared with cuda_reduce.c */
+/* cuda_launch.c: what every family shares (the bottom of the backend: it calls no family
+ * file) */
 extern const int gpux_cuda_dt_size[GPUX_KDT_COUNT]; /* bytes */
 /* cuModuleLoadData of an embedded fatbin; `what` names it in the error */
 gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image, const char *what);
@@ -201,8 +199,6 @@ gpux_status gpux_cuda_get_function(CUmodule m, const char *name, CUfunction *f);
  * over their work: SMs x resident blocks per SM, each taken as 1 where the driver cannot
  * tell (any grid is right for such kernels) */
 unsigned gpux_cuda_one_wave(gpux__bctx *b, CUfunction f, unsigned threads);
-/* GPUX_ERROR_UNSUPPORTED_DTYPE: no `what` kernel for (a, b) and layout */
-gpux_status gpux_cuda_no_kernel(const char *what, int a, int b, int layout);
 
 typedef struct gpux_cuda_grid {
   unsigned gx, gy, gz, bx, by;
@@ -220,6 +216,9 @@ static inline CUdeviceptr gpux_cuda_opnd_ptr(const gpux__operand *o, int dt) {
          (CUdeviceptr)(o->offset * (int64_t)gpux_cuda_dt_size[dt]);
 }
 
+/* cuda_elementwise.c: the elementwise and copy families */
+gpux_status gpux_cuda_elementwise_load(gpux__bctx *b); /* context current */
+void gpux_cuda_elementwise_unload(gpux__bctx *b);      /* context current */
 gpux_status gpux_cuda_binary(gpux__bctx *b, int op, const gpux__launch *l);
 gpux_status gpux_cuda_unary(gpux__bctx *b, int op, const gpux__launch *l);
 gpux_status gpux_cuda_where(gpux__bctx *b, const gpux__launch *l);

@@ -47,11 +47,7 @@ static const char *const gpux_cuda_gemm_names[GPUX_CUDA_GEMM_NDT] = {
     GPUX_GEMM_DT(GPUX_CUDA_GEMM_NAME, _) GPUX_GEMM_DT_HALF(GPUX_CUDA_GEMM_NAME, _)};
 #undef GPUX_CUDA_GEMM_NAME
 
-/* element bytes, and the kernels' block tile (geo<T> in gemm.cu: 128 x 128, 8-byte types
- * 128 x 64) */
-static const int gpux_cuda_gemm_size[GPUX_CUDA_GEMM_NDT] = {
-    [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
-    [GPUX_KDT_i64] = 8, [GPUX_KDT_f16] = 2, [GPUX_KDT_bf16] = 2};
+/* the kernels' block tile (geo<T> in gemm.cu: 128 x 128, 8-byte types 128 x 64) */
 static const int gpux_cuda_gemm_bm[GPUX_CUDA_GEMM_NDT] = {
     [GPUX_KDT_f32] = 128, [GPUX_KDT_f64] = 128, [GPUX_KDT_i32] = 128,
     [GPUX_KDT_i64] = 128, [GPUX_KDT_f16] = 128, [GPUX_KDT_bf16] = 128};
@@ -60,17 +56,8 @@ static const int gpux_cuda_gemm_bn[GPUX_CUDA_GEMM_NDT] = {
     [GPUX_KDT_i64] = 64,  [GPUX_KDT_f16] = 128, [GPUX_KDT_bf16] = 128};
 
 static const char *gpux_cuda_gemm_dt_name(int dt) {
-  switch (dt) {
-    case GPUX_KDT_f32: return "float32";
-    case GPUX_KDT_f64: return "float64";
-    case GPUX_KDT_i32: return "int32";
-    case GPUX_KDT_i64: return "int64";
-    case GPUX_KDT_u8: return "uint8";
-    case GPUX_KDT_b8: return "bool";
-    case GPUX_KDT_f16: return "float16";
-    case GPUX_KDT_bf16: return "bfloat16";
-    default: return "unknown dtype";
-  }
+  static const char *const names[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_NAME_INIT)};
+  return (unsigned)dt < GPUX_KDT_COUNT ? names[dt] : "unknown dtype";
 }
 
 gpux_status gpux_cuda_gemm_load(gpux__bctx *b) {
@@ -112,11 +99,8 @@ static gpux_status gpux_cuda_gemm_native(gpux__bctx *b, const gpux__gemm *g) {
   gpux_cuda_grid grid = {1, 1, 1, GPUX_CUDA_GEMM_THREADS, 1};
   CUresult r;
 
-  if ((unsigned)dt >= GPUX_CUDA_GEMM_NDT || !(f = b->gemm[dt]))
-    return gpux_cuda_host->set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                                     "CUDA backend: no native GEMM kernel for %s",
-                                     gpux_cuda_gemm_dt_name(dt));
-  esize = gpux_cuda_gemm_size[dt];
+  f = b->gemm[dt]; /* every dtype of GPUX_GEMM_DT and GPUX_GEMM_DT_HALF */
+  esize = gpux_cuda_dt_size[dt];
   m = (long long)g->m;
   n = (long long)g->n;
   k = (long long)g->k;
@@ -127,7 +111,6 @@ static gpux_status gpux_cuda_gemm_native(gpux__bctx *b, const gpux__gemm *g) {
   sb = (long long)g->stride_b;
   sc = (long long)g->stride_c;
   batch = (long long)g->batch;
-  if (m <= 0 || n <= 0 || batch <= 0) return GPUX_SUCCESS;
   pa = gpux_cuda_gemm_ptr(&g->a, esize);
   pb = gpux_cuda_gemm_ptr(&g->b, esize);
   pc = gpux_cuda_gemm_ptr(&g->c, esize);
@@ -342,7 +325,7 @@ cleanup:
 
 static gpux_status gpux_cuda_gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
   const int dt = g->dtype;
-  const int esize = (unsigned)dt < GPUX_CUDA_GEMM_NDT ? gpux_cuda_gemm_size[dt] : 0;
+  const int esize = gpux_cuda_dt_size[dt];
   cudaDataType type;
   cublasComputeType_t compute;
   cublasOperation_t opa, opb;

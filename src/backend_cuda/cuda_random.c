@@ -67,10 +67,7 @@ void gpux_cuda_random_unload(gpux__bctx *b) {
 
 gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
   const int kind = r->kind, dt = r->out.dtype;
-  CUfunction f;
-  if ((unsigned)kind >= GPUX_RANDOM_KIND_COUNT || (unsigned)dt >= GPUX_KDT_COUNT ||
-      !(f = b->random[kind][dt]))
-    return gpux_cuda_no_kernel("random", kind, dt, 0);
+  CUfunction f = b->random[kind][dt];
   CUdeviceptr out = gpux_cuda_opnd_ptr(&r->out, dt), work = 0;
   gpux_rparams p = r->p;
   const uint64_t groups = (p.nblocks + GPUX_CUDA_RANDOM_THREADS - 1) / GPUX_CUDA_RANDOM_THREADS;

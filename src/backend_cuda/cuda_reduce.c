@@ -1,6 +1,6 @@
 /* gpux CUDA backend: reductions and scans. The fatbins of kernels/cuda/reduce.cu and scan.cu
  * are loaded per context and every kernel is resolved once into tables indexed
- * [kind][dtype][layout] (reduce) and [kind][dtype] (scan), as cuda_kernels.c does for the
+ * [kind][dtype][layout] (reduce) and [kind][dtype] (scan), as cuda_elementwise.c does for the
  * other families; a pass looks up its handle, picks a variant and a grid, and launches.
  *
  * Every variant computes the canonical order of gpux_kernels.h exactly, so the choices
@@ -199,10 +199,7 @@ gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   void *args[] = {&out, &out_idx, &in, &in_idx, &aux, &outer, &len, &inner, &variant, &post,
                   &post_div};
 
-  if ((unsigned)kind >= GPUX_REDUCE_KIND_COUNT || (unsigned)dt >= GPUX_KDT_COUNT ||
-      (unsigned)lay >= GPUX_CUDA_NRLAYOUTS || !(f = b->reduce[kind][dt][lay]))
-    return gpux_cuda_no_kernel("reduce", kind, dt, lay);
-  if (p->outer <= 0 || p->len <= 0 || p->inner <= 0) return GPUX_SUCCESS;
+  f = b->reduce[kind][dt][lay];
   /* argmin/argmax may leave out the values (indices only); in_idx and aux only for the
    * kinds that read them */
   out = p->out.buf ? gpux_cuda_opnd_ptr(&p->out, p->out.dtype) : 0;
@@ -301,10 +298,7 @@ gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p) {
   CUresult r;
   void *args[] = {&out, &in, &rows, &len, &exclusive, &variant, &state, &ntiles};
 
-  if ((unsigned)kind >= GPUX_SCAN_KIND_COUNT || (unsigned)dt >= GPUX_KDT_COUNT ||
-      !(f = b->scan[kind][dt]))
-    return gpux_cuda_no_kernel("scan", kind, dt, 0);
-  if (p->rows <= 0 || p->len <= 0) return GPUX_SUCCESS;
+  f = b->scan[kind][dt];
   out = gpux_cuda_opnd_ptr(&p->out, p->out.dtype);
   in = gpux_cuda_opnd_ptr(&p->in, dt);
   rows = (long long)p->rows;

@@ -1,5 +1,6 @@
 /* gpux OpenCL backend: devices, contexts, memory, events and the backend entry point.
- * OpenCL 1.2 API through the ICD loader. Kernels and programs are in cl_kernels.c. */
+ * OpenCL 1.2 API through the ICD loader. Programs and launches are in cl_launch.c, each
+ * kernel family in its own file (cl_elementwise.c, cl_reduce.c, cl_random.c, cl_gemm.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,13 +325,18 @@ fail:
   return s;
 }
 
+/* every kernel family (cl_internal.h), for the release at context destruction */
+static const gpux_cl_family *const families[GPUX_CL_FAM_COUNT] = {
+    &gpux_cl_fam_elementwise, &gpux_cl_fam_copy,   &gpux_cl_fam_reduce,
+    &gpux_cl_fam_scan,        &gpux_cl_fam_random, &gpux_cl_fam_gemm};
+
 static void be_context_destroy(gpux__bctx *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   if (b->touch_queue) clFinish(b->touch_queue);
-  gpux_cl_release_programs(b);
+  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+    gpux_cl_release_family(b, families[f]);
   gpux_cl_reduce_release(b);
-  gpux_cl_gemm_release(b);
   if (b->scratch) clReleaseMemObject(b->scratch);
   if (b->touch_queue) clReleaseCommandQueue(b->touch_queue);
   if (b->queue) clReleaseCommandQueue(b->queue);

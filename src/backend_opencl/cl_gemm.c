@@ -44,17 +44,7 @@ static const gemm_form forms[2] = {
 
 #define DT_SIZE(dt) ((dt) == GPUX_KDT_f64 || (dt) == GPUX_KDT_i64 ? 8 : 4)
 
-void gpux_cl_gemm_release(gpux__bctx *b) {
-  for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
-    if (b->gemm[dt]) {
-      clReleaseKernel(b->gemm[dt]);
-      b->gemm[dt] = NULL;
-    }
-  if (b->gemm_program) {
-    clReleaseProgram(b->gemm_program);
-    b->gemm_program = NULL;
-  }
-}
+static void release_gemm(gpux__bctx *b) { gpux_cl_release_kernels(b->gemm, GPUX_KDT_COUNT); }
 
 /* The form this context uses: CPU devices (and devices without room for the GPU form) the
  * CPU form; GPUX_OPENCL_GEMM=gpu|cpu forces one where the device allows it. */
@@ -71,29 +61,31 @@ static int pick_cpu_form(const gpux__bctx *b) {
   return cpu;
 }
 
-/* Builds gemm.cl (from the on-disk cache on non-pocl devices) and resolves its kernels. */
-static gpux_status build_gemm(gpux__bctx *b) {
-  cl_program p = NULL;
+/* The form (b->gemm_cpu, fixed when gemm.cl is built) and its options. */
+static void gemm_options(gpux__bctx *b, char *buf, size_t size) {
   const int cpu = pick_cpu_form(b);
-  char options[512];
   /* GPUX_OPENCL_GEMM_OPTIONS: extra build options for tuning (e.g. -cl-nv-maxrregcount=128) */
   const char *extra = getenv("GPUX_OPENCL_GEMM_OPTIONS");
-  snprintf(options, sizeof options, "%s%s%s%s", b->build_options, cpu ? " -DGPUX_CL_CPU=1" : "",
+  snprintf(buf, size, "%s%s%s%s", b->build_options, cpu ? " -DGPUX_CL_CPU=1" : "",
            extra && *extra ? " " : "", extra && *extra ? extra : "");
-  gpux_status s = gpux_cl_build_source(b, "gemm.cl", gpux_cl_src_gemm, gpux_cl_src_gemm_size,
-                                       gpux_cl_src_gemm_sha256, options, &p);
-  if (s != GPUX_SUCCESS) return s;
-  b->gemm_program = p;
   b->gemm_cpu = cpu;
+}
+
+static gpux_status resolve_gemm(gpux__bctx *b, cl_program p) {
+  gpux_status s = GPUX_SUCCESS;
 #define RESOLVE(a, dt)                                                                   \
   if (s == GPUX_SUCCESS)                                                                 \
     s = gpux_cl_resolve(b, p, &b->gemm[GPUX_KDT_##dt], GPUX_CL_IS_F64(GPUX_KDT_##dt),    \
                         "gpux_gemm_" #dt);
   GPUX_GEMM_DT(RESOLVE, _)
 #undef RESOLVE
-  if (s != GPUX_SUCCESS) gpux_cl_gemm_release(b); /* releases the program too */
   return s;
 }
+
+/* gemm.cl, built on first use (from the on-disk cache on non-pocl devices) */
+const gpux_cl_family gpux_cl_fam_gemm = {
+    GPUX_CL_FAM_GEMM, "gemm.cl", gpux_cl_src_gemm, &gpux_cl_src_gemm_size,
+    gpux_cl_src_gemm_sha256, gemm_options, resolve_gemm, release_gemm};
 
 /* ---------------------------------------------------------------- native: launch */
 #define F_TA 1
@@ -119,22 +111,15 @@ static int beta_is_zero(const gpux__gemm *g) {
 
 static gpux_status gemm_native(gpux__bctx *b, const gpux__gemm *g) {
   const int dt = g->dtype;
-  if (dt != GPUX_KDT_f32 && dt != GPUX_KDT_f64 && dt != GPUX_KDT_i32 && dt != GPUX_KDT_i64)
+  /* a capability answer, not a re-check: the front end asks this path for the half dtypes
+   * too, and falls back on this status */
+#define GEMM_BIT(a, dt) | (1u << GPUX_KDT_##dt)
+  if (!((0u GPUX_GEMM_DT(GEMM_BIT, _)) >> dt & 1u))
     return SET_ERROR(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                     "opencl gemm (native path): no kernel for dtype %d", dt);
-  if (!b->gemm_program) {
-    gpux_status s = build_gemm(b);
-    if (s != GPUX_SUCCESS) return s;
-  }
-  cl_kernel k = b->gemm[dt];
-  if (!k) {
-    if (dt == GPUX_KDT_f64 && !b->dev->fp64)
-      return SET_ERROR(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                       "opencl: float64 needs cl_khr_fp64, which %s does not support",
-                       b->device_name);
-    return SET_ERROR(GPUX_ERROR_KERNEL_NOT_FOUND, "opencl: no kernel gpux_gemm_%s in gemm.cl",
-                     gpux_cl_dt_name[dt]);
-  }
+                     "opencl gemm (native path): no kernel for %s", gpux_cl_dt_name[dt]);
+#undef GEMM_BIT
+  cl_kernel k;
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_gemm, b->gemm[dt], GPUX_CL_IS_F64(dt));
   const gemm_form *f = &forms[b->gemm_cpu ? 1 : 0];
   const int cpu = b->gemm_cpu, wide = DT_SIZE(dt) == 8;
   const int64_t br = wide ? f->rows8 : f->rows4, bc = wide ? f->cols8 : f->cols4;

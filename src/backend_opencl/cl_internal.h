@@ -21,17 +21,22 @@ typedef struct gpux_cl_device {
   int fp64;
 } gpux_cl_device;
 
-/* Kernel families, one program (one .cl file) each, built on first use. */
+/* Kernel families, one program (one .cl file) each, built on first use; the id is the
+ * family's slot in gpux__bctx.program. */
 enum {
   GPUX_CL_FAM_ELEMENTWISE,
   GPUX_CL_FAM_COPY,
   GPUX_CL_FAM_REDUCE,
   GPUX_CL_FAM_SCAN,
   GPUX_CL_FAM_RANDOM,
+  GPUX_CL_FAM_GEMM,
   GPUX_CL_FAM_COUNT
 };
+/* Work-items per enqueue: global sizes stay below 2^31; larger launches are split with
+ * the global work offset (the kernels index with get_global_id, which includes it). */
+#define GPUX_CL_MAX_ITEMS ((size_t)1 << 30)
 
-#define GPUX_CL_NSIZES 4 /* copy kernels for element sizes 1, 2, 4, 8 */
+#define GPUX_CL_NSIZES GPUX_ELEM_SIZE_COUNT /* copy kernels by element size */
 /* work-group size of the CPU form of reduce.cl / scan.cl: one for every kernel (pocl compiles
  * a kernel again for every work-group size it sees); a chunk per work-item is work enough
  * (on pocl, groups of 4, 16 or 64 work-items were no faster than 1) */
@@ -93,7 +98,6 @@ struct gpux__bctx {
   cl_mem scan_tiles; /* scan scratch (tile aggregates, then prefixes), grown as needed */
   size_t scan_tiles_bytes;
   /* matrix products (cl_gemm.c): gemm.cl, built on first use in the CPU or GPU form */
-  cl_program gemm_program;
   cl_kernel gemm[GPUX_KDT_COUNT]; /* gpux_gemm_<dt>; NULL where absent */
   int gemm_cpu;
   /* user programs (cl_program.c) */
@@ -111,10 +115,32 @@ const char *gpux_cl_error_name(cl_int e);
  * _OUT_OF_HOST_MEMORY, everything else to dflt */
 gpux_status gpux_cl_status(cl_int e, gpux_status dflt);
 
-/* cl_kernels.c: programs, kernel tables and the helpers of every launch */
+/* A kernel family: its program's source and how to build it, resolve its kernels and
+ * release them. Each family file defines its record; cl_launch.c builds a family on first
+ * use from the record alone. */
+typedef struct gpux_cl_family {
+  int id;                   /* GPUX_CL_FAM_*: the slot in gpux__bctx.program */
+  const char *file;         /* kernels/cl/<file>, for messages */
+  const unsigned char *text; /* embedded source (cmake/embed.cmake) */
+  const size_t *size;
+  const char *sha256;
+  /* writes the build options (it may fix the family's form in b first) */
+  void (*options)(gpux__bctx *b, char *buf, size_t size);
+  gpux_status (*resolve)(gpux__bctx *b, cl_program p); /* fills b's tables */
+  void (*release)(gpux__bctx *b);                      /* what resolve made */
+} gpux_cl_family;
+/* the family records (cl_elementwise.c, cl_reduce.c, cl_random.c, cl_gemm.c) */
+extern const gpux_cl_family gpux_cl_fam_elementwise, gpux_cl_fam_copy, gpux_cl_fam_reduce,
+    gpux_cl_fam_scan, gpux_cl_fam_random, gpux_cl_fam_gemm;
+
+/* cl_launch.c: programs, families, kernel lookups and the helpers of every launch (the
+ * bottom of the backend: it calls no family file) */
 extern const char *const gpux_cl_dt_name[GPUX_KDT_COUNT]; /* "f32", ... */
+extern const size_t gpux_cl_dt_size[GPUX_KDT_COUNT];      /* bytes */
 #define GPUX_CL_IS_F64(dt) ((dt) == GPUX_KDT_f64)
-gpux_status gpux_cl_build_family(gpux__bctx *b, int fam);
+gpux_status gpux_cl_build_family(gpux__bctx *b, const gpux_cl_family *f);
+/* its kernels (f->release) and its program */
+void gpux_cl_release_family(gpux__bctx *b, const gpux_cl_family *f);
 /* The build path of every program: through the host's on-disk cache under key (NULL: no
  * cache), else from source. log == NULL: a failed build's message carries the compiler's
  * log; else *log gets it (malloc'd, NULL if empty) and the message is short. *from_cache
@@ -131,10 +157,13 @@ gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned
  * (uses_f64) leaves *slot NULL and succeeds. */
 gpux_status gpux_cl_resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int uses_f64,
                             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* clReleaseKernel of the non-NULL entries of k[0..n), which become NULL */
+void gpux_cl_release_kernels(cl_kernel *k, size_t n);
 /* Slow path of GPUX_CL_GET_KERNEL: builds the family, then explains a missing kernel. */
-gpux_status gpux_cl_need_kernel(gpux__bctx *b, int fam, cl_kernel *slot, int uses_f64,
-                                cl_kernel *out);
-/* k = slot, building the family on first use (returns the error from the caller) */
+gpux_status gpux_cl_need_kernel(gpux__bctx *b, const gpux_cl_family *f, cl_kernel *slot,
+                                int uses_f64, cl_kernel *out);
+/* k = slot, building the family (a gpux_cl_family *) on first use (returns the error from
+ * the caller) */
 #define GPUX_CL_GET_KERNEL(k, fam, slot, uses_f64)                                 \
   do {                                                                             \
     if (!((k) = (slot))) {                                                         \
@@ -173,8 +202,18 @@ static inline void gpux_cl_arg_c(gpux_cl_args *a, const gpux__operand *o) {
 }
 /* a real argument: double where the device has fp64, else float (gpux_real in the kernels) */
 void gpux_cl_arg_real(gpux_cl_args *a, const gpux__bctx *b, double v);
+/* Enqueues a->k (its arguments set; a->e checked first) over `items` work-items in 1-d
+ * work-groups of b->wg (exact launches: whole groups, then the tail in groups of 1). */
+gpux_status gpux_cl_enqueue_1d(gpux__bctx *b, const gpux_cl_args *a, size_t items);
+/* n-d launch on CPU devices (exact launches): the kernel's parameter block nd is argument
+ * nd_arg, set here once per launch (see the function). */
+gpux_status gpux_cl_enqueue_nd_exact(gpux__bctx *b, const gpux_cl_args *a,
+                                     const gpux_nd_params *nd, cl_uint nd_arg);
+/* Launch of a planned layout (l->layout): contiguous kernels take b->epi elements per
+ * work-item, n-d kernels one; the n-d block is the last argument set. */
+gpux_status gpux_cl_enqueue(gpux__bctx *b, const gpux_cl_args *a, const gpux__launch *l);
 
-void gpux_cl_release_programs(gpux__bctx *b);
+/* cl_elementwise.c: the elementwise and copy families */
 gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l);
 gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l);
 gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l);
@@ -184,11 +223,11 @@ gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l);
 gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, double step);
 gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
                              double stop);
+
+/* cl_random.c: the random family */
 gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r);
 
-/* cl_reduce.c */
-gpux_status gpux_cl_resolve_reduce(gpux__bctx *b, cl_program p);
-gpux_status gpux_cl_resolve_scan(gpux__bctx *b, cl_program p);
+/* cl_reduce.c: the reduce and scan families */
 gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p);
 gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p);
 void gpux_cl_reduce_release(gpux__bctx *b); /* the scan scratch */
@@ -206,11 +245,10 @@ gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
                                   const gpux__uarg *args, const uint64_t grid[3],
                                   const uint32_t block[3], size_t shared_bytes);
 
-/* cl_gemm.c */
+/* cl_gemm.c: matrix products (the gemm family and CLBlast) */
 gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g);
 /* supports for GPUX__Q_GEMM (float64 already checked) */
 gpux_status gpux_cl_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len);
-void gpux_cl_gemm_release(gpux__bctx *b); /* its program and kernels */
 
 /* embedded kernel sources (cmake/embed.cmake) */
 extern const unsigned char gpux_cl_src_elementwise[];

@@ -2,7 +2,7 @@
  *
  * A program's text is [dialect prelude (GPUX_SOURCE_DIALECT)] [ops prelude (GPUX__PROG_OPS)]
  * [#pragma OPENCL FP_CONTRACT OFF (GPUX__PROG_NO_CONTRACT)] [#line 1] [the caller's source],
- * built through gpux_cl_build (cl_kernels.c), the build path of the built-in families, with
+ * built through gpux_cl_build (cl_launch.c), the build path of the built-in families, with
  * the on-disk cache on every device. On pocl too, unlike the built-in families: a warm first
  * launch measured 3.2 ms from gpux's cache against 220 ms from pocl's own (pocl still starts
  * its compiler for a source build), at the price of a slower first build (pocl compiles every

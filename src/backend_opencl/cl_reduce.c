@@ -6,6 +6,7 @@
  * launch shape and the kernel's mode/phase argument; every shape gives the canonical bits.
  * Kernels are resolved once per program into tables indexed by [kind][dtype][layout], and
  * the GPU form's vector column kernels (reduce.cl's _cv) into b->reduce_cv[kind][dtype]. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cl_internal.h"
@@ -41,7 +42,7 @@ static int col_vec_kind(int kind, int dt) {
          (reduce_kinds[kind].dtypes & (1u << dt));
 }
 
-gpux_status gpux_cl_resolve_reduce(gpux__bctx *b, cl_program p) {
+static gpux_status resolve_reduce(gpux__bctx *b, cl_program p) {
   gpux_status s;
   for (int k = 0; k < GPUX_REDUCE_KIND_COUNT; k++)
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
@@ -57,7 +58,7 @@ gpux_status gpux_cl_resolve_reduce(gpux__bctx *b, cl_program p) {
   return GPUX_SUCCESS;
 }
 
-gpux_status gpux_cl_resolve_scan(gpux__bctx *b, cl_program p) {
+static gpux_status resolve_scan(gpux__bctx *b, cl_program p) {
   gpux_status s;
   for (int k = 0; k < GPUX_SCAN_KIND_COUNT; k++)
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
@@ -66,6 +67,25 @@ gpux_status gpux_cl_resolve_scan(gpux__bctx *b, cl_program p) {
                             scan_kinds[k].name, gpux_cl_dt_name[dt]));
   return GPUX_SUCCESS;
 }
+
+#define RELEASE_TABLE(t) gpux_cl_release_kernels((cl_kernel *)(t), sizeof(t) / sizeof(cl_kernel))
+static void release_reduce(gpux__bctx *b) {
+  RELEASE_TABLE(b->reduce);
+  RELEASE_TABLE(b->reduce_cv);
+}
+static void release_scan(gpux__bctx *b) { RELEASE_TABLE(b->scan); }
+
+/* both programs take the form's options (b->red_cpu, fixed at context creation) */
+static void red_options(gpux__bctx *b, char *buf, size_t size) {
+  snprintf(buf, size, "%s", b->red_build_options);
+}
+
+const gpux_cl_family gpux_cl_fam_reduce = {
+    GPUX_CL_FAM_REDUCE, "reduce.cl", gpux_cl_src_reduce, &gpux_cl_src_reduce_size,
+    gpux_cl_src_reduce_sha256, red_options, resolve_reduce, release_reduce};
+const gpux_cl_family gpux_cl_fam_scan = {
+    GPUX_CL_FAM_SCAN, "scan.cl", gpux_cl_src_scan, &gpux_cl_src_scan_size,
+    gpux_cl_src_scan_sha256, red_options, resolve_scan, release_scan};
 
 void gpux_cl_reduce_release(gpux__bctx *b) {
   if (b->scan_tiles) clReleaseMemObject(b->scan_tiles);
@@ -116,9 +136,7 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
  * per lane, at most 128 columns. The accumulator is the pass's output dtype (acc); the arg
  * kinds carry (value, index) pairs of 16 bytes. */
 static int64_t cpu_cols(int kind, int acc) {
-  static const int dt_bytes[GPUX_KDT_COUNT] = {
-      [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
-      [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1};
+  static const int dt_bytes[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
   const int bytes = !strncmp(reduce_kinds[kind].name, "arg", 3) ? 16 : dt_bytes[acc];
   return 512 / bytes < 128 ? 512 / bytes : 128;
 }
@@ -129,7 +147,7 @@ gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   const int layout = p->layout == GPUX_RL_COL && p->inner > 1 ? GPUX_RL_COL : GPUX_RL_ROW;
   const int64_t inner = layout == GPUX_RL_COL ? p->inner : 1;
   cl_kernel k;
-  GPUX_CL_GET_KERNEL(k, GPUX_CL_FAM_REDUCE, b->reduce[p->kind][dt][layout], GPUX_CL_IS_F64(dt));
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_reduce, b->reduce[p->kind][dt][layout], GPUX_CL_IS_F64(dt));
   const int64_t nparts = ceil_div(p->len, GPUX_RED_CHUNK);
   int mode = 0;
   int64_t groups;
@@ -203,7 +221,7 @@ static gpux_status scan_scratch(gpux__bctx *b, size_t bytes) {
 gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p) {
   const int dt = p->dtype;
   cl_kernel k;
-  GPUX_CL_GET_KERNEL(k, GPUX_CL_FAM_SCAN, b->scan[p->kind][dt], GPUX_CL_IS_F64(dt));
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_scan, b->scan[p->kind][dt], GPUX_CL_IS_F64(dt));
   const int64_t ntiles = ceil_div(p->len, GPUX_SCAN_TILE), local = (int64_t)b->red_local;
   const int multi = ntiles > 1; /* phases 1 and 2 and the scratch */
   if (multi) {

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpux_kernels.h"
+
 gpux_context_t gt_ctx = NULL;
 gpux_device_info gt_info;
 
@@ -92,25 +94,23 @@ void gt_shutdown(void) {
 
 int gt_dtype_available(gpux_dtype dt) { return dt != GPUX_FLOAT64 || gt_info.fp64; }
 
+/* names for messages, from the records of kernels/common/gpux_kernels.h */
 const char *gt_dtype_str(gpux_dtype dt) {
-  static const char *names[] = {"float32", "float64", "int32", "int64",
-                                "uint8",   "bool",    "float16", "bfloat16"};
-  return (int)dt >= 0 && (int)dt < (int)(sizeof names / sizeof names[0]) ? names[dt] : "?";
+  static const char *const names[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_NAME_INIT)};
+  return (unsigned)dt < GPUX_KDT_COUNT ? names[dt] : "?";
 }
 
+#define GT_OP_NAME(op, id, dts, res) [id] = #op,
 const char *gt_binary_str(gpux_binary_op op) {
-  static const char *names[] = {"add", "sub", "mul", "div", "pow", "minimum",
-                                "maximum", "mod", "eq", "ne", "lt", "le",
-                                "gt", "ge", "logical_and", "logical_or", "logical_xor"};
-  return (int)op >= 0 && (int)op < 17 ? names[op] : "?";
+  static const char *const names[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(GT_OP_NAME)};
+  return (unsigned)op < GPUX_BINARY_OP_COUNT ? names[op] : "?";
 }
 
 const char *gt_unary_str(gpux_unary_op op) {
-  static const char *names[] = {"neg", "abs", "sign", "relu", "exp", "log", "log1p",
-                                "expm1", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
-                                "sigmoid", "floor", "ceil", "round", "logical_not"};
-  return (int)op >= 0 && (int)op < 19 ? names[op] : "?";
+  static const char *const names[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(GT_OP_NAME)};
+  return (unsigned)op < GPUX_UNARY_OP_COUNT ? names[op] : "?";
 }
+#undef GT_OP_NAME
 
 const char *gt_layout_str(gt_layout l) {
   switch (l) {

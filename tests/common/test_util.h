@@ -10,16 +10,33 @@
 #include <cmocka.h>
 
 #include "gpux.h"
+#include "gpux_kernels.h"
 #include "ref.h"
 
 #define GT_EXIT_SKIP 77
-/* float32 .. bool (enum values 0..5): the dtypes every op takes; the half dtypes
- * (float16, bfloat16) are storage only and have their own test (test_half.c) */
-#define GT_COMPUTE_DTYPES 6
+/* Lists expanded from the records of kernels/common/gpux_kernels.h, so that a new dtype or
+ * op reaches every test that iterates them. */
+#define GT__DT(a, dt) (gpux_dtype)GPUX_KDT_##dt,
+#define GT__ONE(a, dt) +1
+/* the dtypes every op takes (GPUX_DT_ALL); the half dtypes (float16, bfloat16) are storage
+ * only and have their own test (test_half.c) */
+#define GT_COMPUTE_DTYPES (0 GPUX_DT_ALL(GT__ONE, _))
+#define GT_COMPUTE_DTYPE_INIT {GPUX_DT_ALL(GT__DT, _)}
+/* every array dtype (GPUX_DT_STORAGE) */
+#define GT_STORAGE_DTYPES (0 GPUX_DT_STORAGE(GT__ONE, _))
+#define GT_STORAGE_DTYPE_INIT {GPUX_DT_STORAGE(GT__DT, _)}
+#define GT_BINARY_OPS GPUX_BINARY_OP_COUNT /* gpux_binary_op values 0 .. count - 1 */
+#define GT_UNARY_OPS GPUX_UNARY_OP_COUNT
+/* the ops whose result has the input's dtype (GPUX_RES_SAME: arithmetic and math), which
+ * the expressions' ops prelude defines as gpux_<op>() */
+#define GT__SAME_PICK(res, id) GT__SAME_##res(id)
+#define GT__SAME_0(id) id,
+#define GT__SAME_1(id)
+#define GT__SAME_OP(op, id, dts, res) GT__SAME_PICK(res, id)
+#define GT_BINARY_SAME_OPS_INIT {GPUX_BINARY_OPS(GT__SAME_OP)}
+#define GT_UNARY_SAME_OPS_INIT {GPUX_UNARY_OPS(GT__SAME_OP)}
 #define GT_BIG ((int64_t)(1 << 22) + 3) /* >= 2^22 elements with an odd tail */
 #define GT_POISON_BYTE 0xA5
-#define GT_BINARY_OPS 17 /* gpux_binary_op values 0..16 */
-#define GT_UNARY_OPS 19  /* gpux_unary_op values 0..18 */
 
 /* The context of the binary, created from the environment by gt_init. */
 extern gpux_context_t gt_ctx;

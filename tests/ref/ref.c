@@ -153,17 +153,8 @@ void ref_cast_bits(gpux_dtype from, gpux_dtype to, int64_t n, const void *src, v
 }
 
 size_t ref_dtype_size(gpux_dtype dt) {
-  switch (dt) {
-    case GPUX_FLOAT32: return 4;
-    case GPUX_FLOAT64: return 8;
-    case GPUX_INT32: return 4;
-    case GPUX_INT64: return 8;
-    case GPUX_UINT8: return 1;
-    case GPUX_BOOL: return 1;
-    case GPUX_FLOAT16: return 2;
-    case GPUX_BFLOAT16: return 2;
-  }
-  return 0;
+  static const size_t sizes[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
+  return (unsigned)dt < GPUX_KDT_COUNT ? sizes[dt] : 0;
 }
 
 ref_value ref_load(gpux_dtype dt, const void *p, int64_t i) {
@@ -235,20 +226,22 @@ int64_t ref_int_max(gpux_dtype dt) {
 
 static int is_signed_int(gpux_dtype dt) { return dt == GPUX_INT32 || dt == GPUX_INT64; }
 
+/* the dtypes of each op, from the op lists of gpux_kernels.h */
+#define REF_DT_BIT(unused, dt) | (1u << GPUX_KDT_##dt)
+#define REF_OP_DTYPES(op, id, dts, res) [id] = 0u dts(REF_DT_BIT, _),
 int ref_binary_supported(gpux_binary_op op, gpux_dtype dt) {
-  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT || ref_dtype_is_half(dt)) return 0;
-  if ((int)op < 0 || (int)op > GPUX_LOGICAL_XOR) return 0;
-  if (op <= GPUX_MOD) return dt != GPUX_BOOL; /* arithmetic: numeric dtypes */
-  return 1;                                   /* comparisons and logical ops: all */
+  static const unsigned dtypes[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(REF_OP_DTYPES)};
+  return (unsigned)op < GPUX_BINARY_OP_COUNT && (unsigned)dt < GPUX_KDT_COUNT &&
+         (dtypes[op] >> dt & 1u);
 }
 
 int ref_unary_supported(gpux_unary_op op, gpux_dtype dt) {
-  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT || ref_dtype_is_half(dt)) return 0;
-  if ((int)op < 0 || (int)op > GPUX_LOGICAL_NOT) return 0;
-  if (op == GPUX_LOGICAL_NOT) return 1;
-  if (op <= GPUX_RELU) return dt != GPUX_BOOL;
-  return ref_dtype_is_float(dt);
+  static const unsigned dtypes[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(REF_OP_DTYPES)};
+  return (unsigned)op < GPUX_UNARY_OP_COUNT && (unsigned)dt < GPUX_KDT_COUNT &&
+         (dtypes[op] >> dt & 1u);
 }
+#undef REF_OP_DTYPES
+#undef REF_DT_BIT
 
 gpux_dtype ref_binary_result(gpux_binary_op op, gpux_dtype dt) {
   return op >= GPUX_EQ ? GPUX_BOOL : dt;

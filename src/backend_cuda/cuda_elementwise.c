@@ -1,7 +1,9 @@
-/* gpux CUDA backend: the built-in kernels. The fatbins compiled from kernels/cuda/<family>.cu are
- * embedded in this library; each context loads them with cuModuleLoadData and resolves
- * every kernel once into tables indexed [op][dtype][layout], so a launch does no string
- * work: look up the handle, fill the parameter array, cuLaunchKernel on the stream.
+/* gpux CUDA backend: the elementwise family (kernels/cuda/elementwise.cu: binary, unary,
+ * where) and the copy family (kernels/cuda/copy.cu: casts, copies, fill, arange, linspace).
+ * Their fatbins are embedded in this library; each context loads them with
+ * cuModuleLoadData and resolves every kernel once into tables indexed [op][dtype][layout],
+ * so a launch does no string work: look up the handle, fill the parameter array,
+ * cuLaunchKernel on the stream.
  *
  * Launch shapes (the kernels' contract is in kernels/cuda/gpux_cuda.cuh):
  *   contiguous (layouts C, S; cast C; fill, arange, linspace): GPUX_CUDA_BLOCK threads,
@@ -38,12 +40,6 @@ static const unsigned char gpux_cuda_dt_compute[GPUX_KDT_COUNT] = {
     GPUX_DT_ALL(GPUX_CUDA_DT_ONE, _)};
 #undef GPUX_CUDA_DT_ONE
 
-const int gpux_cuda_dt_size[GPUX_KDT_COUNT] = {
-    [GPUX_KDT_f32] = 4, [GPUX_KDT_f64] = 8, [GPUX_KDT_i32] = 4,
-    [GPUX_KDT_i64] = 8, [GPUX_KDT_u8] = 1,  [GPUX_KDT_b8] = 1,
-    [GPUX_KDT_f16] = 2, [GPUX_KDT_bf16] = 2,
-};
-
 #define GPUX_CUDA_BOP_ID(op, id, dts, res) GPUX_CUDA_BOP_##op = id,
 #define GPUX_CUDA_UOP_ID(op, id, dts, res) GPUX_CUDA_UOP_##op = id,
 enum { GPUX_BINARY_OPS(GPUX_CUDA_BOP_ID) GPUX_CUDA_BOP_END_ };
@@ -68,7 +64,9 @@ static const char *const gpux_cuda_unary_names[GPUX_UNARY_OP_COUNT][GPUX_KDT_COU
 
 static const char gpux_cuda_layout_suffix[GPUX_CUDA_NLAYOUTS] = {
     [GPUX_LAYOUT_C] = 'c', [GPUX_LAYOUT_S] = 's', [GPUX_LAYOUT_N] = 'n'};
-static const int gpux_cuda_elem_sizes[GPUX_CUDA_NSIZES] = {1, 2, 4, 8};
+#define GPUX_CUDA_ELEM_SIZE(sz) sz,
+static const int gpux_cuda_elem_sizes[GPUX_CUDA_NSIZES] = {GPUX_ELEM_SIZES(GPUX_CUDA_ELEM_SIZE)};
+#undef GPUX_CUDA_ELEM_SIZE
 
 /* a kernel of a family, for names in messages (built only when needed) */
 enum {
@@ -118,39 +116,6 @@ static void gpux_cuda_kernel_name(char *buf, size_t size, int fam, int a, int b,
 }
 
 /* ---- loading ------------------------------------------------------------------------- */
-gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image, const char *what) {
-  CUresult r = gpux_cuda_drv.ModuleLoadData(m, image);
-  if (r != CUDA_SUCCESS) {
-    *m = NULL;
-    /* e.g. CUDA_ERROR_NO_BINARY_FOR_GPU (no SASS or PTX for this GPU),
-     * CUDA_ERROR_UNSUPPORTED_PTX_VERSION (driver older than the toolkit) */
-    return gpux_cuda_error(GPUX_ERROR_KERNEL_BUILD, r, "cuModuleLoadData(%s)", what);
-  }
-  return GPUX_SUCCESS;
-}
-
-gpux_status gpux_cuda_get_function(CUmodule m, const char *name, CUfunction *f) {
-  CUresult r = gpux_cuda_drv.ModuleGetFunction(f, m, name);
-  if (r != CUDA_SUCCESS) {
-    *f = NULL;
-    return gpux_cuda_error(GPUX_ERROR_KERNEL_NOT_FOUND, r, "cuModuleGetFunction(%s)", name);
-  }
-  return GPUX_SUCCESS;
-}
-
-unsigned gpux_cuda_one_wave(gpux__bctx *b, CUfunction f, unsigned threads) {
-  int sms = 0, per_sm = 0;
-  if (gpux_cuda_drv.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, b->dev) !=
-          CUDA_SUCCESS ||
-      sms <= 0)
-    sms = 1;
-  if (gpux_cuda_drv.OccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, (int)threads, 0) !=
-          CUDA_SUCCESS ||
-      per_sm <= 0)
-    per_sm = 1;
-  return (unsigned)sms * (unsigned)per_sm;
-}
-
 static gpux_status gpux_cuda_resolve(CUmodule m, CUfunction *f, int fam, int a, int b,
                                      int layout) {
   char name[96];
@@ -158,7 +123,7 @@ static gpux_status gpux_cuda_resolve(CUmodule m, CUfunction *f, int fam, int a, 
   return gpux_cuda_get_function(m, name, f);
 }
 
-gpux_status gpux_cuda_kernels_load(gpux__bctx *b) {
+gpux_status gpux_cuda_elementwise_load(gpux__bctx *b) {
   gpux_status s;
   int op, dt, to, lay, k;
   static const int cn[2] = {GPUX_LAYOUT_C, GPUX_LAYOUT_N};
@@ -220,7 +185,7 @@ gpux_status gpux_cuda_kernels_load(gpux__bctx *b) {
   return GPUX_SUCCESS;
 }
 
-void gpux_cuda_kernels_unload(gpux__bctx *b) {
+void gpux_cuda_elementwise_unload(gpux__bctx *b) {
   if (b->mod_elementwise) (void)gpux_cuda_drv.ModuleUnload(b->mod_elementwise);
   if (b->mod_copy) (void)gpux_cuda_drv.ModuleUnload(b->mod_copy);
   b->mod_elementwise = NULL;
@@ -240,14 +205,6 @@ static gpux_status gpux_cuda_launch(gpux__bctx *b, CUfunction f, gpux_cuda_grid 
   gpux_cuda_kernel_name(name, sizeof name, fam, ka, kb, layout);
   return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s)", name);
 }
-
-gpux_status gpux_cuda_no_kernel(const char *what, int a, int b, int layout) {
-  return gpux_cuda_host->set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                                   "CUDA backend: no %s kernel for (%d, %d) layout %d", what, a, b,
-                                   layout);
-}
-
-static int gpux_cuda_dt_ok(int dt) { return (unsigned)dt < GPUX_KDT_COUNT; }
 
 static CUdeviceptr gpux_cuda_opnd_base(const gpux__operand *o) {
   return (CUdeviceptr)(uintptr_t)o->buf;
@@ -279,22 +236,17 @@ gpux_status gpux_cuda_binary(gpux__bctx *b, int op, const gpux__launch *l) {
   CUdeviceptr out, pa, pb;
   long long n;
   int so, sa, first;
-  if ((unsigned)op >= GPUX_BINARY_OP_COUNT || !gpux_cuda_dt_ok(dt) ||
-      (unsigned)lay >= GPUX_CUDA_NLAYOUTS || !gpux_cuda_dt_ok(l->opnd[0].dtype) ||
-      !(f = b->binary[op][dt][lay]))
-    return gpux_cuda_no_kernel("binary", op, dt, lay);
+  f = b->binary[op][dt][lay];
   so = gpux_cuda_dt_size[l->opnd[0].dtype];
   sa = gpux_cuda_dt_size[dt];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pa, &pb, (void *)&l->nd};
-    if (l->nd.n <= 0) return GPUX_SUCCESS;
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
     pb = gpux_cuda_opnd_base(&l->opnd[2]);
     return gpux_cuda_launch(b, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_BINARY, op, dt,
                             lay);
   }
-  if (l->n <= 0) return GPUX_SUCCESS;
   n = (long long)l->n;
   out = gpux_cuda_opnd_ptr(&l->opnd[0], l->opnd[0].dtype);
   pa = gpux_cuda_opnd_ptr(&l->opnd[1], dt);
@@ -317,19 +269,14 @@ gpux_status gpux_cuda_unary(gpux__bctx *b, int op, const gpux__launch *l) {
   CUdeviceptr out, pa;
   long long n;
   int so, sa;
-  if ((unsigned)op >= GPUX_UNARY_OP_COUNT || !gpux_cuda_dt_ok(dt) ||
-      (unsigned)lay >= GPUX_CUDA_NLAYOUTS || !gpux_cuda_dt_ok(l->opnd[0].dtype) ||
-      !(f = b->unary[op][dt][lay]))
-    return gpux_cuda_no_kernel("unary", op, dt, lay);
+  f = b->unary[op][dt][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pa, (void *)&l->nd};
-    if (l->nd.n <= 0) return GPUX_SUCCESS;
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
     return gpux_cuda_launch(b, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_UNARY, op, dt, lay);
   } else {
     void *args[] = {&out, &pa, &n};
-    if (l->n <= 0) return GPUX_SUCCESS;
     n = (long long)l->n;
     so = gpux_cuda_dt_size[l->opnd[0].dtype];
     sa = gpux_cuda_dt_size[dt];
@@ -345,11 +292,9 @@ gpux_status gpux_cuda_where(gpux__bctx *b, const gpux__launch *l) {
   CUfunction f;
   CUdeviceptr out, pc, pa, pb;
   long long n;
-  if (!gpux_cuda_dt_ok(dt) || (unsigned)lay >= GPUX_CUDA_NLAYOUTS || !(f = b->where[dt][lay]))
-    return gpux_cuda_no_kernel("where", dt, 0, lay);
+  f = b->where[dt][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pc, &pa, &pb, (void *)&l->nd};
-    if (l->nd.n <= 0) return GPUX_SUCCESS;
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pc = gpux_cuda_opnd_base(&l->opnd[1]);
     pa = gpux_cuda_opnd_base(&l->opnd[2]);
@@ -357,7 +302,6 @@ gpux_status gpux_cuda_where(gpux__bctx *b, const gpux__launch *l) {
     return gpux_cuda_launch(b, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_WHERE, dt, 0, lay);
   } else {
     void *args[] = {&out, &pc, &pa, &pb, &n};
-    if (l->n <= 0) return GPUX_SUCCESS;
     n = (long long)l->n;
     out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
     pc = gpux_cuda_opnd_ptr(&l->opnd[1], GPUX_KDT_b8);
@@ -373,12 +317,9 @@ gpux_status gpux_cuda_cast(gpux__bctx *b, const gpux__launch *l) {
   CUfunction f;
   CUdeviceptr out, pa;
   long long n;
-  if (!gpux_cuda_dt_ok(from) || !gpux_cuda_dt_ok(to) || (unsigned)lay >= GPUX_CUDA_NLAYOUTS ||
-      !(f = b->cast[from][to][lay]))
-    return gpux_cuda_no_kernel("cast", from, to, lay);
+  f = b->cast[from][to][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pa, (void *)&l->nd};
-    if (l->nd.n <= 0) return GPUX_SUCCESS;
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
     return gpux_cuda_launch(b, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_CAST, from, to,
@@ -386,7 +327,6 @@ gpux_status gpux_cuda_cast(gpux__bctx *b, const gpux__launch *l) {
   } else {
     void *args[] = {&out, &pa, &n};
     const int so = gpux_cuda_dt_size[to], sa = gpux_cuda_dt_size[from];
-    if (l->n <= 0) return GPUX_SUCCESS;
     n = (long long)l->n;
     out = gpux_cuda_opnd_ptr(&l->opnd[0], to);
     pa = gpux_cuda_opnd_ptr(&l->opnd[1], from);
@@ -396,21 +336,16 @@ gpux_status gpux_cuda_cast(gpux__bctx *b, const gpux__launch *l) {
 }
 
 gpux_status gpux_cuda_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
-  const gpux_nd_params *p = &l->nd;
+  gpux_nd_params t = l->nd; /* the plan, with tile_dim for copy_t */
+  const gpux_nd_params *p = &t;
   CUdeviceptr out, in;
-  void *args[] = {&out, &in, (void *)p};
-  int k;
-  for (k = 0; k < GPUX_CUDA_NSIZES && gpux_cuda_elem_sizes[k] != elem_size; ++k) {
-  }
-  if (k == GPUX_CUDA_NSIZES || p->ndim < 1 || p->ndim > GPUX_KMAX_DIMS)
-    return gpux_cuda_host->set_error(GPUX_ERROR_UNSUPPORTED,
-                                     "CUDA backend: no copy kernel for %d-byte elements, %d dims",
-                                     elem_size, (int)p->ndim);
-  if (p->n <= 0) return GPUX_SUCCESS;
+  void *args[] = {&out, &in, &t};
+  const int k = GPUX_ELEM_SIZE_INDEX(elem_size);
   /* element offsets are in p->offset; the kernels take base pointers */
   out = gpux_cuda_opnd_base(&l->opnd[0]);
   in = gpux_cuda_opnd_base(&l->opnd[1]);
-  if (p->tile_dim >= 0 && p->tile_dim < p->ndim - 1) {
+  t.tile_dim = gpux__nd_tile_dim(&t);
+  if (p->tile_dim >= 0) {
     /* tiles of the (tile_dim, last dim) plane; the other dims are the batch */
     const uint64_t st = (uint64_t)p->shape[p->tile_dim], sl = (uint64_t)p->shape[p->ndim - 1];
     const uint64_t tiles = ((st + GPUX_COPY_TILE - 1) / GPUX_COPY_TILE) *
@@ -434,8 +369,6 @@ gpux_status gpux_cuda_fill(gpux__bctx *b, const gpux__launch *l) {
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, (void *)&l->scalar, &n};
-  if (!gpux_cuda_dt_ok(dt) || !b->fill[dt]) return gpux_cuda_no_kernel("fill", dt, 0, 0);
-  if (n <= 0) return GPUX_SUCCESS;
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
   return gpux_cuda_launch(b, b->fill[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_FILL, dt, 0, 0);
@@ -446,8 +379,6 @@ gpux_status gpux_cuda_arange(gpux__bctx *b, const gpux__launch *l, double start,
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, &start, &step, &n};
-  if (!gpux_cuda_dt_ok(dt) || !b->arange[dt]) return gpux_cuda_no_kernel("arange", dt, 0, 0);
-  if (n <= 0) return GPUX_SUCCESS;
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
   return gpux_cuda_launch(b, b->arange[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_ARANGE, dt, 0, 0);
@@ -459,8 +390,6 @@ gpux_status gpux_cuda_linspace(gpux__bctx *b, const gpux__launch *l, double star
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, &start, &step, &stop, &n};
-  if (!gpux_cuda_dt_ok(dt) || !b->linspace[dt]) return gpux_cuda_no_kernel("linspace", dt, 0, 0);
-  if (n <= 0) return GPUX_SUCCESS;
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
   return gpux_cuda_launch(b, b->linspace[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_LINSPACE, dt, 0, 0);

@@ -1,0 +1,261 @@
+/* gpux OpenCL backend: the elementwise family (kernels/cl/elementwise.cl: binary, unary,
+ * where) and the copy family (kernels/cl/copy.cl: casts, n-d and tiled copies, fill, arange,
+ * linspace): their kernel tables and launches.
+ *
+ * Kernel handles are resolved once per program into tables indexed by [op][dtype][layout]
+ * (names generated from the lists of gpux_kernels.h), so a launch does no string work: it
+ * looks the kernel up, sets its arguments and enqueues it. Signatures are documented at the
+ * top of kernels/cl/elementwise.cl and kernels/cl/copy.cl. */
+#include <stdio.h>
+#include <string.h>
+#include "cl_internal.h"
+
+/* ---------------------------------------------------------------- names from the lists */
+typedef struct opdesc {
+  const char *name;
+  unsigned dtypes; /* bit per GPUX_KDT_* */
+} opdesc;
+#define DT_BIT(a, dt) | (1u << GPUX_KDT_##dt)
+#define OP_DESC(op, id, DTLIST, RES) [id] = {#op, 0u DTLIST(DT_BIT, _)},
+static const opdesc binary_ops[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(OP_DESC)};
+static const opdesc unary_ops[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(OP_DESC)};
+/* the dtypes of where (the half dtypes only have casts and generators) */
+static const unsigned where_dtypes = 0u GPUX_DT_ALL(DT_BIT, _);
+#define ELEM_SIZE(sz) sz,
+static const int copy_sizes[GPUX_CL_NSIZES] = {GPUX_ELEM_SIZES(ELEM_SIZE)};
+static const char layout_char[3] = {[GPUX_LAYOUT_C] = 'c', [GPUX_LAYOUT_S] = 's',
+                                    [GPUX_LAYOUT_N] = 'n'};
+
+#define IS_F64 GPUX_CL_IS_F64
+#define TRY(expr)                        \
+  do {                                   \
+    if ((s = (expr)) != GPUX_SUCCESS) return s; \
+  } while (0)
+
+/* ---------------------------------------------------------------- kernel tables */
+static gpux_status resolve_elementwise(gpux__bctx *b, cl_program p) {
+  gpux_status s;
+  for (int op = 0; op < GPUX_BINARY_OP_COUNT; op++)
+    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
+      if (binary_ops[op].dtypes & (1u << dt))
+        for (int l = 0; l < 3; l++)
+          TRY(gpux_cl_resolve(b, p, &b->binary[op][dt][l], IS_F64(dt), "gpux_binary_%s_%s_%c",
+                              binary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
+  for (int op = 0; op < GPUX_UNARY_OP_COUNT; op++)
+    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
+      if (unary_ops[op].dtypes & (1u << dt))
+        for (int l = 0; l < 3; l += 2) /* c, n */
+          TRY(gpux_cl_resolve(b, p, &b->unary[op][dt][l], IS_F64(dt), "gpux_unary_%s_%s_%c",
+                              unary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
+  for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
+    for (int l = 0; l < 3 && (where_dtypes & (1u << dt)); l += 2)
+      TRY(gpux_cl_resolve(b, p, &b->where[dt][l], IS_F64(dt), "gpux_where_%s_%c",
+                          gpux_cl_dt_name[dt], layout_char[l]));
+  return GPUX_SUCCESS;
+}
+
+static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
+  gpux_status s;
+  for (int from = 0; from < GPUX_KDT_COUNT; from++)
+    for (int to = 0; to < GPUX_KDT_COUNT; to++)
+      for (int l = 0; l < 3; l += 2)
+        TRY(gpux_cl_resolve(b, p, &b->cast[from][to][l], IS_F64(from) || IS_F64(to),
+                            "gpux_cast_%s_%s_%c", gpux_cl_dt_name[from], gpux_cl_dt_name[to],
+                            layout_char[l]));
+  for (int i = 0; i < GPUX_CL_NSIZES; i++) {
+    TRY(gpux_cl_resolve(b, p, &b->copy_n[i], 0, "gpux_copy_n_%d", copy_sizes[i]));
+    TRY(gpux_cl_resolve(b, p, &b->copy_t[i], 0, "gpux_copy_t_%d", copy_sizes[i]));
+  }
+  for (int dt = 0; dt < GPUX_KDT_COUNT; dt++) {
+    TRY(gpux_cl_resolve(b, p, &b->fill[dt], IS_F64(dt), "gpux_fill_%s", gpux_cl_dt_name[dt]));
+    TRY(gpux_cl_resolve(b, p, &b->arange[dt], IS_F64(dt), "gpux_arange_%s",
+                        gpux_cl_dt_name[dt]));
+    TRY(gpux_cl_resolve(b, p, &b->linspace[dt], IS_F64(dt), "gpux_linspace_%s",
+                        gpux_cl_dt_name[dt]));
+  }
+  return GPUX_SUCCESS;
+}
+
+#define RELEASE_TABLE(t) gpux_cl_release_kernels((cl_kernel *)(t), sizeof(t) / sizeof(cl_kernel))
+
+static void release_elementwise(gpux__bctx *b) {
+  RELEASE_TABLE(b->binary);
+  RELEASE_TABLE(b->unary);
+  RELEASE_TABLE(b->where);
+}
+
+static void release_copy(gpux__bctx *b) {
+  RELEASE_TABLE(b->cast);
+  RELEASE_TABLE(b->copy_n);
+  RELEASE_TABLE(b->copy_t);
+  RELEASE_TABLE(b->fill);
+  RELEASE_TABLE(b->arange);
+  RELEASE_TABLE(b->linspace);
+}
+
+static void plain_options(gpux__bctx *b, char *buf, size_t size) {
+  snprintf(buf, size, "%s", b->build_options);
+}
+
+const gpux_cl_family gpux_cl_fam_elementwise = {
+    GPUX_CL_FAM_ELEMENTWISE, "elementwise.cl", gpux_cl_src_elementwise,
+    &gpux_cl_src_elementwise_size, gpux_cl_src_elementwise_sha256, plain_options,
+    resolve_elementwise, release_elementwise};
+const gpux_cl_family gpux_cl_fam_copy = {
+    GPUX_CL_FAM_COPY, "copy.cl", gpux_cl_src_copy, &gpux_cl_src_copy_size,
+    gpux_cl_src_copy_sha256, plain_options, resolve_copy, release_copy};
+
+#define GET_KERNEL GPUX_CL_GET_KERNEL
+
+/* ---------------------------------------------------------------- launches */
+/* Arguments of a C- or N-layout kernel over operands 0..nops-1: (buffer, offset) pairs and
+ * n, or buffers and the n-d parameter block. */
+static void arg_operands(gpux_cl_args *a, const gpux__launch *l, int nops) {
+  for (int i = 0; i < nops; i++) {
+    if (l->layout == GPUX_LAYOUT_N)
+      gpux_cl_arg_mem(a, &l->opnd[i]);
+    else
+      gpux_cl_arg_c(a, &l->opnd[i]);
+  }
+  if (l->layout == GPUX_LAYOUT_N)
+    gpux_cl_arg(a, sizeof l->nd, &l->nd);
+  else
+    gpux_cl_arg_long(a, l->n);
+}
+
+gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
+  int dt = l->opnd[1].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, &gpux_cl_fam_elementwise, b->binary[op][dt][l->layout], IS_F64(dt));
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  if (l->layout == GPUX_LAYOUT_S) {
+    cl_int first = l->scalar_first != 0;
+    gpux_cl_arg_c(&a, &l->opnd[0]);
+    gpux_cl_arg_c(&a, &l->opnd[1]);
+    gpux_cl_arg(&a, gpux_cl_dt_size[dt], &l->scalar);
+    gpux_cl_arg(&a, sizeof first, &first);
+    gpux_cl_arg_long(&a, l->n);
+  } else {
+    arg_operands(&a, l, 3);
+  }
+  return gpux_cl_enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l) {
+  int dt = l->opnd[1].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, &gpux_cl_fam_elementwise, b->unary[op][dt][l->layout], IS_F64(dt));
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  arg_operands(&a, l, 2);
+  return gpux_cl_enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l) {
+  int dt = l->opnd[2].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, &gpux_cl_fam_elementwise, b->where[dt][l->layout], IS_F64(dt));
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  arg_operands(&a, l, 4);
+  return gpux_cl_enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l) {
+  int from = l->opnd[1].dtype, to = l->opnd[0].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, &gpux_cl_fam_copy, b->cast[from][to][l->layout], IS_F64(from) || IS_F64(to));
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  arg_operands(&a, l, 2);
+  return gpux_cl_enqueue(b, &a, l);
+}
+
+/* copy_t takes the dims of nd reordered: 0 = the last (the output's fast dim), 1 = td,
+ * then the batch dims in order; one work-group per tile, NDRange (tiles along tile_dim,
+ * tiles along the last dim, batch), split so that no launch has more than 32768 groups
+ * along dims 1 and 2 (NVIDIA's limit is 65535). */
+static gpux_status enqueue_copy_t(gpux__bctx *b, gpux_cl_args *a, const gpux_nd_params *nd,
+                                  int td) {
+  gpux_nd_params t = *nd;
+  int order[GPUX_KMAX_DIMS], m = 2;
+  order[0] = (int)nd->ndim - 1;
+  order[1] = td;
+  for (int d = 0; d < (int)nd->ndim - 1; d++)
+    if (d != td) order[m++] = d;
+  for (int d = 0; d < (int)nd->ndim; d++) {
+    t.shape[d] = nd->shape[order[d]];
+    for (int o = 0; o < GPUX_KMAX_OPERANDS; o++) t.stride[o][d] = nd->stride[o][order[d]];
+  }
+  t.tile_dim = 1;
+  gpux_cl_arg(a, sizeof t, &t);
+  if (a->e != CL_SUCCESS)
+    return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+  const size_t T = GPUX_COPY_TILE, R = GPUX_COPY_TILE_ROWS, lim = 32768;
+  size_t tiles_d = ((size_t)t.shape[1] + T - 1) / T, tiles_l = ((size_t)t.shape[0] + T - 1) / T;
+  size_t batch = (size_t)(t.n / (t.shape[0] * t.shape[1]));
+  size_t local[3] = {T, R, 1};
+  for (size_t z = 0; z < batch; z += lim)
+    for (size_t y = 0; y < tiles_l; y += lim) {
+      size_t offset[3] = {0, y * R, z};
+      size_t global[3] = {tiles_d * T, (tiles_l - y < lim ? tiles_l - y : lim) * R,
+                          batch - z < lim ? batch - z : lim};
+      cl_int e = clEnqueueNDRangeKernel(b->queue, a->k, 3, offset, global, local, 0, NULL, NULL);
+      if (e != CL_SUCCESS)
+        return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+    }
+  return GPUX_SUCCESS;
+}
+
+gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
+  const gpux_nd_params *nd = &l->nd;
+  const int i = GPUX_ELEM_SIZE_INDEX(elem_size);
+  /* the tiled (local-memory) transpose pays on GPUs; pocl runs it slower than copy_n */
+  const int td = b->dev->is_gpu ? gpux__nd_tile_dim(nd) : -1, tiled = td >= 0;
+  cl_kernel k;
+  if (tiled)
+    GET_KERNEL(k, &gpux_cl_fam_copy, b->copy_t[i], 0);
+  else
+    GET_KERNEL(k, &gpux_cl_fam_copy, b->copy_n[i], 0);
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_mem(&a, &l->opnd[0]);
+  gpux_cl_arg_mem(&a, &l->opnd[1]);
+  if (tiled) return enqueue_copy_t(b, &a, nd, td);
+  gpux_cl_arg(&a, sizeof *nd, nd);
+  return b->exact ? gpux_cl_enqueue_nd_exact(b, &a, nd, 2) : gpux_cl_enqueue_1d(b, &a, (size_t)nd->n);
+}
+
+gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l) {
+  int dt = l->opnd[0].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, &gpux_cl_fam_copy, b->fill[dt], IS_F64(dt));
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &l->opnd[0]);
+  gpux_cl_arg(&a, gpux_cl_dt_size[dt], &l->scalar);
+  gpux_cl_arg_long(&a, l->n);
+  return gpux_cl_enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, double step) {
+  int dt = l->opnd[0].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, &gpux_cl_fam_copy, b->arange[dt], IS_F64(dt));
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &l->opnd[0]);
+  gpux_cl_arg_real(&a, b, start);
+  gpux_cl_arg_real(&a, b, step);
+  gpux_cl_arg_long(&a, l->n);
+  return gpux_cl_enqueue(b, &a, l);
+}
+
+gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
+                             double stop) {
+  int dt = l->opnd[0].dtype;
+  cl_kernel k;
+  GET_KERNEL(k, &gpux_cl_fam_copy, b->linspace[dt], IS_F64(dt));
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &l->opnd[0]);
+  gpux_cl_arg_real(&a, b, start);
+  gpux_cl_arg_real(&a, b, step);
+  gpux_cl_arg_real(&a, b, stop);
+  gpux_cl_arg_long(&a, l->n);
+  return gpux_cl_enqueue(b, &a, l);
+}
+
