@@ -525,6 +525,28 @@ static void test_overlap_same_view_allowed(void **state) {
   gpux_array_release(base);
 }
 
+/* The same elements through a view that differs only in the stride of a length-1 axis
+ * (a slice with step -1 there): still in place, allowed (found by fuzz_api). */
+static void test_overlap_same_elements_allowed(void **state) {
+  (void)state;
+  float h[6] = {1, 2, 3, 4, 5, 6}, got[6];
+  const int64_t s16[2] = {1, 6}, start[2] = {0, 0}, stop[2] = {-2, 6}, step[2] = {-1, 1};
+  gpux_array_t a = NULL, v = NULL;
+  GT_OK(gpux_array_from_host(&a, gt_ctx, GPUX_FLOAT32, 2, s16, h));
+  GT_OK(gpux_array_slice(&v, a, start, stop, step));
+  gt_check_shape(v, GPUX_FLOAT32, 2, s16, "x[0::-1, :]");
+  GT_OK(gpux_binary_into(v, GPUX_ADD, a, a));
+  GT_OK(gpux_unary_into(a, GPUX_NEG, v));
+  GT_OK(gpux_scan_into(v, GPUX_SCAN_SUM, a, 1, 0));
+  GT_OK(gpux_array_read(a, got, sizeof got));
+  for (int i = 0; i < 6; i++) {
+    float want = -(float)((i + 1) * (i + 2)); /* the running sum of -2, -4, ... */
+    GT_ASSERT(got[i] == want, "[%d] = %g, expected %g", i, got[i], want);
+  }
+  gpux_array_release(v);
+  gpux_array_release(a);
+}
+
 /* after all of the above the context is fine */
 static void test_context_still_works(void **state) {
   (void)state;
@@ -599,6 +621,7 @@ int main(void) {
       cmocka_unit_test(test_overlap),
       cmocka_unit_test(test_overlap_interleaved_allowed),
       cmocka_unit_test(test_overlap_same_view_allowed),
+      cmocka_unit_test(test_overlap_same_elements_allowed),
       cmocka_unit_test(test_context_still_works),
       cmocka_unit_test(test_scalar_not_representable),
   };
