@@ -605,6 +605,33 @@ static void test_scalar_not_representable(void **state) {
   gpux_array_release(f);
 }
 
+/* min/max/argmin/argmax of nothing have no identity: an error also when the result is empty
+ * ((0, 0) over axis 0, as NumPy raises), not when only the result is ((3, 0) over axis 0). */
+static void test_no_identity_empty_result(void **state) {
+  (void)state;
+  const int64_t s00[2] = {0, 0}, s30[2] = {3, 0};
+  const int ax0[1] = {0};
+  static const gpux_reduce_op ops[4] = {GPUX_REDUCE_MIN, GPUX_REDUCE_MAX, GPUX_REDUCE_ARGMIN,
+                                        GPUX_REDUCE_ARGMAX};
+  gpux_array_t a = NULL, b = NULL, o = NULL;
+  GT_OK(gpux_array_empty(&a, gt_ctx, GPUX_FLOAT32, 2, s00));
+  GT_OK(gpux_array_empty(&b, gt_ctx, GPUX_FLOAT32, 2, s30));
+  for (int i = 0; i < 4; i++) {
+    GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_reduce(&o, ops[i], a, ax0, 1, 0));
+    assert_null(o);
+    GT_OK(gpux_reduce(&o, ops[i], b, ax0, 1, 0));
+    int64_t n = -1;
+    GT_OK(gpux_array_size(&n, o));
+    assert_int_equal(n, 0);
+    gpux_array_release(o);
+    o = NULL;
+  }
+  GT_OK(gpux_reduce(&o, GPUX_REDUCE_SUM, a, ax0, 1, 0)); /* sum has one: an empty (0,) */
+  gpux_array_release(o);
+  gpux_array_release(a);
+  gpux_array_release(b);
+}
+
 int main(void) {
   gt_init("test_errors");
   const struct CMUnitTest tests[] = {
@@ -624,6 +651,7 @@ int main(void) {
       cmocka_unit_test(test_overlap_same_elements_allowed),
       cmocka_unit_test(test_context_still_works),
       cmocka_unit_test(test_scalar_not_representable),
+      cmocka_unit_test(test_no_identity_empty_result),
   };
   int failed = gt_run("errors", tests, sizeof tests / sizeof tests[0]);
   gt_shutdown();

@@ -364,14 +364,13 @@ static gpux_status reduce_into(struct gpux_array *out, gpux_reduce_op op, const 
                                const red_plan *p, int64_t ddof) {
   struct gpux_context *ctx = a->ctx;
   const op_info *oi = &op_table[op];
+  /* nothing to reduce and no identity fails even when there is no output, as in NumPy */
+  if (p->n_red == 0 && !oi->has_identity)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "%s of an empty sequence: %s has no identity (zero-size reduction)",
+                           oi->name, oi->name);
   if (p->n_out == 0) return GPUX_SUCCESS;
-  if (p->n_red == 0) {
-    if (!oi->has_identity)
-      return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
-                             "%s of an empty sequence: %s has no identity (zero-size reduction)",
-                             oi->name, oi->name);
-    return fill_value(out, oi->empty);
-  }
+  if (p->n_red == 0) return fill_value(out, oi->empty);
   GPUX__NEED(ctx, GPUX__Q_REDUCE, op, a->dtype, -1);
 
   gpux_status s = GPUX_SUCCESS;

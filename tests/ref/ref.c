@@ -1230,9 +1230,9 @@ static int reduce_axes(gpux_reduce_op op, gpux_dtype dt, int ndim, const int64_t
   if (!ref_reduce_result(op, dt, &rdt)) return -1;
   axes_split s;
   split_axes(&s, ndim, shape, red);
-  if (s.n_out == 0) return 0;
-  double dummy;
+  double dummy; /* nothing to reduce and no identity fails even with no output (NumPy) */
   if (s.n_red == 0 && !empty_value(op, &dummy)) return -1;
+  if (s.n_out == 0) return 0;
   size_t es = ref_dtype_size(dt), rs = ref_dtype_size(rdt);
   int64_t *base = output_bases(&s);
   char *seq = xmalloc((size_t)s.n_red * es);
