@@ -75,7 +75,7 @@ enum { GPUX_SCAN_KINDS(GPUX_CUDA_SK_ID) GPUX_CUDA_SK_END_ };
 
 /* base names ("gpux_reduce_sum_f32"; + "_r" / "_c"); NULL where the kind lacks the dtype */
 #define GPUX_CUDA_RED_NAME(kind, dt) \
-  [GPUX_CUDA_RK_##kind][GPUX_KDT_##dt] = "gpux_reduce_" #kind "_" #dt,
+  [GPUX_CUDA_RK_##kind][GPUX_KDT_##dt] = GPUX_KN_REDUCE(#kind, #dt),
 #define GPUX_CUDA_RED_KIND(kind, id, dts, acc) dts(GPUX_CUDA_RED_NAME, kind)
 static const char *const gpux_cuda_reduce_names[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT] = {
     GPUX_REDUCE_KINDS(GPUX_CUDA_RED_KIND)};
@@ -83,7 +83,7 @@ static const char *const gpux_cuda_reduce_names[GPUX_REDUCE_KIND_COUNT][GPUX_KDT
 #undef GPUX_CUDA_RED_NAME
 
 #define GPUX_CUDA_SCAN_NAME(kind, dt) \
-  [GPUX_CUDA_SK_##kind][GPUX_KDT_##dt] = "gpux_scan_" #kind "_" #dt,
+  [GPUX_CUDA_SK_##kind][GPUX_KDT_##dt] = GPUX_KN_SCAN(#kind, #dt),
 #define GPUX_CUDA_SCAN_KIND(kind, id, dts, acc) dts(GPUX_CUDA_SCAN_NAME, kind)
 static const char *const gpux_cuda_scan_names[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT] = {
     GPUX_SCAN_KINDS(GPUX_CUDA_SCAN_KIND)};
@@ -107,7 +107,7 @@ gpux_status gpux_cuda_reduce_load(gpux__bctx *b) {
     for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
       if (!gpux_cuda_reduce_names[k][dt]) continue;
       for (lay = 0; lay < GPUX_CUDA_NRLAYOUTS; ++lay) {
-        snprintf(name, sizeof name, "%s_%c", gpux_cuda_reduce_names[k][dt],
+        snprintf(name, sizeof name, GPUX_KN_LAYOUT("%s", "%c"), gpux_cuda_reduce_names[k][dt],
                  gpux_cuda_rlayout_suffix[lay]);
         s = gpux_cuda_get_function(b->mod_reduce, name, &b->reduce[k][dt][lay]);
         if (s != GPUX_SUCCESS) return s;
@@ -166,7 +166,8 @@ static gpux_status gpux_cuda_launch_named(gpux__bctx *b, CUfunction f, gpux_cuda
   gpux_cuda_leave(pushed);
   if (r == CUDA_SUCCESS) return GPUX_SUCCESS;
   if (sfx)
-    return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s_%c)", base, sfx);
+    return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(" GPUX_KN_LAYOUT("%s", "%c") ")",
+                           base, sfx);
   return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s)", base);
 }
 

@@ -49,10 +49,10 @@ static gpux_status resolve_reduce(gpux__bctx *b, cl_program p) {
       if (reduce_kinds[k].dtypes & (1u << dt)) {
         for (int l = 0; l < 2; l++)
           TRY(gpux_cl_resolve(b, p, &b->reduce[k][dt][l], GPUX_CL_IS_F64(dt),
-                              "gpux_reduce_%s_%s_%c", reduce_kinds[k].name, gpux_cl_dt_name[dt],
+                              GPUX_KN_LAYOUT(GPUX_KN_REDUCE("%s", "%s"), "%c"), reduce_kinds[k].name, gpux_cl_dt_name[dt],
                               layout_char[l]));
         if (!b->red_cpu && col_vec_kind(k, dt)) /* the GPU form's vector columns */
-          TRY(gpux_cl_resolve(b, p, &b->reduce_cv[k][dt], 0, "gpux_reduce_%s_%s_cv",
+          TRY(gpux_cl_resolve(b, p, &b->reduce_cv[k][dt], 0, GPUX_KN_LAYOUT(GPUX_KN_REDUCE("%s", "%s"), "cv"),
                               reduce_kinds[k].name, gpux_cl_dt_name[dt]));
       }
   return GPUX_SUCCESS;
@@ -63,7 +63,7 @@ static gpux_status resolve_scan(gpux__bctx *b, cl_program p) {
   for (int k = 0; k < GPUX_SCAN_KIND_COUNT; k++)
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
       if (scan_kinds[k].dtypes & (1u << dt))
-        TRY(gpux_cl_resolve(b, p, &b->scan[k][dt], GPUX_CL_IS_F64(dt), "gpux_scan_%s_%s",
+        TRY(gpux_cl_resolve(b, p, &b->scan[k][dt], GPUX_CL_IS_F64(dt), GPUX_KN_SCAN("%s", "%s"),
                             scan_kinds[k].name, gpux_cl_dt_name[dt]));
   return GPUX_SUCCESS;
 }
