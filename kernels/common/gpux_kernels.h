@@ -294,6 +294,11 @@ typedef struct gpux_nd_params {
   X(ssd, 13, GPUX_DT_FLOAT, GPUX_RACC_SAME)                                                  \
   X(amax, 14, GPUX_DT_FLOAT, GPUX_RACC_SAME)
 #define GPUX_REDUCE_KIND_COUNT 15
+/* The kinds and dtypes with vector-column kernels (two 4-byte columns per thread: CUDA's
+ * RV_CVEC variant, cvec_ok in kernels/cuda/reduce.cu; the OpenCL GPU form's
+ * gpux_reduce_<kind>_<dt>_cv, GPUX_RD_CVK_* in kernels/cl/reduce.cl): X(kind), M(a, dt). */
+#define GPUX_REDUCE_CV_KINDS(X) X(sum) X(prod) X(argmin) X(argmax) X(asum) X(ssq) X(ssd)
+#define GPUX_REDUCE_CV_DT(M, a) M(a, f32) M(a, i32)
 
 #define GPUX_SCAN_KINDS(X)                                                                   \
   X(sum, 0, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                 \

@@ -171,21 +171,15 @@ static gpux_status gpux_cuda_launch_named(gpux__bctx *b, CUfunction f, gpux_cuda
   return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s)", base);
 }
 
-/* the kinds with an RV_CVEC variant (kernels/cuda/reduce.cu, cvec_ok) */
-static int gpux_cuda_cvec_kind(int kind) {
-  switch (kind) {
-    case GPUX_CUDA_RK_min:
-    case GPUX_CUDA_RK_max:
-    case GPUX_CUDA_RK_amax:
-    case GPUX_CUDA_RK_any:
-    case GPUX_CUDA_RK_all:
-    case GPUX_CUDA_RK_cnt:
-    case GPUX_CUDA_RK_argmin_p:
-    case GPUX_CUDA_RK_argmax_p:
-      return 0;
-    default:
-      return 1;
-  }
+/* the kinds and dtypes with an RV_CVEC variant (GPUX_REDUCE_CV_KINDS) */
+static int gpux_cuda_cvec(int kind, int dt) {
+#define GPUX_CUDA_CV_KIND(kind) [GPUX_CUDA_RK_##kind] = 1,
+  static const unsigned char kinds[GPUX_REDUCE_KIND_COUNT] = {
+      GPUX_REDUCE_CV_KINDS(GPUX_CUDA_CV_KIND)};
+#undef GPUX_CUDA_CV_KIND
+#define GPUX_CUDA_CV_DT(unused, dt) | (1u << GPUX_KDT_##dt)
+  return kinds[kind] && ((0u GPUX_REDUCE_CV_DT(GPUX_CUDA_CV_DT, _)) >> dt & 1u);
+#undef GPUX_CUDA_CV_DT
 }
 
 gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
@@ -234,7 +228,7 @@ gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
     g.gx = gpux_cuda_cap(gpux_cuda_ceil_div((uint64_t)inner, GPUX_CUDA_BLOCK),
                          GPUX_CUDA_MAX_GRID_X);
     g.gy = gpux_cuda_cap((uint64_t)outer, GPUX_CUDA_MAX_GRID_YZ);
-  } else if (gpux_cuda_cvec_kind(kind) && (dt == GPUX_KDT_f32 || dt == GPUX_KDT_i32) &&
+  } else if (gpux_cuda_cvec(kind, dt) &&
              (inner & 1) == 0 && (in & 7) == 0) {
     variant = GPUX_CUDA_RV_CVEC; /* the kernel's conditions (it checks them again) */
     /* float32 accumulators: rows streamed through shared memory (sm_80+; before that, and
