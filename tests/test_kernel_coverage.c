@@ -77,24 +77,41 @@ static int sl_has(const strlist *l, const char *s) {
 
 /* The expected set, expanded from the X-macro lists. */
 #define BIN_DT(op, dt) \
-  "gpux_binary_" #op "_" #dt "_c", "gpux_binary_" #op "_" #dt "_s", "gpux_binary_" #op "_" #dt "_n",
+  GPUX_KN_LAYOUT(GPUX_KN_BINARY(#op, #dt), "c"), GPUX_KN_LAYOUT(GPUX_KN_BINARY(#op, #dt), "s"), \
+      GPUX_KN_LAYOUT(GPUX_KN_BINARY(#op, #dt), "n"),
 #define BIN_OP(op, id, DTL, res) DTL(BIN_DT, op)
 static const char *const k_binary[] = {GPUX_BINARY_OPS(BIN_OP)};
-#define UN_DT(op, dt) "gpux_unary_" #op "_" #dt "_c", "gpux_unary_" #op "_" #dt "_n",
+#define UN_DT(op, dt) \
+  GPUX_KN_LAYOUT(GPUX_KN_UNARY(#op, #dt), "c"), GPUX_KN_LAYOUT(GPUX_KN_UNARY(#op, #dt), "n"),
 #define UN_OP(op, id, DTL, res) DTL(UN_DT, op)
 static const char *const k_unary[] = {GPUX_UNARY_OPS(UN_OP)};
-#define RED_DT(k, dt) "gpux_reduce_" #k "_" #dt "_r", "gpux_reduce_" #k "_" #dt "_c",
+#define RED_DT(k, dt) \
+  GPUX_KN_LAYOUT(GPUX_KN_REDUCE(#k, #dt), "r"), GPUX_KN_LAYOUT(GPUX_KN_REDUCE(#k, #dt), "c"),
 #define RED_KIND(k, id, DTL, acc) DTL(RED_DT, k)
 static const char *const k_reduce[] = {GPUX_REDUCE_KINDS(RED_KIND)};
 /* the OpenCL GPU form's vector column kernels, gpux_reduce_<kind>_<dt>_cv (GPUX_RD_CVK_* of
  * kernels/cl/reduce.cl): float32 and int32 of the CUDA backend's RV_CVEC kinds, where the
  * kind has the dtype (asum, ssq and ssd are float kinds) */
-#define RED_CV(k, dt) "gpux_reduce_" #k "_" #dt "_cv",
-static const char *const k_reduce_cv[] = {
-    RED_CV(sum, f32) RED_CV(sum, i32) RED_CV(prod, f32) RED_CV(prod, i32) RED_CV(argmin, f32)
-        RED_CV(argmin, i32) RED_CV(argmax, f32) RED_CV(argmax, i32) RED_CV(asum, f32)
-            RED_CV(ssq, f32) RED_CV(ssd, f32)};
-#define SCAN_DT(k, dt) "gpux_scan_" #k "_" #dt,
+#define RED_CV(k, dt) GPUX_KN_LAYOUT(GPUX_KN_REDUCE(#k, #dt), "cv"),
+#define RED_CV_KIND(k) GPUX_REDUCE_CV_DT(RED_CV, k)
+static const char *const k_reduce_cv_all[] = {GPUX_REDUCE_CV_KINDS(RED_CV_KIND)};
+/* k_reduce_cv_all where the kind takes the dtype (asum, ssq and ssd are float kinds): the
+ * pairs whose row kernel gpux_reduce_<kind>_<dt>_r is in k_reduce */
+static const char *k_reduce_cv[sizeof k_reduce_cv_all / sizeof k_reduce_cv_all[0]];
+static size_t reduce_cv_count(void) {
+  static size_t count = (size_t)-1;
+  if (count != (size_t)-1) return count;
+  count = 0;
+  for (size_t i = 0; i < sizeof k_reduce_cv_all / sizeof k_reduce_cv_all[0]; i++) {
+    char row[128];
+    size_t len = strlen(k_reduce_cv_all[i]); /* without its "_cv" */
+    snprintf(row, sizeof row, "%.*s_r", (int)(len - 3), k_reduce_cv_all[i]);
+    for (size_t j = 0; j < sizeof k_reduce / sizeof k_reduce[0]; j++)
+      if (!strcmp(k_reduce[j], row)) k_reduce_cv[count++] = k_reduce_cv_all[i];
+  }
+  return count;
+}
+#define SCAN_DT(k, dt) GPUX_KN_SCAN(#k, #dt),
 #define SCAN_KIND(k, id, DTL, acc) DTL(SCAN_DT, k)
 static const char *const k_scan[] = {GPUX_SCAN_KINDS(SCAN_KIND)};
 #define DT_NAME(a, dt) #dt,
@@ -102,11 +119,11 @@ static const char *const k_dt_all[] = {GPUX_DT_ALL(DT_NAME, _)};
 /* every array dtype (casts, fill, arange, linspace), the half dtypes included */
 static const char *const k_dt_storage[] = {GPUX_DT_STORAGE(DT_NAME, _)};
 /* native GEMM kernels: GPUX_GEMM_DT in both sets, GPUX_GEMM_DT_HALF in the CUDA set only */
-#define GEMM_NAME(a, dt) "gpux_gemm_" #dt,
+#define GEMM_NAME(a, dt) GPUX_KN_GEMM(#dt),
 static const char *const k_gemm[] = {GPUX_GEMM_DT(GEMM_NAME, _)};
 static const char *const k_gemm_cuda[] = {GPUX_GEMM_DT_HALF(GEMM_NAME, _)};
 /* random numbers: gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS, in both sets */
-#define RANDOM_NAME(kind, dt) "gpux_random_" #kind "_" #dt,
+#define RANDOM_NAME(kind, dt) GPUX_KN_RANDOM(#kind, #dt),
 #define RANDOM_KIND(kind, id, dts) dts(RANDOM_NAME, kind)
 static const char *const k_random[] = {GPUX_RANDOM_KINDS(RANDOM_KIND)};
 #define SIZE_ITEM(n) n,
@@ -124,33 +141,32 @@ static strlist expected_names(int cuda) {
   size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
   for (size_t i = 0; i < ndt; i++) {
     const char *dt = k_dt_all[i];
-    snprintf(buf, sizeof buf, "gpux_where_%s_c", dt), sl_add(&l, buf);
-    snprintf(buf, sizeof buf, "gpux_where_%s_n", dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_WHERE("%s"), "c"), dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_WHERE("%s"), "n"), dt), sl_add(&l, buf);
   }
   size_t nst = sizeof k_dt_storage / sizeof k_dt_storage[0];
   for (size_t i = 0; i < nst; i++) {
     const char *dt = k_dt_storage[i];
-    snprintf(buf, sizeof buf, "gpux_fill_%s", dt), sl_add(&l, buf);
-    snprintf(buf, sizeof buf, "gpux_arange_%s", dt), sl_add(&l, buf);
-    snprintf(buf, sizeof buf, "gpux_linspace_%s", dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, GPUX_KN_FILL("%s"), dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, GPUX_KN_ARANGE("%s"), dt), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, GPUX_KN_LINSPACE("%s"), dt), sl_add(&l, buf);
     for (size_t j = 0; j < nst; j++) {
-      snprintf(buf, sizeof buf, "gpux_cast_%s_%s_c", dt, k_dt_storage[j]), sl_add(&l, buf);
-      snprintf(buf, sizeof buf, "gpux_cast_%s_%s_n", dt, k_dt_storage[j]), sl_add(&l, buf);
+      snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "c"), dt, k_dt_storage[j]), sl_add(&l, buf);
+      snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "n"), dt, k_dt_storage[j]), sl_add(&l, buf);
     }
   }
   for (size_t i = 0; i < sizeof k_gemm / sizeof k_gemm[0]; i++) sl_add(&l, k_gemm[i]);
   for (size_t i = 0; i < sizeof k_random / sizeof k_random[0]; i++) sl_add(&l, k_random[i]);
   if (cuda == 2)
-    for (size_t i = 0; i < sizeof k_reduce_cv / sizeof k_reduce_cv[0]; i++)
-      sl_add(&l, k_reduce_cv[i]);
+    for (size_t i = 0; i < reduce_cv_count(); i++) sl_add(&l, k_reduce_cv[i]);
   if (cuda == 1)
     for (size_t i = 0; i < sizeof k_gemm_cuda / sizeof k_gemm_cuda[0]; i++)
       sl_add(&l, k_gemm_cuda[i]);
   /* the GPU kernels' standard float32 normal (no fma): CUDA and the OpenCL GPU form */
-  if (cuda != 0) sl_add(&l, "gpux_random_normal_f32_std");
+  if (cuda != 0) sl_add(&l, GPUX_KN_RANDOM_NORMAL_STD);
   for (size_t i = 0; i < sizeof k_elem_sizes / sizeof k_elem_sizes[0]; i++) {
-    snprintf(buf, sizeof buf, "gpux_copy_n_%d", k_elem_sizes[i]), sl_add(&l, buf);
-    snprintf(buf, sizeof buf, "gpux_copy_t_%d", k_elem_sizes[i]), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, GPUX_KN_COPY_N("%d"), k_elem_sizes[i]), sl_add(&l, buf);
+    snprintf(buf, sizeof buf, GPUX_KN_COPY_T("%d"), k_elem_sizes[i]), sl_add(&l, buf);
   }
   sl_sort_unique(&l);
   return l;
@@ -385,7 +401,7 @@ static void test_expected_set(void **state) {
                    nb + nu + nr + ns + 2 * ndt + nst * (3 + 2 * nst) + 2 * 4 + ngemm + nrand);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half + 1); /* + gpux_random_normal_f32_std */
   /* the OpenCL GPU form: vector column kernels of 4 kinds x f32 i32 + 3 float kinds */
-  assert_int_equal(sizeof k_reduce_cv / sizeof k_reduce_cv[0], 4 * 2 + 3);
+  assert_int_equal(reduce_cv_count(), 4 * 2 + 3);
   assert_int_equal(exp_clgpu.n, exp.n + 4 * 2 + 3 + 1); /* + gpux_random_normal_f32_std */
   print_message("expected kernel set: %zu names (CUDA: %zu)\n", exp.n, exp_cuda.n);
   sl_free(&exp);

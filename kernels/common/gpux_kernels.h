@@ -89,6 +89,29 @@
 #define GPUX_ELEM_SIZE_COUNT 4
 #define GPUX_ELEM_SIZE_INDEX(sz) ((sz) == 1 ? 0 : (sz) == 2 ? 1 : (sz) == 4 ? 2 : 3)
 
+/* Kernel names, spelled once for the host code of both backends and the coverage test (the
+ * kernel sets paste the same pieces, and tests/test_kernel_coverage.c compares). Each takes
+ * string literals: the record's names (#op, #dt) give a name, "%s" / "%d" a printf format,
+ * e.g. GPUX_KN_LAYOUT(GPUX_KN_BINARY("%s", "%s"), "%c"). */
+#define GPUX_KN_BINARY(op, dt) "gpux_binary_" op "_" dt
+#define GPUX_KN_UNARY(op, dt) "gpux_unary_" op "_" dt
+#define GPUX_KN_WHERE(dt) "gpux_where_" dt
+#define GPUX_KN_CAST(from, to) "gpux_cast_" from "_" to
+#define GPUX_KN_COPY_N(bytes) "gpux_copy_n_" bytes
+#define GPUX_KN_COPY_T(bytes) "gpux_copy_t_" bytes
+#define GPUX_KN_FILL(dt) "gpux_fill_" dt
+#define GPUX_KN_ARANGE(dt) "gpux_arange_" dt
+#define GPUX_KN_LINSPACE(dt) "gpux_linspace_" dt
+#define GPUX_KN_REDUCE(kind, dt) "gpux_reduce_" kind "_" dt
+#define GPUX_KN_SCAN(kind, dt) "gpux_scan_" kind "_" dt
+#define GPUX_KN_GEMM(dt) "gpux_gemm_" dt
+#define GPUX_KN_RANDOM(kind, dt) "gpux_random_" kind "_" dt
+/* the GPU kernels' standard float32 normal (no fma): CUDA and the OpenCL GPU form */
+#define GPUX_KN_RANDOM_NORMAL_STD GPUX_KN_RANDOM("normal", "f32") "_std"
+/* a name with its layout: "c", "s", "n" (elementwise); "r", "c" (reductions); "cv" (the
+ * OpenCL GPU form's vector column reductions) */
+#define GPUX_KN_LAYOUT(name, lay) name "_" lay
+
 /* Result kinds: SAME (the input dtype) or BOOL. */
 #define GPUX_RES_SAME 0
 #define GPUX_RES_BOOL 1
@@ -271,6 +294,11 @@ typedef struct gpux_nd_params {
   X(ssd, 13, GPUX_DT_FLOAT, GPUX_RACC_SAME)                                                  \
   X(amax, 14, GPUX_DT_FLOAT, GPUX_RACC_SAME)
 #define GPUX_REDUCE_KIND_COUNT 15
+/* The kinds and dtypes with vector-column kernels (two 4-byte columns per thread: CUDA's
+ * RV_CVEC variant, cvec_ok in kernels/cuda/reduce.cu; the OpenCL GPU form's
+ * gpux_reduce_<kind>_<dt>_cv, GPUX_RD_CVK_* in kernels/cl/reduce.cl): X(kind), M(a, dt). */
+#define GPUX_REDUCE_CV_KINDS(X) X(sum) X(prod) X(argmin) X(argmax) X(asum) X(ssq) X(ssd)
+#define GPUX_REDUCE_CV_DT(M, a) M(a, f32) M(a, i32)
 
 #define GPUX_SCAN_KINDS(X)                                                                   \
   X(sum, 0, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                 \

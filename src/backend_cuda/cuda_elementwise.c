@@ -48,14 +48,14 @@ enum { GPUX_UNARY_OPS(GPUX_CUDA_UOP_ID) GPUX_CUDA_UOP_END_ };
 #undef GPUX_CUDA_UOP_ID
 
 /* base names ("gpux_binary_add_f32"); NULL where the op does not take the dtype */
-#define GPUX_CUDA_BIN_NAME(op, dt) [GPUX_CUDA_BOP_##op][GPUX_KDT_##dt] = "gpux_binary_" #op "_" #dt,
+#define GPUX_CUDA_BIN_NAME(op, dt) [GPUX_CUDA_BOP_##op][GPUX_KDT_##dt] = GPUX_KN_BINARY(#op, #dt),
 #define GPUX_CUDA_BIN_OP(op, id, dts, res) dts(GPUX_CUDA_BIN_NAME, op)
 static const char *const gpux_cuda_binary_names[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT] = {
     GPUX_BINARY_OPS(GPUX_CUDA_BIN_OP)};
 #undef GPUX_CUDA_BIN_OP
 #undef GPUX_CUDA_BIN_NAME
 
-#define GPUX_CUDA_UN_NAME(op, dt) [GPUX_CUDA_UOP_##op][GPUX_KDT_##dt] = "gpux_unary_" #op "_" #dt,
+#define GPUX_CUDA_UN_NAME(op, dt) [GPUX_CUDA_UOP_##op][GPUX_KDT_##dt] = GPUX_KN_UNARY(#op, #dt),
 #define GPUX_CUDA_UN_OP(op, id, dts, res) dts(GPUX_CUDA_UN_NAME, op)
 static const char *const gpux_cuda_unary_names[GPUX_UNARY_OP_COUNT][GPUX_KDT_COUNT] = {
     GPUX_UNARY_OPS(GPUX_CUDA_UN_OP)};
@@ -85,32 +85,33 @@ static void gpux_cuda_kernel_name(char *buf, size_t size, int fam, int a, int b,
   const char sfx = (unsigned)layout < GPUX_CUDA_NLAYOUTS ? gpux_cuda_layout_suffix[layout] : '?';
   switch (fam) {
     case GPUX_CUDA_K_BINARY:
-      snprintf(buf, size, "%s_%c", gpux_cuda_binary_names[a][b], sfx);
+      snprintf(buf, size, GPUX_KN_LAYOUT("%s", "%c"), gpux_cuda_binary_names[a][b], sfx);
       break;
     case GPUX_CUDA_K_UNARY:
-      snprintf(buf, size, "%s_%c", gpux_cuda_unary_names[a][b], sfx);
+      snprintf(buf, size, GPUX_KN_LAYOUT("%s", "%c"), gpux_cuda_unary_names[a][b], sfx);
       break;
     case GPUX_CUDA_K_WHERE:
-      snprintf(buf, size, "gpux_where_%s_%c", gpux_cuda_dt_names[a], sfx);
+      snprintf(buf, size, GPUX_KN_LAYOUT(GPUX_KN_WHERE("%s"), "%c"), gpux_cuda_dt_names[a], sfx);
       break;
     case GPUX_CUDA_K_CAST:
-      snprintf(buf, size, "gpux_cast_%s_%s_%c", gpux_cuda_dt_names[a], gpux_cuda_dt_names[b],
+      snprintf(buf, size, GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "%c"), gpux_cuda_dt_names[a],
+               gpux_cuda_dt_names[b],
                sfx);
       break;
     case GPUX_CUDA_K_COPY_N:
-      snprintf(buf, size, "gpux_copy_n_%d", gpux_cuda_elem_sizes[a]);
+      snprintf(buf, size, GPUX_KN_COPY_N("%d"), gpux_cuda_elem_sizes[a]);
       break;
     case GPUX_CUDA_K_COPY_T:
-      snprintf(buf, size, "gpux_copy_t_%d", gpux_cuda_elem_sizes[a]);
+      snprintf(buf, size, GPUX_KN_COPY_T("%d"), gpux_cuda_elem_sizes[a]);
       break;
     case GPUX_CUDA_K_FILL:
-      snprintf(buf, size, "gpux_fill_%s", gpux_cuda_dt_names[a]);
+      snprintf(buf, size, GPUX_KN_FILL("%s"), gpux_cuda_dt_names[a]);
       break;
     case GPUX_CUDA_K_ARANGE:
-      snprintf(buf, size, "gpux_arange_%s", gpux_cuda_dt_names[a]);
+      snprintf(buf, size, GPUX_KN_ARANGE("%s"), gpux_cuda_dt_names[a]);
       break;
     default:
-      snprintf(buf, size, "gpux_linspace_%s", gpux_cuda_dt_names[a]);
+      snprintf(buf, size, GPUX_KN_LINSPACE("%s"), gpux_cuda_dt_names[a]);
       break;
   }
 }

@@ -42,7 +42,7 @@ extern const unsigned char gpux_cuda_fatbin_gemm[];
 _Static_assert(GPUX_KDT_f16 < GPUX_CUDA_GEMM_NDT && GPUX_KDT_bf16 < GPUX_CUDA_GEMM_NDT,
                "gemm handle table too small");
 
-#define GPUX_CUDA_GEMM_NAME(unused, dt) [GPUX_KDT_##dt] = "gpux_gemm_" #dt,
+#define GPUX_CUDA_GEMM_NAME(unused, dt) [GPUX_KDT_##dt] = GPUX_KN_GEMM(#dt),
 static const char *const gpux_cuda_gemm_names[GPUX_CUDA_GEMM_NDT] = {
     GPUX_GEMM_DT(GPUX_CUDA_GEMM_NAME, _) GPUX_GEMM_DT_HALF(GPUX_CUDA_GEMM_NAME, _)};
 #undef GPUX_CUDA_GEMM_NAME

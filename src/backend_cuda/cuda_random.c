@@ -12,7 +12,7 @@ extern const unsigned char gpux_cuda_fatbin_random[];
 
 #define GPUX_CUDA_RANDOM_THREADS 256u /* GPUX_CU_RTHREADS in random.cu */
 
-#define GPUX_CUDA_RANDOM_NAME(kind, dt) [GPUX_RKID_##kind][GPUX_KDT_##dt] = "gpux_random_" #kind "_" #dt,
+#define GPUX_CUDA_RANDOM_NAME(kind, dt) [GPUX_RKID_##kind][GPUX_KDT_##dt] = GPUX_KN_RANDOM(#kind, #dt),
 #define GPUX_CUDA_RANDOM_KIND(kind, id, dts) dts(GPUX_CUDA_RANDOM_NAME, kind)
 static const char *const gpux_cuda_random_names[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT] = {
     GPUX_RANDOM_KINDS(GPUX_CUDA_RANDOM_KIND)};
@@ -37,7 +37,7 @@ gpux_status gpux_cuda_random_load(gpux__bctx *b) {
         (void)gpux_cuda_drv.FuncSetAttribute(b->random[k][dt],
                                              CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
                                              CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
-        s = gpux_cuda_get_function(b->mod_random, "gpux_random_normal_f32_std", &b->zig_std);
+        s = gpux_cuda_get_function(b->mod_random, GPUX_KN_RANDOM_NORMAL_STD, &b->zig_std);
         if (s != GPUX_SUCCESS) return s;
         (void)gpux_cuda_drv.FuncSetAttribute(b->zig_std,
                                              CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,

@@ -75,7 +75,7 @@ enum { GPUX_SCAN_KINDS(GPUX_CUDA_SK_ID) GPUX_CUDA_SK_END_ };
 
 /* base names ("gpux_reduce_sum_f32"; + "_r" / "_c"); NULL where the kind lacks the dtype */
 #define GPUX_CUDA_RED_NAME(kind, dt) \
-  [GPUX_CUDA_RK_##kind][GPUX_KDT_##dt] = "gpux_reduce_" #kind "_" #dt,
+  [GPUX_CUDA_RK_##kind][GPUX_KDT_##dt] = GPUX_KN_REDUCE(#kind, #dt),
 #define GPUX_CUDA_RED_KIND(kind, id, dts, acc) dts(GPUX_CUDA_RED_NAME, kind)
 static const char *const gpux_cuda_reduce_names[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT] = {
     GPUX_REDUCE_KINDS(GPUX_CUDA_RED_KIND)};
@@ -83,7 +83,7 @@ static const char *const gpux_cuda_reduce_names[GPUX_REDUCE_KIND_COUNT][GPUX_KDT
 #undef GPUX_CUDA_RED_NAME
 
 #define GPUX_CUDA_SCAN_NAME(kind, dt) \
-  [GPUX_CUDA_SK_##kind][GPUX_KDT_##dt] = "gpux_scan_" #kind "_" #dt,
+  [GPUX_CUDA_SK_##kind][GPUX_KDT_##dt] = GPUX_KN_SCAN(#kind, #dt),
 #define GPUX_CUDA_SCAN_KIND(kind, id, dts, acc) dts(GPUX_CUDA_SCAN_NAME, kind)
 static const char *const gpux_cuda_scan_names[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT] = {
     GPUX_SCAN_KINDS(GPUX_CUDA_SCAN_KIND)};
@@ -107,7 +107,7 @@ gpux_status gpux_cuda_reduce_load(gpux__bctx *b) {
     for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
       if (!gpux_cuda_reduce_names[k][dt]) continue;
       for (lay = 0; lay < GPUX_CUDA_NRLAYOUTS; ++lay) {
-        snprintf(name, sizeof name, "%s_%c", gpux_cuda_reduce_names[k][dt],
+        snprintf(name, sizeof name, GPUX_KN_LAYOUT("%s", "%c"), gpux_cuda_reduce_names[k][dt],
                  gpux_cuda_rlayout_suffix[lay]);
         s = gpux_cuda_get_function(b->mod_reduce, name, &b->reduce[k][dt][lay]);
         if (s != GPUX_SUCCESS) return s;
@@ -166,25 +166,20 @@ static gpux_status gpux_cuda_launch_named(gpux__bctx *b, CUfunction f, gpux_cuda
   gpux_cuda_leave(pushed);
   if (r == CUDA_SUCCESS) return GPUX_SUCCESS;
   if (sfx)
-    return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s_%c)", base, sfx);
+    return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(" GPUX_KN_LAYOUT("%s", "%c") ")",
+                           base, sfx);
   return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s)", base);
 }
 
-/* the kinds with an RV_CVEC variant (kernels/cuda/reduce.cu, cvec_ok) */
-static int gpux_cuda_cvec_kind(int kind) {
-  switch (kind) {
-    case GPUX_CUDA_RK_min:
-    case GPUX_CUDA_RK_max:
-    case GPUX_CUDA_RK_amax:
-    case GPUX_CUDA_RK_any:
-    case GPUX_CUDA_RK_all:
-    case GPUX_CUDA_RK_cnt:
-    case GPUX_CUDA_RK_argmin_p:
-    case GPUX_CUDA_RK_argmax_p:
-      return 0;
-    default:
-      return 1;
-  }
+/* the kinds and dtypes with an RV_CVEC variant (GPUX_REDUCE_CV_KINDS) */
+static int gpux_cuda_cvec(int kind, int dt) {
+#define GPUX_CUDA_CV_KIND(kind) [GPUX_CUDA_RK_##kind] = 1,
+  static const unsigned char kinds[GPUX_REDUCE_KIND_COUNT] = {
+      GPUX_REDUCE_CV_KINDS(GPUX_CUDA_CV_KIND)};
+#undef GPUX_CUDA_CV_KIND
+#define GPUX_CUDA_CV_DT(unused, dt) | (1u << GPUX_KDT_##dt)
+  return kinds[kind] && ((0u GPUX_REDUCE_CV_DT(GPUX_CUDA_CV_DT, _)) >> dt & 1u);
+#undef GPUX_CUDA_CV_DT
 }
 
 gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
@@ -233,7 +228,7 @@ gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
     g.gx = gpux_cuda_cap(gpux_cuda_ceil_div((uint64_t)inner, GPUX_CUDA_BLOCK),
                          GPUX_CUDA_MAX_GRID_X);
     g.gy = gpux_cuda_cap((uint64_t)outer, GPUX_CUDA_MAX_GRID_YZ);
-  } else if (gpux_cuda_cvec_kind(kind) && (dt == GPUX_KDT_f32 || dt == GPUX_KDT_i32) &&
+  } else if (gpux_cuda_cvec(kind, dt) &&
              (inner & 1) == 0 && (in & 7) == 0) {
     variant = GPUX_CUDA_RV_CVEC; /* the kernel's conditions (it checks them again) */
     /* float32 accumulators: rows streamed through shared memory (sm_80+; before that, and

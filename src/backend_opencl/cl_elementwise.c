@@ -39,17 +39,20 @@ static gpux_status resolve_elementwise(gpux__bctx *b, cl_program p) {
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
       if (binary_ops[op].dtypes & (1u << dt))
         for (int l = 0; l < 3; l++)
-          TRY(gpux_cl_resolve(b, p, &b->binary[op][dt][l], IS_F64(dt), "gpux_binary_%s_%s_%c",
+          TRY(gpux_cl_resolve(b, p, &b->binary[op][dt][l], IS_F64(dt),
+                              GPUX_KN_LAYOUT(GPUX_KN_BINARY("%s", "%s"), "%c"),
                               binary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
   for (int op = 0; op < GPUX_UNARY_OP_COUNT; op++)
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
       if (unary_ops[op].dtypes & (1u << dt))
         for (int l = 0; l < 3; l += 2) /* c, n */
-          TRY(gpux_cl_resolve(b, p, &b->unary[op][dt][l], IS_F64(dt), "gpux_unary_%s_%s_%c",
+          TRY(gpux_cl_resolve(b, p, &b->unary[op][dt][l], IS_F64(dt),
+                              GPUX_KN_LAYOUT(GPUX_KN_UNARY("%s", "%s"), "%c"),
                               unary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
   for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
     for (int l = 0; l < 3 && (where_dtypes & (1u << dt)); l += 2)
-      TRY(gpux_cl_resolve(b, p, &b->where[dt][l], IS_F64(dt), "gpux_where_%s_%c",
+      TRY(gpux_cl_resolve(b, p, &b->where[dt][l], IS_F64(dt),
+                          GPUX_KN_LAYOUT(GPUX_KN_WHERE("%s"), "%c"),
                           gpux_cl_dt_name[dt], layout_char[l]));
   return GPUX_SUCCESS;
 }
@@ -60,17 +63,17 @@ static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
     for (int to = 0; to < GPUX_KDT_COUNT; to++)
       for (int l = 0; l < 3; l += 2)
         TRY(gpux_cl_resolve(b, p, &b->cast[from][to][l], IS_F64(from) || IS_F64(to),
-                            "gpux_cast_%s_%s_%c", gpux_cl_dt_name[from], gpux_cl_dt_name[to],
+                            GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "%c"), gpux_cl_dt_name[from], gpux_cl_dt_name[to],
                             layout_char[l]));
   for (int i = 0; i < GPUX_CL_NSIZES; i++) {
-    TRY(gpux_cl_resolve(b, p, &b->copy_n[i], 0, "gpux_copy_n_%d", copy_sizes[i]));
-    TRY(gpux_cl_resolve(b, p, &b->copy_t[i], 0, "gpux_copy_t_%d", copy_sizes[i]));
+    TRY(gpux_cl_resolve(b, p, &b->copy_n[i], 0, GPUX_KN_COPY_N("%d"), copy_sizes[i]));
+    TRY(gpux_cl_resolve(b, p, &b->copy_t[i], 0, GPUX_KN_COPY_T("%d"), copy_sizes[i]));
   }
   for (int dt = 0; dt < GPUX_KDT_COUNT; dt++) {
-    TRY(gpux_cl_resolve(b, p, &b->fill[dt], IS_F64(dt), "gpux_fill_%s", gpux_cl_dt_name[dt]));
-    TRY(gpux_cl_resolve(b, p, &b->arange[dt], IS_F64(dt), "gpux_arange_%s",
+    TRY(gpux_cl_resolve(b, p, &b->fill[dt], IS_F64(dt), GPUX_KN_FILL("%s"), gpux_cl_dt_name[dt]));
+    TRY(gpux_cl_resolve(b, p, &b->arange[dt], IS_F64(dt), GPUX_KN_ARANGE("%s"),
                         gpux_cl_dt_name[dt]));
-    TRY(gpux_cl_resolve(b, p, &b->linspace[dt], IS_F64(dt), "gpux_linspace_%s",
+    TRY(gpux_cl_resolve(b, p, &b->linspace[dt], IS_F64(dt), GPUX_KN_LINSPACE("%s"),
                         gpux_cl_dt_name[dt]));
   }
   return GPUX_SUCCESS;

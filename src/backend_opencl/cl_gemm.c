@@ -76,7 +76,7 @@ static gpux_status resolve_gemm(gpux__bctx *b, cl_program p) {
 #define RESOLVE(a, dt)                                                                   \
   if (s == GPUX_SUCCESS)                                                                 \
     s = gpux_cl_resolve(b, p, &b->gemm[GPUX_KDT_##dt], GPUX_CL_IS_F64(GPUX_KDT_##dt),    \
-                        "gpux_gemm_" #dt);
+                        GPUX_KN_GEMM(#dt));
   GPUX_GEMM_DT(RESOLVE, _)
 #undef RESOLVE
   return s;

@@ -27,13 +27,13 @@ static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
 #define RESOLVE(kind, dt)                                                                   \
   if (s == GPUX_SUCCESS)                                                                    \
     s = gpux_cl_resolve(b, p, &b->random[GPUX_RKID_##kind][GPUX_KDT_##dt],                  \
-                        IS_F64(GPUX_KDT_##dt), "gpux_random_" #kind "_" #dt);
+                        IS_F64(GPUX_KDT_##dt), GPUX_KN_RANDOM(#kind, #dt));
 #define RESOLVE_KIND(kind, id, dts) dts(RESOLVE, kind)
   GPUX_RANDOM_KINDS(RESOLVE_KIND)
 #undef RESOLVE_KIND
 #undef RESOLVE
   if (s == GPUX_SUCCESS && !b->exact)
-    s = gpux_cl_resolve(b, p, &b->zig_std, 0, "gpux_random_normal_f32_std");
+    s = gpux_cl_resolve(b, p, &b->zig_std, 0, GPUX_KN_RANDOM_NORMAL_STD);
   if (s == GPUX_SUCCESS && !b->exact && !b->zig_tab) {
     /* the GPU-form normal kernel's table: (k_i, wl_i) per layer, as kernels/cl/random.cl
      * reads it */

@@ -29,16 +29,15 @@ static const char layout_char[2] = {[GPUX_RL_ROW] = 'r', [GPUX_RL_COL] = 'c'};
     if ((s = (expr)) != GPUX_SUCCESS) return s; \
   } while (0)
 
-/* The kinds with vector column kernels (reduce.cl's _cv) for float32 and int32 inputs
- * (GPUX_RD_CVK_* and GPUX_RD_CVD_* there): the CUDA backend's RV_CVEC kinds. */
+/* The kinds and dtypes with vector column kernels (reduce.cl's _cv, GPUX_REDUCE_CV_KINDS) */
 #define RK_ID(k, id, list, acc) RK_##k = id,
 enum { GPUX_REDUCE_KINDS(RK_ID) RK_END_ };
 #undef RK_ID
 static int col_vec_kind(int kind, int dt) {
-  static const unsigned char kinds[GPUX_REDUCE_KIND_COUNT] = {
-      [RK_sum] = 1,  [RK_prod] = 1, [RK_argmin] = 1, [RK_argmax] = 1,
-      [RK_asum] = 1, [RK_ssq] = 1,  [RK_ssd] = 1};
-  return kinds[kind] && (dt == GPUX_KDT_f32 || dt == GPUX_KDT_i32) &&
+#define CV_KIND(k) [RK_##k] = 1,
+  static const unsigned char kinds[GPUX_REDUCE_KIND_COUNT] = {GPUX_REDUCE_CV_KINDS(CV_KIND)};
+#undef CV_KIND
+  return kinds[kind] && ((0u GPUX_REDUCE_CV_DT(DT_BIT, _)) >> dt & 1u) &&
          (reduce_kinds[kind].dtypes & (1u << dt));
 }
 
@@ -49,10 +48,10 @@ static gpux_status resolve_reduce(gpux__bctx *b, cl_program p) {
       if (reduce_kinds[k].dtypes & (1u << dt)) {
         for (int l = 0; l < 2; l++)
           TRY(gpux_cl_resolve(b, p, &b->reduce[k][dt][l], GPUX_CL_IS_F64(dt),
-                              "gpux_reduce_%s_%s_%c", reduce_kinds[k].name, gpux_cl_dt_name[dt],
+                              GPUX_KN_LAYOUT(GPUX_KN_REDUCE("%s", "%s"), "%c"), reduce_kinds[k].name, gpux_cl_dt_name[dt],
                               layout_char[l]));
         if (!b->red_cpu && col_vec_kind(k, dt)) /* the GPU form's vector columns */
-          TRY(gpux_cl_resolve(b, p, &b->reduce_cv[k][dt], 0, "gpux_reduce_%s_%s_cv",
+          TRY(gpux_cl_resolve(b, p, &b->reduce_cv[k][dt], 0, GPUX_KN_LAYOUT(GPUX_KN_REDUCE("%s", "%s"), "cv"),
                               reduce_kinds[k].name, gpux_cl_dt_name[dt]));
       }
   return GPUX_SUCCESS;
@@ -63,7 +62,7 @@ static gpux_status resolve_scan(gpux__bctx *b, cl_program p) {
   for (int k = 0; k < GPUX_SCAN_KIND_COUNT; k++)
     for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
       if (scan_kinds[k].dtypes & (1u << dt))
-        TRY(gpux_cl_resolve(b, p, &b->scan[k][dt], GPUX_CL_IS_F64(dt), "gpux_scan_%s_%s",
+        TRY(gpux_cl_resolve(b, p, &b->scan[k][dt], GPUX_CL_IS_F64(dt), GPUX_KN_SCAN("%s", "%s"),
                             scan_kinds[k].name, gpux_cl_dt_name[dt]));
   return GPUX_SUCCESS;
 }
