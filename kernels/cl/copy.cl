@@ -126,10 +126,12 @@ static inline ushort gpux_f64_to_h(ulong b, int mb, int bias) {
   if (rem > tie || (rem == tie && (h & 1u))) h++;
   return (ushort)(sign | h);
 }
-/* int64 -> bfloat16, rounded once (a detour through float would round twice) */
+/* int64 -> bfloat16, rounded once (a detour through float would round twice). |x| by
+ * OpenCL's abs (ulong, exact for LONG_MIN): a select would become llvm.abs, which oclgrind
+ * cannot run. */
 static inline ushort gpux_i64_to_bf16(long x) {
   const uint sign = x < 0 ? 0x8000u : 0u;
-  const ulong m = x < 0 ? (ulong)0 - (ulong)x : (ulong)x;
+  const ulong m = abs(x);
   if (m == 0) return (ushort)0;
   const int p = 63 - (int)clz(m); /* the leading bit */
   if (p <= 7) return (ushort)(sign | ((uint)(p + 127) << 7) | ((uint)(m << (7 - p)) & 0x7fu));
