@@ -142,15 +142,17 @@ static inline ushort gpux_i64_to_bf16(long x) {
   return (ushort)(sign | h);
 }
 /* float16 bits -> float32 bits (exact; NaN quiet) */
+/* The exponent's cases are ranges of |h|: tests of the 5-bit field for equality become a
+ * switch on an i5 value, which oclgrind 21.10 reads with the sign bit still in it. */
 static inline uint gpux_f16_to_f32(ushort hv) {
-  const uint h = hv, sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1fu) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
-  if (e == 0) {
+  const uint h = hv, sign = (h & 0x8000u) << 16, a = h & 0x7fffu, m = h & 0x3ffu;
+  if (a >= 0x7c00u) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
+  if (a < 0x400u) {
     if (!m) return sign;
     const uint p = 31u - clz(m); /* subnormal m * 2^-24: leading bit p (0..9) */
     return sign | ((p + 103u) << 23) | ((m << (23u - p)) & 0x7fffffu);
   }
-  return sign | ((e + 112u) << 23) | (m << 13);
+  return sign | (((a >> 10) + 112u) << 23) | (m << 13);
 }
 /* bfloat16 bits -> float32 bits (exact; NaN quiet) */
 static inline uint gpux_bf16_to_f32(ushort hv) {
