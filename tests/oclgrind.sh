@@ -26,6 +26,8 @@ command -v oclgrind >/dev/null || { echo "oclgrind: not installed"; exit 1; }
 [ -x "$BIN" ] || { echo "oclgrind: $BIN not built"; exit 1; }
 # every program is compiled by oclgrind itself, not loaded from gpux's on-disk cache
 export GPUX_CACHE_DIR=off GPUX_BACKEND=opencl
+# float matrix products on gpux's own kernels (auto picks CLBlast on GPU-type devices)
+export GPUX_GEMM=native
 unset GPUX_DEVICE GPUX_OPENCL_ELEMS_PER_ITEM GPUX_OPENCL_REDUCE GPUX_OPENCL_GEMM GPUX_OPENCL_EW \
   GPUX_OPENCL_ZIG GPUX_RANDOM_ZIG_DYN || true
 CHECKS=(--data-races --check-api --num-threads 1)

@@ -308,7 +308,10 @@ static void reduce_check(gpux_reduce_op op, gpux_dtype dt, int nd, const int64_t
 
 static void test_reduce(void **state) {
   (void)state;
-  const int64_t rows[2] = {3, 41}, cols[2] = {41, 5}, big[1] = {N_CHUNKS};
+  /* columns: 5 go through a transposing copy and the row layout, 12 (>= 8) take the column
+   * layout (a multiple of 4: the GPU form's vector columns where the kind has them) */
+  const int64_t rows[2] = {3, 41}, cols[2] = {41, 5}, wide[2] = {41, 12}, big[1] = {N_CHUNKS},
+                bigcols[2] = {4097, 12};
   const int red_row[2] = {0, 1}, red_col[2] = {1, 0}, red_all[1] = {1};
   for (int op = 0; op < GPUX_REDUCE_OP_COUNT; op++)
     for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
@@ -317,11 +320,19 @@ static void test_reduce(void **state) {
       gt_domain dom = op == GPUX_REDUCE_PROD ? GT_DOM_SMALLINT : GT_DOM_ANY;
       void *h = host_random(dt, N_CHUNKS, dom, 300u + (uint64_t)(op * 8 + d));
       reduce_check((gpux_reduce_op)op, dt, 2, rows, red_row, h, "rows");
-      reduce_check((gpux_reduce_op)op, dt, 2, cols, red_col, h, "columns");
+      reduce_check((gpux_reduce_op)op, dt, 2, cols, red_col, h, "columns via copy");
+      reduce_check((gpux_reduce_op)op, dt, 2, wide, red_col, h, "columns");
       /* more than one chunk: a second pass (argmin_p / argmax_p for the arg kinds) */
-      if (dt == GPUX_FLOAT32 || dt == GPUX_INT64 || op == GPUX_REDUCE_VAR)
+      if (dt == GPUX_FLOAT32 || dt == GPUX_INT64 || op == GPUX_REDUCE_VAR ||
+          op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX)
         reduce_check((gpux_reduce_op)op, dt, 1, big, red_all, h, "2 passes");
       free(h);
+      /* the arg kinds' second pass over columns (argmin_p / argmax_p, column layout) */
+      if (op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX) {
+        h = host_random(dt, 4097 * 12, dom, 700u + (uint64_t)(op * 8 + d));
+        reduce_check((gpux_reduce_op)op, dt, 2, bigcols, red_col, h, "columns, 2 passes");
+        free(h);
+      }
     }
 }
 
@@ -427,9 +438,9 @@ static void test_random(void **state) {
             GT_OK(gpux_random_uniform(o, g, -2.0, 3.0));
             GT_OK(gpux_random_uniform_host(want, dt, 0, n, &st, -2.0, 3.0));
             break;
-          case GPUX_RANDOM_NORMAL:
-            GT_OK(gpux_random_normal(o, g, 1.0, 2.0));
-            GT_OK(gpux_random_normal_host(want, dt, 0, n, &st, 1.0, 2.0));
+          case GPUX_RANDOM_NORMAL: /* z == 0: the standard normal's own kernels */
+            GT_OK(gpux_random_normal(o, g, z ? 1.0 : 0.0, z ? 2.0 : 1.0));
+            GT_OK(gpux_random_normal_host(want, dt, 0, n, &st, z ? 1.0 : 0.0, z ? 2.0 : 1.0));
             break;
           case GPUX_RANDOM_INTEGERS:
             GT_OK(gpux_random_integers(o, g, -5, 100));
