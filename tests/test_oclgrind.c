@@ -1,8 +1,8 @@
 /* gpux tests: every built-in OpenCL kernel family at small sizes, for oclgrind (an OpenCL
  * interpreter with memory, race and uninitialized-value checks, thousands of times slower
- * than a device). .ci/run runs this binary under `oclgrind --data-races --uninitialized
- * --check-api` in each launch shape the OpenCL backend has (tests/oclgrind.sh); it runs
- * as an ordinary test on any backend too (ctest -L opencl / -L cuda).
+ * than a device). .ci/run runs this binary under `oclgrind --data-races --check-api` in the
+ * launch shapes the OpenCL backend gives a GPU-type device (tests/oclgrind.sh); it runs as
+ * an ordinary test on any backend too (ctest -L opencl / -L cuda).
  *
  * Each case checks its results against the CPU reference (tests/ref): reductions, scans,
  * casts, copies and random numbers bit for bit, the rest with the tolerance table. Sizes

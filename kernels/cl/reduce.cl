@@ -159,10 +159,50 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
 /* argmin/argmax: (value, index) pairs. A NaN value beats a non-NaN one; two NaNs or two
  * equal values: the smaller index; otherwise the smaller (larger) value. The identity's
  * index is INT64_MAX.
- * A pair is a vector, not a struct: a function returning a struct gets an sret pointer,
- * which LLVM's inliner marks with llvm.experimental.noalias.scope.decl, and oclgrind 21.10
- * cannot run that. Values of 32 bits or less: uint4 (x: the value's bits, y and z: the
- * index's low and high words, w unused); 64-bit values: ulong2 (x: the bits, y: the index). */
+ * -DGPUX_CL_NO_STRUCT_RETURN (tests/oclgrind.sh passes it to oclgrind): pairs are vectors
+ * and no function returns a struct. A struct return is an sret pointer, which LLVM's
+ * inliner marks with llvm.experimental.noalias.scope.decl, and oclgrind 21.10 cannot run
+ * that; but the vector pairs ran argmax 2 to 3 times slower on pocl, so devices get the
+ * structs. Both give the same bits. */
+#ifndef GPUX_CL_NO_STRUCT_RETURN
+#define GPUX_RD_PAIR_TYPE(a_, dt)                                                             \
+  typedef struct gpux_rdp_##dt { GPUX_T_##dt v; long i; } gpux_rdp_##dt;
+#define GPUX_RD_PAIR_TYPE_DT(a_, dt) GPUX_ON_##dt(GPUX_RD_PAIR_TYPE, a_, dt)
+GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
+
+#define GPUX_RD_PAIR(kd, dt, E, CMP, IDX)                                                     \
+  GPUX_RD_TYPES(kd, dt, gpux_rdp_##dt, GPUX_T_##dt)                                           \
+  static inline gpux_rdp_##dt kd##_e(void) {                                                  \
+    gpux_rdp_##dt p;                                                                          \
+    p.v = (E);                                                                                \
+    p.i = LONG_MAX;                                                                           \
+    return p;                                                                                 \
+  }                                                                                           \
+  static inline gpux_rdp_##dt kd##_ld(GPUX_T_##dt x, GPUX_T_##dt m, long r,                   \
+                                      __global const long *ix, long ipos) {                   \
+    gpux_rdp_##dt p;                                                                          \
+    p.v = x;                                                                                  \
+    p.i = (IDX);                                                                              \
+    return p;                                                                                 \
+  }                                                                                           \
+  static inline gpux_rdp_##dt kd##_op(gpux_rdp_##dt a, gpux_rdp_##dt b) {                     \
+    int an = GPUX_RD_ISNAN_##dt(a.v) != 0, bn = GPUX_RD_ISNAN_##dt(b.v) != 0;                 \
+    /* the same choice without short-circuits: selects, no divergent branches */            \
+    int take_b = (bn & !an) | (((an & bn) | (a.v == b.v)) & (b.i < a.i)) |                    \
+                 (!an & !bn & (b.v CMP a.v));                                                 \
+    return take_b ? b : a;                                                                    \
+  }                                                                                           \
+  static inline int kd##_ai(void) { return 1; }                                               \
+  static inline GPUX_T_##dt kd##_aux(__global const GPUX_T_##dt *aux, long pos) {             \
+    return (GPUX_T_##dt)0;                                                                    \
+  }                                                                                           \
+  static inline void kd##_st(__global GPUX_T_##dt *out, __global long *oi, long opos,         \
+                             long ipos, gpux_rdp_##dt v, int post, gpux_real d) {             \
+    out[opos] = v.v;                                                                          \
+    oi[ipos] = v.i;                                                                           \
+  }
+#else /* GPUX_CL_NO_STRUCT_RETURN: values of 32 bits or less in a uint4 (x: the value's bits,
+ * y and z: the index's low and high words, w unused), 64-bit values in a ulong2 (x, y) */
 #define GPUX_RDP_T_f32 uint4
 #define GPUX_RDP_T_i32 uint4
 #define GPUX_RDP_T_u8 uint4
@@ -211,6 +251,7 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
     out[opos] = GPUX_RDP_V_##dt(v);                                                           \
     oi[ipos] = GPUX_RDP_I_##dt(v);                                                            \
   }
+#endif
 #define GPUX_RD_DEF_argmin_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI_##dt, <, r)
 #define GPUX_RD_DEF_argmax_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_LO_##dt, >, r)
 #define GPUX_RD_DEF_argmin_p_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI_##dt, <, ix[ipos])

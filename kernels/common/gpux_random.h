@@ -211,10 +211,11 @@ typedef struct gpux_rparams {
 } gpux_rparams;
 
 /* ---- the engine ------------------------------------------------------------------------- */
-/* OpenCL: a vector (the same members x, y, z, w). A function that returns a struct gets an
- * sret pointer there, and LLVM's inliner marks it with llvm.experimental.noalias.scope.decl,
- * which oclgrind (21.10) cannot run; vectors are returned as values. */
-#if defined(__OPENCL_VERSION__)
+/* OpenCL with -DGPUX_CL_NO_STRUCT_RETURN (tests/oclgrind.sh): a vector (the same members
+ * x, y, z, w). A function that returns a struct gets an sret pointer there, which LLVM's
+ * inliner marks with llvm.experimental.noalias.scope.decl, and oclgrind 21.10 cannot run
+ * that; vectors are returned as values. Devices keep the struct (the measured speed). */
+#if defined(__OPENCL_VERSION__) && defined(GPUX_CL_NO_STRUCT_RETURN)
 typedef uint4 gpux_r4;
 #else
 typedef struct gpux_r4 {
@@ -625,7 +626,7 @@ GPUX_RFN double gpux_r_bm_radius_f64(gpux_u32 a, gpux_u32 b) {
   }
 }
 
-#if defined(__OPENCL_VERSION__)
+#if defined(__OPENCL_VERSION__) && defined(GPUX_CL_NO_STRUCT_RETURN)
 typedef double2 gpux_rd2; /* a value, not a struct: see gpux_r4 */
 #else
 typedef struct gpux_rd2 {
