@@ -169,38 +169,12 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
   typedef struct gpux_rdp_##dt { GPUX_T_##dt v; long i; } gpux_rdp_##dt;
 #define GPUX_RD_PAIR_TYPE_DT(a_, dt) GPUX_ON_##dt(GPUX_RD_PAIR_TYPE, a_, dt)
 GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
-
-#define GPUX_RD_PAIR(kd, dt, E, CMP, IDX)                                                     \
-  GPUX_RD_TYPES(kd, dt, gpux_rdp_##dt, GPUX_T_##dt)                                           \
-  static inline gpux_rdp_##dt kd##_e(void) {                                                  \
-    gpux_rdp_##dt p;                                                                          \
-    p.v = (E);                                                                                \
-    p.i = LONG_MAX;                                                                           \
-    return p;                                                                                 \
-  }                                                                                           \
-  static inline gpux_rdp_##dt kd##_ld(GPUX_T_##dt x, GPUX_T_##dt m, long r,                   \
-                                      __global const long *ix, long ipos) {                   \
-    gpux_rdp_##dt p;                                                                          \
-    p.v = x;                                                                                  \
-    p.i = (IDX);                                                                              \
-    return p;                                                                                 \
-  }                                                                                           \
-  static inline gpux_rdp_##dt kd##_op(gpux_rdp_##dt a, gpux_rdp_##dt b) {                     \
-    int an = GPUX_RD_ISNAN_##dt(a.v) != 0, bn = GPUX_RD_ISNAN_##dt(b.v) != 0;                 \
-    /* the same choice without short-circuits: selects, no divergent branches */            \
-    int take_b = (bn & !an) | (((an & bn) | (a.v == b.v)) & (b.i < a.i)) |                    \
-                 (!an & !bn & (b.v CMP a.v));                                                 \
-    return take_b ? b : a;                                                                    \
-  }                                                                                           \
-  static inline int kd##_ai(void) { return 1; }                                               \
-  static inline GPUX_T_##dt kd##_aux(__global const GPUX_T_##dt *aux, long pos) {             \
-    return (GPUX_T_##dt)0;                                                                    \
-  }                                                                                           \
-  static inline void kd##_st(__global GPUX_T_##dt *out, __global long *oi, long opos,         \
-                             long ipos, gpux_rdp_##dt v, int post, gpux_real d) {             \
-    out[opos] = v.v;                                                                          \
-    oi[ipos] = v.i;                                                                           \
-  }
+#define GPUX_RDP_T(dt) gpux_rdp_##dt
+#define GPUX_RDP_V(dt, p) (p).v
+#define GPUX_RDP_I(dt, p) (p).i
+#define GPUX_RDP_SET(dt, p, x, idx) \
+  (p).v = (x);                      \
+  (p).i = (idx);
 #else /* GPUX_CL_NO_STRUCT_RETURN: values of 32 bits or less in a uint4 (x: the value's bits,
  * y and z: the index's low and high words, w unused), 64-bit values in a ulong2 (x, y) */
 #define GPUX_RDP_T_f32 uint4
@@ -225,20 +199,31 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RDP_MK_u8(v, i) GPUX_RDP_MK32_((uint)(v), i)
 #define GPUX_RDP_MK_f64(v, i) ((ulong2)(as_ulong(v), (ulong)(i)))
 #define GPUX_RDP_MK_i64(v, i) ((ulong2)(as_ulong(v), (ulong)(i)))
+#define GPUX_RDP_T(dt) GPUX_RDP_T_##dt
+#define GPUX_RDP_V(dt, p) GPUX_RDP_V_##dt(p)
+#define GPUX_RDP_I(dt, p) GPUX_RDP_I_##dt(p)
+#define GPUX_RDP_SET(dt, p, x, idx) (p) = GPUX_RDP_MK_##dt((x), (idx));
+#endif
 
 #define GPUX_RD_PAIR(kd, dt, E, CMP, IDX)                                                     \
-  GPUX_RD_TYPES(kd, dt, GPUX_RDP_T_##dt, GPUX_T_##dt)                                         \
-  static inline GPUX_RDP_T_##dt kd##_e(void) { return GPUX_RDP_MK_##dt((E), LONG_MAX); }      \
-  static inline GPUX_RDP_T_##dt kd##_ld(GPUX_T_##dt x, GPUX_T_##dt m, long r,                 \
-                                        __global const long *ix, long ipos) {                 \
-    return GPUX_RDP_MK_##dt(x, (IDX));                                                        \
+  GPUX_RD_TYPES(kd, dt, GPUX_RDP_T(dt), GPUX_T_##dt)                                          \
+  static inline GPUX_RDP_T(dt) kd##_e(void) {                                                 \
+    GPUX_RDP_T(dt) p;                                                                         \
+    GPUX_RDP_SET(dt, p, (E), LONG_MAX)                                                        \
+    return p;                                                                                 \
   }                                                                                           \
-  static inline GPUX_RDP_T_##dt kd##_op(GPUX_RDP_T_##dt a, GPUX_RDP_T_##dt b) {               \
-    const GPUX_T_##dt av = GPUX_RDP_V_##dt(a), bv = GPUX_RDP_V_##dt(b);                       \
+  static inline GPUX_RDP_T(dt) kd##_ld(GPUX_T_##dt x, GPUX_T_##dt m, long r,                  \
+                                       __global const long *ix, long ipos) {                  \
+    GPUX_RDP_T(dt) p;                                                                         \
+    GPUX_RDP_SET(dt, p, x, (IDX))                                                             \
+    return p;                                                                                 \
+  }                                                                                           \
+  static inline GPUX_RDP_T(dt) kd##_op(GPUX_RDP_T(dt) a, GPUX_RDP_T(dt) b) {                  \
+    const GPUX_T_##dt av = GPUX_RDP_V(dt, a), bv = GPUX_RDP_V(dt, b);                         \
     int an = GPUX_RD_ISNAN_##dt(av) != 0, bn = GPUX_RD_ISNAN_##dt(bv) != 0;                   \
     /* the same choice without short-circuits: selects, no divergent branches */            \
     int take_b = (bn & !an) |                                                                 \
-                 (((an & bn) | (av == bv)) & (GPUX_RDP_I_##dt(b) < GPUX_RDP_I_##dt(a))) |     \
+                 (((an & bn) | (av == bv)) & (GPUX_RDP_I(dt, b) < GPUX_RDP_I(dt, a))) |       \
                  (!an & !bn & (bv CMP av));                                                   \
     return take_b ? b : a;                                                                    \
   }                                                                                           \
@@ -247,11 +232,10 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     return (GPUX_T_##dt)0;                                                                    \
   }                                                                                           \
   static inline void kd##_st(__global GPUX_T_##dt *out, __global long *oi, long opos,         \
-                             long ipos, GPUX_RDP_T_##dt v, int post, gpux_real d) {           \
-    out[opos] = GPUX_RDP_V_##dt(v);                                                           \
-    oi[ipos] = GPUX_RDP_I_##dt(v);                                                            \
+                             long ipos, GPUX_RDP_T(dt) v, int post, gpux_real d) {            \
+    out[opos] = GPUX_RDP_V(dt, v);                                                            \
+    oi[ipos] = GPUX_RDP_I(dt, v);                                                             \
   }
-#endif
 #define GPUX_RD_DEF_argmin_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI_##dt, <, r)
 #define GPUX_RD_DEF_argmax_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_LO_##dt, >, r)
 #define GPUX_RD_DEF_argmin_p_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI_##dt, <, ix[ipos])
