@@ -22,7 +22,9 @@
 
 /* signed integers: wrap through the unsigned type; division and remainder never divide by
  * 0 or MIN by -1 (pocl traps on both): the divisor is made safe first and the special
- * results are selected after */
+ * results are selected after. abs is OpenCL's abs (unsigned |x|, so MIN wraps to MIN): a
+ * hand-written select is folded by LLVM into llvm.abs, which oclgrind cannot run; the
+ * built-in gives the same bits and the same code on pocl. */
 #define GPUX_DEF_BINARY_S(dt, T, U, MIN)                                     \
   GPUX_BFN(add, dt, T) { return GPUX_ASS_##dt((U)a + (U)b); }                \
   GPUX_BFN(sub, dt, T) { return GPUX_ASS_##dt((U)a - (U)b); }                \
@@ -53,7 +55,7 @@
   GPUX_BFN(minimum, dt, T) { return a < b ? a : b; }                         \
   GPUX_BFN(maximum, dt, T) { return a > b ? a : b; }                         \
   GPUX_UFN(neg, dt, T) { return GPUX_ASS_##dt((U)0 - (U)x); }                \
-  GPUX_UFN(abs, dt, T) { return x < 0 ? GPUX_ASS_##dt((U)0 - (U)x) : x; }    \
+  GPUX_UFN(abs, dt, T) { return GPUX_ASS_##dt(abs(x)); }                   \
   GPUX_UFN(sign, dt, T) { return (T)((x > 0) - (x < 0)); }                   \
   GPUX_UFN(relu, dt, T) { return x < 0 ? (T)0 : x; }
 

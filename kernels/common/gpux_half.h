@@ -17,6 +17,9 @@
 #define GPUX_H_C64(c) c##UL
 #define GPUX_H_CLZ32(x) clz(x)
 #define GPUX_H_CLZ64(x) clz(x)
+/* |x| of an int64 as uint64, exact for the minimum; OpenCL's abs: a select would become
+ * llvm.abs, which oclgrind cannot run */
+#define GPUX_H_UABS64(x) abs(x)
 #elif defined(__CUDACC__)
 #define GPUX_HFN static __device__ __forceinline__
 #define GPUX_H_U16 unsigned short
@@ -26,6 +29,7 @@
 #define GPUX_H_C64(c) c##ULL
 #define GPUX_H_CLZ32(x) (unsigned)__clz((int)(x))
 #define GPUX_H_CLZ64(x) __clzll((long long)(x))
+#define GPUX_H_UABS64(x) ((x) < 0 ? (GPUX_H_U64)0 - (GPUX_H_U64)(x) : (GPUX_H_U64)(x))
 #else /* C11 host */
 #include <stdint.h>
 #define GPUX_HFN static inline
@@ -37,6 +41,7 @@
 /* the callers never pass 0 */
 #define GPUX_H_CLZ32(x) (unsigned)__builtin_clz(x)
 #define GPUX_H_CLZ64(x) __builtin_clzll(x)
+#define GPUX_H_UABS64(x) ((x) < 0 ? (GPUX_H_U64)0 - (GPUX_H_U64)(x) : (GPUX_H_U64)(x))
 #endif
 
 /* float32 bits -> float16 bits, round to nearest even */
@@ -103,7 +108,7 @@ GPUX_H_DEF_F64_TO_H(gpux_f64_to_bf16, 7, 127)
 /* int64 -> bfloat16, rounded once (a detour through float would round twice) */
 GPUX_HFN GPUX_H_U16 gpux_i64_to_bf16(GPUX_H_I64 x) {
   const GPUX_H_U32 sign = x < 0 ? 0x8000u : 0u;
-  const GPUX_H_U64 m = x < 0 ? (GPUX_H_U64)0 - (GPUX_H_U64)x : (GPUX_H_U64)x;
+  const GPUX_H_U64 m = GPUX_H_UABS64(x);
   if (m == 0) return (GPUX_H_U16)0;
   const int p = 63 - (int)GPUX_H_CLZ64(m); /* the leading bit */
   if (p <= 7)
@@ -116,16 +121,18 @@ GPUX_HFN GPUX_H_U16 gpux_i64_to_bf16(GPUX_H_I64 x) {
   if (rem > tie || (rem == tie && (h & 1u))) h++;
   return (GPUX_H_U16)(sign | h);
 }
-/* float16 bits -> float32 bits (exact; NaN quiet) */
+/* float16 bits -> float32 bits (exact; NaN quiet). The exponent's cases are ranges of |h|:
+ * tests of the 5-bit field for equality become a switch on an i5 value, which oclgrind
+ * 21.10 reads with the sign bit still in it. */
 GPUX_HFN GPUX_H_U32 gpux_f16_to_f32(GPUX_H_U16 hv) {
-  const GPUX_H_U32 h = hv, sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1fu) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
-  if (e == 0) {
+  const GPUX_H_U32 h = hv, sign = (h & 0x8000u) << 16, a = h & 0x7fffu, m = h & 0x3ffu;
+  if (a >= 0x7c00u) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
+  if (a < 0x400u) {
     if (!m) return sign;
     const GPUX_H_U32 p = 31u - GPUX_H_CLZ32(m); /* subnormal m * 2^-24: leading bit p (0..9) */
     return sign | ((p + 103u) << 23) | ((m << (23u - p)) & 0x7fffffu);
   }
-  return sign | ((e + 112u) << 23) | (m << 13);
+  return sign | (((a >> 10) + 112u) << 23) | (m << 13);
 }
 /* bfloat16 bits -> float32 bits (exact; NaN quiet) */
 GPUX_HFN GPUX_H_U32 gpux_bf16_to_f32(GPUX_H_U16 hv) {

@@ -211,9 +211,17 @@ typedef struct gpux_rparams {
 } gpux_rparams;
 
 /* ---- the engine ------------------------------------------------------------------------- */
+/* OpenCL with -DGPUX_CL_NO_STRUCT_RETURN (tests/oclgrind.sh): a vector (the same members
+ * x, y, z, w). A function that returns a struct gets an sret pointer there, which LLVM's
+ * inliner marks with llvm.experimental.noalias.scope.decl, and oclgrind 21.10 cannot run
+ * that; vectors are returned as values. Devices keep the struct (the measured speed). */
+#if defined(__OPENCL_VERSION__) && defined(GPUX_CL_NO_STRUCT_RETURN)
+typedef uint4 gpux_r4;
+#else
 typedef struct gpux_r4 {
   gpux_u32 x, y, z, w;
 } gpux_r4;
+#endif
 /* two words as one 64-bit value, the first the low half */
 GPUX_RFN gpux_u64 gpux_r_x64(gpux_u32 lo, gpux_u32 hi) { return (gpux_u64)lo | ((gpux_u64)hi << 32); }
 
@@ -618,9 +626,13 @@ GPUX_RFN double gpux_r_bm_radius_f64(gpux_u32 a, gpux_u32 b) {
   }
 }
 
+#if defined(__OPENCL_VERSION__) && defined(GPUX_CL_NO_STRUCT_RETURN)
+typedef double2 gpux_rd2; /* a value, not a struct: see gpux_r4 */
+#else
 typedef struct gpux_rd2 {
   double x, y;
 } gpux_rd2;
+#endif
 
 /* A point (x0, x1) on the unit circle at a uniform angle, from x = x64(c0, d0):
  * y = ((x >> 11) & (2^50 - 1)) 2^-51 in [0, 1/2), phi = (pi / 2) y, sin(phi) = y S(y^2),

@@ -1,0 +1,610 @@
+/* gpux tests: every built-in OpenCL kernel family at small sizes, for oclgrind (an OpenCL
+ * interpreter with memory, race and uninitialized-value checks, thousands of times slower
+ * than a device). .ci/run runs this binary under `oclgrind --data-races --check-api` in the
+ * launch shapes the OpenCL backend gives a GPU-type device (tests/oclgrind.sh); it runs as
+ * an ordinary test on any backend too (ctest -L opencl / -L cuda).
+ *
+ * Each case checks its results against the CPU reference (tests/ref): reductions, scans,
+ * casts, copies and random numbers bit for bit, the rest with the tolerance table. Sizes
+ * cover a vector chunk and a tail (37), several work-groups of the copy tiles, and more than
+ * one chunk of the reductions and tiles of the scans (4096 elements). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#define N_SMALL 37
+#define N_CHUNKS (2 * 4096 + 5) /* passes and tiles of the reductions and scans */
+
+static const gpux_dtype k_compute[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
+                                                       GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
+static const gpux_dtype k_storage[8] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,   GPUX_INT64,
+                                        GPUX_UINT8,   GPUX_BOOL,    GPUX_FLOAT16, GPUX_BFLOAT16};
+static int g_kernels; /* cases run: each is at least one kernel launch */
+
+static void *host_random(gpux_dtype dt, int64_t n, gt_domain dom, uint64_t seed) {
+  void *p = gt_malloc((size_t)n * ref_dtype_size(dt));
+  gt_fill_random(p, dt, n, dom, seed);
+  return p;
+}
+
+static gpux_array_t upload(gpux_dtype dt, int nd, const int64_t *shape, const void *data) {
+  gpux_array_t a = NULL;
+  GT_OK(gpux_array_from_host(&a, gt_ctx, dt, nd, shape, data));
+  return a;
+}
+
+/* reads a (any layout) and releases it */
+static void *take(gpux_array_t a) {
+  int64_t n = 0;
+  void *p = gt_read_all(a, &n);
+  gpux_array_release(a);
+  return p;
+}
+
+/* ------------------------------------------------------------------ elementwise */
+static void test_binary(void **state) {
+  (void)state;
+  const int64_t s2[2] = {4, 9}, s1[1] = {9}, sn[1] = {N_SMALL};
+  for (int op = 0; op < GT_BINARY_OPS; op++)
+    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+      gpux_dtype dt = k_compute[d];
+      if (!ref_binary_supported((gpux_binary_op)op, dt) || !gt_dtype_available(dt)) continue;
+      gpux_dtype rdt = ref_binary_result((gpux_binary_op)op, dt);
+      gt_tol tol = gt_tolerance(rdt, gt_binary_class((gpux_binary_op)op, dt));
+      char label[128];
+      void *ha = host_random(dt, N_SMALL, gt_binary_domain((gpux_binary_op)op, dt, 0), 11u + op);
+      void *hb = host_random(dt, N_SMALL, gt_binary_domain((gpux_binary_op)op, dt, 1), 29u + op);
+      ref_value *want = gt_malloc(N_SMALL * sizeof *want);
+      gpux_array_t a = upload(dt, 1, sn, ha), b = upload(dt, 1, sn, hb), o = NULL;
+      /* layout c */
+      snprintf(label, sizeof label, "%s %s c", gt_binary_str(op), gt_dtype_str(dt));
+      GT_OK(gpux_binary(&o, (gpux_binary_op)op, a, b));
+      void *got = take(o);
+      ref_binary((gpux_binary_op)op, dt, N_SMALL, ha, hb, want);
+      gt_compare(label, rdt, got, want, N_SMALL, tol, dt, ha, hb);
+      free(got);
+      /* layout s, both operand orders */
+      double sc = dt == GPUX_BOOL ? 1.0 : 3.0;
+      for (int first = 0; first < 2; first++) {
+        snprintf(label, sizeof label, "%s %s s%d", gt_binary_str(op), gt_dtype_str(dt), first);
+        if (first) GT_OK(gpux_scalar_binary(&o, (gpux_binary_op)op, sc, a));
+        else GT_OK(gpux_binary_scalar(&o, (gpux_binary_op)op, a, sc));
+        got = take(o);
+        ref_binary_scalar((gpux_binary_op)op, dt, N_SMALL, ha, sc, first, want);
+        gt_compare(label, rdt, got, want, N_SMALL, tol, dt, ha, NULL);
+        free(got);
+      }
+      gpux_array_release(a);
+      gpux_array_release(b);
+      /* layout n: (4, 9) x (9) broadcast */
+      a = upload(dt, 2, s2, ha);
+      b = upload(dt, 1, s1, hb);
+      snprintf(label, sizeof label, "%s %s n", gt_binary_str(op), gt_dtype_str(dt));
+      GT_OK(gpux_binary(&o, (gpux_binary_op)op, a, b));
+      got = take(o);
+      void *fb = gt_malloc(36 * ref_dtype_size(dt));
+      ref_broadcast(fb, hb, ref_dtype_size(dt), 2, s2, 1, s1);
+      ref_binary((gpux_binary_op)op, dt, 36, ha, fb, want);
+      gt_compare(label, rdt, got, want, 36, tol, dt, ha, fb);
+      GT_RELEASE(a, b);
+      GT_FREE(got, fb, want, ha, hb);
+      g_kernels += 4;
+    }
+}
+
+static void test_unary_where(void **state) {
+  (void)state;
+  const int64_t sn[1] = {N_SMALL}, s2[2] = {5, 7};
+  for (int op = 0; op < GT_UNARY_OPS; op++)
+    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+      gpux_dtype dt = k_compute[d];
+      if (!ref_unary_supported((gpux_unary_op)op, dt) || !gt_dtype_available(dt)) continue;
+      gpux_dtype rdt = ref_unary_result((gpux_unary_op)op, dt);
+      gt_tol tol = gt_tolerance(rdt, gt_unary_class((gpux_unary_op)op, dt));
+      char label[128];
+      void *ha = host_random(dt, N_SMALL, gt_unary_domain((gpux_unary_op)op, dt), 41u + op);
+      ref_value *want = gt_malloc(N_SMALL * sizeof *want);
+      gpux_array_t a = upload(dt, 1, sn, ha), o = NULL;
+      snprintf(label, sizeof label, "%s %s c", gt_unary_str(op), gt_dtype_str(dt));
+      GT_OK(gpux_unary(&o, (gpux_unary_op)op, a));
+      void *got = take(o);
+      ref_unary((gpux_unary_op)op, dt, N_SMALL, ha, want);
+      gt_compare(label, rdt, got, want, N_SMALL, tol, dt, ha, NULL);
+      gpux_array_release(a);
+      free(got);
+      /* layout n: a strided view in */
+      gt_view v;
+      gt_view_make(&v, dt, 2, s2, GT_STRIDED, ha);
+      snprintf(label, sizeof label, "%s %s n", gt_unary_str(op), gt_dtype_str(dt));
+      GT_OK(gpux_unary(&o, (gpux_unary_op)op, v.view));
+      got = take(o);
+      ref_unary((gpux_unary_op)op, dt, 35, ha, want);
+      gt_compare(label, rdt, got, want, 35, tol, dt, ha, NULL);
+      gt_view_free(&v);
+      GT_FREE(got, want, ha);
+      g_kernels += 2;
+    }
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+    gpux_dtype dt = k_compute[d];
+    if (!gt_dtype_available(dt)) continue;
+    void *hc = host_random(GPUX_BOOL, N_SMALL, GT_DOM_ANY, 3);
+    void *ha = host_random(dt, N_SMALL, GT_DOM_ANY, 5), *hb = host_random(dt, N_SMALL, GT_DOM_ANY, 7);
+    ref_value *want = gt_malloc(N_SMALL * sizeof *want);
+    ref_where(dt, N_SMALL, hc, ha, hb, want);
+    gpux_array_t c = upload(GPUX_BOOL, 1, sn, hc), a = upload(dt, 1, sn, ha),
+                 b = upload(dt, 1, sn, hb), o = NULL;
+    GT_OK(gpux_where(&o, c, a, b));
+    void *got = take(o);
+    gt_compare("where c", dt, got, want, N_SMALL, gt_tolerance(dt, GT_OPC_EXACT), dt, ha, hb);
+    free(got);
+    GT_RELEASE(c, a, b);
+    gt_view vc, va, vb;
+    gt_view_make(&vc, GPUX_BOOL, 2, s2, GT_REVERSED, hc);
+    gt_view_make(&va, dt, 2, s2, GT_STRIDED, ha);
+    gt_view_make(&vb, dt, 2, s2, GT_CONTIG, hb);
+    GT_OK(gpux_where(&o, vc.view, va.view, vb.view));
+    got = take(o);
+    ref_where(dt, 35, hc, ha, hb, want);
+    gt_compare("where n", dt, got, want, 35, gt_tolerance(dt, GT_OPC_EXACT), dt, ha, hb);
+    gt_view_free(&vc);
+    gt_view_free(&va);
+    gt_view_free(&vb);
+    GT_FREE(got, want, ha, hb, hc);
+    g_kernels += 2;
+  }
+}
+
+/* ------------------------------------------------------------------ casts, copies, fills */
+static void test_cast(void **state) {
+  (void)state;
+  const int64_t sn[1] = {N_SMALL}, s2[2] = {5, 7};
+  for (int f = 0; f < 8; f++)
+    for (int t = 0; t < 8; t++) {
+      gpux_dtype from = k_storage[f], to = k_storage[t];
+      if (!gt_dtype_available(from) || !gt_dtype_available(to)) continue;
+      char label[96];
+      void *h = host_random(from, N_SMALL, GT_DOM_ANY, 100u + (uint64_t)(8 * f + t));
+      /* special values first: NaN, inf, limits, halves */
+      gt_special_values(h, from, 16);
+      void *want = gt_malloc(N_SMALL * ref_dtype_size(to));
+      ref_cast_bits(from, to, N_SMALL, h, want);
+      gpux_array_t a = upload(from, 1, sn, h), o = NULL;
+      GT_OK(gpux_array_cast(&o, a, to));
+      void *got = take(o);
+      snprintf(label, sizeof label, "cast %s -> %s c", gt_dtype_str(from), gt_dtype_str(to));
+      gt_compare_bits(label, to, got, want, N_SMALL);
+      gpux_array_release(a);
+      free(got);
+      gt_view v;
+      gt_view_make(&v, from, 2, s2, GT_REVERSED, h);
+      GT_OK(gpux_array_cast(&o, v.view, to));
+      got = take(o);
+      snprintf(label, sizeof label, "cast %s -> %s n", gt_dtype_str(from), gt_dtype_str(to));
+      gt_compare_bits(label, to, got, want, 35);
+      gt_view_free(&v);
+      GT_FREE(got, want, h);
+      g_kernels += 2;
+    }
+}
+
+/* gathers a 2-d (rows x cols) view's elements row-major from the base through the view's map */
+static void test_copy(void **state) {
+  (void)state;
+  const gpux_dtype sizes[4] = {GPUX_UINT8, GPUX_FLOAT16, GPUX_FLOAT32, GPUX_FLOAT64};
+  const int64_t s3[3] = {3, 5, 6}, sm[2] = {40, 36};
+  for (int k = 0; k < 4; k++) {
+    gpux_dtype dt = sizes[k];
+    if (!gt_dtype_available(dt)) continue;
+    size_t es = ref_dtype_size(dt);
+    char label[96];
+    /* copy_n: a strided 3-d view made contiguous */
+    void *h = host_random(dt, 90, GT_DOM_ANY, 7u + (uint64_t)k);
+    gt_view v;
+    gt_view_make(&v, dt, 3, s3, GT_STRIDED, h);
+    gpux_array_t o = NULL;
+    GT_OK(gpux_array_contiguous(&o, v.view));
+    void *got = take(o);
+    snprintf(label, sizeof label, "copy_n %zu bytes", es);
+    gt_compare_bits(label, dt, got, h, 90);
+    gt_view_free(&v);
+    GT_FREE(got, h);
+    /* copy_t: transposes (tiled kernels on GPUs), a 2-d matrix and a 3-d permutation */
+    h = host_random(dt, 40 * 36, GT_DOM_ANY, 17u + (uint64_t)k);
+    void *want = gt_malloc(40 * 36 * es);
+    gpux_array_t a = upload(dt, 2, sm, h);
+    GT_OK(gpux_array_transpose(&o, a));
+    got = take(o);
+    const int ax2[2] = {1, 0};
+    ref_permute(want, h, es, 2, sm, ax2);
+    snprintf(label, sizeof label, "transpose %zu bytes", es);
+    gt_compare_bits(label, dt, got, want, 40 * 36);
+    gpux_array_release(a);
+    free(got);
+    const int ax3[3] = {2, 0, 1};
+    a = upload(dt, 3, s3, h);
+    GT_OK(gpux_array_permute(&o, a, ax3));
+    got = take(o);
+    ref_permute(want, h, es, 3, s3, ax3);
+    snprintf(label, sizeof label, "permute %zu bytes", es);
+    gt_compare_bits(label, dt, got, want, 90);
+    gpux_array_release(a);
+    GT_FREE(got, want, h);
+    g_kernels += 3;
+  }
+}
+
+static void test_fill(void **state) {
+  (void)state;
+  const int64_t sn[1] = {N_SMALL};
+  for (int d = 0; d < 8; d++) {
+    gpux_dtype dt = k_storage[d];
+    if (!gt_dtype_available(dt)) continue;
+    size_t es = ref_dtype_size(dt);
+    char label[96];
+    void *want = gt_malloc(N_SMALL * es);
+    ref_value *rv = gt_malloc(N_SMALL * sizeof *rv);
+    gpux_array_t o = NULL;
+    /* fill */
+    GT_OK(gpux_array_full(&o, gt_ctx, dt, 1, sn, 2.5));
+    void *got = take(o);
+    for (int64_t i = 0; i < N_SMALL; i++) ref_store(dt, want, i, ref_from_double(dt, 2.5));
+    snprintf(label, sizeof label, "fill %s", gt_dtype_str(dt));
+    gt_compare_bits(label, dt, got, want, N_SMALL);
+    free(got);
+    /* arange and linspace: against the reference values in float64, rounded to dt */
+    GT_OK(gpux_array_arange(&o, gt_ctx, dt, -3.0, -3.0 + 0.5 * N_SMALL, 0.5));
+    got = take(o);
+    ref_arange(dt, -3.0, 0.5, N_SMALL, rv);
+    for (int64_t i = 0; i < N_SMALL; i++) ref_store(dt, want, i, rv[i]);
+    snprintf(label, sizeof label, "arange %s", gt_dtype_str(dt));
+    gt_compare_bits(label, dt, got, want, N_SMALL);
+    free(got);
+    GT_OK(gpux_array_linspace(&o, gt_ctx, dt, -1.0, 7.0, N_SMALL));
+    got = take(o);
+    ref_linspace(dt, -1.0, 7.0, N_SMALL, rv);
+    if (ref_dtype_is_half(dt) || !ref_dtype_is_float(dt)) {
+      for (int64_t i = 0; i < N_SMALL; i++) ref_store(dt, want, i, rv[i]);
+      snprintf(label, sizeof label, "linspace %s", gt_dtype_str(dt));
+      gt_compare_bits(label, dt, got, want, N_SMALL);
+    } else {
+      gt_compare("linspace", dt, got, rv, N_SMALL, gt_tolerance(dt, GT_OPC_RANGE), dt, NULL, NULL);
+    }
+    GT_FREE(got, want, rv);
+    g_kernels += 3;
+  }
+}
+
+/* ------------------------------------------------------------------ reductions, scans */
+static void reduce_check(gpux_reduce_op op, gpux_dtype dt, int nd, const int64_t *shape,
+                         const int *red, const void *h, const char *what) {
+  gpux_dtype rdt;
+  if (!ref_reduce_result(op, dt, &rdt)) return;
+  int axes[4], naxes = 0;
+  int64_t nout = 1;
+  for (int d = 0; d < nd; d++) {
+    if (red[d]) axes[naxes++] = d;
+    else nout *= shape[d];
+  }
+  void *want = gt_malloc((size_t)nout * ref_dtype_size(rdt));
+  if (ref_reduce_axes_canon(op, dt, nd, shape, h, red, op == GPUX_REDUCE_VAR ? 1 : 0, want) < 0) {
+    free(want);
+    return;
+  }
+  gpux_array_t a = upload(dt, nd, shape, h), o = NULL;
+  if (op == GPUX_REDUCE_VAR) GT_OK(gpux_var(&o, a, axes, naxes, 1, 0));
+  else GT_OK(gpux_reduce(&o, op, a, axes, naxes, 0));
+  void *got = take(o);
+  char label[128];
+  snprintf(label, sizeof label, "reduce %s %s %s", gpux_reduce_op_name(op), gt_dtype_str(dt), what);
+  gt_compare_bits(label, rdt, got, want, nout);
+  gpux_array_release(a);
+  GT_FREE(got, want);
+  g_kernels++;
+}
+
+static void test_reduce(void **state) {
+  (void)state;
+  /* columns: 5 go through a transposing copy and the row layout, 12 (>= 8) take the column
+   * layout (a multiple of 4: the GPU form's vector columns where the kind has them) */
+  const int64_t rows[2] = {3, 41}, cols[2] = {41, 5}, wide[2] = {41, 12}, big[1] = {N_CHUNKS},
+                bigcols[2] = {4097, 12};
+  const int red_row[2] = {0, 1}, red_col[2] = {1, 0}, red_all[1] = {1};
+  for (int op = 0; op < GPUX_REDUCE_OP_COUNT; op++)
+    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+      gpux_dtype dt = k_compute[d];
+      if (!gt_dtype_available(dt)) continue;
+      gt_domain dom = op == GPUX_REDUCE_PROD ? GT_DOM_SMALLINT : GT_DOM_ANY;
+      void *h = host_random(dt, N_CHUNKS, dom, 300u + (uint64_t)(op * 8 + d));
+      reduce_check((gpux_reduce_op)op, dt, 2, rows, red_row, h, "rows");
+      reduce_check((gpux_reduce_op)op, dt, 2, cols, red_col, h, "columns via copy");
+      reduce_check((gpux_reduce_op)op, dt, 2, wide, red_col, h, "columns");
+      /* more than one chunk: a second pass (argmin_p / argmax_p for the arg kinds) */
+      if (dt == GPUX_FLOAT32 || dt == GPUX_INT64 || op == GPUX_REDUCE_VAR ||
+          op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX)
+        reduce_check((gpux_reduce_op)op, dt, 1, big, red_all, h, "2 passes");
+      free(h);
+      /* the arg kinds' second pass over columns (argmin_p / argmax_p, column layout) */
+      if (op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX) {
+        h = host_random(dt, 4097 * 12, dom, 700u + (uint64_t)(op * 8 + d));
+        reduce_check((gpux_reduce_op)op, dt, 2, bigcols, red_col, h, "columns, 2 passes");
+        free(h);
+      }
+    }
+}
+
+static void test_scan(void **state) {
+  (void)state;
+  const int64_t small[2] = {3, N_SMALL}, big[2] = {2, N_CHUNKS};
+  for (int op = 0; op < 2; op++)
+    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+      gpux_dtype dt = k_compute[d];
+      if (dt == GPUX_BOOL || !gt_dtype_available(dt)) continue;
+      gpux_dtype rdt = ref_scan_result(dt);
+      for (int sz = 0; sz < 2; sz++) {
+        if (sz && dt != GPUX_FLOAT32 && dt != GPUX_INT32) continue;
+        const int64_t *sh = sz ? big : small;
+        int64_t n = sh[0] * sh[1];
+        void *h = host_random(dt, n, op ? GT_DOM_SMALLINT : GT_DOM_ANY, 500u + (uint64_t)d);
+        void *want = gt_malloc((size_t)n * ref_dtype_size(rdt));
+        gpux_array_t a = upload(dt, 2, sh, h);
+        for (int ex = 0; ex < 2; ex++) {
+          gpux_array_t o = NULL;
+          GT_OK(gpux_scan(&o, (gpux_scan_op)op, a, 1, ex));
+          void *got = take(o);
+          ref_scan_canon((gpux_scan_op)op, dt, sh[0], sh[1], h, ex, want);
+          char label[96];
+          snprintf(label, sizeof label, "scan %s %s %s%s", op ? "prod" : "sum", gt_dtype_str(dt),
+                   sz ? "tiles" : "small", ex ? " exclusive" : "");
+          gt_compare_bits(label, rdt, got, want, n);
+          free(got);
+          g_kernels++;
+        }
+        gpux_array_release(a);
+        GT_FREE(want, h);
+      }
+    }
+}
+
+/* ------------------------------------------------------------------ gemm (native kernels) */
+static void test_gemm(void **state) {
+  (void)state;
+  const gpux_dtype dts[4] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32, GPUX_INT64};
+  const int64_t dims[2][3] = {{5, 3, 7}, {33, 35, 37}}; /* m, n, k: one tile, several */
+  for (int d = 0; d < 4; d++)
+    for (int z = 0; z < 2; z++)
+      for (int t = 0; t < 4; t++) {
+        gpux_dtype dt = dts[d];
+        if (!gt_dtype_available(dt)) continue;
+        if (z == 1 && t != 0 && t != 3) continue;
+        int ta = t & 1, tb = t >> 1;
+        int64_t m = dims[z][0], n = dims[z][1], k = dims[z][2];
+        int64_t sa[2] = {ta ? k : m, ta ? m : k}, sb[2] = {tb ? n : k, tb ? k : n}, sc[2] = {m, n};
+        gt_domain dom = ref_dtype_is_float(dt) ? GT_DOM_ANY : GT_DOM_SMALLINT;
+        void *ha = host_random(dt, m * k, dom, 61u + (uint64_t)t);
+        void *hb = host_random(dt, k * n, dom, 67u + (uint64_t)t);
+        void *hc = host_random(dt, m * n, dom, 71u + (uint64_t)t);
+        ref_value *want = gt_malloc((size_t)(m * n) * sizeof *want);
+        double *sumabs = gt_malloc((size_t)(m * n) * sizeof *sumabs);
+        ref_gemm(dt, ta, tb, m, n, k, 1.5, ha, sa[1], hb, sb[1], 0.5, hc, n, want, sumabs);
+        gpux_array_t a = upload(dt, 2, sa, ha), b = upload(dt, 2, sb, hb), c = upload(dt, 2, sc, hc);
+        GT_OK(gpux_gemm(c, ta ? GPUX_TRANS : GPUX_NO_TRANS, tb ? GPUX_TRANS : GPUX_NO_TRANS, 1.5,
+                        a, b, 0.5));
+        void *got = take(c);
+        char label[96];
+        snprintf(label, sizeof label, "gemm %s %" PRId64 "x%" PRId64 "x%" PRId64 " t%d%d",
+                 gt_dtype_str(dt), m, n, k, ta, tb);
+        if (ref_dtype_is_float(dt)) {
+          const double eps = dt == GPUX_FLOAT32 ? 0x1p-24 : 0x1p-53;
+          for (int64_t i = 0; i < m * n; i++) sumabs[i] *= 2.0 * (double)(k + 2) * eps;
+          gt_compare_tol(label, dt, got, want, sumabs, m * n);
+        } else {
+          gt_compare_tol(label, dt, got, want, NULL, m * n);
+        }
+        GT_RELEASE(a, b);
+        GT_FREE(got, ha, hb, hc, want, sumabs);
+        g_kernels++;
+      }
+}
+
+/* ------------------------------------------------------------------ random numbers */
+static void test_random(void **state) {
+  (void)state;
+  const gpux_dtype fdt[2] = {GPUX_FLOAT32, GPUX_FLOAT64};
+  const gpux_dtype idt[2] = {GPUX_INT32, GPUX_INT64};
+  const int64_t sizes[2] = {N_SMALL, 3000}; /* 3000: several blocks and work-groups */
+  gpux_generator_t g = NULL;
+  GT_OK(gpux_generator_create(&g, 20261202));
+  for (int z = 0; z < 2; z++) {
+    int64_t n = sizes[z];
+    for (int kind = 0; kind < 4; kind++) {
+      int ndt = kind == GPUX_RANDOM_BERNOULLI ? 1 : 2;
+      for (int d = 0; d < ndt; d++) {
+        gpux_dtype dt = kind == GPUX_RANDOM_INTEGERS    ? idt[d]
+                        : kind == GPUX_RANDOM_BERNOULLI ? GPUX_BOOL
+                                                        : fdt[d];
+        if (!gt_dtype_available(dt)) continue;
+        size_t bytes = (size_t)n * ref_dtype_size(dt);
+        gpux_array_t o = NULL;
+        GT_OK(gpux_array_empty(&o, gt_ctx, dt, 1, &n));
+        gpux_rng_state st;
+        GT_OK(gpux_generator_get_state(&st, g));
+        void *want = gt_malloc(bytes);
+        switch (kind) {
+          case GPUX_RANDOM_UNIFORM:
+            GT_OK(gpux_random_uniform(o, g, -2.0, 3.0));
+            GT_OK(gpux_random_uniform_host(want, dt, 0, n, &st, -2.0, 3.0));
+            break;
+          case GPUX_RANDOM_NORMAL: /* z == 0: the standard normal's own kernels */
+            GT_OK(gpux_random_normal(o, g, z ? 1.0 : 0.0, z ? 2.0 : 1.0));
+            GT_OK(gpux_random_normal_host(want, dt, 0, n, &st, z ? 1.0 : 0.0, z ? 2.0 : 1.0));
+            break;
+          case GPUX_RANDOM_INTEGERS:
+            GT_OK(gpux_random_integers(o, g, -5, 100));
+            GT_OK(gpux_random_integers_host(want, dt, 0, n, &st, -5, 100));
+            break;
+          default:
+            GT_OK(gpux_random_bernoulli(o, g, 0.3));
+            GT_OK(gpux_random_bernoulli_host(want, 0, n, &st, 0.3));
+        }
+        void *got = take(o);
+        char label[96];
+        snprintf(label, sizeof label, "random kind %d %s n %" PRId64, kind, gt_dtype_str(dt), n);
+        gt_compare_bits(label, dt, got, want, n);
+        GT_FREE(got, want);
+        g_kernels++;
+      }
+    }
+  }
+  gpux_generator_release(g);
+}
+
+/* ------------------------------------------------------------------ user kernels */
+/* a work-group sum in local memory (barriers), a global atomic, and the dialect's math */
+static const char k_dialect_src[] =
+    "GPUX_KERNEL block_sum(GPUX_GLOBAL const gpux_i32 *x, GPUX_GLOBAL gpux_i32 *sums,\n"
+    "                      GPUX_GLOBAL gpux_i32 *total, GPUX_LOCAL_PTR(gpux_i32) tmp,\n"
+    "                      gpux_i64 n) {\n"
+    "  gpux_i64 i = GPUX_GLOBAL_ID(0), l = GPUX_LOCAL_ID(0);\n"
+    "  tmp[l] = i < n ? x[i] : 0;\n"
+    "  GPUX_BARRIER();\n"
+    "  for (gpux_i64 s = GPUX_LOCAL_SIZE(0) / 2; s > 0; s /= 2) {\n"
+    "    if (l < s) tmp[l] += tmp[l + s];\n"
+    "    GPUX_BARRIER();\n"
+    "  }\n"
+    "  if (l == 0) {\n"
+    "    sums[GPUX_GROUP_ID(0)] = tmp[0];\n"
+    "    GPUX_ATOMIC_ADD_I32(total, tmp[0]);\n"
+    "  }\n"
+    "}\n";
+
+/* v rounded to dt, as the kernel rounds each op of a fused expression */
+static ref_value rounded(gpux_dtype dt, ref_value v) {
+  double tmp;
+  ref_store(dt, &tmp, 0, v);
+  return ref_load(dt, &tmp, 0);
+}
+
+static void test_user_kernels(void **state) {
+  (void)state;
+  enum { WG = 16, GROUPS = 5, NX = WG * GROUPS - 3 };
+  int32_t hx[NX], sums[GROUPS] = {0}, total = 0;
+  for (int i = 0; i < NX; i++) hx[i] = (i * 7919) % 23 - 11;
+  for (int i = 0; i < NX; i++) {
+    sums[i / WG] += hx[i];
+    total += hx[i];
+  }
+  int64_t nx = NX, ng = GROUPS, one = 1;
+  gpux_array_t x = upload(GPUX_INT32, 1, &nx, hx), s = NULL, t = NULL;
+  GT_OK(gpux_array_zeros(&s, gt_ctx, GPUX_INT32, 1, &ng));
+  GT_OK(gpux_array_zeros(&t, gt_ctx, GPUX_INT32, 1, &one));
+  gpux_program_t p = NULL;
+  gpux_kernel_t k = NULL;
+  GT_OK(gpux_program_create(&p, gt_ctx, GPUX_SOURCE_DIALECT, k_dialect_src, NULL));
+  GT_OK(gpux_kernel_create(&k, p, "block_sum"));
+  const uint64_t grid[1] = {GROUPS};
+  const uint32_t block[1] = {WG};
+  const gpux_arg args[5] = {gpux_arg_array(x), gpux_arg_array(s), gpux_arg_array(t),
+                            gpux_arg_local(WG * sizeof(int32_t)), gpux_arg_i64(NX)};
+  GT_OK(gpux_kernel_call(k, 1, grid, block, 5, args));
+  int32_t gs[GROUPS], gt1;
+  GT_OK(gpux_array_read(s, gs, sizeof gs));
+  GT_OK(gpux_array_read(t, &gt1, sizeof gt1));
+  GT_ASSERT(memcmp(gs, sums, sizeof gs) == 0, "block_sum: the work-group sums differ");
+  GT_ASSERT(gt1 == total, "block_sum: total %d, expected %d", gt1, total);
+  gpux_kernel_release(k);
+  gpux_program_release(p);
+  GT_RELEASE(x, s, t);
+  g_kernels++;
+
+  /* an elementwise expression with the ops prelude, contiguous and broadcast */
+  gpux_elementwise_t ew = NULL;
+  GT_OK(gpux_elementwise_create(&ew, gt_ctx, "T x, T y, T a", "T z",
+                                "z = gpux_maximum(a * x, y) + gpux_relu(x - y)", "fused", NULL));
+  const int64_t s2[2] = {4, 9}, s1[1] = {9};
+  for (int d = 0; d < 4; d++) {
+    gpux_dtype dt = k_compute[d];
+    if (!gt_dtype_available(dt)) continue;
+    for (int bc = 0; bc < 2; bc++) {
+      void *hxv = host_random(dt, 36, GT_DOM_SMALLINT, 81u + (uint64_t)d);
+      void *hy = host_random(dt, 36, GT_DOM_SMALLINT, 83u + (uint64_t)d);
+      gpux_array_t ax = upload(dt, 2, s2, hxv), ay = upload(dt, bc ? 1 : 2, bc ? s1 : s2, hy),
+                   az = NULL;
+      GT_OK(gpux_array_empty(&az, gt_ctx, dt, 2, s2));
+      const gpux_arg eargs[4] = {gpux_arg_array(ax), gpux_arg_array(ay), gpux_arg_f64(2.0),
+                                 gpux_arg_array(az)};
+      GT_OK(gpux_elementwise_call(ew, 4, eargs));
+      void *got = take(az);
+      ref_value *want = gt_malloc(36 * sizeof *want);
+      void *fy = gt_malloc(36 * ref_dtype_size(dt));
+      if (bc) ref_broadcast(fy, hy, ref_dtype_size(dt), 2, s2, 1, s1);
+      else memcpy(fy, hy, 36 * ref_dtype_size(dt));
+      for (int64_t i = 0; i < 36; i++) {
+        ref_value xv = ref_load(dt, hxv, i), yv = ref_load(dt, fy, i);
+        ref_value ax2 = rounded(dt, ref_binary1(GPUX_MUL, dt, ref_from_double(dt, 2.0), xv));
+        ref_value mx = ref_binary1(GPUX_MAXIMUM, dt, ax2, yv);
+        ref_value rl = ref_unary1(GPUX_RELU, dt, rounded(dt, ref_binary1(GPUX_SUB, dt, xv, yv)));
+        want[i] = ref_binary1(GPUX_ADD, dt, mx, rl);
+      }
+      char label[96];
+      snprintf(label, sizeof label, "elementwise expression %s%s", gt_dtype_str(dt),
+               bc ? " broadcast" : "");
+      gt_compare(label, dt, got, want, 36, gt_tolerance(dt, GT_OPC_EXACT), dt, hxv, fy);
+      GT_RELEASE(ax, ay);
+      GT_FREE(got, want, fy, hxv, hy);
+      g_kernels++;
+    }
+  }
+  gpux_elementwise_release(ew);
+}
+
+/* GPUX_OCLGRIND_CANARY=1: a kernel with an out-of-bounds write and a write-write race, which
+ * tests/oclgrind.sh runs to check that oclgrind's reports are seen (a blind check would pass
+ * anything). Blocks of the pool are whole multiples of 512 bytes: 128 int32 fill one. */
+static const char k_canary_src[] =
+    "GPUX_KERNEL canary(GPUX_GLOBAL gpux_i32 *x, gpux_i64 n) {\n"
+    "  gpux_i64 i = GPUX_GLOBAL_ID(0);\n"
+    "  x[n + i] = 1;\n"
+    "  x[0] = (gpux_i32)i;\n"
+    "}\n";
+
+static int run_canary(void) {
+  int64_t n = 128;
+  gpux_array_t x = NULL;
+  gpux_program_t p = NULL;
+  gpux_kernel_t k = NULL;
+  const uint64_t grid[1] = {1};
+  const uint32_t block[1] = {2};
+  gpux_status s = gpux_array_zeros(&x, gt_ctx, GPUX_INT32, 1, &n);
+  if (s == GPUX_SUCCESS) s = gpux_program_create(&p, gt_ctx, GPUX_SOURCE_DIALECT, k_canary_src, NULL);
+  if (s == GPUX_SUCCESS) s = gpux_kernel_create(&k, p, "canary");
+  const gpux_arg args[2] = {gpux_arg_array(x), gpux_arg_i64(n)};
+  if (s == GPUX_SUCCESS) s = gpux_kernel_call(k, 1, grid, block, 2, args);
+  if (s == GPUX_SUCCESS) s = gpux_context_synchronize(gt_ctx);
+  printf("test_oclgrind: canary launched: %s\n", gpux_status_name(s));
+  gpux_kernel_release(k);
+  gpux_program_release(p);
+  gpux_array_release(x);
+  gt_shutdown();
+  return 0;
+}
+
+int main(void) {
+  gt_init("test_oclgrind");
+  const char *canary = getenv("GPUX_OCLGRIND_CANARY");
+  if (canary && !strcmp(canary, "1")) return run_canary();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_binary),  cmocka_unit_test(test_unary_where),
+      cmocka_unit_test(test_cast),    cmocka_unit_test(test_copy),
+      cmocka_unit_test(test_fill),    cmocka_unit_test(test_reduce),
+      cmocka_unit_test(test_scan),    cmocka_unit_test(test_gemm),
+      cmocka_unit_test(test_random),  cmocka_unit_test(test_user_kernels),
+  };
+  int failed = gt_run("oclgrind", tests, sizeof tests / sizeof tests[0]);
+  printf("test_oclgrind: %d cases (kernel launches or more) run\n", g_kernels);
+  gt_shutdown();
+  return failed ? 1 : 0;
+}
