@@ -19,7 +19,8 @@ JOBS=${JOBS:-12}
 LIMIT=${LIMIT:-420}
 TOOLS=${TOOLS:-memcheck racecheck initcheck}
 CS=${CS:-/usr/local/cuda/bin/compute-sanitizer}
-mkdir -p "$OUTDIR" && OUTDIR=$(cd "$OUTDIR" && pwd)
+LOGDIR=${LOGDIR:-$OUTDIR} # the per-run logs (many files): elsewhere when OUTDIR must stay small
+mkdir -p "$OUTDIR" "$LOGDIR" && OUTDIR=$(cd "$OUTDIR" && pwd) && LOGDIR=$(cd "$LOGDIR" && pwd)
 
 # name<TAB>command of each CUDA test, as CTest registers it
 mapfile -t runs < <(ctest --test-dir "$BUILD_DIR" -L cuda --show-only=json-v1 2>/dev/null |
@@ -32,7 +33,7 @@ for t in json.load(sys.stdin)["tests"]:
 [ ${#runs[@]} -gt 0 ] || { echo "no CUDA tests registered in $BUILD_DIR"; exit 1; }
 
 one() { # tool, name, env, command
-  local tool=$1 name=$2 env=$3 cmd=$4 log="$OUTDIR/$1-$2.log" t0 rc
+  local tool=$1 name=$2 env=$3 cmd=$4 log="$LOGDIR/$1-$2.log" t0 rc
   t0=$(date +%s)
   # shellcheck disable=SC2086
   env $env timeout -k 10 "$LIMIT" "$CS" --tool "$tool" --error-exitcode 9 $cmd >"$log" 2>&1
@@ -41,7 +42,7 @@ one() { # tool, name, env, command
     "$(grep -E '(ERROR|RACECHECK|INITCHECK|LEAK) SUMMARY' "$log" | tail -1)"
 }
 export -f one
-export OUTDIR LIMIT CS
+export OUTDIR LOGDIR LIMIT CS
 
 for tool in $TOOLS; do
   for r in "${runs[@]}"; do
@@ -62,5 +63,14 @@ done | xargs -0 -n 4 -P "$JOBS" bash -c 'one "$@"' _ >"$OUTDIR/rows.tsv"
   sort "$OUTDIR/rows.tsv" | awk -F'\t' '{printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5}'
 } >"$OUTDIR/summary.md"
 cat "$OUTDIR/summary.md"
+# what each run that found something reported, folded: kinds of error and where
+for f in "$LOGDIR"/*.log; do
+  grep -qE '(ERROR|RACECHECK|INITCHECK) SUMMARY: [1-9]' "$f" || continue
+  echo "== $(basename "$f")"
+  grep -E '^========= (Program hit|Invalid|Uninitialized|Race|Error|Warning)' "$f" |
+    sed 's/0x[0-9a-f]*/_/g' | sort | uniq -c | sort -rn | head -8
+  grep -E 'Host Frame|Device Frame' "$f" | sed 's/\[0x[0-9a-f]*\]//' | sort | uniq -c |
+    sort -rn | head -8
+done >"$OUTDIR/errors.txt"
 # clean: every run exited 0 (9: the tool found errors; 124/137: cut; others: the test failed)
 ! awk -F'\t' '$3 != 0 {bad = 1} END {exit !bad}' "$OUTDIR/rows.tsv"

@@ -379,7 +379,8 @@ done:
 static int one_param(const char *text) {
   int words = 0;
   size_t n = strlen(text);
-  if (strchr(text, '(') || n + 1 >= sizeof ((gpux__kparam *)0)->text) return 0; /* cut short */
+  if (strchr(text, '(') || strstr(text, "...") || n + 1 >= sizeof((gpux__kparam *)0)->text)
+    return 0; /* a call-like macro, a parameter pack, or cut short */
   for (size_t i = 0; i < n; i++)
     if (is_id0(text[i]) && (i == 0 || !is_id(text[i - 1]))) words++;
   while (n && text[n - 1] == ' ') n--;

@@ -599,6 +599,7 @@ gpux_status gpux_cuda_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *n
   size_t n = strlen(name);
   CUresult r;
 
+  const int read = *nparams; /* the front end's count, or -1 */
   *out = NULL;
   *nparams = -1;
   *max_block = 0;
@@ -632,8 +633,6 @@ gpux_status gpux_cuda_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *n
    * front end read (every parameter understood, so no macro hides one), checked by asking
    * for the last of them; else counted by asking until the index is out of range (driver
    * 12.4+: a call that fails on purpose, which compute-sanitizer reports) */
-  const int read = *nparams;
-  *nparams = -1;
   if (gpux_cuda_drv.FuncGetParamInfo) {
     size_t count = 0, last_off = 0, last_size = 0;
     int known = -1;
