@@ -173,7 +173,7 @@ static gpux_status load(int i, const gpux__backend_iface **out, char *why, size_
   char *saved = gpux__error_save();
   gpux_status s2 = be->init();
   if (s2 != GPUX_SUCCESS) {
-    snprintf(why, len, "%s", gpux_last_error_message());
+    snprintf(why, len, "%s", gpux__error_body()); /* every caller adds its own name */
     free(saved);
     return s2;
   }
