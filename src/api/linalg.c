@@ -60,10 +60,11 @@ static const int gemm_dtypes[] = {GPUX_GEMM_DT(GEMM_DT_ID, _) GPUX_GEMM_DT_HALF(
 #undef GEMM_DT_ID
 #define N_GEMM_DTYPES ((int)(sizeof gemm_dtypes / sizeof gemm_dtypes[0]))
 
-/* 1 when ctx multiplies dt on some path */
+/* 1 when ctx multiplies dt on some path (the native one first: asking for the vendor path
+ * may load its library) */
 static int gemm_dtype_ok(const struct gpux_context *ctx, int dt) {
   char why[512];
-  for (int path = GPUX_GEMM_VENDOR; path <= GPUX_GEMM_NATIVE; path++) {
+  for (int path = GPUX_GEMM_NATIVE; path >= GPUX_GEMM_VENDOR; path--) {
     const gpux__query q = {GPUX__Q_GEMM, path, dt, -1};
     if (gpux__can(ctx, &q, why, sizeof why) == GPUX_SUCCESS) return 1;
   }
