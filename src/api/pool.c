@@ -50,6 +50,13 @@ gpux_status gpux__pool_alloc(struct gpux_context *ctx, size_t bytes, gpux__block
     p->stats.bytes_cached -= out->size;
     p->stats.pool_hits++;
   } else {
+    /* more than the device's largest allocation fails without asking the driver (a failing
+     * driver call would show in the user's own compute-sanitizer reports) */
+    if (ctx->info.max_alloc_bytes && need > ctx->info.max_alloc_bytes)
+      return gpux__set_error(GPUX_ERROR_OUT_OF_MEMORY,
+                             "%zu bytes requested; the largest allocation %s allows is %llu "
+                             "bytes",
+                             need, ctx->info.name, (unsigned long long)ctx->info.max_alloc_bytes);
     void *buf = NULL;
     gpux_status s = ctx->be->mem_alloc(ctx->b, need, &buf);
     if (s == GPUX_ERROR_OUT_OF_MEMORY && p->nfree) {
