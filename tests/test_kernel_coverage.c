@@ -128,6 +128,10 @@ static const char *const k_gemm_cuda[] = {GPUX_GEMM_DT_HALF(GEMM_NAME, _)};
 static const char *const k_random[] = {GPUX_RANDOM_KINDS(RANDOM_KIND)};
 #define SIZE_ITEM(n) n,
 static const int k_elem_sizes[] = {GPUX_ELEM_SIZES(SIZE_ITEM)};
+/* the families that list their names whole in gpux_kernels.h; NULL ends it */
+#define FAMILY_NAME(name) name,
+#define FAMILY_LIST(list) list(FAMILY_NAME)
+static const char *const k_family_lists[] = {GPUX_KN_FAMILY_LISTS(FAMILY_LIST) NULL};
 
 /* cuda: 1 for the CUDA set (it also has the GPUX_GEMM_DT_HALF kernels), 2 for the OpenCL
  * GPU form's (it also has k_reduce_cv), 0 for the OpenCL CPU form's */
@@ -168,6 +172,7 @@ static strlist expected_names(int cuda) {
     snprintf(buf, sizeof buf, GPUX_KN_COPY_N("%d"), k_elem_sizes[i]), sl_add(&l, buf);
     snprintf(buf, sizeof buf, GPUX_KN_COPY_T("%d"), k_elem_sizes[i]), sl_add(&l, buf);
   }
+  for (size_t i = 0; k_family_lists[i]; i++) sl_add(&l, k_family_lists[i]);
   sl_sort_unique(&l);
   return l;
 }

@@ -111,6 +111,12 @@
 /* a name with its layout: "c", "s", "n" (elementwise); "r", "c" (reductions); "cv" (the
  * OpenCL GPU form's vector column reductions) */
 #define GPUX_KN_LAYOUT(name, lay) name "_" lay
+/* The kernel names of the families that list them whole (every name in both kernel sets,
+ * float64 ones absent where the device lacks fp64): X(LIST), where LIST(N) calls N(name)
+ * with a string literal for each. tests/test_kernel_coverage.c expects them with no edit of
+ * its own; a new family adds its list here (the families above predate it and are listed
+ * in the test). */
+#define GPUX_KN_FAMILY_LISTS(X)
 
 /* Result kinds: SAME (the input dtype) or BOOL. */
 #define GPUX_RES_SAME 0

@@ -138,31 +138,26 @@ GPUX_API void gpux_context_release(gpux_context_t ctx) {
   if (ctx) gpux__context_unref(ctx);
 }
 
-/* The interface entry each family runs on (GPUX__Q_*). */
+/* Whether the backend has the interface entries family q runs on (GPUX__QUERY_FAMILIES) */
 static int has_entry(const gpux__backend_iface *be, int family) {
   switch (family) {
-    case GPUX__Q_REDUCE: return be->reduce != NULL;
-    case GPUX__Q_SCAN: return be->scan != NULL;
-    case GPUX__Q_GEMM: return be->gemm != NULL;
-    case GPUX__Q_RANDOM: return be->random != NULL;
-    case GPUX__Q_PROGRAM:
-      return be->program_build && be->program_release && be->kernel_create &&
-             be->kernel_release && be->kernel_launch;
-    case GPUX__Q_EVENTS:
-      return be->event_create && be->event_destroy && be->event_record &&
-             be->event_synchronize && be->event_elapsed_ms;
-    default: return 1; /* required entries */
+#define GPUX__Q_HAS(id, what, has) \
+  case GPUX__Q_##id: return (has);
+    GPUX__QUERY_FAMILIES(GPUX__Q_HAS)
+#undef GPUX__Q_HAS
+    default: return 0;
   }
 }
 
 gpux_status gpux__can(const struct gpux_context *ctx, const gpux__query *q, char *why,
                       size_t len) {
-  static const char *const family_names[] = {
-      "elementwise binary ops", "elementwise unary ops", "where", "casts", "fills",
-      "reductions", "scans", "matrix products", "random numbers",
-      "run-time compiled programs", "device events"};
+#define GPUX__Q_NAME(id, what, has) [GPUX__Q_##id] = what,
+  static const char *const family_names[GPUX__Q_COUNT] = {GPUX__QUERY_FAMILIES(GPUX__Q_NAME)};
+#undef GPUX__Q_NAME
   if (!has_entry(ctx->be, q->family)) {
-    snprintf(why, len, "the %s backend has no %s", ctx->be->name, family_names[q->family]);
+    snprintf(why, len, "the %s backend has no %s", ctx->be->name,
+             q->family >= 0 && q->family < GPUX__Q_COUNT ? family_names[q->family]
+                                                         : "such op family");
     return GPUX_ERROR_UNSUPPORTED;
   }
   return ctx->be->supports ? ctx->be->supports(ctx->b, q, why, len) : GPUX_SUCCESS;

@@ -190,18 +190,39 @@ typedef struct gpux__uarg {
 
 /* The capability query (supports): can this context's device run one op? The families are
  * the interface's kernel entries; op and the dtypes narrow it down where a backend's answer
- * can depend on them. */
-#define GPUX__Q_BINARY 0  /* op: gpux_binary_op; dtype: the operands' */
-#define GPUX__Q_UNARY 1   /* op: gpux_unary_op; dtype: the operand's */
-#define GPUX__Q_WHERE 2   /* dtype: a's and b's */
-#define GPUX__Q_CAST 3    /* dtype: the source's; dtype2: the destination's */
-#define GPUX__Q_FILL 4    /* fill, arange, linspace; dtype: the output's */
-#define GPUX__Q_REDUCE 5  /* op: gpux_reduce_op; dtype: the input's */
-#define GPUX__Q_SCAN 6    /* op: gpux_scan_op; dtype: the input's */
-#define GPUX__Q_GEMM 7    /* op: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE; dtype: the operands' */
-#define GPUX__Q_RANDOM 8  /* op: GPUX_RK_*; dtype: the output's */
-#define GPUX__Q_PROGRAM 9 /* op: GPUX__LANG_* (run-time compiled programs and their kernels) */
-#define GPUX__Q_EVENTS 10 /* device-clock events */
+ * can depend on them. X(ID, what it is in messages, whether backend `be` has its entries:
+ * a family whose entries are NULL the front end answers itself). A new op family is one
+ * line here. */
+#define GPUX__QUERY_FAMILIES(X)                                                                \
+  /* op: gpux_binary_op; dtype: the operands' */                                              \
+  X(BINARY, "elementwise binary ops", 1)                                                      \
+  /* op: gpux_unary_op; dtype: the operand's */                                               \
+  X(UNARY, "elementwise unary ops", 1)                                                        \
+  /* dtype: a's and b's */                                                                    \
+  X(WHERE, "where", 1)                                                                        \
+  /* dtype: the source's; dtype2: the destination's */                                        \
+  X(CAST, "casts", 1)                                                                         \
+  /* fill, arange, linspace; dtype: the output's */                                           \
+  X(FILL, "fills", 1)                                                                         \
+  /* op: gpux_reduce_op; dtype: the input's */                                                \
+  X(REDUCE, "reductions", be->reduce != NULL)                                                 \
+  /* op: gpux_scan_op; dtype: the input's */                                                  \
+  X(SCAN, "scans", be->scan != NULL)                                                          \
+  /* op: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE; dtype: the operands' */                        \
+  X(GEMM, "matrix products", be->gemm != NULL)                                                \
+  /* op: GPUX_RK_*; dtype: the output's */                                                    \
+  X(RANDOM, "random numbers", be->random != NULL)                                             \
+  /* op: GPUX__LANG_* (run-time compiled programs and their kernels) */                       \
+  X(PROGRAM, "run-time compiled programs",                                                    \
+    be->program_build && be->program_release && be->kernel_create && be->kernel_release &&    \
+        be->kernel_launch)                                                                    \
+  /* device-clock events */                                                                   \
+  X(EVENTS, "device events",                                                                  \
+    be->event_create && be->event_destroy && be->event_record && be->event_synchronize &&     \
+        be->event_elapsed_ms)
+#define GPUX__Q_ENUM(id, what, has) GPUX__Q_##id,
+enum { GPUX__QUERY_FAMILIES(GPUX__Q_ENUM) GPUX__Q_COUNT };
+#undef GPUX__Q_ENUM
 typedef struct gpux__query {
   int family; /* GPUX__Q_* */
   int op;     /* as the family says; 0 where it says nothing */

@@ -102,21 +102,39 @@ static gpux_status gpux_cuda_device_info(int index, gpux__devinfo *info) {
   return GPUX_SUCCESS;
 }
 
-/* The kernel families, each with its fatbin (loaded with the context, in this order) and
- * handle tables. Unloading one that was not loaded does nothing. */
+/* The kernel families (GPUX__KERNEL_FAMILIES), loaded with the context in this order and
+ * unloaded in reverse. Unloading one that was not (or only partly) loaded is safe. */
 static const struct {
-  gpux_status (*load)(gpux__bctx *b);  /* context current */
-  void (*unload)(gpux__bctx *b);       /* context current, stream idle */
-} gpux_cuda_families[] = {
-    {gpux_cuda_elementwise_load, gpux_cuda_elementwise_unload},
-    {gpux_cuda_reduce_load, gpux_cuda_reduce_unload},
-    {gpux_cuda_gemm_load, gpux_cuda_gemm_unload},
-    {gpux_cuda_random_load, gpux_cuda_random_unload},
+  const gpux_cuda_family *fam;
+  const unsigned char *fatbin; /* embedded (cmake/embed.cmake); the x86-64 and AArch64 ABIs
+                                  align arrays of 16 bytes or more to 16, as fatbins need */
+  const char *what;
+} gpux_cuda_families[GPUX_CUDA_FAM_COUNT] = {
+#define GPUX_CUDA_FAM_ROW(f) {&gpux_cuda_fam_##f, gpux_cuda_fatbin_##f, #f ".fatbin"},
+    GPUX__KERNEL_FAMILIES(GPUX_CUDA_FAM_ROW)
+#undef GPUX_CUDA_FAM_ROW
 };
-#define GPUX_CUDA_NFAMILIES (sizeof gpux_cuda_families / sizeof gpux_cuda_families[0])
+
+static gpux_status gpux_cuda_load_family(gpux__bctx *b, int f) {
+  const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
+  if (fam->state_size && !(b->fam[f] = calloc(1, fam->state_size)))
+    return gpux_cuda_host->set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "CUDA %s state",
+                                     gpux_cuda_families[f].what);
+  gpux_status s = gpux_cuda_module_load(&b->mod[f], gpux_cuda_families[f].fatbin,
+                                        gpux_cuda_families[f].what);
+  if (s == GPUX_SUCCESS && fam->load) s = fam->load(b);
+  return s;
+}
 
 static void gpux_cuda_unload_families(gpux__bctx *b) {
-  for (size_t f = GPUX_CUDA_NFAMILIES; f-- > 0;) gpux_cuda_families[f].unload(b);
+  for (int f = GPUX_CUDA_FAM_COUNT; f-- > 0;) {
+    const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
+    if (fam->unload && (b->mod[f] || b->fam[f])) fam->unload(b);
+    if (b->mod[f]) (void)gpux_cuda_drv.ModuleUnload(b->mod[f]);
+    b->mod[f] = NULL;
+    free(b->fam[f]);
+    b->fam[f] = NULL;
+  }
 }
 
 static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
@@ -149,8 +167,8 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
     s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuStreamCreate");
     goto cleanup;
   }
-  for (size_t f = 0; f < GPUX_CUDA_NFAMILIES && s == GPUX_SUCCESS; f++)
-    s = gpux_cuda_families[f].load(b);
+  for (int f = 0; f < GPUX_CUDA_FAM_COUNT && s == GPUX_SUCCESS; f++)
+    s = gpux_cuda_load_family(b, f);
   if (s != GPUX_SUCCESS) goto cleanup;
   *out = b;
   b = NULL;
@@ -400,7 +418,10 @@ cleanup:
 /* Every CUDA device runs every op of the interface for every dtype the front end passes,
  * float64 included; matrix products depend on the dtype and on cuBLAS. */
 static gpux_status gpux_cuda_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
-  if (q->family == GPUX__Q_GEMM) return gpux_cuda_gemm_supports(b, q, why, len);
+  for (int f = 0; f < GPUX_CUDA_FAM_COUNT; f++) {
+    const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
+    if (fam->supports && fam->query == q->family) return fam->supports(b, q, why, len);
+  }
   if (q->family == GPUX__Q_PROGRAM && q->op == GPUX__LANG_OPENCL) {
     snprintf(why, len, "an OpenCL C source cannot be built on the CUDA backend: use "
              "GPUX_SOURCE_DIALECT (runs on both backends) or GPUX_SOURCE_CUDA");
@@ -409,7 +430,7 @@ static gpux_status gpux_cuda_supports(gpux__bctx *b, const gpux__query *q, char 
   return GPUX_SUCCESS;
 }
 
-static const gpux__backend_iface gpux_cuda_iface = {
+static const gpux__backend_iface gpux_cuda_iface_core = {
     .abi_version = GPUX_BACKEND_ABI_VERSION,
     .name = "cuda",
     .supports = gpux_cuda_supports,
@@ -425,18 +446,7 @@ static const gpux__backend_iface gpux_cuda_iface = {
     .mem_download = gpux_cuda_mem_download,
     .host_result = gpux_cuda_host_result,
     .mem_copy = gpux_cuda_mem_copy,
-    .binary = gpux_cuda_binary,
-    .unary = gpux_cuda_unary,
-    .where = gpux_cuda_where,
-    .cast = gpux_cuda_cast,
-    .copy = gpux_cuda_copy,
-    .fill = gpux_cuda_fill,
-    .arange = gpux_cuda_arange,
-    .linspace = gpux_cuda_linspace,
-    .reduce = gpux_cuda_reduce,
-    .scan = gpux_cuda_scan,
-    .gemm = gpux_cuda_gemm,
-    .random = gpux_cuda_random,
+    /* the kernel families' entries: gpux_cuda_backend_entry installs them */
     .program_build = gpux_cuda_program_build,
     .program_release = gpux_cuda_program_release,
     .kernel_create = gpux_cuda_kernel_create,
@@ -458,6 +468,10 @@ const gpux__backend_iface *gpux_cuda_backend_entry(const gpux__host_iface *host)
 
 const gpux__backend_iface *gpux_cuda_backend_entry(const gpux__host_iface *host) {
   if (!host || host->abi_version != GPUX_BACKEND_ABI_VERSION || !host->set_error) return NULL;
+  static gpux__backend_iface it; /* the core entries and each family's (called once, under
+                                    the core's lock) */
   gpux_cuda_host = host;
-  return &gpux_cuda_iface;
+  it = gpux_cuda_iface_core;
+  for (int f = 0; f < GPUX_CUDA_FAM_COUNT; f++) gpux_cuda_families[f].fam->install(&it);
+  return &it;
 }

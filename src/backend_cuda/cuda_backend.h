@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "gpux_backend.h"
+#include "gpux_families_built.h" /* GPUX__KERNEL_FAMILIES, from the top CMakeLists.txt */
 
 /* X(field, symbol, fallback symbol or NULL, PFN type). Versioned names are spelled out
  * (cuda.h maps e.g. cuMemAlloc to cuMemAlloc_v2 by macro; dlsym needs the real name). */
@@ -89,11 +90,40 @@ typedef struct gpux_cuda_driver {
 extern gpux_cuda_driver gpux_cuda_drv;
 extern const gpux__host_iface *gpux_cuda_host;
 
+/* The kernel families (kernels/cuda/<family>.cu, each embedded as the fatbin
+ * gpux_cuda_fatbin_<family>): GPUX_CUDA_FAM_<family> is its slot in gpux__bctx.mod and .fam.
+ * The family's file defines its record, gpux_cuda_fam_<family>; cuda_backend.c loads every
+ * family's module with the context, then calls its load, and installs its interface
+ * entries when the module is opened. A new family needs no edit outside its own files. */
+#define GPUX_CUDA_FAM_ID(f) GPUX_CUDA_FAM_##f,
+enum { GPUX__KERNEL_FAMILIES(GPUX_CUDA_FAM_ID) GPUX_CUDA_FAM_COUNT };
+#undef GPUX_CUDA_FAM_ID
+typedef struct gpux_cuda_family {
+  /* bytes of the family's own state, b->fam[id] (zeroed before load, freed after unload);
+   * 0: none (the older families keep their tables in gpux__bctx) */
+  size_t state_size;
+  /* the module b->mod[id] is loaded; resolves its kernels (context current). NULL: nothing */
+  gpux_status (*load)(gpux__bctx *b);
+  /* undoes load, also after a partial one (context current, stream idle); the module goes
+   * after it. NULL: nothing */
+  void (*unload)(gpux__bctx *b);
+  /* sets the interface entries the family runs */
+  void (*install)(gpux__backend_iface *it);
+  /* answers supports for the GPUX__Q_* family `query` (NULL: the family runs everything the
+   * front end passes) */
+  int query;
+  gpux_status (*supports)(gpux__bctx *b, const gpux__query *q, char *why, size_t len);
+} gpux_cuda_family;
+#define GPUX_CUDA_FAM_DECL(f)                        \
+  extern const gpux_cuda_family gpux_cuda_fam_##f; \
+  extern const unsigned char gpux_cuda_fatbin_##f[];
+GPUX__KERNEL_FAMILIES(GPUX_CUDA_FAM_DECL)
+#undef GPUX_CUDA_FAM_DECL
+
 /* Kernel handle tables, resolved once per context. Layout index = GPUX_LAYOUT_*. */
 #define GPUX_CUDA_NLAYOUTS 3
 #define GPUX_CUDA_NSIZES GPUX_ELEM_SIZE_COUNT /* copy kernels by element size */
 #define GPUX_CUDA_NRLAYOUTS 2 /* reductions: GPUX_RL_ROW, GPUX_RL_COL */
-#define GPUX_CUDA_GEMM_NDT 8 /* gemm kernels indexed by GPUX_KDT_* (f16 = 6, bf16 = 7) */
 
 /* launch limits */
 #define GPUX_CUDA_BLOCK 256u
@@ -105,8 +135,8 @@ struct gpux__bctx {
   CUdevice dev;
   CUcontext ctx; /* the device's primary context (retained) */
   CUstream stream;
-  CUmodule mod_elementwise;
-  CUmodule mod_copy;
+  CUmodule mod[GPUX_CUDA_FAM_COUNT]; /* each family's module */
+  void *fam[GPUX_CUDA_FAM_COUNT];    /* each family's own state (gpux_cuda_family) */
   CUfunction binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
   CUfunction unary[GPUX_UNARY_OP_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
   CUfunction where[GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
@@ -117,8 +147,6 @@ struct gpux__bctx {
   CUfunction arange[GPUX_KDT_COUNT];
   CUfunction linspace[GPUX_KDT_COUNT];
   /* reductions and scans (cuda_reduce.c); [kind][input dtype][GPUX_RL_*] */
-  CUmodule mod_reduce;
-  CUmodule mod_scan;
   CUfunction reduce[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NRLAYOUTS];
   CUfunction scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
   unsigned scan_grid[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT]; /* one wave (gpux_cuda_one_wave) */
@@ -130,13 +158,7 @@ struct gpux__bctx {
    * results there, so returning one to the host needs no copy (allocated on first use) */
   void *result_host;
   CUdeviceptr result_dev;
-  /* matrix products (cuda_gemm.c): the native kernels [GPUX_KDT_*], and the cuBLAS handle
-   * (cublasHandle_t, created on the first vendor product, bound to `stream`) */
-  CUmodule mod_gemm;
-  CUfunction gemm[GPUX_CUDA_GEMM_NDT];
-  void *cublas;
   /* random numbers (cuda_random.c): [GPUX_RK_*][output dtype] */
-  CUmodule mod_random;
   CUfunction random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT];
   unsigned random_grid[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* blocks per launch: one
                                                                    wave (the kernels loop) */
@@ -215,38 +237,6 @@ static inline CUdeviceptr gpux_cuda_opnd_ptr(const gpux__operand *o, int dt) {
   return (CUdeviceptr)(uintptr_t)o->buf +
          (CUdeviceptr)(o->offset * (int64_t)gpux_cuda_dt_size[dt]);
 }
-
-/* cuda_elementwise.c: the elementwise and copy families */
-gpux_status gpux_cuda_elementwise_load(gpux__bctx *b); /* context current */
-void gpux_cuda_elementwise_unload(gpux__bctx *b);      /* context current */
-gpux_status gpux_cuda_binary(gpux__bctx *b, int op, const gpux__launch *l);
-gpux_status gpux_cuda_unary(gpux__bctx *b, int op, const gpux__launch *l);
-gpux_status gpux_cuda_where(gpux__bctx *b, const gpux__launch *l);
-gpux_status gpux_cuda_cast(gpux__bctx *b, const gpux__launch *l);
-gpux_status gpux_cuda_copy(gpux__bctx *b, int elem_size, const gpux__launch *l);
-gpux_status gpux_cuda_fill(gpux__bctx *b, const gpux__launch *l);
-gpux_status gpux_cuda_arange(gpux__bctx *b, const gpux__launch *l, double start, double step);
-gpux_status gpux_cuda_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
-                               double stop);
-
-/* cuda_reduce.c: the reduce and scan families */
-gpux_status gpux_cuda_reduce_load(gpux__bctx *b); /* context current */
-void gpux_cuda_reduce_unload(gpux__bctx *b);      /* context current, stream idle */
-gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p);
-gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p);
-
-/* cuda_gemm.c: matrix products (native kernels; cuBLAS loaded on first use) */
-gpux_status gpux_cuda_gemm_load(gpux__bctx *b); /* context current */
-void gpux_cuda_gemm_unload(gpux__bctx *b);      /* context current, stream idle; also
-                                                    destroys the cuBLAS handle */
-gpux_status gpux_cuda_gemm(gpux__bctx *b, const gpux__gemm *g);
-/* supports for GPUX__Q_GEMM */
-gpux_status gpux_cuda_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len);
-
-/* cuda_random.c: the random family */
-gpux_status gpux_cuda_random_load(gpux__bctx *b); /* context current */
-void gpux_cuda_random_unload(gpux__bctx *b);      /* context current, stream idle */
-gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r);
 
 /* cuda_program.c: user programs and kernels (NVRTC loaded on first use) */
 gpux_status gpux_cuda_program_build(gpux__bctx *b, int lang, const char *src, size_t len,

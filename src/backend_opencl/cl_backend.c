@@ -216,6 +216,13 @@ static int markers_have_timestamps(gpux__bctx *b) {
   return ok;
 }
 
+/* every kernel family (GPUX__KERNEL_FAMILIES; cl_internal.h), in its slot's order */
+static const gpux_cl_family *const families[GPUX_CL_FAM_COUNT] = {
+#define FAMILY_ROW(f) &gpux_cl_fam_##f,
+    GPUX__KERNEL_FAMILIES(FAMILY_ROW)
+#undef FAMILY_ROW
+};
+
 static gpux_status be_context_create(int index, gpux__bctx **out) {
   const gpux_cl_device *d = &g_devices[index];
   gpux_status s = GPUX_SUCCESS;
@@ -316,6 +323,11 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
            "%s%s -DGPUX_CL_ZIG_WG=%u", b->build_options,
            zig_global ? " -DGPUX_CL_ZIG_GLOBAL=1" : "", (unsigned)b->wg);
   b->marker_timing = markers_have_timestamps(b);
+  for (int f = 0; f < GPUX_CL_FAM_COUNT; f++)
+    if (families[f]->state_size && !(b->fam[f] = calloc(1, families[f]->state_size))) {
+      be_context_destroy(b);
+      return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
+    }
   *out = b;
   return GPUX_SUCCESS;
 fail:
@@ -325,18 +337,15 @@ fail:
   return s;
 }
 
-/* every kernel family (cl_internal.h), for the release at context destruction */
-static const gpux_cl_family *const families[GPUX_CL_FAM_COUNT] = {
-    &gpux_cl_fam_elementwise, &gpux_cl_fam_copy,   &gpux_cl_fam_reduce,
-    &gpux_cl_fam_scan,        &gpux_cl_fam_random, &gpux_cl_fam_gemm};
-
 static void be_context_destroy(gpux__bctx *b) {
   if (!b) return;
   if (b->queue) clFinish(b->queue);
   if (b->touch_queue) clFinish(b->touch_queue);
-  for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
-    gpux_cl_release_family(b, families[f]);
-  gpux_cl_reduce_release(b);
+  for (int f = 0; f < GPUX_CL_FAM_COUNT; f++) {
+    if (b->fam[f] || !families[f]->state_size) gpux_cl_release_family(b, families[f]);
+    if (families[f]->destroy) families[f]->destroy(b);
+    free(b->fam[f]);
+  }
   if (b->scratch) clReleaseMemObject(b->scratch);
   if (b->touch_queue) clReleaseCommandQueue(b->touch_queue);
   if (b->queue) clReleaseCommandQueue(b->queue);
@@ -366,11 +375,8 @@ static gpux_status be_mem_alloc(gpux__bctx *b, size_t bytes, void **buf) {
   cl_event ev = NULL;
   const char *what = "clCreateBuffer";
   const cl_uchar zero = 0;
-  if (bytes > b->max_alloc)
-    return SET_ERROR(GPUX_ERROR_OUT_OF_MEMORY,
-                     "opencl: %zu bytes requested; the largest allocation %s allows is %llu bytes "
-                     "(CL_DEVICE_MAX_MEM_ALLOC_SIZE)",
-                     bytes, b->device_name, (unsigned long long)b->max_alloc);
+  /* bytes <= the device's largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE): the pool
+   * asked for no more */
   cl_mem m = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
   if (e != CL_SUCCESS) goto fail;
   if (bytes >= GPUX_CL_TOUCH_BYTES) {
@@ -525,7 +531,9 @@ static gpux_status be_supports(gpux__bctx *b, const gpux__query *q, char *why, s
     snprintf(why, len, "float64 needs cl_khr_fp64, which this device lacks");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
-  if (q->family == GPUX__Q_GEMM) return gpux_cl_gemm_supports(b, q, why, len);
+  for (int f = 0; f < GPUX_CL_FAM_COUNT; f++)
+    if (families[f]->supports && families[f]->query == q->family)
+      return families[f]->supports(b, q, why, len);
   if (q->family == GPUX__Q_PROGRAM && q->op == GPUX__LANG_CUDA) {
     snprintf(why, len, "a CUDA source (GPUX_SOURCE_CUDA) cannot be built on the OpenCL backend; "
              "write the kernel in the gpux dialect (GPUX_SOURCE_DIALECT), which both backends "
@@ -536,7 +544,7 @@ static gpux_status be_supports(gpux__bctx *b, const gpux__query *q, char *why, s
 }
 
 /* ---------------------------------------------------------------- entry */
-static const gpux__backend_iface be_iface = {
+static const gpux__backend_iface be_iface_core = {
     .abi_version = GPUX_BACKEND_ABI_VERSION,
     .name = "opencl",
     .supports = be_supports,
@@ -551,18 +559,7 @@ static const gpux__backend_iface be_iface = {
     .mem_upload = be_mem_upload,
     .mem_download = be_mem_download,
     .mem_copy = be_mem_copy,
-    .binary = gpux_cl_binary,
-    .unary = gpux_cl_unary,
-    .where = gpux_cl_where,
-    .cast = gpux_cl_cast,
-    .copy = gpux_cl_copy,
-    .fill = gpux_cl_fill,
-    .arange = gpux_cl_arange,
-    .linspace = gpux_cl_linspace,
-    .reduce = gpux_cl_reduce,
-    .scan = gpux_cl_scan,
-    .gemm = gpux_cl_gemm,
-    .random = gpux_cl_random,
+    /* the kernel families' entries: gpux_opencl_backend_entry installs them */
     .program_build = gpux_cl_program_build,
     .program_release = gpux_cl_program_release,
     .kernel_create = gpux_cl_kernel_create,
@@ -578,6 +575,10 @@ static const gpux__backend_iface be_iface = {
 __attribute__((visibility("default"))) const gpux__backend_iface *gpux_opencl_backend_entry(
     const gpux__host_iface *host) {
   if (!host || host->abi_version != GPUX_BACKEND_ABI_VERSION) return NULL;
+  static gpux__backend_iface it; /* the core entries and each family's (called once, under
+                                    the core's lock) */
   gpux_cl_host = host;
-  return &be_iface;
+  it = be_iface_core;
+  for (int f = 0; f < GPUX_CL_FAM_COUNT; f++) families[f]->install(&it);
+  return &it;
 }

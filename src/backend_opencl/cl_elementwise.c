@@ -100,13 +100,6 @@ static void plain_options(gpux__bctx *b, char *buf, size_t size) {
   snprintf(buf, size, "%s", b->build_options);
 }
 
-const gpux_cl_family gpux_cl_fam_elementwise = {
-    GPUX_CL_FAM_ELEMENTWISE, "elementwise.cl", gpux_cl_src_elementwise,
-    &gpux_cl_src_elementwise_size, gpux_cl_src_elementwise_sha256, plain_options,
-    resolve_elementwise, release_elementwise};
-const gpux_cl_family gpux_cl_fam_copy = {
-    GPUX_CL_FAM_COPY, "copy.cl", gpux_cl_src_copy, &gpux_cl_src_copy_size,
-    gpux_cl_src_copy_sha256, plain_options, resolve_copy, release_copy};
 
 #define GET_KERNEL GPUX_CL_GET_KERNEL
 
@@ -126,7 +119,7 @@ static void arg_operands(gpux_cl_args *a, const gpux__launch *l, int nops) {
     gpux_cl_arg_long(a, l->n);
 }
 
-gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
+static gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
   int dt = l->opnd[1].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_elementwise, b->binary[op][dt][l->layout], IS_F64(dt));
@@ -144,7 +137,7 @@ gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
   return gpux_cl_enqueue(b, &a, l);
 }
 
-gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l) {
+static gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l) {
   int dt = l->opnd[1].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_elementwise, b->unary[op][dt][l->layout], IS_F64(dt));
@@ -153,7 +146,7 @@ gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l) {
   return gpux_cl_enqueue(b, &a, l);
 }
 
-gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l) {
   int dt = l->opnd[2].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_elementwise, b->where[dt][l->layout], IS_F64(dt));
@@ -162,7 +155,7 @@ gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l) {
   return gpux_cl_enqueue(b, &a, l);
 }
 
-gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l) {
   int from = l->opnd[1].dtype, to = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_copy, b->cast[from][to][l->layout], IS_F64(from) || IS_F64(to));
@@ -207,7 +200,7 @@ static gpux_status enqueue_copy_t(gpux__bctx *b, gpux_cl_args *a, const gpux_nd_
   return GPUX_SUCCESS;
 }
 
-gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
+static gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
   const gpux_nd_params *nd = &l->nd;
   const int i = GPUX_ELEM_SIZE_INDEX(elem_size);
   /* the tiled (local-memory) transpose pays on GPUs; pocl runs it slower than copy_n */
@@ -225,7 +218,7 @@ gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
   return b->exact ? gpux_cl_enqueue_nd_exact(b, &a, nd, 2) : gpux_cl_enqueue_1d(b, &a, (size_t)nd->n);
 }
 
-gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l) {
   int dt = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_copy, b->fill[dt], IS_F64(dt));
@@ -236,7 +229,7 @@ gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l) {
   return gpux_cl_enqueue(b, &a, l);
 }
 
-gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, double step) {
+static gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, double step) {
   int dt = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_copy, b->arange[dt], IS_F64(dt));
@@ -248,7 +241,7 @@ gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, d
   return gpux_cl_enqueue(b, &a, l);
 }
 
-gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
+static gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
                              double stop) {
   int dt = l->opnd[0].dtype;
   cl_kernel k;
@@ -262,3 +255,33 @@ gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start,
   return gpux_cl_enqueue(b, &a, l);
 }
 
+/* ---------------------------------------------------------------- the records */
+static void install_elementwise(gpux__backend_iface *it) {
+  it->binary = gpux_cl_binary;
+  it->unary = gpux_cl_unary;
+  it->where = gpux_cl_where;
+}
+const gpux_cl_family gpux_cl_fam_elementwise = {
+    GPUX_CL_FAM_SOURCE(elementwise),
+    .options = plain_options,
+    .resolve = resolve_elementwise,
+    .release = release_elementwise,
+    .install = install_elementwise,
+    .query = -1,
+};
+
+static void install_copy(gpux__backend_iface *it) {
+  it->cast = gpux_cl_cast;
+  it->copy = gpux_cl_copy;
+  it->fill = gpux_cl_fill;
+  it->arange = gpux_cl_arange;
+  it->linspace = gpux_cl_linspace;
+}
+const gpux_cl_family gpux_cl_fam_copy = {
+    GPUX_CL_FAM_SOURCE(copy),
+    .options = plain_options,
+    .resolve = resolve_copy,
+    .release = release_copy,
+    .install = install_copy,
+    .query = -1,
+};

@@ -23,6 +23,13 @@
 
 #define SET_ERROR(...) gpux_cl_host->set_error(__VA_ARGS__)
 
+/* the family's own state (b->fam[GPUX_CL_FAM_gemm]) */
+typedef struct gemm_state {
+  cl_kernel gemm[GPUX_KDT_COUNT]; /* gpux_gemm_<dt>; NULL where absent */
+  int cpu;                        /* the form, fixed when gemm.cl is built */
+} gemm_state;
+#define GEMM_STATE(b) ((gemm_state *)(b)->fam[GPUX_CL_FAM_gemm])
+
 /* ---------------------------------------------------------------- native: program */
 /* Launch configuration of each form; must match kernels/cl/gemm.cl.
  * GPU: one work-group of 256 per tile of C (128x128 for 4-byte dtypes, 64x64 for 8-byte),
@@ -44,7 +51,7 @@ static const gemm_form forms[2] = {
 
 #define DT_SIZE(dt) ((dt) == GPUX_KDT_f64 || (dt) == GPUX_KDT_i64 ? 8 : 4)
 
-static void release_gemm(gpux__bctx *b) { gpux_cl_release_kernels(b->gemm, GPUX_KDT_COUNT); }
+static void release_gemm(gpux__bctx *b) { gpux_cl_release_kernels(GEMM_STATE(b)->gemm, GPUX_KDT_COUNT); }
 
 /* The form this context uses: CPU devices (and devices without room for the GPU form) the
  * CPU form; GPUX_OPENCL_GEMM=gpu|cpu forces one where the device allows it. */
@@ -61,31 +68,27 @@ static int pick_cpu_form(const gpux__bctx *b) {
   return cpu;
 }
 
-/* The form (b->gemm_cpu, fixed when gemm.cl is built) and its options. */
+/* The form (gemm_state.cpu, fixed when gemm.cl is built) and its options. */
 static void gemm_options(gpux__bctx *b, char *buf, size_t size) {
   const int cpu = pick_cpu_form(b);
   /* GPUX_OPENCL_GEMM_OPTIONS: extra build options for tuning (e.g. -cl-nv-maxrregcount=128) */
   const char *extra = getenv("GPUX_OPENCL_GEMM_OPTIONS");
   snprintf(buf, size, "%s%s%s%s", b->build_options, cpu ? " -DGPUX_CL_CPU=1" : "",
            extra && *extra ? " " : "", extra && *extra ? extra : "");
-  b->gemm_cpu = cpu;
+  GEMM_STATE(b)->cpu = cpu;
 }
 
 static gpux_status resolve_gemm(gpux__bctx *b, cl_program p) {
   gpux_status s = GPUX_SUCCESS;
 #define RESOLVE(a, dt)                                                                   \
   if (s == GPUX_SUCCESS)                                                                 \
-    s = gpux_cl_resolve(b, p, &b->gemm[GPUX_KDT_##dt], GPUX_CL_IS_F64(GPUX_KDT_##dt),    \
+    s = gpux_cl_resolve(b, p, &GEMM_STATE(b)->gemm[GPUX_KDT_##dt], GPUX_CL_IS_F64(GPUX_KDT_##dt),    \
                         GPUX_KN_GEMM(#dt));
   GPUX_GEMM_DT(RESOLVE, _)
 #undef RESOLVE
   return s;
 }
 
-/* gemm.cl, built on first use (from the on-disk cache on non-pocl devices) */
-const gpux_cl_family gpux_cl_fam_gemm = {
-    GPUX_CL_FAM_GEMM, "gemm.cl", gpux_cl_src_gemm, &gpux_cl_src_gemm_size,
-    gpux_cl_src_gemm_sha256, gemm_options, resolve_gemm, release_gemm};
 
 /* ---------------------------------------------------------------- native: launch */
 #define F_TA 1
@@ -110,11 +113,12 @@ static int beta_is_zero(const gpux__gemm *g) {
 }
 
 static gpux_status gemm_native(gpux__bctx *b, const gpux__gemm *g) {
-  const int dt = g->dtype; /* one gpux_cl_gemm_supports accepted for this path */
+  const int dt = g->dtype; /* one gemm_supports accepted for this path */
   cl_kernel k;
-  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_gemm, b->gemm[dt], GPUX_CL_IS_F64(dt));
-  const gemm_form *f = &forms[b->gemm_cpu ? 1 : 0];
-  const int cpu = b->gemm_cpu, wide = DT_SIZE(dt) == 8;
+  gemm_state *st = GEMM_STATE(b);
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_gemm, st->gemm[dt], GPUX_CL_IS_F64(dt));
+  const gemm_form *f = &forms[st->cpu ? 1 : 0];
+  const int cpu = st->cpu, wide = DT_SIZE(dt) == 8;
   const int64_t br = wide ? f->rows8 : f->rows4, bc = wide ? f->cols8 : f->cols4;
   const int64_t tn = (g->n + bc - 1) / bc, tm = (g->m + br - 1) / br;
   /* dim 0 unsplit (tiles along n on GPUs, along m on CPUs), dim 1 split by GROUPS_LIM */
@@ -216,7 +220,7 @@ static gpux_status clblast_error(const gpux__bctx *b, const char *call, const gp
 #endif
 
 static gpux_status gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
-  const int dt = g->dtype; /* float32 or float64: gpux_cl_gemm_supports accepted the path */
+  const int dt = g->dtype; /* float32 or float64: gemm_supports accepted the path */
 #ifndef GPUX_HAVE_CLBLAST
   (void)b;
   (void)dt; /* never called: supports refuses the vendor path without CLBlast */
@@ -262,7 +266,7 @@ static gpux_status gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
 }
 
 /* ---------------------------------------------------------------- entry */
-gpux_status gpux_cl_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
+static gpux_status gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
   const int dt = q->dtype;
   (void)b;
   if (dt != GPUX_KDT_f32 && dt != GPUX_KDT_f64 && dt != GPUX_KDT_i32 && dt != GPUX_KDT_i64) {
@@ -282,7 +286,20 @@ gpux_status gpux_cl_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why
 #endif
 }
 
-gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g) {
+static gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g) {
   if (g->path == GPUX_GEMM_VENDOR) return gemm_vendor(b, g);
   return gemm_native(b, g);
 }
+
+static void install_gemm(gpux__backend_iface *it) { it->gemm = gpux_cl_gemm; }
+/* gemm.cl, built on first use (from the on-disk cache on non-pocl devices) */
+const gpux_cl_family gpux_cl_fam_gemm = {
+    GPUX_CL_FAM_SOURCE(gemm),
+    .options = gemm_options,
+    .resolve = resolve_gemm,
+    .release = release_gemm,
+    .state_size = sizeof(gemm_state),
+    .install = install_gemm,
+    .query = GPUX__Q_GEMM,
+    .supports = gemm_supports,
+};

@@ -11,6 +11,7 @@
 #include <CL/cl.h>
 #include <stddef.h>
 #include "gpux_backend.h"
+#include "gpux_families_built.h" /* GPUX__KERNEL_FAMILIES, from the top CMakeLists.txt */
 
 /* One device of the list GPUX_DEVICE indexes: GPUs of every platform first, then the rest. */
 typedef struct gpux_cl_device {
@@ -21,17 +22,12 @@ typedef struct gpux_cl_device {
   int fp64;
 } gpux_cl_device;
 
-/* Kernel families, one program (one .cl file) each, built on first use; the id is the
- * family's slot in gpux__bctx.program. */
-enum {
-  GPUX_CL_FAM_ELEMENTWISE,
-  GPUX_CL_FAM_COPY,
-  GPUX_CL_FAM_REDUCE,
-  GPUX_CL_FAM_SCAN,
-  GPUX_CL_FAM_RANDOM,
-  GPUX_CL_FAM_GEMM,
-  GPUX_CL_FAM_COUNT
-};
+/* Kernel families (GPUX__KERNEL_FAMILIES), one program (kernels/cl/<family>.cl) each,
+ * built on first use; GPUX_CL_FAM_<family> is the family's slot in gpux__bctx.program and
+ * .fam. */
+#define GPUX_CL_FAM_ID(f) GPUX_CL_FAM_##f,
+enum { GPUX__KERNEL_FAMILIES(GPUX_CL_FAM_ID) GPUX_CL_FAM_COUNT };
+#undef GPUX_CL_FAM_ID
 /* Work-items per enqueue: global sizes stay below 2^31; larger launches are split with
  * the global work offset (the kernels index with get_global_id, which includes it). */
 #define GPUX_CL_MAX_ITEMS ((size_t)1 << 30)
@@ -69,6 +65,7 @@ struct gpux__bctx {
                                    GPUX_CL_ZIG_GLOBAL where local memory is short
                                    (cl_backend.c) */
   cl_program program[GPUX_CL_FAM_COUNT];
+  void *fam[GPUX_CL_FAM_COUNT]; /* each family's own state (gpux_cl_family.state_size) */
   /* kernels resolved once per program build; NULL where absent (float64 without fp64) */
   cl_kernel binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][3];
   cl_kernel unary[GPUX_UNARY_OP_COUNT][GPUX_KDT_COUNT][3];
@@ -97,9 +94,6 @@ struct gpux__bctx {
                             zig_tab; the kernels leave it zero */
   cl_mem scan_tiles; /* scan scratch (tile aggregates, then prefixes), grown as needed */
   size_t scan_tiles_bytes;
-  /* matrix products (cl_gemm.c): gemm.cl, built on first use in the CPU or GPU form */
-  cl_kernel gemm[GPUX_KDT_COUNT]; /* gpux_gemm_<dt>; NULL where absent */
-  int gemm_cpu;
   /* user programs (cl_program.c) */
   char device_version[128];  /* CL_DEVICE_VERSION, for cache keys */
   char uprog_options[96];    /* options put before the caller's on dialect / ops programs */
@@ -116,8 +110,10 @@ const char *gpux_cl_error_name(cl_int e);
 gpux_status gpux_cl_status(cl_int e, gpux_status dflt);
 
 /* A kernel family: its program's source and how to build it, resolve its kernels and
- * release them. Each family file defines its record; cl_launch.c builds a family on first
- * use from the record alone. */
+ * release them, and the interface entries it runs. Each family file defines its record,
+ * gpux_cl_fam_<family>; cl_launch.c builds a family on first use from the record alone, and
+ * cl_backend.c installs its entries and releases it with the context. A new family needs no
+ * edit outside its own files. */
 typedef struct gpux_cl_family {
   int id;                   /* GPUX_CL_FAM_*: the slot in gpux__bctx.program */
   const char *file;         /* kernels/cl/<file>, for messages */
@@ -128,10 +124,29 @@ typedef struct gpux_cl_family {
   void (*options)(gpux__bctx *b, char *buf, size_t size);
   gpux_status (*resolve)(gpux__bctx *b, cl_program p); /* fills b's tables */
   void (*release)(gpux__bctx *b);                      /* what resolve made */
+  /* optional: what else the family keeps in the context (scratch memory), at its end */
+  void (*destroy)(gpux__bctx *b);
+  /* bytes of the family's own state, b->fam[id] (zeroed with the context, freed with it);
+   * 0: none (the older families keep their tables in gpux__bctx) */
+  size_t state_size;
+  void (*install)(gpux__backend_iface *it); /* sets the interface entries it runs */
+  /* answers supports for the GPUX__Q_* family `query` (NULL: everything the front end
+   * passes, float64 as the device allows) */
+  int query;
+  gpux_status (*supports)(gpux__bctx *b, const gpux__query *q, char *why, size_t len);
 } gpux_cl_family;
-/* the family records (cl_elementwise.c, cl_reduce.c, cl_random.c, cl_gemm.c) */
-extern const gpux_cl_family gpux_cl_fam_elementwise, gpux_cl_fam_copy, gpux_cl_fam_reduce,
-    gpux_cl_fam_scan, gpux_cl_fam_random, gpux_cl_fam_gemm;
+/* the family records, and each family's embedded source (cmake/embed.cmake) */
+#define GPUX_CL_FAM_DECL(f)                              \
+  extern const gpux_cl_family gpux_cl_fam_##f;           \
+  extern const unsigned char gpux_cl_src_##f[];          \
+  extern const size_t gpux_cl_src_##f##_size;            \
+  extern const char gpux_cl_src_##f##_sha256[];
+GPUX__KERNEL_FAMILIES(GPUX_CL_FAM_DECL)
+#undef GPUX_CL_FAM_DECL
+/* the record's source fields for kernels/cl/<f>.cl */
+#define GPUX_CL_FAM_SOURCE(f)                                                    \
+  .id = GPUX_CL_FAM_##f, .file = #f ".cl", .text = gpux_cl_src_##f,             \
+  .size = &gpux_cl_src_##f##_size, .sha256 = gpux_cl_src_##f##_sha256
 
 /* cl_launch.c: programs, families, kernel lookups and the helpers of every launch (the
  * bottom of the backend: it calls no family file) */
@@ -213,25 +228,6 @@ gpux_status gpux_cl_enqueue_nd_exact(gpux__bctx *b, const gpux_cl_args *a,
  * work-item, n-d kernels one; the n-d block is the last argument set. */
 gpux_status gpux_cl_enqueue(gpux__bctx *b, const gpux_cl_args *a, const gpux__launch *l);
 
-/* cl_elementwise.c: the elementwise and copy families */
-gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l);
-gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l);
-gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l);
-gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l);
-gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch *l);
-gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l);
-gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, double step);
-gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
-                             double stop);
-
-/* cl_random.c: the random family */
-gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r);
-
-/* cl_reduce.c: the reduce and scan families */
-gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p);
-gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p);
-void gpux_cl_reduce_release(gpux__bctx *b); /* the scan scratch */
-
 /* cl_program.c: user programs and kernels (include/gpux/kernel.h) */
 gpux_status gpux_cl_program_build(gpux__bctx *b, int lang, const char *src, size_t len,
                                   const char *options, unsigned flags, const char *const *names,
@@ -245,30 +241,7 @@ gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
                                   const gpux__uarg *args, const uint64_t grid[3],
                                   const uint32_t block[3], size_t shared_bytes);
 
-/* cl_gemm.c: matrix products (the gemm family and CLBlast) */
-gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g);
-/* supports for GPUX__Q_GEMM (float64 already checked) */
-gpux_status gpux_cl_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len);
-
-/* embedded kernel sources (cmake/embed.cmake) */
-extern const unsigned char gpux_cl_src_elementwise[];
-extern const size_t gpux_cl_src_elementwise_size;
-extern const char gpux_cl_src_elementwise_sha256[];
-extern const unsigned char gpux_cl_src_copy[];
-extern const size_t gpux_cl_src_copy_size;
-extern const char gpux_cl_src_copy_sha256[];
-extern const unsigned char gpux_cl_src_reduce[];
-extern const size_t gpux_cl_src_reduce_size;
-extern const char gpux_cl_src_reduce_sha256[];
-extern const unsigned char gpux_cl_src_scan[];
-extern const size_t gpux_cl_src_scan_size;
-extern const char gpux_cl_src_scan_sha256[];
-extern const unsigned char gpux_cl_src_random[];
-extern const size_t gpux_cl_src_random_size;
-extern const char gpux_cl_src_random_sha256[];
-extern const unsigned char gpux_cl_src_gemm[];
-extern const size_t gpux_cl_src_gemm_size;
-extern const char gpux_cl_src_gemm_sha256[];
+/* the embedded preludes of user programs (cmake/embed.cmake) */
 extern const unsigned char gpux_cl_src_dialect[]; /* kernels/cl/gpux_dialect.h */
 extern const size_t gpux_cl_src_dialect_size;
 extern const unsigned char gpux_cl_src_ew_ops[]; /* kernels/cl/gpux_ew_ops.h */

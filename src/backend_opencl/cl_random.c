@@ -66,12 +66,9 @@ static void random_options(gpux__bctx *b, char *buf, size_t size) {
   snprintf(buf, size, "%s", b->rand_build_options);
 }
 
-const gpux_cl_family gpux_cl_fam_random = {
-    GPUX_CL_FAM_RANDOM, "random.cl", gpux_cl_src_random, &gpux_cl_src_random_size,
-    gpux_cl_src_random_sha256, random_options, resolve_random, release_random};
 
 /* one work-item per relative block of the draw (kernels/cl/random.cl) */
-gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
+static gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   const int kind = r->kind, dt = r->out.dtype;
   cl_kernel k;
   GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_random, b->random[kind][dt], IS_F64(dt));
@@ -129,3 +126,13 @@ gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   gpux_cl_arg(&a, sizeof ks, &ks);
   return gpux_cl_enqueue_1d(b, &a, (size_t)items);
 }
+
+static void install_random(gpux__backend_iface *it) { it->random = gpux_cl_random; }
+const gpux_cl_family gpux_cl_fam_random = {
+    GPUX_CL_FAM_SOURCE(random),
+    .options = random_options,
+    .resolve = resolve_random,
+    .release = release_random,
+    .install = install_random,
+    .query = -1,
+};

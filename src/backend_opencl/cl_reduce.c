@@ -79,14 +79,8 @@ static void red_options(gpux__bctx *b, char *buf, size_t size) {
   snprintf(buf, size, "%s", b->red_build_options);
 }
 
-const gpux_cl_family gpux_cl_fam_reduce = {
-    GPUX_CL_FAM_REDUCE, "reduce.cl", gpux_cl_src_reduce, &gpux_cl_src_reduce_size,
-    gpux_cl_src_reduce_sha256, red_options, resolve_reduce, release_reduce};
-const gpux_cl_family gpux_cl_fam_scan = {
-    GPUX_CL_FAM_SCAN, "scan.cl", gpux_cl_src_scan, &gpux_cl_src_scan_size,
-    gpux_cl_src_scan_sha256, red_options, resolve_scan, release_scan};
-
-void gpux_cl_reduce_release(gpux__bctx *b) {
+/* the scan scratch */
+static void destroy_scan(gpux__bctx *b) {
   if (b->scan_tiles) clReleaseMemObject(b->scan_tiles);
   b->scan_tiles = NULL;
   b->scan_tiles_bytes = 0;
@@ -140,7 +134,7 @@ static int64_t cpu_cols(int kind, int acc) {
   return 512 / bytes < 128 ? 512 / bytes : 128;
 }
 
-gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
+static gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   const int dt = p->dtype;
   /* a column reduction over one column is a row reduction */
   const int layout = p->layout == GPUX_RL_COL && p->inner > 1 ? GPUX_RL_COL : GPUX_RL_ROW;
@@ -211,13 +205,13 @@ static gpux_status scan_scratch(gpux__bctx *b, size_t bytes) {
                          : gpux_cl_status(e, GPUX_ERROR_DRIVER),
                      "clCreateBuffer(scan scratch, %zu bytes on %s): %s (%d)", want,
                      b->device_name, gpux_cl_error_name(e), (int)e);
-  gpux_cl_reduce_release(b);
+  destroy_scan(b);
   b->scan_tiles = m;
   b->scan_tiles_bytes = want;
   return GPUX_SUCCESS;
 }
 
-gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p) {
+static gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p) {
   const int dt = p->dtype;
   cl_kernel k;
   GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_scan, b->scan[p->kind][dt], GPUX_CL_IS_F64(dt));
@@ -261,3 +255,25 @@ gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p) {
   }
   return GPUX_SUCCESS;
 }
+
+/* ---------------------------------------------------------------- the records */
+static void install_reduce(gpux__backend_iface *it) { it->reduce = gpux_cl_reduce; }
+const gpux_cl_family gpux_cl_fam_reduce = {
+    GPUX_CL_FAM_SOURCE(reduce),
+    .options = red_options,
+    .resolve = resolve_reduce,
+    .release = release_reduce,
+    .install = install_reduce,
+    .query = -1,
+};
+
+static void install_scan(gpux__backend_iface *it) { it->scan = gpux_cl_scan; }
+const gpux_cl_family gpux_cl_fam_scan = {
+    GPUX_CL_FAM_SOURCE(scan),
+    .options = red_options,
+    .resolve = resolve_scan,
+    .release = release_scan,
+    .destroy = destroy_scan,
+    .install = install_scan,
+    .query = -1,
+};
