@@ -375,12 +375,24 @@ done:
 }
 
 /* 1 when a parameter's text reads as one parameter: type words and a name (or an array's
- * brackets) at the end, no parentheses; a lone word may be a macro of several. */
+ * brackets) at the end, no parentheses but the dialect's own GPUX_LOCAL_PTR(T) type; a lone
+ * word may be a macro of several. */
 static int one_param(const char *text) {
+  static const char local_ptr[] = "GPUX_LOCAL_PTR(";
   int words = 0;
   size_t n = strlen(text);
-  if (strchr(text, '(') || strstr(text, "...") || n + 1 >= sizeof((gpux__kparam *)0)->text)
-    return 0; /* a call-like macro, a parameter pack, or cut short */
+  if (n + 1 >= sizeof((gpux__kparam *)0)->text) return 0; /* cut short */
+  const char *lp = strstr(text, local_ptr), *open = strchr(text, '(');
+  if (lp && open == lp + sizeof local_ptr - 2) {
+    /* GPUX_LOCAL_PTR(T) name: one type, whatever T is, when nothing but a name follows */
+    const char *close = strchr(lp, ')');
+    if (!close || strchr(close + 1, '(') || strchr(close + 1, ')')) return 0;
+    text = close + 1;
+    n = strlen(text);
+    words = 1;
+  }
+  if (strchr(text, '(') || strstr(text, "..."))
+    return 0; /* a call-like macro or a parameter pack */
   for (size_t i = 0; i < n; i++)
     if (is_id0(text[i]) && (i == 0 || !is_id(text[i - 1]))) words++;
   while (n && text[n - 1] == ' ') n--;
