@@ -11,6 +11,10 @@
 #define GPUX_ALL_AXES (-0x7fffffff - 1)
 
 typedef struct gpux_array *gpux_array_t;
+/* Called once with user_data when gpux no longer needs memory the application lent it
+ * (an array wrapped around the application's allocation: include/gpux/cuda.h, opencl.h),
+ * after the work gpux queued on it is done. */
+typedef void (*gpux_deleter)(void *user_data);
 
 /* Values are stable ABI and match kernels/common/gpux_kernels.h. bool is stored as one
  * byte holding 0 or 1. FLOAT16 (IEEE binary16) and BFLOAT16 (the upper half of a float32)

@@ -31,6 +31,7 @@
   X(ERROR_KERNEL_NOT_FOUND, 306, "kernel not found")                                    \
   X(ERROR_LAUNCH, 307, "kernel launch failed")                                          \
   X(ERROR_ASYNC, 308, "queued device work failed")                                      \
+  X(ERROR_WRONG_BACKEND, 309, "native handle of another backend")                      \
   X(ERROR_UNSUPPORTED, 400, "operation not supported by this backend or device")        \
   X(ERROR_UNSUPPORTED_DTYPE, 401, "dtype not supported by this operation")              \
   X(ERROR_INTERNAL, 900, "internal error")

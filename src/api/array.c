@@ -92,7 +92,7 @@ gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, g
   if (ndim) memcpy(a->shape, shape, (size_t)ndim * sizeof *shape);
   set_contiguous_strides(a);
   if (size > 0) {
-    a->st = malloc(sizeof *a->st);
+    a->st = calloc(1, sizeof *a->st);
     if (!a->st) {
       free(a);
       return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
@@ -137,7 +137,14 @@ GPUX_API void gpux_array_release(gpux_array_t a) {
   if (!a) return;
   struct gpux_context *ctx = a->ctx;
   if (a->st && --a->st->refs == 0) {
-    gpux__pool_free(ctx, a->st->blk);
+    if (a->st->wrapped) {
+      /* the application's memory: gpux's queued work on it first, then it goes back */
+      (void)ctx->be->synchronize(ctx->b);
+      ctx->be->mem_unwrap(ctx->b, a->st->blk.buf);
+      if (a->st->deleter) a->st->deleter(a->st->user);
+    } else {
+      gpux__pool_free(ctx, a->st->blk);
+    }
     free(a->st);
   }
   free(a);

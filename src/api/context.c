@@ -121,6 +121,36 @@ GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind 
   return GPUX_SUCCESS;
 }
 
+gpux_status gpux__context_adopt(struct gpux_context **out, gpux_backend_kind kind,
+                                const gpux__native *n) {
+  const gpux__backend_iface *be;
+  int gemm_path, index = 0;
+  GPUX__CHECK(gemm_path_from_env(&gemm_path));
+  GPUX__CHECK(gpux__backend_get(&be, kind));
+  if (!be->context_adopt)
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED, "the %s backend takes no native handles",
+                           be->name);
+  struct gpux_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  ctx->refs = 1;
+  ctx->pool.limit = UINT64_MAX;
+  ctx->gemm_path = gemm_path;
+  gpux_status s = be->context_adopt(n, &ctx->b, &index);
+  if (s == GPUX_SUCCESS) s = be->device_info(index, &ctx->info);
+  if (s != GPUX_SUCCESS) {
+    if (ctx->b) be->context_destroy(ctx->b);
+    free(ctx);
+    return s;
+  }
+  ctx->info.backend = kind;
+  ctx->info.index = index;
+  ctx->be = be;
+  ctx->kind = kind;
+  ctx->device = index;
+  *out = ctx;
+  return GPUX_SUCCESS;
+}
+
 void gpux__context_retain(struct gpux_context *ctx) {
   __atomic_add_fetch(&ctx->refs, 1, __ATOMIC_RELAXED);
 }

@@ -17,7 +17,7 @@
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
 
-#define GPUX_BACKEND_ABI_VERSION 6u
+#define GPUX_BACKEND_ABI_VERSION 7u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -219,7 +219,10 @@ typedef struct gpux__uarg {
   /* device-clock events */                                                                   \
   X(EVENTS, "device events",                                                                  \
     be->event_create && be->event_destroy && be->event_record && be->event_synchronize &&     \
-        be->event_elapsed_ms)
+        be->event_elapsed_ms)                                                                 \
+  /* native handles in and out (interop) */                                                   \
+  X(INTEROP, "native handles (interop)",                                                      \
+    be->native_get && be->context_adopt && be->mem_wrap && be->mem_unwrap)
 #define GPUX__Q_ENUM(id, what, has) GPUX__Q_##id,
 enum { GPUX__QUERY_FAMILIES(GPUX__Q_ENUM) GPUX__Q_COUNT };
 #undef GPUX__Q_ENUM
@@ -229,6 +232,16 @@ typedef struct gpux__query {
   int dtype;  /* GPUX_KDT_*, -1 where the family has none */
   int dtype2; /* GPUX__Q_CAST's destination; -1 otherwise */
 } gpux__query;
+
+/* The native handles of a context, as the application sees them (include/gpux/cuda.h,
+ * opencl.h). CUDA: context = CUcontext, ordinal = the CUdevice, queue = CUstream; OpenCL:
+ * context = cl_context, device = cl_device_id, queue = cl_command_queue. */
+typedef struct gpux__native {
+  void *context;
+  void *device;
+  int ordinal;
+  void *queue;
+} gpux__native;
 
 /* Description of a device, filled by device_info. */
 typedef gpux_device_info gpux__devinfo;
@@ -339,6 +352,18 @@ typedef struct gpux__backend_iface {
   gpux_status (*kernel_launch)(gpux__bctx *b, gpux__ukern *k, int nargs, const gpux__uarg *args,
                                const uint64_t grid[3], const uint32_t block[3],
                                size_t shared_bytes);
+
+  /* Interop (optional; all four or none). native_get: this context's handles. context_adopt:
+   * a context on the application's handles, which gpux uses and never destroys; *device is
+   * the index device_info knows the device by. mem_wrap: an operand buffer for the
+   * application's memory `native` (CUDA: a device address; OpenCL: a cl_mem) of which
+   * `bytes` bytes from its start will be used, checked against the context and the device
+   * (GPUX_ERROR_INVALID_ARGUMENT with the reason); mem_unwrap drops that buffer and never
+   * frees the application's memory. */
+  gpux_status (*native_get)(gpux__bctx *b, gpux__native *out);
+  gpux_status (*context_adopt)(const gpux__native *n, gpux__bctx **out, int *device);
+  gpux_status (*mem_wrap)(gpux__bctx *b, void *native, uint64_t bytes, void **buf);
+  void (*mem_unwrap)(gpux__bctx *b, void *buf);
 
   /* Device-clock events. */
   gpux_status (*event_create)(gpux__bctx *b, void **ev);

@@ -91,16 +91,24 @@ struct gpux_context {
   struct gpux__pcore *programs; /* memory cache of user programs (kernel.c) */
 };
 
+/* A context on the application's native handles (interop.c): backend `kind` adopts them. */
+gpux_status gpux__context_adopt(struct gpux_context **out, gpux_backend_kind kind,
+                                const gpux__native *n);
+
 /* A reference for an object that needs ctx; gpux__context_unref drops it, and the last one
  * destroys the context. */
 void gpux__context_retain(struct gpux_context *ctx);
 void gpux__context_unref(struct gpux_context *ctx);
 
 /* ---- arrays (array.c) */
-/* Device memory shared by an array and its views. */
+/* Device memory shared by an array and its views: from the pool, or the application's
+ * (wrapped: the backend's mem_wrap made blk.buf, and deleter(user) runs when it goes). */
 typedef struct gpux__storage {
   gpux__block blk;
   int64_t refs;
+  int wrapped;
+  gpux_deleter deleter;
+  void *user;
 } gpux__storage;
 
 struct gpux_array {
@@ -123,6 +131,13 @@ int gpux__is_contiguous(const struct gpux_array *a);
 gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, gpux_dtype dt,
                             int ndim, const int64_t *shape);
 gpux__operand gpux__operand_of(const struct gpux_array *a);
+/* An array on the application's memory (interop.c): element [0, ..., 0] at element offset
+ * elem0 from the start of `native` (the backend's mem_wrap argument), shape and strides (in
+ * elements; NULL strides: contiguous). Checks the shape, the strides and elem0 + the lowest
+ * element offset >= 0, then asks the backend to wrap the bytes up to the highest element. */
+gpux_status gpux__array_wrap(struct gpux_array **out, struct gpux_context *ctx, void *native,
+                             int64_t elem0, gpux_dtype dt, int ndim, const int64_t *shape,
+                             const int64_t *strides, gpux_deleter deleter, void *user);
 /* Converts a float64 value to dtype dt with the documented cast rules. */
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt);
 /* The scalar operand of an operation on dtype dt: integer and bool dtypes take only values

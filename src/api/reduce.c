@@ -531,7 +531,7 @@ static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, g
     /* the last pass writes into host memory the device maps: no copy back */
     red_plan p;
     GPUX__CHECK(plan_axes(&p, a, op, NULL, GPUX_ALL_AXES, 0, fn));
-    gpux__storage st = {{buf, sizeof *v}, 1};
+    gpux__storage st = {.blk = {buf, sizeof *v}, .refs = 1};
     struct gpux_array out;
     memset(&out, 0, sizeof out);
     out.ctx = ctx;

@@ -193,11 +193,109 @@ static void gpux_cuda_context_destroy(gpux__bctx *b) {
     (void)gpux_cuda_drv.StreamSynchronize(b->stream);
     gpux_cuda_unload_families(b);
     if (b->result_host) (void)gpux_cuda_drv.MemFreeHost(b->result_host);
-    (void)gpux_cuda_drv.StreamDestroy(b->stream);
+    if (!b->adopted) (void)gpux_cuda_drv.StreamDestroy(b->stream);
     gpux_cuda_leave(pushed);
   }
-  (void)gpux_cuda_drv.DevicePrimaryCtxRelease(b->dev);
+  if (!b->adopted) (void)gpux_cuda_drv.DevicePrimaryCtxRelease(b->dev);
   free(b);
+}
+
+/* ---- interop -------------------------------------------------------------------------- */
+/* A context on the application's CUDA context and stream: the device is the context's. */
+static gpux_status gpux_cuda_context_adopt(const gpux__native *n, gpux__bctx **out, int *device) {
+  gpux_status s = GPUX_SUCCESS;
+  int count = 0, pushed = 0;
+  *out = NULL;
+  s = gpux_cuda_device_count(&count);
+  if (s != GPUX_SUCCESS) return s;
+  gpux__bctx *b = (gpux__bctx *)calloc(1, sizeof *b);
+  if (!b) return gpux_cuda_host->set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "CUDA context state");
+  b->ctx = (CUcontext)n->context;
+  b->stream = (CUstream)n->queue;
+  b->adopted = 1;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) {
+    free(b);
+    return gpux_cuda_error(GPUX_ERROR_INVALID_ARGUMENT, r,
+                           "cuCtxPushCurrent (the application's CUDA context)");
+  }
+  r = gpux_cuda_drv.CtxGetDevice(&b->dev);
+  if (r != CUDA_SUCCESS) {
+    s = gpux_cuda_error(GPUX_ERROR_INVALID_ARGUMENT, r, "cuCtxGetDevice (the application's CUDA context)");
+  } else if ((int)b->dev < 0 || (int)b->dev >= count) {
+    s = gpux_cuda_host->set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                                  "the CUDA context's device %d is not one of the %d devices",
+                                  (int)b->dev, count);
+  }
+  b->index = (int)b->dev;
+  for (int f = 0; f < GPUX_CUDA_FAM_COUNT && s == GPUX_SUCCESS; f++)
+    s = gpux_cuda_load_family(b, f);
+  if (s != GPUX_SUCCESS) {
+    gpux_cuda_unload_families(b);
+    gpux_cuda_leave(pushed);
+    free(b);
+    return s;
+  }
+  gpux_cuda_leave(pushed);
+  *device = b->index;
+  *out = b;
+  return GPUX_SUCCESS;
+}
+
+static gpux_status gpux_cuda_native_get(gpux__bctx *b, gpux__native *out) {
+  out->context = b->ctx;
+  out->device = NULL;
+  out->ordinal = (int)b->dev;
+  out->queue = b->stream;
+  return GPUX_SUCCESS;
+}
+
+/* The application's device memory: an address the driver knows (cuMemAlloc,
+ * cuMemAllocManaged, mapped cuMemHostAlloc memory), of this context, with `bytes` bytes
+ * from it inside its allocation. Asked with cuPointerGetAttributes, which succeeds (with
+ * memory type 0) on addresses the driver does not know. */
+static gpux_status gpux_cuda_mem_wrap(gpux__bctx *b, void *native, uint64_t bytes, void **buf) {
+  const CUdeviceptr p = (CUdeviceptr)(uintptr_t)native;
+  unsigned int type = 0;
+  CUcontext owner = NULL;
+  CUdeviceptr start = 0;
+  size_t size = 0;
+  CUpointer_attribute attrs[4] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_CONTEXT,
+                                  CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                  CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+  void *data[4] = {&type, &owner, &start, &size};
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.PointerGetAttributes(4, attrs, data, p);
+  gpux_cuda_leave(pushed);
+  if (r != CUDA_SUCCESS)
+    return gpux_cuda_error(GPUX_ERROR_INVALID_ARGUMENT, r, "cuPointerGetAttributes(0x%llx)",
+                           (unsigned long long)p);
+  if (type == 0)
+    return gpux_cuda_host->set_error(
+        GPUX_ERROR_INVALID_ARGUMENT,
+        "0x%llx is no memory the CUDA driver knows (cuMemAlloc, cuMemAllocManaged, "
+        "cuMemHostAlloc)",
+        (unsigned long long)p);
+  if (owner && owner != b->ctx)
+    return gpux_cuda_host->set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                                     "0x%llx belongs to another CUDA context than the gpux "
+                                     "context's (make it with gpux_cuda_context_create on it)",
+                                     (unsigned long long)p);
+  if (size && (p < start || bytes > size - (p - start)))
+    return gpux_cuda_host->set_error(
+        GPUX_ERROR_INVALID_ARGUMENT,
+        "the array needs %llu bytes from 0x%llx; its allocation ends %llu bytes after it",
+        (unsigned long long)bytes, (unsigned long long)p,
+        (unsigned long long)(p >= start && p - start <= size ? size - (p - start) : 0));
+  *buf = native;
+  return GPUX_SUCCESS;
+}
+
+static void gpux_cuda_mem_unwrap(gpux__bctx *b, void *buf) {
+  (void)b;
+  (void)buf; /* the application's memory: nothing of gpux's to drop */
 }
 
 static gpux_status gpux_cuda_synchronize(gpux__bctx *b) {
@@ -452,6 +550,10 @@ static const gpux__backend_iface gpux_cuda_iface_core = {
     .kernel_create = gpux_cuda_kernel_create,
     .kernel_release = gpux_cuda_kernel_release,
     .kernel_launch = gpux_cuda_kernel_launch,
+    .native_get = gpux_cuda_native_get,
+    .context_adopt = gpux_cuda_context_adopt,
+    .mem_wrap = gpux_cuda_mem_wrap,
+    .mem_unwrap = gpux_cuda_mem_unwrap,
     .event_create = gpux_cuda_event_create,
     .event_destroy = gpux_cuda_event_destroy,
     .event_record = gpux_cuda_event_record,

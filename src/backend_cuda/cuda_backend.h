@@ -30,6 +30,7 @@
   X(DevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", NULL,                           \
     PFN_cuDevicePrimaryCtxRelease_v11000)                                                    \
   X(CtxGetCurrent, "cuCtxGetCurrent", NULL, PFN_cuCtxGetCurrent_v4000)                       \
+  X(CtxGetDevice, "cuCtxGetDevice", NULL, PFN_cuCtxGetDevice_v2000)                          \
   X(CtxSetCurrent, "cuCtxSetCurrent", NULL, PFN_cuCtxSetCurrent_v4000)                       \
   X(CtxPushCurrent, "cuCtxPushCurrent_v2", NULL, PFN_cuCtxPushCurrent_v4000)                 \
   X(CtxPopCurrent, "cuCtxPopCurrent_v2", NULL, PFN_cuCtxPopCurrent_v4000)                    \
@@ -133,8 +134,9 @@ GPUX__KERNEL_FAMILIES(GPUX_CUDA_FAM_DECL)
 struct gpux__bctx {
   int index;
   CUdevice dev;
-  CUcontext ctx; /* the device's primary context (retained) */
+  CUcontext ctx; /* the device's primary context (retained), or the application's */
   CUstream stream;
+  int adopted; /* ctx and stream are the application's: never released or destroyed here */
   CUmodule mod[GPUX_CUDA_FAM_COUNT]; /* each family's module */
   void *fam[GPUX_CUDA_FAM_COUNT];    /* each family's own state (gpux_cuda_family) */
   CUfunction binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];

@@ -223,24 +223,44 @@ static const gpux_cl_family *const families[GPUX_CL_FAM_COUNT] = {
 #undef FAMILY_ROW
 };
 
-static gpux_status be_context_create(int index, gpux__bctx **out) {
+/* A context on device `index`: its own OpenCL context and in-order queue (with profiling),
+ * or the application's (user_ctx, user_queue: gpux holds a reference of its own to each). */
+static gpux_status context_open(int index, cl_context user_ctx, cl_command_queue user_queue,
+                                gpux__bctx **out) {
   const gpux_cl_device *d = &g_devices[index];
   gpux_status s = GPUX_SUCCESS;
-  cl_int e;
+  cl_int e = CL_SUCCESS;
   const char *what = "";
   gpux__bctx *b = calloc(1, sizeof *b);
   if (!b) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
   b->dev = d;
-  cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform, 0};
-  b->ctx = clCreateContext(props, 1, &d->device, NULL, NULL, &e);
-  if (e != CL_SUCCESS) {
-    what = "clCreateContext";
-    goto fail;
-  }
-  b->queue = clCreateCommandQueue(b->ctx, d->device, CL_QUEUE_PROFILING_ENABLE, &e);
-  if (e != CL_SUCCESS) {
-    what = "clCreateCommandQueue";
-    goto fail;
+  if (user_ctx) {
+    what = "clRetainContext";
+    if ((e = clRetainContext(user_ctx)) != CL_SUCCESS) goto fail;
+    b->ctx = user_ctx;
+    what = "clRetainCommandQueue";
+    if ((e = clRetainCommandQueue(user_queue)) != CL_SUCCESS) goto fail;
+    b->queue = user_queue;
+    cl_command_queue_properties qp = 0;
+    what = "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)";
+    e = clGetCommandQueueInfo(user_queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL);
+    if (e != CL_SUCCESS) goto fail;
+    b->profiling = (qp & CL_QUEUE_PROFILING_ENABLE) != 0;
+    b->adopted = 1;
+  } else {
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->platform,
+                                     0};
+    b->ctx = clCreateContext(props, 1, &d->device, NULL, NULL, &e);
+    if (e != CL_SUCCESS) {
+      what = "clCreateContext";
+      goto fail;
+    }
+    b->queue = clCreateCommandQueue(b->ctx, d->device, CL_QUEUE_PROFILING_ENABLE, &e);
+    if (e != CL_SUCCESS) {
+      what = "clCreateCommandQueue";
+      goto fail;
+    }
+    b->profiling = 1;
   }
   b->touch_queue = clCreateCommandQueue(b->ctx, d->device, 0, &e);
   if (e != CL_SUCCESS) {
@@ -322,7 +342,7 @@ static gpux_status be_context_create(int index, gpux__bctx **out) {
   snprintf(b->rand_build_options, sizeof b->rand_build_options,
            "%s%s -DGPUX_CL_ZIG_WG=%u", b->build_options,
            zig_global ? " -DGPUX_CL_ZIG_GLOBAL=1" : "", (unsigned)b->wg);
-  b->marker_timing = markers_have_timestamps(b);
+  b->marker_timing = b->profiling && markers_have_timestamps(b);
   for (int f = 0; f < GPUX_CL_FAM_COUNT; f++)
     if (families[f]->state_size && !(b->fam[f] = calloc(1, families[f]->state_size))) {
       be_context_destroy(b);
@@ -335,6 +355,84 @@ fail:
                 (int)e);
   be_context_destroy(b);
   return s;
+}
+
+static gpux_status be_context_create(int index, gpux__bctx **out) {
+  return context_open(index, NULL, NULL, out);
+}
+
+/* ---------------------------------------------------------------- interop */
+static gpux_status be_context_adopt(const gpux__native *n, gpux__bctx **out, int *device) {
+  cl_context ctx = (cl_context)n->context, qctx = NULL;
+  cl_device_id dev = (cl_device_id)n->device, qdev = NULL;
+  cl_command_queue q = (cl_command_queue)n->queue;
+  cl_command_queue_properties qp = 0;
+  int index = -1;
+  for (int i = 0; i < g_ndevices && index < 0; i++)
+    if (g_devices[i].device == dev) index = i;
+  if (index < 0)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT,
+                     "the cl_device_id is none of the %d OpenCL devices gpux lists "
+                     "(gpux_device_count; a sub-device is not one)",
+                     g_ndevices);
+  cl_int e = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL);
+  if (e == CL_SUCCESS) e = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL);
+  if (e == CL_SUCCESS) e = clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT, "the command queue: clGetCommandQueueInfo: %s (%d)",
+                     gpux_cl_error_name(e), (int)e);
+  if (qctx != ctx || qdev != dev)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT,
+                     "the command queue belongs to another %s than the one given",
+                     qctx != ctx ? "context" : "device");
+  if (qp & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT,
+                     "the command queue runs out of order; gpux needs an in-order queue");
+  *device = index;
+  return context_open(index, ctx, q, out);
+}
+
+static gpux_status be_native_get(gpux__bctx *b, gpux__native *out) {
+  out->context = b->ctx;
+  out->device = b->dev->device;
+  out->ordinal = 0;
+  out->queue = b->queue;
+  return GPUX_SUCCESS;
+}
+
+/* the application's buffer, checked against this context, with a reference of gpux's own */
+static gpux_status be_mem_wrap(gpux__bctx *b, void *native, uint64_t bytes, void **buf) {
+  cl_mem m = (cl_mem)native;
+  cl_context mctx = NULL;
+  cl_mem_object_type type = 0;
+  size_t size = 0;
+  cl_int e = clGetMemObjectInfo(m, CL_MEM_TYPE, sizeof type, &type, NULL);
+  if (e == CL_SUCCESS) e = clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof mctx, &mctx, NULL);
+  if (e == CL_SUCCESS) e = clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT, "the cl_mem: clGetMemObjectInfo: %s (%d)",
+                     gpux_cl_error_name(e), (int)e);
+  if (type != CL_MEM_OBJECT_BUFFER)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT, "the cl_mem is an image, not a buffer");
+  if (mctx != b->ctx)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT,
+                     "the cl_mem belongs to another OpenCL context than the gpux context's "
+                     "(make the gpux context with gpux_opencl_context_create on it)");
+  if (bytes > size)
+    return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT,
+                     "the array needs %llu bytes of the buffer, which has %zu",
+                     (unsigned long long)bytes, size);
+  e = clRetainMemObject(m);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(GPUX_ERROR_DRIVER, "clRetainMemObject: %s (%d)", gpux_cl_error_name(e),
+                     (int)e);
+  *buf = m;
+  return GPUX_SUCCESS;
+}
+
+static void be_mem_unwrap(gpux__bctx *b, void *buf) {
+  (void)b;
+  clReleaseMemObject((cl_mem)buf);
 }
 
 static void be_context_destroy(gpux__bctx *b) {
@@ -531,6 +629,11 @@ static gpux_status be_supports(gpux__bctx *b, const gpux__query *q, char *why, s
     snprintf(why, len, "float64 needs cl_khr_fp64, which this device lacks");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
+  if (q->family == GPUX__Q_EVENTS && !b->profiling) {
+    snprintf(why, len, "device events need a command queue with CL_QUEUE_PROFILING_ENABLE, "
+             "which the application's queue lacks");
+    return GPUX_ERROR_UNSUPPORTED;
+  }
   for (int f = 0; f < GPUX_CL_FAM_COUNT; f++)
     if (families[f]->supports && families[f]->query == q->family)
       return families[f]->supports(b, q, why, len);
@@ -565,6 +668,10 @@ static const gpux__backend_iface be_iface_core = {
     .kernel_create = gpux_cl_kernel_create,
     .kernel_release = gpux_cl_kernel_release,
     .kernel_launch = gpux_cl_kernel_launch,
+    .native_get = be_native_get,
+    .context_adopt = be_context_adopt,
+    .mem_wrap = be_mem_wrap,
+    .mem_unwrap = be_mem_unwrap,
     .event_create = be_event_create,
     .event_destroy = be_event_destroy,
     .event_record = be_event_record,

@@ -52,6 +52,8 @@ struct gpux__bctx {
   int exact;              /* 1-d launches cover exactly the work-items (no bounds tests) */
   size_t wg;              /* work-group size of 1-d launches */
   int marker_timing;      /* markers carry profiling timestamps (else a 1-byte fill does) */
+  int profiling;          /* the queue has CL_QUEUE_PROFILING_ENABLE (device events) */
+  int adopted;            /* ctx and queue are the application's (gpux holds a reference) */
   cl_mem scratch;         /* target of that fill */
   char device_name[256];
   char driver_version[128];

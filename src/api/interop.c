@@ -1,0 +1,256 @@
+/* Interop: the public calls of include/gpux/cuda.h and include/gpux/opencl.h, and the
+ * wrapping of the application's memory as arrays.
+ *
+ * libgpux links neither driver: the native handles pass through as the pointers (and, for
+ * CUDA, the integers) they are to the backend the context runs on. Where the build has the
+ * vendors' headers (GPUX_INTEROP_CUDA_H, GPUX_INTEROP_OPENCL_H) this file includes the public
+ * headers, so the compiler checks these definitions against their prototypes; elsewhere it
+ * declares the same types as the vendors' headers do. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpux.h"
+#include "internal.h"
+
+#ifdef GPUX_INTEROP_CUDA_H
+#include "gpux/cuda.h"
+#else /* cuda.h's types (the driver API's ABI) */
+typedef struct CUctx_st *CUcontext;
+typedef struct CUstream_st *CUstream;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+#endif
+#ifdef GPUX_INTEROP_OPENCL_H
+#include "gpux/opencl.h"
+#else /* cl.h's types */
+typedef struct _cl_context *cl_context;
+typedef struct _cl_device_id *cl_device_id;
+typedef struct _cl_command_queue *cl_command_queue;
+typedef struct _cl_mem *cl_mem;
+#endif
+
+/* ---- arrays on the application's memory -------------------------------------------- */
+/* The header of a wrapped array (shape, strides: NULL gives row-major contiguous ones) and
+ * its extent: the lowest and highest element offsets, each dim's span (shape - 1) * stride
+ * and their sums within int64 and, in bytes, within the address space; no two indices on
+ * one element (a stride of 0). */
+static gpux_status wrap_header(struct gpux_array *h, int64_t *lo, int64_t *hi, gpux_dtype dt,
+                               int ndim, const int64_t *shape, const int64_t *strides) {
+  int64_t size = 0;
+  GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
+  GPUX__CHECK(gpux__check_shape(ndim, shape, &size, dt));
+  memset(h, 0, sizeof *h);
+  h->dtype = dt;
+  h->ndim = ndim;
+  h->size = size;
+  int64_t c = 1;
+  for (int d = ndim - 1; d >= 0; d--) {
+    h->shape[d] = shape[d];
+    h->strides[d] = strides ? strides[d] : c;
+    c *= shape[d] ? shape[d] : 1;
+  }
+  *lo = *hi = 0;
+  if (size == 0) return GPUX_SUCCESS;
+  const int64_t lim = INT64_MAX / (int64_t)gpux_dtype_size(dt);
+  for (int d = 0; d < ndim; d++) {
+    const int64_t n1 = shape[d] - 1, st = h->strides[d];
+    if (n1 > 0 && st == 0)
+      return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                             "stride 0 on dimension %d of size %lld: its elements would alias",
+                             d, (long long)shape[d]);
+    if (n1 > 0 && (st > lim / n1 || st < -(lim / n1)))
+      return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW,
+                             "stride %lld on dimension %d of size %lld overflows", (long long)st,
+                             d, (long long)shape[d]);
+    const int64_t span = n1 * st;
+    if (span < 0 ? *lo < -lim - span : *hi > lim - span)
+      return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "the strides' extent overflows");
+    if (span < 0) *lo += span;
+    else *hi += span;
+  }
+  return GPUX_SUCCESS;
+}
+
+gpux_status gpux__array_wrap(struct gpux_array **out, struct gpux_context *ctx, void *native,
+                             int64_t elem0, gpux_dtype dt, int ndim, const int64_t *shape,
+                             const int64_t *strides, gpux_deleter deleter, void *user) {
+  struct gpux_array tmp;
+  int64_t lo, hi;
+  GPUX__CHECK(wrap_header(&tmp, &lo, &hi, dt, ndim, shape, strides));
+  GPUX__NEED(ctx, GPUX__Q_INTEROP, 0, -1, -1);
+  const int64_t es = (int64_t)gpux_dtype_size(dt);
+  const int64_t size = tmp.size;
+  tmp.ctx = ctx;
+  if (elem0 < 0 || elem0 + lo < 0)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "the strides reach %lld elements before the start of the memory",
+                           (long long)-(elem0 + lo));
+  if (elem0 > INT64_MAX / es - hi - 1)
+    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "offset plus extent overflows");
+  const uint64_t bytes = size > 0 ? (uint64_t)(elem0 + hi + 1) * (uint64_t)es : 0;
+
+  struct gpux_array *a = calloc(1, sizeof *a);
+  gpux__storage *st = calloc(1, sizeof *st);
+  if (!a || !st) {
+    free(a);
+    free(st);
+    return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  }
+  gpux_status s = ctx->be->mem_wrap(ctx->b, native, bytes, &st->blk.buf);
+  if (s != GPUX_SUCCESS) {
+    free(a);
+    free(st);
+    return s;
+  }
+  *a = tmp;
+  a->offset = elem0;
+  st->blk.size = (size_t)bytes;
+  st->refs = 1;
+  st->wrapped = 1;
+  st->deleter = deleter;
+  st->user = user;
+  a->st = st;
+  gpux__context_retain(ctx);
+  *out = a;
+  return GPUX_SUCCESS;
+}
+
+/* The context of `kind` that a call about native handles needs. */
+static gpux_status check_kind(const struct gpux_context *ctx, gpux_backend_kind kind,
+                              const char *what) {
+  if (!ctx) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s is NULL", what);
+  if (ctx->kind != kind)
+    return gpux__set_error(GPUX_ERROR_WRONG_BACKEND,
+                           "the %s runs on the %s backend, not %s: it has no %s handles", what,
+                           gpux_backend_name(ctx->kind), gpux_backend_name(kind),
+                           kind == GPUX_BACKEND_CUDA ? "CUDA" : "OpenCL");
+  GPUX__NEED(ctx, GPUX__Q_INTEROP, 0, -1, -1);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status check_out_array(struct gpux_array **out, const char *what) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s is NULL", what);
+  *out = NULL;
+  return GPUX_SUCCESS;
+}
+
+/* ---- CUDA (include/gpux/cuda.h) ---------------------------------------------------- */
+GPUX_API gpux_status gpux_cuda_context_create(gpux_context_t *out, CUcontext context,
+                                              CUstream stream) {
+  GPUX__API_FN();
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  if (!context) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the CUDA context is NULL");
+  const gpux__native n = {(void *)context, NULL, 0, (void *)stream};
+  return gpux__context_adopt(out, GPUX_BACKEND_CUDA, &n);
+}
+
+GPUX_API gpux_status gpux_cuda_context_get(CUcontext *context, CUdevice *device,
+                                           CUstream *stream, gpux_context_t ctx) {
+  GPUX__API_FN();
+  GPUX__CHECK(check_kind(ctx, GPUX_BACKEND_CUDA, "context"));
+  gpux__native n = {0};
+  GPUX__CHECK(ctx->be->native_get(ctx->b, &n));
+  if (context) *context = (CUcontext)n.context;
+  if (device) *device = (CUdevice)n.ordinal;
+  if (stream) *stream = (CUstream)n.queue;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_cuda_array_wrap(gpux_array_t *out, gpux_context_t ctx, CUdeviceptr ptr,
+                                          gpux_dtype dt, int ndim, const int64_t *shape,
+                                          const int64_t *strides, gpux_deleter deleter,
+                                          void *user_data) {
+  GPUX__API_FN();
+  GPUX__CHECK(check_out_array(out, "out"));
+  GPUX__CHECK(check_kind(ctx, GPUX_BACKEND_CUDA, "context"));
+  GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
+  const uint64_t es = gpux_dtype_size(dt);
+  if (!ptr) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the device address is 0");
+  if (ptr % es)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "device address 0x%llx is not aligned to %s's %llu bytes",
+                           (unsigned long long)ptr, gpux_dtype_name(dt), (unsigned long long)es);
+  /* the backend wraps from the lowest element on: the region starts lo elements before ptr */
+  struct gpux_array h;
+  int64_t lo, hi;
+  GPUX__CHECK(wrap_header(&h, &lo, &hi, dt, ndim, shape, strides));
+  const CUdeviceptr base = ptr - (CUdeviceptr)((uint64_t)-lo * es);
+  if (base > ptr)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "the strides reach below device address 0");
+  return gpux__array_wrap(out, ctx, (void *)(uintptr_t)base, -lo, dt, ndim, shape, strides,
+                          deleter, user_data);
+}
+
+GPUX_API gpux_status gpux_cuda_array_get(CUdeviceptr *ptr, gpux_array_t a) {
+  GPUX__API_FN();
+  if (!ptr) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "ptr is NULL");
+  *ptr = 0;
+  GPUX__CHECK(gpux__check_array(a, "array"));
+  GPUX__CHECK(check_kind(a->ctx, GPUX_BACKEND_CUDA, "array's context"));
+  if (a->st)
+    *ptr = (CUdeviceptr)(uintptr_t)a->st->blk.buf +
+           (CUdeviceptr)a->offset * (CUdeviceptr)gpux_dtype_size(a->dtype);
+  return GPUX_SUCCESS;
+}
+
+/* ---- OpenCL (include/gpux/opencl.h) ------------------------------------------------ */
+GPUX_API gpux_status gpux_opencl_context_create(gpux_context_t *out, cl_context context,
+                                                cl_device_id device, cl_command_queue queue) {
+  GPUX__API_FN();
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  if (!context || !device || !queue)
+    return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the OpenCL %s is NULL",
+                           !context ? "context" : !device ? "device" : "command queue");
+  const gpux__native n = {(void *)context, (void *)device, 0, (void *)queue};
+  return gpux__context_adopt(out, GPUX_BACKEND_OPENCL, &n);
+}
+
+GPUX_API gpux_status gpux_opencl_context_get(cl_context *context, cl_device_id *device,
+                                             cl_command_queue *queue, gpux_context_t ctx) {
+  GPUX__API_FN();
+  GPUX__CHECK(check_kind(ctx, GPUX_BACKEND_OPENCL, "context"));
+  gpux__native n = {0};
+  GPUX__CHECK(ctx->be->native_get(ctx->b, &n));
+  if (context) *context = (cl_context)n.context;
+  if (device) *device = (cl_device_id)n.device;
+  if (queue) *queue = (cl_command_queue)n.queue;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_opencl_array_wrap(gpux_array_t *out, gpux_context_t ctx, cl_mem mem,
+                                            size_t offset_bytes, gpux_dtype dt, int ndim,
+                                            const int64_t *shape, const int64_t *strides,
+                                            gpux_deleter deleter, void *user_data) {
+  GPUX__API_FN();
+  GPUX__CHECK(check_out_array(out, "out"));
+  GPUX__CHECK(check_kind(ctx, GPUX_BACKEND_OPENCL, "context"));
+  GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
+  if (!mem) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "mem is NULL");
+  const size_t es = gpux_dtype_size(dt);
+  if (offset_bytes % es || offset_bytes / es > (size_t)INT64_MAX)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "byte offset %zu is not a multiple of %s's %zu bytes", offset_bytes,
+                           gpux_dtype_name(dt), es);
+  return gpux__array_wrap(out, ctx, (void *)mem, (int64_t)(offset_bytes / es), dt, ndim, shape,
+                          strides, deleter, user_data);
+}
+
+GPUX_API gpux_status gpux_opencl_array_get(cl_mem *mem, size_t *offset_bytes, gpux_array_t a) {
+  GPUX__API_FN();
+  if (!mem || !offset_bytes)
+    return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s is NULL", !mem ? "mem" : "offset_bytes");
+  *mem = NULL;
+  *offset_bytes = 0;
+  GPUX__CHECK(gpux__check_array(a, "array"));
+  GPUX__CHECK(check_kind(a->ctx, GPUX_BACKEND_OPENCL, "array's context"));
+  if (a->st) {
+    *mem = (cl_mem)a->st->blk.buf;
+    *offset_bytes = (size_t)a->offset * gpux_dtype_size(a->dtype);
+  }
+  return GPUX_SUCCESS;
+}
