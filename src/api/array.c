@@ -133,6 +133,10 @@ static gpux_status view_of(struct gpux_array **out, const struct gpux_array *a) 
   return GPUX_SUCCESS;
 }
 
+gpux_status gpux__array_view(struct gpux_array **out, const struct gpux_array *a) {
+  return view_of(out, a);
+}
+
 GPUX_API void gpux_array_release(gpux_array_t a) {
   if (!a) return;
   struct gpux_context *ctx = a->ctx;

@@ -138,6 +138,15 @@ gpux__operand gpux__operand_of(const struct gpux_array *a);
 gpux_status gpux__array_wrap(struct gpux_array **out, struct gpux_context *ctx, void *native,
                              int64_t elem0, gpux_dtype dt, int ndim, const int64_t *shape,
                              const int64_t *strides, gpux_deleter deleter, void *user);
+/* The same with element [0, ..., 0] where the application says it is: CUDA at device
+ * address native + byte_offset, OpenCL at byte_offset of buffer native (checked: alignment
+ * to the dtype, NULL). */
+gpux_status gpux__array_wrap_native(struct gpux_array **out, struct gpux_context *ctx,
+                                    void *native, uint64_t byte_offset, gpux_dtype dt,
+                                    int ndim, const int64_t *shape, const int64_t *strides,
+                                    gpux_deleter deleter, void *user);
+/* A new array header on a's memory (a view of all of it). */
+gpux_status gpux__array_view(struct gpux_array **out, const struct gpux_array *a);
 /* Converts a float64 value to dtype dt with the documented cast rules. */
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt);
 /* The scalar operand of an operation on dtype dt: integer and bool dtypes take only values

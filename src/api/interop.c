@@ -117,6 +117,40 @@ gpux_status gpux__array_wrap(struct gpux_array **out, struct gpux_context *ctx, 
   return GPUX_SUCCESS;
 }
 
+gpux_status gpux__array_wrap_native(struct gpux_array **out, struct gpux_context *ctx,
+                                    void *native, uint64_t byte_offset, gpux_dtype dt,
+                                    int ndim, const int64_t *shape, const int64_t *strides,
+                                    gpux_deleter deleter, void *user) {
+  struct gpux_array h;
+  int64_t lo, hi;
+  GPUX__CHECK(wrap_header(&h, &lo, &hi, dt, ndim, shape, strides));
+  const uint64_t es = gpux_dtype_size(dt);
+  if (ctx->kind == GPUX_BACKEND_CUDA) {
+    /* a device address: the region starts lo elements before element [0, ..., 0] */
+    const uint64_t p0 = (uint64_t)(uintptr_t)native + byte_offset;
+    if (!p0) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the device address is 0");
+    if (p0 % es)
+      return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                             "device address 0x%llx is not aligned to %s's %llu bytes",
+                             (unsigned long long)p0, gpux_dtype_name(dt),
+                             (unsigned long long)es);
+    const uint64_t base = p0 - (uint64_t)-lo * es;
+    if (base > p0)
+      return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "the strides reach below address 0");
+    return gpux__array_wrap(out, ctx, (void *)(uintptr_t)base, -lo, dt, ndim, shape, strides,
+                            deleter, user);
+  }
+  /* a buffer handle: element [0, ..., 0] at byte_offset of it */
+  if (!native) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the buffer is NULL");
+  if (byte_offset % es || byte_offset / es > (uint64_t)INT64_MAX)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "byte offset %llu is not a multiple of %s's %llu bytes",
+                           (unsigned long long)byte_offset, gpux_dtype_name(dt),
+                           (unsigned long long)es);
+  return gpux__array_wrap(out, ctx, native, (int64_t)(byte_offset / es), dt, ndim, shape,
+                          strides, deleter, user);
+}
+
 /* The context of `kind` that a call about native handles needs. */
 static gpux_status check_kind(const struct gpux_context *ctx, gpux_backend_kind kind,
                               const char *what) {
@@ -166,23 +200,8 @@ GPUX_API gpux_status gpux_cuda_array_wrap(gpux_array_t *out, gpux_context_t ctx,
   GPUX__API_FN();
   GPUX__CHECK(check_out_array(out, "out"));
   GPUX__CHECK(check_kind(ctx, GPUX_BACKEND_CUDA, "context"));
-  GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
-  const uint64_t es = gpux_dtype_size(dt);
-  if (!ptr) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the device address is 0");
-  if (ptr % es)
-    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
-                           "device address 0x%llx is not aligned to %s's %llu bytes",
-                           (unsigned long long)ptr, gpux_dtype_name(dt), (unsigned long long)es);
-  /* the backend wraps from the lowest element on: the region starts lo elements before ptr */
-  struct gpux_array h;
-  int64_t lo, hi;
-  GPUX__CHECK(wrap_header(&h, &lo, &hi, dt, ndim, shape, strides));
-  const CUdeviceptr base = ptr - (CUdeviceptr)((uint64_t)-lo * es);
-  if (base > ptr)
-    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
-                           "the strides reach below device address 0");
-  return gpux__array_wrap(out, ctx, (void *)(uintptr_t)base, -lo, dt, ndim, shape, strides,
-                          deleter, user_data);
+  return gpux__array_wrap_native(out, ctx, (void *)(uintptr_t)ptr, 0, dt, ndim, shape, strides,
+                                 deleter, user_data);
 }
 
 GPUX_API gpux_status gpux_cuda_array_get(CUdeviceptr *ptr, gpux_array_t a) {
@@ -229,15 +248,8 @@ GPUX_API gpux_status gpux_opencl_array_wrap(gpux_array_t *out, gpux_context_t ct
   GPUX__API_FN();
   GPUX__CHECK(check_out_array(out, "out"));
   GPUX__CHECK(check_kind(ctx, GPUX_BACKEND_OPENCL, "context"));
-  GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
-  if (!mem) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "mem is NULL");
-  const size_t es = gpux_dtype_size(dt);
-  if (offset_bytes % es || offset_bytes / es > (size_t)INT64_MAX)
-    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
-                           "byte offset %zu is not a multiple of %s's %zu bytes", offset_bytes,
-                           gpux_dtype_name(dt), es);
-  return gpux__array_wrap(out, ctx, (void *)mem, (int64_t)(offset_bytes / es), dt, ndim, shape,
-                          strides, deleter, user_data);
+  return gpux__array_wrap_native(out, ctx, (void *)mem, offset_bytes, dt, ndim, shape, strides,
+                                 deleter, user_data);
 }
 
 GPUX_API gpux_status gpux_opencl_array_get(cl_mem *mem, size_t *offset_bytes, gpux_array_t a) {
