@@ -62,8 +62,10 @@ static void export_l_delete(DLManagedTensor *self) {
   free(e);
 }
 
+/* Fills t and st for a (st->view: a new view of a, released here on failure) */
 static gpux_status export_fill(DLTensor *t, export_state *st, struct gpux_array *a) {
   GPUX__CHECK(gpux__check_array(a, "array"));
+  GPUX__NEED(a->ctx, GPUX__Q_INTEROP, 0, -1, -1);
   GPUX__CHECK(gpux__array_view(&st->view, a));
   const struct gpux_array *v = st->view;
   memcpy(st->shape, v->shape, sizeof st->shape);
@@ -77,7 +79,12 @@ static gpux_status export_fill(DLTensor *t, export_state *st, struct gpux_array 
   if (v->ctx->kind == GPUX_BACKEND_CUDA) {
     t->device.device_type = kDLCUDA;
     gpux__native n = {0};
-    GPUX__CHECK(v->ctx->be->native_get(v->ctx->b, &n));
+    gpux_status s = v->ctx->be->native_get(v->ctx->b, &n);
+    if (s != GPUX_SUCCESS) {
+      gpux_array_release(st->view);
+      st->view = NULL;
+      return s;
+    }
     t->device.device_id = n.ordinal;
   } else {
     t->device.device_type = kDLOpenCL;
@@ -92,13 +99,10 @@ GPUX_API gpux_status gpux_array_to_dlpack(DLManagedTensorVersioned **out, gpux_a
   GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
-  GPUX__CHECK(gpux__check_array(a, "array"));
-  GPUX__NEED(a->ctx, GPUX__Q_INTEROP, 0, -1, -1);
   export_v *e = calloc(1, sizeof *e);
   if (!e) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   gpux_status s = export_fill(&e->t.dl_tensor, &e->st, a);
   if (s != GPUX_SUCCESS) {
-    gpux_array_release(e->st.view);
     free(e);
     return s;
   }
@@ -115,13 +119,10 @@ GPUX_API gpux_status gpux_array_to_dlpack_legacy(DLManagedTensor **out, gpux_arr
   GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
-  GPUX__CHECK(gpux__check_array(a, "array"));
-  GPUX__NEED(a->ctx, GPUX__Q_INTEROP, 0, -1, -1);
   export_l *e = calloc(1, sizeof *e);
   if (!e) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   gpux_status s = export_fill(&e->t.dl_tensor, &e->st, a);
   if (s != GPUX_SUCCESS) {
-    gpux_array_release(e->st.view);
     free(e);
     return s;
   }
