@@ -70,6 +70,21 @@ GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t
 /* Download into a caller's buffer (row-major, bytes == size * dtype_size); waits for the
  * queued work that produces the array and reports errors raised by it. */
 GPUX_API gpux_status gpux_array_read(gpux_array_t src, void *data, size_t bytes);
+/* Page-locked ("pinned") host memory of ctx's backend (CUDA: cuMemHostAlloc, portable to
+ * every context; OpenCL: a CL_MEM_ALLOC_HOST_PTR buffer, mapped): transfers from and to it
+ * run at the bus's full speed and overlap with the host. bytes > 0. gpux_pinned_free frees
+ * it (NULL is ignored; the context may be released before or after: the memory keeps it). */
+GPUX_API gpux_status gpux_pinned_alloc(void **out, gpux_context_t ctx, size_t bytes);
+GPUX_API void gpux_pinned_free(void *p);
+/* Asynchronous transfers, as gpux_array_write / gpux_array_read otherwise: each queues the
+ * copy and returns. The host buffer stays in use until the copy is complete: do not modify
+ * data after a write, nor read it after a read, until then. It is complete after
+ * gpux_context_synchronize, gpux_array_read (or anything else that waits for the queue), or
+ * the synchronization of an event recorded after the call. From pinned memory
+ * (gpux_pinned_alloc) the copy overlaps with the host's work; from other memory the driver
+ * may copy before returning. Errors of the copy itself show at that synchronization. */
+GPUX_API gpux_status gpux_array_write_async(gpux_array_t dst, const void *data, size_t bytes);
+GPUX_API gpux_status gpux_array_read_async(gpux_array_t src, void *data, size_t bytes);
 /* Download into a new malloc'd buffer; free it with gpux_host_free. */
 GPUX_API gpux_status gpux_array_download(void **data, size_t *bytes, gpux_array_t src);
 GPUX_API void gpux_host_free(void *p);

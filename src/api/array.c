@@ -302,8 +302,8 @@ GPUX_API gpux_status gpux_array_linspace(gpux_array_t *out, gpux_context_t ctx, 
 
 /* ---- transfers */
 
-static gpux_status check_bytes(const struct gpux_array *a, const void *data, size_t bytes,
-                               const char *fn) {
+gpux_status gpux__check_bytes(const struct gpux_array *a, const void *data, size_t bytes,
+                              const char *fn) {
   size_t want = (size_t)a->size * gpux_dtype_size(a->dtype);
   if (bytes != want)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: %zu bytes given, the array holds %zu",
@@ -328,7 +328,7 @@ GPUX_API gpux_status gpux_array_from_host(gpux_array_t *out, gpux_context_t ctx,
 GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t bytes) {
   GPUX__API_FN();
   GPUX__CHECK(gpux__check_array(dst, "gpux_array_write: dst"));
-  GPUX__CHECK(check_bytes(dst, data, bytes, "gpux_array_write"));
+  GPUX__CHECK(gpux__check_bytes(dst, data, bytes, "gpux_array_write"));
   if (bytes == 0) return GPUX_SUCCESS;
   struct gpux_context *ctx = dst->ctx;
   size_t es = gpux_dtype_size(dst->dtype);
@@ -346,7 +346,7 @@ GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t
 GPUX_API gpux_status gpux_array_read(gpux_array_t src, void *data, size_t bytes) {
   GPUX__API_FN();
   GPUX__CHECK(gpux__check_array(src, "gpux_array_read: src"));
-  GPUX__CHECK(check_bytes(src, data, bytes, "gpux_array_read"));
+  GPUX__CHECK(gpux__check_bytes(src, data, bytes, "gpux_array_read"));
   struct gpux_context *ctx = src->ctx;
   if (bytes == 0) return ctx->be->synchronize(ctx->b);
   size_t es = gpux_dtype_size(src->dtype);

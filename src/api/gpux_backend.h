@@ -222,7 +222,10 @@ typedef struct gpux__uarg {
         be->event_elapsed_ms)                                                                 \
   /* native handles in and out (interop) */                                                   \
   X(INTEROP, "native handles (interop)",                                                      \
-    be->native_get && be->context_adopt && be->mem_wrap && be->mem_unwrap)
+    be->native_get && be->context_adopt && be->mem_wrap && be->mem_unwrap)                    \
+  /* page-locked host memory and transfers that return once queued */                        \
+  X(ASYNC_COPY, "page-locked host memory and asynchronous transfers",                         \
+    be->host_alloc && be->host_free && be->mem_upload_async && be->mem_download_async)
 #define GPUX__Q_ENUM(id, what, has) GPUX__Q_##id,
 enum { GPUX__QUERY_FAMILIES(GPUX__Q_ENUM) GPUX__Q_COUNT };
 #undef GPUX__Q_ENUM
@@ -284,6 +287,16 @@ typedef struct gpux__backend_iface {
    * results the host reads at once (gpux_reduce_scalar). *buf is an operand buffer; after
    * synchronize its contents are at *host, with no copy. One per context, reused. */
   gpux_status (*host_result)(gpux__bctx *b, size_t bytes, void **buf, void **host);
+  /* Optional (all four or none): page-locked host memory, and transfers that return once
+   * queued (the host memory stays in use until the queue gets past them). host_alloc: bytes
+   * (> 0) of page-locked memory that every context of the backend can copy from and to at
+   * full speed, *ptr for the application, *handle for host_free (NULL if none). */
+  gpux_status (*host_alloc)(gpux__bctx *b, size_t bytes, void **ptr, void **handle);
+  void (*host_free)(gpux__bctx *b, void *ptr, void *handle);
+  gpux_status (*mem_upload_async)(gpux__bctx *b, void *buf, size_t offset_bytes,
+                                  const void *src, size_t bytes);
+  gpux_status (*mem_download_async)(gpux__bctx *b, void *buf, size_t offset_bytes, void *dst,
+                                    size_t bytes);
   /* Device -> device, queued. */
   gpux_status (*mem_copy)(gpux__bctx *b, void *dst, size_t dst_offset_bytes, void *src,
                           size_t src_offset_bytes, size_t bytes);

@@ -153,6 +153,9 @@ gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt);
  * they hold exactly (GPUX_ERROR_INVALID_ARGUMENT otherwise: no silent change of value);
  * float dtypes round as casts do. */
 gpux_status gpux__scalar_exact(gpux__scalar *out, double v, gpux_dtype dt);
+/* bytes == a's byte count and data not NULL (unless 0 bytes); fn names the call */
+gpux_status gpux__check_bytes(const struct gpux_array *a, const void *data, size_t bytes,
+                              const char *fn);
 /* Writes src into dst elementwise (same dtype; src broadcast to dst's shape). */
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src);
 

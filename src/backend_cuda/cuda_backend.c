@@ -397,6 +397,57 @@ cleanup:
   return s;
 }
 
+/* Page-locked memory every context can copy from and to at full speed (portable) */
+static gpux_status gpux_cuda_host_alloc(gpux__bctx *b, size_t bytes, void **ptr, void **handle) {
+  int pushed = 0;
+  void *p = NULL;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.MemHostAlloc(&p, bytes, CU_MEMHOSTALLOC_PORTABLE);
+  gpux_cuda_leave(pushed);
+  if (r != CUDA_SUCCESS)
+    return gpux_cuda_error(r == CUDA_ERROR_OUT_OF_MEMORY ? GPUX_ERROR_OUT_OF_HOST_MEMORY
+                                                         : GPUX_ERROR_DRIVER,
+                           r, "cuMemHostAlloc(%zu bytes)", bytes);
+  *ptr = p;
+  *handle = NULL;
+  return GPUX_SUCCESS;
+}
+
+static void gpux_cuda_host_free(gpux__bctx *b, void *ptr, void *handle) {
+  int pushed = 0;
+  (void)handle;
+  if (gpux_cuda_enter(b, &pushed) != CUDA_SUCCESS) return;
+  (void)gpux_cuda_drv.MemFreeHost(ptr);
+  gpux_cuda_leave(pushed);
+}
+
+/* Transfers that return once queued on the stream (from pageable memory the driver may
+ * stage or copy before returning) */
+static gpux_status gpux_cuda_mem_upload_async(gpux__bctx *b, void *buf, size_t offset_bytes,
+                                              const void *src, size_t bytes) {
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.MemcpyHtoDAsync(gpux_cuda_dptr(buf, offset_bytes), src, bytes, b->stream);
+  gpux_cuda_leave(pushed);
+  if (r != CUDA_SUCCESS)
+    return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyHtoDAsync(%zu bytes)", bytes);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status gpux_cuda_mem_download_async(gpux__bctx *b, void *buf, size_t offset_bytes,
+                                                void *dst, size_t bytes) {
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.MemcpyDtoHAsync(dst, gpux_cuda_dptr(buf, offset_bytes), bytes, b->stream);
+  gpux_cuda_leave(pushed);
+  if (r != CUDA_SUCCESS)
+    return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyDtoHAsync(%zu bytes)", bytes);
+  return GPUX_SUCCESS;
+}
+
 static gpux_status gpux_cuda_host_result(gpux__bctx *b, size_t bytes, void **buf, void **host) {
   int pushed = 0;
   CUresult r;
@@ -550,6 +601,10 @@ static const gpux__backend_iface gpux_cuda_iface_core = {
     .kernel_create = gpux_cuda_kernel_create,
     .kernel_release = gpux_cuda_kernel_release,
     .kernel_launch = gpux_cuda_kernel_launch,
+    .host_alloc = gpux_cuda_host_alloc,
+    .host_free = gpux_cuda_host_free,
+    .mem_upload_async = gpux_cuda_mem_upload_async,
+    .mem_download_async = gpux_cuda_mem_download_async,
     .native_get = gpux_cuda_native_get,
     .context_adopt = gpux_cuda_context_adopt,
     .mem_wrap = gpux_cuda_mem_wrap,

@@ -519,6 +519,54 @@ static gpux_status be_mem_upload(gpux__bctx *b, void *buf, size_t offset, const 
   return GPUX_SUCCESS;
 }
 
+/* Page-locked memory: a CL_MEM_ALLOC_HOST_PTR buffer (pinned by the implementations that pin
+ * anything), mapped for the host for its whole life */
+static gpux_status be_host_alloc(gpux__bctx *b, size_t bytes, void **ptr, void **handle) {
+  cl_int e;
+  cl_mem m = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &e);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER),
+                     "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR, %zu bytes): %s (%d)", bytes,
+                     gpux_cl_error_name(e), (int)e);
+  void *p = clEnqueueMapBuffer(b->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                               NULL, NULL, &e);
+  if (e != CL_SUCCESS) {
+    clReleaseMemObject(m);
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "clEnqueueMapBuffer(%zu bytes): %s (%d)",
+                     bytes, gpux_cl_error_name(e), (int)e);
+  }
+  *ptr = p;
+  *handle = m;
+  return GPUX_SUCCESS;
+}
+static void be_host_free(gpux__bctx *b, void *ptr, void *handle) {
+  cl_event ev = NULL;
+  if (clEnqueueUnmapMemObject(b->queue, (cl_mem)handle, ptr, 0, NULL, &ev) == CL_SUCCESS) {
+    clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+  }
+  clReleaseMemObject((cl_mem)handle);
+}
+/* the transfers that return once queued: the same calls, not blocking */
+static gpux_status be_mem_upload_async(gpux__bctx *b, void *buf, size_t offset, const void *src,
+                                       size_t bytes) {
+  cl_int e = clEnqueueWriteBuffer(b->queue, (cl_mem)buf, CL_FALSE, offset, bytes, src, 0, NULL,
+                                  NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueWriteBuffer(%zu bytes): %s (%d)",
+                     bytes, gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
+}
+static gpux_status be_mem_download_async(gpux__bctx *b, void *buf, size_t offset, void *dst,
+                                         size_t bytes) {
+  cl_int e = clEnqueueReadBuffer(b->queue, (cl_mem)buf, CL_FALSE, offset, bytes, dst, 0, NULL,
+                                 NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueReadBuffer(%zu bytes): %s (%d)",
+                     bytes, gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
+}
+
 static gpux_status be_mem_download(gpux__bctx *b, void *buf, size_t offset, void *dst,
                                    size_t bytes) {
   cl_int e = bytes ? clEnqueueReadBuffer(b->queue, (cl_mem)buf, CL_TRUE, offset, bytes, dst, 0,
@@ -668,6 +716,10 @@ static const gpux__backend_iface be_iface_core = {
     .kernel_create = gpux_cl_kernel_create,
     .kernel_release = gpux_cl_kernel_release,
     .kernel_launch = gpux_cl_kernel_launch,
+    .host_alloc = be_host_alloc,
+    .host_free = be_host_free,
+    .mem_upload_async = be_mem_upload_async,
+    .mem_download_async = be_mem_download_async,
     .native_get = be_native_get,
     .context_adopt = be_context_adopt,
     .mem_wrap = be_mem_wrap,

@@ -1,0 +1,105 @@
+/* Page-locked host memory and asynchronous transfers (include/gpux/array.h).
+ *
+ * gpux_pinned_free takes only the pointer, so each allocation is recorded (pointer, its
+ * context, the backend's handle) in one process-wide list under a lock; allocations are few
+ * and large, so a list is enough. Each holds a reference to its context. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "gpux.h"
+#include "internal.h"
+
+typedef struct pinned {
+  void *ptr, *handle;
+  size_t bytes;
+  struct gpux_context *ctx;
+  struct pinned *next;
+} pinned;
+
+static pthread_mutex_t g_pinned_lock = PTHREAD_MUTEX_INITIALIZER;
+static pinned *g_pinned;
+
+GPUX_API gpux_status gpux_pinned_alloc(void **out, gpux_context_t ctx, size_t bytes) {
+  GPUX__API_FN();
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  if (!ctx) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "context is NULL");
+  if (bytes == 0) return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "0 bytes requested");
+  GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
+  pinned *p = calloc(1, sizeof *p);
+  if (!p) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
+  gpux_status s = ctx->be->host_alloc(ctx->b, bytes, &p->ptr, &p->handle);
+  if (s != GPUX_SUCCESS) {
+    free(p);
+    return s;
+  }
+  p->bytes = bytes;
+  p->ctx = ctx;
+  gpux__context_retain(ctx);
+  pthread_mutex_lock(&g_pinned_lock);
+  p->next = g_pinned;
+  g_pinned = p;
+  pthread_mutex_unlock(&g_pinned_lock);
+  *out = p->ptr;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API void gpux_pinned_free(void *ptr) {
+  if (!ptr) return;
+  pinned *p = NULL;
+  pthread_mutex_lock(&g_pinned_lock);
+  for (pinned **at = &g_pinned; *at; at = &(*at)->next)
+    if ((*at)->ptr == ptr) {
+      p = *at;
+      *at = p->next;
+      break;
+    }
+  pthread_mutex_unlock(&g_pinned_lock);
+  if (!p) return; /* not gpux's: nothing to free (a void call cannot report it) */
+  struct gpux_context *ctx = p->ctx;
+  /* queued copies may still use it */
+  (void)ctx->be->synchronize(ctx->b);
+  ctx->be->host_free(ctx->b, p->ptr, p->handle);
+  free(p);
+  gpux__context_unref(ctx);
+}
+
+GPUX_API gpux_status gpux_array_write_async(gpux_array_t dst, const void *data, size_t bytes) {
+  GPUX__API_FN();
+  GPUX__CHECK(gpux__check_array(dst, "dst"));
+  GPUX__CHECK(gpux__check_bytes(dst, data, bytes, "gpux_array_write_async"));
+  struct gpux_context *ctx = dst->ctx;
+  GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
+  if (bytes == 0) return GPUX_SUCCESS;
+  const size_t es = gpux_dtype_size(dst->dtype);
+  if (gpux__is_contiguous(dst))
+    return ctx->be->mem_upload_async(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, data,
+                                     bytes);
+  /* strided destination: upload contiguous, then scatter, both queued (the temporary's
+   * memory goes back to the pool, whose later users queue after both) */
+  struct gpux_array *tmp;
+  GPUX__CHECK(gpux__array_new(&tmp, ctx, dst->dtype, dst->ndim, dst->shape));
+  gpux_status s = ctx->be->mem_upload_async(ctx->b, tmp->st->blk.buf, 0, data, bytes);
+  if (s == GPUX_SUCCESS) s = gpux__copy_strided(dst, tmp);
+  gpux_array_release(tmp);
+  return s;
+}
+
+GPUX_API gpux_status gpux_array_read_async(gpux_array_t src, void *data, size_t bytes) {
+  GPUX__API_FN();
+  GPUX__CHECK(gpux__check_array(src, "src"));
+  GPUX__CHECK(gpux__check_bytes(src, data, bytes, "gpux_array_read_async"));
+  struct gpux_context *ctx = src->ctx;
+  GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
+  if (bytes == 0) return GPUX_SUCCESS;
+  const size_t es = gpux_dtype_size(src->dtype);
+  if (gpux__is_contiguous(src))
+    return ctx->be->mem_download_async(ctx->b, src->st->blk.buf, (size_t)src->offset * es, data,
+                                       bytes);
+  struct gpux_array *tmp;
+  GPUX__CHECK(gpux__array_new(&tmp, ctx, src->dtype, src->ndim, src->shape));
+  gpux_status s = gpux__copy_strided(tmp, src);
+  if (s == GPUX_SUCCESS) s = ctx->be->mem_download_async(ctx->b, tmp->st->blk.buf, 0, data, bytes);
+  gpux_array_release(tmp);
+  return s;
+}

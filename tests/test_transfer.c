@@ -1,0 +1,147 @@
+/* gpux tests: page-locked host memory and asynchronous transfers (gpux_pinned_alloc,
+ * gpux_array_write_async, gpux_array_read_async). Round trips of odd sizes from pinned and
+ * from ordinary memory, contiguous and strided arrays, completion by synchronize, by an event
+ * and by a later blocking read, in queue order with kernels between, the pinned memory
+ * outliving its context, and the errors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static const int64_t k_sizes[] = {1, 3, 4097, (1 << 20) + 3};
+
+/* write_async from pinned memory, a kernel, read_async into pinned memory */
+static void test_pinned_round_trip(void **state) {
+  (void)state;
+  for (size_t k = 0; k < sizeof k_sizes / sizeof k_sizes[0]; k++) {
+    const int64_t n = k_sizes[k];
+    const size_t bytes = (size_t)n * 4;
+    float *in = NULL, *out = NULL;
+    GT_OK(gpux_pinned_alloc((void **)&in, gt_ctx, bytes));
+    GT_OK(gpux_pinned_alloc((void **)&out, gt_ctx, bytes));
+    GT_ASSERT(in && out && in != out, "pinned pointers");
+    gt_fill_random(in, GPUX_FLOAT32, n, GT_DOM_ANY, 40 + k);
+    gt_poison_host(out, bytes);
+    gpux_array_t a = NULL, b = NULL;
+    GT_OK(gpux_array_empty(&a, gt_ctx, GPUX_FLOAT32, 1, &n));
+    GT_OK(gpux_array_write_async(a, in, bytes));
+    GT_OK(gpux_unary(&b, GPUX_NEG, a));
+    GT_OK(gpux_array_read_async(b, out, bytes));
+    GT_OK(gpux_context_synchronize(gt_ctx));
+    for (int64_t i = 0; i < n; i++)
+      GT_ASSERT(out[i] == -in[i], "n=%lld: [%lld] is %g, expected %g", (long long)n,
+                (long long)i, (double)out[i], (double)-in[i]);
+    gpux_array_release(a);
+    gpux_array_release(b);
+    gpux_pinned_free(in);
+    gpux_pinned_free(out);
+  }
+}
+
+/* from and to ordinary (pageable) memory, completion by an event, then by a blocking read */
+static void test_pageable_and_events(void **state) {
+  (void)state;
+  const int64_t n = 1001;
+  int64_t *in = gt_malloc(n * 8), *out = gt_malloc(n * 8), *out2 = gt_malloc(n * 8);
+  gt_fill_random(in, GPUX_INT64, n, GT_DOM_ANY, 5);
+  gt_poison_host(out, (size_t)n * 8);
+  gpux_array_t a = NULL;
+  GT_OK(gpux_array_empty(&a, gt_ctx, GPUX_INT64, 1, &n));
+  GT_OK(gpux_array_write_async(a, in, (size_t)n * 8));
+  GT_OK(gpux_array_read_async(a, out, (size_t)n * 8));
+  gpux_event_t ev = NULL;
+  gpux_status es = gpux_event_create(&ev, gt_ctx);
+  if (es == GPUX_SUCCESS) {
+    GT_OK(gpux_event_record(ev));
+    GT_OK(gpux_event_synchronize(ev));
+    gpux_event_release(ev);
+  } else {
+    GT_OK(gpux_context_synchronize(gt_ctx));
+  }
+  GT_ASSERT(!memcmp(out, in, (size_t)n * 8), "async round trip through pageable memory");
+  /* a blocking read waits for the queued async copies before it */
+  gt_poison_host(out, (size_t)n * 8);
+  GT_OK(gpux_array_read_async(a, out, (size_t)n * 8));
+  GT_OK(gpux_array_read(a, out2, (size_t)n * 8));
+  GT_ASSERT(!memcmp(out, in, (size_t)n * 8) && !memcmp(out2, in, (size_t)n * 8),
+            "a blocking read completes the async one before it");
+  gpux_array_release(a);
+  free(in);
+  free(out);
+  free(out2);
+}
+
+/* strided and reversed views, both ways */
+static void test_strided(void **state) {
+  (void)state;
+  const int64_t shape[2] = {7, 9}, n = 63;
+  int32_t h[63], got[63], back[63];
+  gt_fill_random(h, GPUX_INT32, n, GT_DOM_ANY, 8);
+  gpux_array_t a = NULL, v = NULL;
+  GT_OK(gpux_array_zeros(&a, gt_ctx, GPUX_INT32, 2, shape));
+  /* v = a[::-2, 1::3]: 4 x 3 */
+  const int64_t start[2] = {-1, 1}, stop[2] = {INT64_MIN, 9}, step[2] = {-2, 3};
+  GT_OK(gpux_array_slice(&v, a, start, stop, step));
+  int32_t vin[12], vout[12];
+  for (int i = 0; i < 12; i++) vin[i] = h[i];
+  GT_OK(gpux_array_write_async(v, vin, sizeof vin));
+  GT_OK(gpux_array_read_async(v, vout, sizeof vout));
+  GT_OK(gpux_context_synchronize(gt_ctx));
+  GT_ASSERT(!memcmp(vin, vout, sizeof vin), "strided round trip");
+  GT_OK(gpux_array_read(a, got, sizeof got));
+  memset(back, 0, sizeof back);
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 3; j++) back[(6 - 2 * i) * 9 + 1 + 3 * j] = vin[i * 3 + j];
+  GT_ASSERT(!memcmp(got, back, sizeof got), "the strided write landed where the view is");
+  gpux_array_release(v);
+  gpux_array_release(a);
+}
+
+/* the pinned memory keeps its context; frees in any order; errors */
+static void test_lifetime_and_errors(void **state) {
+  (void)state;
+  gpux_context_t c = gt_context_new();
+  void *p = NULL, *q = NULL;
+  GT_OK(gpux_pinned_alloc(&p, c, 100));
+  GT_OK(gpux_pinned_alloc(&q, c, 1));
+  gpux_context_release(c);
+  memset(p, 7, 100);
+  ((unsigned char *)q)[0] = 1;
+  gpux_pinned_free(q);
+  gpux_pinned_free(p);
+  gpux_pinned_free(NULL);
+  GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_pinned_alloc(&p, gt_ctx, 0));
+  GT_ASSERT(p == NULL, "out set on failure");
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_pinned_alloc(NULL, gt_ctx, 8));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_pinned_alloc(&p, NULL, 8));
+  const int64_t n = 4;
+  gpux_array_t a = NULL;
+  float f[4] = {0};
+  GT_OK(gpux_array_zeros(&a, gt_ctx, GPUX_FLOAT32, 1, &n));
+  GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_array_write_async(a, f, 12));
+  GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_array_read_async(a, f, 20));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_array_write_async(a, NULL, 16));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_array_read_async(NULL, f, 16));
+  /* empty arrays: nothing to copy */
+  const int64_t zero = 0;
+  gpux_array_t e = NULL;
+  GT_OK(gpux_array_empty(&e, gt_ctx, GPUX_FLOAT32, 1, &zero));
+  GT_OK(gpux_array_write_async(e, NULL, 0));
+  GT_OK(gpux_array_read_async(e, NULL, 0));
+  gpux_array_release(e);
+  gpux_array_release(a);
+}
+
+int main(void) {
+  gt_init("test_transfer");
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_pinned_round_trip),
+      cmocka_unit_test(test_pageable_and_events),
+      cmocka_unit_test(test_strided),
+      cmocka_unit_test(test_lifetime_and_errors),
+  };
+  int failed = gt_run("transfer", tests, sizeof tests / sizeof tests[0]);
+  gt_shutdown();
+  return failed ? 1 : 0;
+}
