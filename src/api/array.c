@@ -325,39 +325,56 @@ GPUX_API gpux_status gpux_array_from_host(gpux_array_t *out, gpux_context_t ctx,
   return s;
 }
 
-GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t bytes) {
-  GPUX__API_FN();
-  GPUX__CHECK(gpux__check_array(dst, "gpux_array_write: dst"));
-  GPUX__CHECK(gpux__check_bytes(dst, data, bytes, "gpux_array_write"));
-  if (bytes == 0) return GPUX_SUCCESS;
+gpux_status gpux__array_write(struct gpux_array *dst, const void *data, size_t bytes,
+                              int async, const char *fn) {
+  GPUX__CHECK(gpux__check_array(dst, "dst"));
+  GPUX__CHECK(gpux__check_bytes(dst, data, bytes, fn));
   struct gpux_context *ctx = dst->ctx;
+  if (async) GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
+  if (bytes == 0) return GPUX_SUCCESS;
+  gpux_status (*upload)(gpux__bctx *, void *, size_t, const void *, size_t) =
+      async ? ctx->be->mem_upload_async : ctx->be->mem_upload;
   size_t es = gpux_dtype_size(dst->dtype);
   if (gpux__is_contiguous(dst))
-    return ctx->be->mem_upload(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, data, bytes);
-  /* strided destination: upload contiguous, then scatter on the device */
+    return upload(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, data, bytes);
+  /* strided destination: upload contiguous, then scatter on the device (both queued: the
+   * temporary's memory goes back to the pool, whose later users queue after both) */
   struct gpux_array *tmp;
   GPUX__CHECK(gpux__array_new(&tmp, ctx, dst->dtype, dst->ndim, dst->shape));
-  gpux_status s = ctx->be->mem_upload(ctx->b, tmp->st->blk.buf, 0, data, bytes);
+  gpux_status s = upload(ctx->b, tmp->st->blk.buf, 0, data, bytes);
   if (s == GPUX_SUCCESS) s = gpux__copy_strided(dst, tmp);
   gpux_array_release(tmp);
   return s;
 }
 
-GPUX_API gpux_status gpux_array_read(gpux_array_t src, void *data, size_t bytes) {
-  GPUX__API_FN();
-  GPUX__CHECK(gpux__check_array(src, "gpux_array_read: src"));
-  GPUX__CHECK(gpux__check_bytes(src, data, bytes, "gpux_array_read"));
+gpux_status gpux__array_read(struct gpux_array *src, void *data, size_t bytes, int async,
+                             const char *fn) {
+  GPUX__CHECK(gpux__check_array(src, "src"));
+  GPUX__CHECK(gpux__check_bytes(src, data, bytes, fn));
   struct gpux_context *ctx = src->ctx;
-  if (bytes == 0) return ctx->be->synchronize(ctx->b);
+  if (async) GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
+  if (bytes == 0) return async ? GPUX_SUCCESS : ctx->be->synchronize(ctx->b);
+  gpux_status (*download)(gpux__bctx *, void *, size_t, void *, size_t) =
+      async ? ctx->be->mem_download_async : ctx->be->mem_download;
   size_t es = gpux_dtype_size(src->dtype);
   if (gpux__is_contiguous(src))
-    return ctx->be->mem_download(ctx->b, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
+    return download(ctx->b, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
   struct gpux_array *tmp;
   GPUX__CHECK(gpux__array_new(&tmp, ctx, src->dtype, src->ndim, src->shape));
   gpux_status s = gpux__copy_strided(tmp, src);
-  if (s == GPUX_SUCCESS) s = ctx->be->mem_download(ctx->b, tmp->st->blk.buf, 0, data, bytes);
+  if (s == GPUX_SUCCESS) s = download(ctx->b, tmp->st->blk.buf, 0, data, bytes);
   gpux_array_release(tmp);
   return s;
+}
+
+GPUX_API gpux_status gpux_array_write(gpux_array_t dst, const void *data, size_t bytes) {
+  GPUX__API_FN();
+  return gpux__array_write(dst, data, bytes, 0, "gpux_array_write");
+}
+
+GPUX_API gpux_status gpux_array_read(gpux_array_t src, void *data, size_t bytes) {
+  GPUX__API_FN();
+  return gpux__array_read(src, data, bytes, 0, "gpux_array_read");
 }
 
 GPUX_API gpux_status gpux_array_download(void **data, size_t *bytes, gpux_array_t src) {

@@ -156,6 +156,11 @@ gpux_status gpux__scalar_exact(gpux__scalar *out, double v, gpux_dtype dt);
 /* bytes == a's byte count and data not NULL (unless 0 bytes); fn names the call */
 gpux_status gpux__check_bytes(const struct gpux_array *a, const void *data, size_t bytes,
                               const char *fn);
+/* The transfers of gpux_array_write / _read (async: the _async forms); fn names the call */
+gpux_status gpux__array_write(struct gpux_array *dst, const void *data, size_t bytes,
+                              int async, const char *fn);
+gpux_status gpux__array_read(struct gpux_array *src, void *data, size_t bytes, int async,
+                             const char *fn);
 /* Writes src into dst elementwise (same dtype; src broadcast to dst's shape). */
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src);
 

@@ -66,40 +66,10 @@ GPUX_API void gpux_pinned_free(void *ptr) {
 
 GPUX_API gpux_status gpux_array_write_async(gpux_array_t dst, const void *data, size_t bytes) {
   GPUX__API_FN();
-  GPUX__CHECK(gpux__check_array(dst, "dst"));
-  GPUX__CHECK(gpux__check_bytes(dst, data, bytes, "gpux_array_write_async"));
-  struct gpux_context *ctx = dst->ctx;
-  GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
-  if (bytes == 0) return GPUX_SUCCESS;
-  const size_t es = gpux_dtype_size(dst->dtype);
-  if (gpux__is_contiguous(dst))
-    return ctx->be->mem_upload_async(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, data,
-                                     bytes);
-  /* strided destination: upload contiguous, then scatter, both queued (the temporary's
-   * memory goes back to the pool, whose later users queue after both) */
-  struct gpux_array *tmp;
-  GPUX__CHECK(gpux__array_new(&tmp, ctx, dst->dtype, dst->ndim, dst->shape));
-  gpux_status s = ctx->be->mem_upload_async(ctx->b, tmp->st->blk.buf, 0, data, bytes);
-  if (s == GPUX_SUCCESS) s = gpux__copy_strided(dst, tmp);
-  gpux_array_release(tmp);
-  return s;
+  return gpux__array_write(dst, data, bytes, 1, "gpux_array_write_async");
 }
 
 GPUX_API gpux_status gpux_array_read_async(gpux_array_t src, void *data, size_t bytes) {
   GPUX__API_FN();
-  GPUX__CHECK(gpux__check_array(src, "src"));
-  GPUX__CHECK(gpux__check_bytes(src, data, bytes, "gpux_array_read_async"));
-  struct gpux_context *ctx = src->ctx;
-  GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
-  if (bytes == 0) return GPUX_SUCCESS;
-  const size_t es = gpux_dtype_size(src->dtype);
-  if (gpux__is_contiguous(src))
-    return ctx->be->mem_download_async(ctx->b, src->st->blk.buf, (size_t)src->offset * es, data,
-                                       bytes);
-  struct gpux_array *tmp;
-  GPUX__CHECK(gpux__array_new(&tmp, ctx, src->dtype, src->ndim, src->shape));
-  gpux_status s = gpux__copy_strided(tmp, src);
-  if (s == GPUX_SUCCESS) s = ctx->be->mem_download_async(ctx->b, tmp->st->blk.buf, 0, data, bytes);
-  gpux_array_release(tmp);
-  return s;
+  return gpux__array_read(src, data, bytes, 1, "gpux_array_read_async");
 }
