@@ -29,6 +29,11 @@
  *              last 4096 values must equal gpux_random_*_host bit for bit)
  *   sumscalar  host time of gpux_sum_scalar on 1000 float32 elements (one call returns the
  *              value to the host), median over batches of us/call
+ *   h2d_pinned, h2d_pageable, d2h_pinned, d2h_pageable (or "transfer" for all four)
+ *              host -> device (gpux_array_write_async) and device -> host
+ *              (gpux_array_read_async) copies of n elements from / into page-locked
+ *              (gpux_pinned_alloc) or ordinary (malloc) memory, timed by device events around
+ *              the call                                                  n one way
  *   hostcost   host time of one small op (1000 elements, float32 add): N calls queued back to
  *              back, timed with the host's monotonic clock per batch, synchronized outside the
  *              timed region; median over batches of us/call, for gpux_binary_into (no
@@ -77,12 +82,14 @@ enum {
   OP_RAND, OP_RANDN,
   OP_HOSTCOST, OP_SUMSCALAR,
   OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16,
-  OP_ADD_EXPR, OP_COUNT
+  OP_ADD_EXPR,
+  OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
-    "add_expr"};
+    "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable"};
+#define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_BF16)
 /* float16 / bfloat16 (gpux_dtype 6 and 7, issue 4), spelled by value */
 #define BENCH_FLOAT16 GPUX_FLOAT16
@@ -668,6 +675,84 @@ unsupported:
 
 /* ---- host cost */
 
+/* Host <-> device copies of n elements: gpux_array_write_async / _read_async from and to
+ * pinned (gpux_pinned_alloc) or ordinary (malloc) memory, timed by device events around the
+ * call (as PyTorch's copy_ with non_blocking=True is timed), bytes = one way. */
+static int bench_transfer(int op, int64_t n) {
+  int rc = 0;
+  gpux_status last_status = GPUX_SUCCESS;
+  const int h2d = op == OP_H2D_PINNED || op == OP_H2D_PAGEABLE;
+  const int pinned = op == OP_H2D_PINNED || op == OP_D2H_PINNED;
+  const size_t es = gpux_dtype_size(opt.dtype), bytes = (size_t)n * es;
+  gpux_array_t a = NULL;
+  gpux_event_t e0 = NULL, e1 = NULL;
+  unsigned char *host = NULL;
+  double *times = malloc(sizeof(double) * (size_t)opt.reps);
+  char why[256] = "";
+  result *r = new_result(k_op_names[op], n);
+  if (!r || !times) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
+  r->reps = opt.reps;
+  r->bytes = (double)bytes;
+  snprintf(r->timing, sizeof r->timing, "device events, median of %d after %d warm-up",
+           opt.reps, opt.warmup);
+  snprintf(r->note, sizeof r->note, "gpux_array_%s_async %s %s memory (%s)",
+           h2d ? "write" : "read", h2d ? "from" : "into", pinned ? "pinned" : "pageable",
+           pinned ? "gpux_pinned_alloc" : "malloc");
+  if (pinned) {
+    gpux_status s = gpux_pinned_alloc((void **)&host, g_ctx, bytes);
+    if (s == GPUX_ERROR_UNSUPPORTED) {
+      r->status = "skipped";
+      goto done;
+    }
+    TRY(s);
+  } else {
+    host = malloc(bytes);
+    if (!host) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
+  }
+  /* the device array holds stream 1 (make_random); the host buffer the same values, so that
+   * both directions can be checked against the generator */
+  TRY(make_random(&a, n, opt.dtype, 1));
+  TRY(gpux_array_read(a, host, bytes));
+  TRY(gpux_event_create(&e0, g_ctx));
+  TRY(gpux_event_create(&e1, g_ctx));
+  for (int w = 0; w < opt.warmup; w++)
+    TRY(h2d ? gpux_array_write_async(a, host, bytes) : gpux_array_read_async(a, host, bytes));
+  TRY(gpux_context_synchronize(g_ctx));
+  for (int i = 0; i < opt.reps; i++) {
+    TRY(gpux_event_record(e0));
+    TRY(h2d ? gpux_array_write_async(a, host, bytes) : gpux_array_read_async(a, host, bytes));
+    TRY(gpux_event_record(e1));
+    TRY(gpux_event_elapsed_ms(&times[i], e0, e1));
+  }
+  TRY(gpux_context_synchronize(g_ctx));
+  r->min_ms = r->max_ms = times[0];
+  for (int i = 1; i < opt.reps; i++) {
+    if (times[i] < r->min_ms) r->min_ms = times[i];
+    if (times[i] > r->max_ms) r->max_ms = times[i];
+  }
+  r->median_ms = bench_median(times, opt.reps);
+  r->gbps = r->median_ms > 0 ? (double)bytes / (r->median_ms * 1e-3) / 1e9 : 0;
+  r->status = "ok";
+  /* both sides still hold the generator's values */
+  if (check_output(a, n, opt.dtype, expect_copy, 0, 0, why, sizeof why)) {
+    fprintf(stderr, "gpux-bench: %s: WRONG RESULT: %s\n", k_op_names[op], why);
+    r->status = "wrong";
+    rc = 1;
+  }
+  printf("  %-13s n=%-11" PRId64 " %10.4f ms %9.1f GB/s\n", r->op, r->n, r->median_ms, r->gbps);
+
+done:
+  if (rc && r && strcmp(r->status, "wrong") != 0) r->status = "error";
+  (void)last_status;
+  if (pinned) gpux_pinned_free(host);
+  else free(host);
+  gpux_event_release(e0);
+  gpux_event_release(e1);
+  gpux_array_release(a);
+  free(times);
+  return rc;
+}
+
 static int bench_hostcost(void) {
   int rc = 0;
   gpux_status last_status = GPUX_SUCCESS;
@@ -1222,6 +1307,10 @@ static int add_op(const char *item) {
     for (int i = OP_GEMM_F32; i <= OP_GEMM_BF16; i++) opt.ops[i] = 1;
     return 0;
   }
+  if (!strcmp(item, "transfer")) {
+    for (int i = OP_H2D_PINNED; i <= OP_D2H_PAGEABLE; i++) opt.ops[i] = 1;
+    return 0;
+  }
   for (int i = 0; i < OP_COUNT; i++)
     if (!strcmp(item, k_op_names[i])) {
       opt.ops[i] = 1;
@@ -1362,6 +1451,8 @@ int main(int argc, char **argv) {
       rc |= bench_sumscalar();
     } else if (OP_IS_GEMM(op)) {
       rc |= bench_gemm(op);
+    } else if (OP_IS_TRANSFER(op)) {
+      for (int k = 0; k < opt.nsizes; k++) rc |= bench_transfer(op, opt.sizes[k]);
     } else {
       for (int k = 0; k < opt.nsizes; k++) {
         rc |= bench_device_op(op, opt.sizes[k]);

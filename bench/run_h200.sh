@@ -21,6 +21,9 @@
 #   of a dialect kernel in a fresh process (program + kernel + launch + synchronize, and the
 #   context creation before it) with an empty GPUX_CACHE_DIR (cold) and then the same one
 #   (warm), and the host cost of launching a built 4-argument kernel.
+# Host <-> device copies (issue 22): gpux-bench's transfer ops (pinned and pageable, both
+# directions) at XFER_SIZES float32 elements, and PyTorch's copy_ at the same sizes in the same
+# call (bench/peers_transfer.py).
 # Writes gpux-info.txt, <backend>-<part>.json, <backend>-<part>.log, rows.md and summary.md
 # (the table plus the performance targets, ready to become bench/results/h200.md).
 # Exit status: 0 when every run worked (a target missed is reported, not an error).
@@ -40,6 +43,7 @@ SIZES64=${SIZES64:-2^20,2^24,2^27}
 GEMM_SIZES=${GEMM_SIZES:-1024,4096,8192}
 GEMM_REPS=${GEMM_REPS:-20}
 GEMM_OPS=${GEMM_OPS:-gemm_f32,gemm_f64,gemm_tf32,gemm_f16,gemm_bf16}
+XFER_SIZES=${XFER_SIZES:-2^18,2^24,2^28}
 mkdir -p "$OUTDIR" || exit 1
 OUTDIR=$(cd "$OUTDIR" && pwd)
 log() { printf '[run_h200 %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
@@ -111,7 +115,16 @@ for backend in cuda opencl; do
   # matrix products, both paths: each path's first size also gives its cold first call
   bench "$backend" gemm --op "$GEMM_OPS" --gemm-sizes "$GEMM_SIZES" --gemm-path vendor,native \
     --reps "$GEMM_REPS" --warmup 3
+  # host <-> device copies (issue 22): 1 MiB, 64 MiB, 1 GiB of float32, pinned and pageable
+  bench "$backend" transfer --op transfer --sizes "$XFER_SIZES" --reps 20 --warmup 3
 done
+# PyTorch's copies in the same call (the peer figures of the transfer rows)
+if command -v python3 >/dev/null 2>&1; then
+  log "PyTorch copies: bench/peers_transfer.py"
+  python3 bench/peers_transfer.py --sizes "$XFER_SIZES" --md "$OUTDIR/rows.md" \
+    >"$OUTDIR/peers-transfer.log" 2>&1 || log "peers_transfer.py: exit $? (see its log)"
+  cat "$OUTDIR/peers-transfer.log"
+fi
 
 # --- user kernels (issue 6). First launch in a fresh process: each run is its own process;
 # the cold run gets an empty GPUX_CACHE_DIR, the warm run the same directory afterwards, and
