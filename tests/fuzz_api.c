@@ -27,6 +27,9 @@
  * Exit status: 0 when every case passed, 1 otherwise, 77 when the backend is absent. */
 #include "kernel_sources.h"
 #include "test_util.h"
+#ifdef GPUX_TEST_HAVE_DLPACK
+#include "gpux/dlpack.h"
+#endif
 
 #include <float.h>
 #include <inttypes.h>
@@ -118,6 +121,7 @@ static gpux_generator_t g_gens[8];
 static int g_ngens;
 static gpux_event_t g_events[4];
 static int g_nevents;
+static int g_async_pending; /* an asynchronous write of this case reads one of g_bufs */
 static gpux_program_t g_prog; /* one per case at the most, with its kernel */
 static gpux_kernel_t g_kern;
 
@@ -145,6 +149,8 @@ static void release_case(uint64_t order_seed) {
     g_arrays[j] = t;
   }
   for (int i = 0; i < g_narrays; i++) gpux_array_release(g_arrays[i]);
+  if (g_async_pending) GT_OK(gpux_context_synchronize(gt_ctx)); /* before its source goes */
+  g_async_pending = 0;
   for (int i = 0; i < g_nbufs; i++) free(g_bufs[i]);
   for (int i = 0; i < g_ngens; i++) gpux_generator_release(g_gens[i]);
   for (int i = 0; i < g_nevents; i++) gpux_event_release(g_events[i]);
@@ -479,13 +485,60 @@ static void make_operand(fz_arr *x, gpux_dtype dt, int ndim, const int64_t *shap
     if (x->n) ref_permute(x->host, src.host, ref_dtype_size(dt), ndim, sh2, perm);
     x->h = track(v);
     desc_add(transpose ? " transpose" : " permute");
-  } else { /* contiguous, from host data */
+  } else { /* contiguous, from host data: uploaded, or through DLPack or an async write */
     model_init(x, dt, ndim, shape);
     fill(x->host, dt, x->n, f.dom, f.specials);
     gpux_array_t a = NULL;
-    GT_OK(gpux_array_from_host(&a, gt_ctx, dt, ndim, shape, x->host));
+    const size_t bytes = (size_t)x->n * ref_dtype_size(dt);
+    const int how = (int)rnd(0, 99);
+    if (how >= 92) { /* queued from a copy of the data that nothing writes until the case ends */
+      void *src = fz_alloc(bytes);
+      memcpy(src, x->host, bytes);
+      GT_OK(gpux_array_empty(&a, gt_ctx, dt, ndim, shape));
+      GT_OK(gpux_array_write_async(a, src, bytes));
+      g_async_pending = 1;
+      desc_add(" c-async");
+#ifdef GPUX_TEST_HAVE_DLPACK
+    } else if (how >= 84) { /* gpux -> DLPack -> gpux: a wrapped array on the same memory */
+      gpux_array_t b = NULL;
+      DLManagedTensorVersioned *t = NULL;
+      DLManagedTensor *tl = NULL;
+      GT_OK(gpux_array_from_host(&b, gt_ctx, dt, ndim, shape, x->host));
+      const int legacy = chance(30);
+      if (legacy) GT_OK(gpux_array_to_dlpack_legacy(&tl, b));
+      else GT_OK(gpux_array_to_dlpack(&t, b));
+      gpux_array_release(b); /* the tensor keeps the memory */
+      if (legacy) GT_OK(gpux_array_from_dlpack_legacy(&a, gt_ctx, tl));
+      else GT_OK(gpux_array_from_dlpack(&a, gt_ctx, t));
+      desc_add(legacy ? " c-dlpack-legacy" : " c-dlpack");
+    } else if (how >= 78) { /* a host DLPack tensor (row-major, strides given or not), copied */
+      DLManagedTensorVersioned t;
+      int64_t st[GPUX_MAX_DIMS], c = 1;
+      for (int d = ndim - 1; d >= 0; d--) {
+        st[d] = c;
+        c *= shape[d] ? shape[d] : 1;
+      }
+      memset(&t, 0, sizeof t);
+      t.version.major = DLPACK_MAJOR_VERSION;
+      t.dl_tensor.data = x->n ? x->host : NULL;
+      t.dl_tensor.device.device_type = kDLCPU;
+      t.dl_tensor.ndim = ndim;
+      static const struct { uint8_t code, bits; } dl[8] = {
+          {kDLFloat, 32}, {kDLFloat, 64}, {kDLInt, 32}, {kDLInt, 64},
+          {kDLUInt, 8},   {kDLBool, 8},   {kDLFloat, 16}, {kDLBfloat, 16}};
+      t.dl_tensor.dtype.code = dl[dt].code;
+      t.dl_tensor.dtype.bits = dl[dt].bits;
+      t.dl_tensor.dtype.lanes = 1;
+      t.dl_tensor.shape = (int64_t *)shape;
+      t.dl_tensor.strides = chance(50) ? st : NULL;
+      GT_OK(gpux_array_from_dlpack(&a, gt_ctx, &t)); /* no deleter: it is on this stack */
+      desc_add(" c-dlpack-host");
+#endif
+    } else {
+      GT_OK(gpux_array_from_host(&a, gt_ctx, dt, ndim, shape, x->host));
+      desc_add(" c");
+    }
     x->h = track(a);
-    desc_add(" c");
   }
   if (depth == 0) {
     char sh[96];
