@@ -32,7 +32,9 @@ GPUX_API gpux_status gpux_cuda_context_get(CUcontext *context, CUdevice *device,
  * context (checked: GPUX_ERROR_INVALID_ARGUMENT otherwise), and ptr must be aligned to the
  * dtype's size. The memory never enters gpux's pool; when the last gpux reference to it goes
  * (the array and every view of it), gpux waits for the work it queued and calls
- * deleter(user_data) if deleter is not NULL. Every op takes such arrays and their views. */
+ * deleter(user_data) if deleter is not NULL. Every op takes such arrays and their views. Two
+ * wraps of overlapping memory are unrelated arrays to gpux (an op whose output overlaps its
+ * input through them is not detected): take views of one wrapped array instead. */
 GPUX_API gpux_status gpux_cuda_array_wrap(gpux_array_t *out, gpux_context_t ctx, CUdeviceptr ptr,
                                           gpux_dtype dt, int ndim, const int64_t *shape,
                                           const int64_t *strides, gpux_deleter deleter,

@@ -34,7 +34,9 @@ GPUX_API gpux_status gpux_opencl_context_get(cl_context *context, cl_device_id *
  * GPUX_ERROR_INVALID_ARGUMENT otherwise). gpux holds a reference to mem (clRetainMemObject)
  * and never puts it in its pool; when the last gpux reference goes (the array and every view
  * of it), gpux waits for the work it queued, releases its reference and calls
- * deleter(user_data) if deleter is not NULL. Every op takes such arrays and their views. */
+ * deleter(user_data) if deleter is not NULL. Every op takes such arrays and their views. Two
+ * wraps of overlapping memory are unrelated arrays to gpux (an op whose output overlaps its
+ * input through them is not detected): take views of one wrapped array instead. */
 GPUX_API gpux_status gpux_opencl_array_wrap(gpux_array_t *out, gpux_context_t ctx, cl_mem mem,
                                             size_t offset_bytes, gpux_dtype dt, int ndim,
                                             const int64_t *shape, const int64_t *strides,
