@@ -14,7 +14,7 @@
 # (test_registry's fake backend) is a clean run, not a tool error. SKIP (a regex of test
 # names; default test_kernel_coverage, which launches no CUDA kernel: it reads the fatbin's
 # name list and builds the OpenCL programs, and NVIDIA's OpenCL does not run under the tool)
-# leaves tests out, listed as such.
+# leaves tests out, listed as such; ONLY (a regex) runs just the tests it matches.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUTDIR=${1:-${OUT:-bench/results/sanitize-$(date +%Y%m%d-%H%M%S)}}
@@ -24,6 +24,7 @@ LIMIT=${LIMIT:-420}
 TOOLS=${TOOLS:-memcheck racecheck initcheck}
 CS=${CS:-/usr/local/cuda/bin/compute-sanitizer}
 SKIP=${SKIP:-^test_kernel_coverage$}
+ONLY=${ONLY:-.} # a regex of the test names to run (e.g. the runs an earlier limit cut)
 LOGDIR=${LOGDIR:-$OUTDIR} # the per-run logs (many files): elsewhere when OUTDIR must stay small
 mkdir -p "$OUTDIR" "$LOGDIR" && OUTDIR=$(cd "$OUTDIR" && pwd) && LOGDIR=$(cd "$LOGDIR" && pwd)
 rm -f "$OUTDIR/skipped.tsv"
@@ -54,6 +55,7 @@ export OUTDIR LOGDIR LIMIT CS
 for tool in $TOOLS; do
   for r in "${runs[@]}"; do
     IFS=$'\t' read -r name env cmd <<<"$r"
+    [[ $name =~ $ONLY ]] || continue
     if [[ $name =~ $SKIP ]]; then
       printf '%s\t%s\tskipped\t0\tnot run: SKIP=%s\n' "$tool" "$name" "$SKIP" >>"$OUTDIR/skipped.tsv"
       continue
