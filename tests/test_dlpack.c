@@ -225,6 +225,45 @@ static void test_import_read_only(void **state) {
   gpux_array_release(z);
 }
 
+/* A broadcast view (stride 0, as PyTorch's expand makes) is copied, on the device and from
+ * the host */
+static void test_import_broadcast(void **state) {
+  (void)state;
+  const int64_t n = 5;
+  float h[5] = {1.5f, -2, 3, 0.25f, 8}, got[15];
+  gpux_array_t a = NULL, b = NULL;
+  GT_OK(gpux_array_from_host(&a, gt_ctx, GPUX_FLOAT32, 1, &n, h));
+  DLManagedTensorVersioned *t = export_counted(a);
+  /* a (3, 5) view of the 5 values: rows repeat */
+  int64_t shape[2] = {3, 5}, strides[2] = {0, 1};
+  t->dl_tensor.ndim = 2;
+  t->dl_tensor.shape = shape;
+  t->dl_tensor.strides = strides;
+  GT_OK(gpux_array_from_dlpack(&b, gt_ctx, t));
+  GT_ASSERT(g_calls == 1, "a copied broadcast view goes back at once (%d calls)", g_calls);
+  GT_OK(gpux_array_read(b, got, sizeof got));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 5; j++) GT_ASSERT(got[i * 5 + j] == h[j], "[%d, %d]", i, j);
+  gpux_array_release(b);
+  gpux_array_release(a);
+  /* the same from host memory */
+  DLManagedTensorVersioned ht;
+  memset(&ht, 0, sizeof ht);
+  ht.version.major = DLPACK_MAJOR_VERSION;
+  ht.dl_tensor.data = h;
+  ht.dl_tensor.device.device_type = kDLCPU;
+  ht.dl_tensor.ndim = 2;
+  ht.dl_tensor.dtype.code = kDLFloat;
+  ht.dl_tensor.dtype.bits = 32;
+  ht.dl_tensor.dtype.lanes = 1;
+  ht.dl_tensor.shape = shape;
+  ht.dl_tensor.strides = strides;
+  GT_OK(gpux_array_from_dlpack(&b, gt_ctx, &ht));
+  GT_OK(gpux_array_read(b, got, sizeof got));
+  for (int i = 0; i < 15; i++) GT_ASSERT(got[i] == h[i % 5], "host broadcast [%d]", i);
+  gpux_array_release(b);
+}
+
 /* Empty and 0-d arrays */
 static void test_empty_and_scalar(void **state) {
   (void)state;
@@ -305,6 +344,7 @@ int main(void) {
       cmocka_unit_test(test_round_trip),        cmocka_unit_test(test_dtypes),
       cmocka_unit_test(test_import_host),       cmocka_unit_test(test_import_read_only),
       cmocka_unit_test(test_empty_and_scalar),  cmocka_unit_test(test_import_errors),
+      cmocka_unit_test(test_import_broadcast),
   };
   int failed = gt_run("dlpack", tests, sizeof tests / sizeof tests[0]);
   gt_shutdown();

@@ -27,9 +27,10 @@ GPUX_API gpux_status gpux_array_to_dlpack_legacy(DLManagedTensor **out, gpux_arr
  *   kDLOpenCL on an OpenCL one): the array is on that memory (as gpux_cuda_array_wrap /
  *   gpux_opencl_array_wrap, with their checks), and the tensor's deleter is called when the
  *   last gpux reference goes;
- * - host memory (kDLCPU, kDLCUDAHost), or a read-only tensor (DLPACK_FLAG_BITMASK_READ_ONLY):
- *   copied into a new array on ctx's device, and the tensor's deleter is called before this
- *   returns.
+ * - host memory (kDLCPU, kDLCUDAHost), a read-only tensor (DLPACK_FLAG_BITMASK_READ_ONLY),
+ *   or a broadcast view (a stride of 0 on an axis longer than 1: gpux arrays never alias
+ *   elements): copied into a new array on ctx's device, and the tensor's deleter is called
+ *   before this returns.
  * On failure the caller keeps the tensor (and calls its deleter), except for a versioned
  * tensor of another DLPack major version, which DLPack says the consumer must give back:
  * gpux calls its deleter and fails. dtypes: bool, uint8, int32, int64, float16, bfloat16,

@@ -163,8 +163,11 @@ static gpux_status import_copy(struct gpux_array **out, struct gpux_context *ctx
   if (!on_host) {
     /* the device tensor, wrapped for the copy only (no deleter: the caller gives it back) */
     struct gpux_array *w = NULL;
+    /* a broadcast axis (stride 0) is wrapped as length 1, and the copy broadcasts it */
+    int64_t shape1[GPUX_MAX_DIMS];
+    for (int d = 0; d < t->ndim; d++) shape1[d] = strides[d] == 0 ? 1 : t->shape[d];
     gpux_status s = gpux__array_wrap_native(&w, ctx, t->data, t->byte_offset, dt, t->ndim,
-                                            t->shape, strides, NULL, NULL);
+                                            shape1, strides, NULL, NULL);
     if (s == GPUX_SUCCESS) s = gpux__copy_strided(a, w);
     gpux_array_release(w);
     if (s != GPUX_SUCCESS) {
@@ -230,6 +233,10 @@ static gpux_status import(struct gpux_array **out, struct gpux_context *ctx, con
     return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the DLPack tensor's data is NULL");
   const int dev = t->device.device_type;
   const int on_host = dev == kDLCPU || dev == kDLCUDAHost;
+  /* a broadcast view (a stride of 0 on an axis longer than 1, as PyTorch's expand makes):
+   * gpux arrays never alias elements, so it is copied like a read-only tensor */
+  for (int d = 0; d < t->ndim; d++)
+    if (t->shape[d] > 1 && strides[d] == 0) read_only = 1;
   if (on_host || read_only) {
     if (!on_host) {
       const int mine = ctx->kind == GPUX_BACKEND_CUDA
