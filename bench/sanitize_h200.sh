@@ -15,6 +15,8 @@
 # names; default test_kernel_coverage, which launches no CUDA kernel: it reads the fatbin's
 # name list and builds the OpenCL programs, and NVIDIA's OpenCL does not run under the tool)
 # leaves tests out, listed as such; ONLY (a regex) runs just the tests it matches.
+# GPUX_TEST_BIG (passed on to the tests, e.g. 65537) shrinks the tests' large size (GT_BIG,
+# 2^22 + 3) for the racecheck runs, which are 100 times slower and more.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUTDIR=${1:-${OUT:-bench/results/sanitize-$(date +%Y%m%d-%H%M%S)}}

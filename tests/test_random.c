@@ -348,7 +348,7 @@ static void check_one(const rcase *c, int64_t n, uint64_t seed, uint64_t stream,
   }
   if (c->kind == NRM) {
     double worst = check_normals(label, c, host, 0, n, &st0);
-    if (n == GT_BIG) print_message("%s: largest error %.3f of the tolerance\n", label, worst);
+    if (n == GT_2P22_PLUS_3) print_message("%s: largest error %.3f of the tolerance\n", label, worst);
     if (c->fb == 0.0)
       for (int64_t i = 0; i < n; i++)
         GT_ASSERT(fval(c->dt, dev, i) == (c->dt == GPUX_FLOAT32 ? (double)(float)c->fa : c->fa),
@@ -465,7 +465,7 @@ static void test_draws(void **state) {
 
 static void test_big(void **state) {
   const rcase *c = (const rcase *)*state;
-  check_one(c, GT_BIG, 20261130, 3, 0xffffffffull);
+  check_one(c, GT_2P22_PLUS_3, 20261130, 3, 0xffffffffull);
 }
 
 /* ------------------------------------------------------------------ ziggurat */
@@ -478,7 +478,7 @@ static void test_zig_paths(void **state) {
   const uint64_t seed = 20261130, stream = 3, pos = 0xffffffffull;
   int64_t slow = 0, tail = 0, wedge = 0, rounds = 0, slow_rounds = 0;
   int in_round = 0;
-  for (int64_t i = 0; i < GT_BIG; i++) {
+  for (int64_t i = 0; i < GT_2P22_PLUS_3; i++) {
     uint32_t a = rr_word(seed, stream, pos + (uint64_t)i);
     const int layer = (int)(a & (GPUX_R_ZIG_N - 1u));
     if (i % 128 == 0) { /* a warp round of the CUDA kernel: 32 threads, 4 values each */
@@ -494,7 +494,7 @@ static void test_zig_paths(void **state) {
   }
   print_message("float32 normals, %" PRId64 " values: %" PRId64 " by the slow path (%.3f%%): %" PRId64
                 " wedge, %" PRId64 " tail; %.1f%% of %" PRId64 " rounds of 128 values meet one\n",
-                (int64_t)GT_BIG, slow, 100.0 * (double)slow / GT_BIG, wedge, tail,
+                (int64_t)GT_2P22_PLUS_3, slow, 100.0 * (double)slow / GT_2P22_PLUS_3, wedge, tail,
                 100.0 * (double)slow_rounds / (double)rounds, rounds);
   /* expected (gpux_ziggurat.h): 0.12% slow, 1 - k_0 / 2^19 = 4.7% of layer 0 (48) in the tail */
   GT_ASSERT(tail > 20 && wedge > 4000, "the big draw has %" PRId64 " tail and %" PRId64 " wedge values",

@@ -886,7 +886,7 @@ static void test_determinism(void **state) {
  * bound (37 u sum|x|), which a serial sum (error growing with n) would not meet. */
 static void test_big(void **state) {
   (void)state;
-  int64_t n = GT_BIG;
+  int64_t n = GT_2P22_PLUS_3;
   static const struct {
     gpux_reduce_op op;
     gpux_dtype dt;

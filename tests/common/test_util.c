@@ -840,3 +840,13 @@ int gt_msg_has_shape(const char *msg, int nd, const int64_t *shape) {
   }
   return 0;
 }
+
+int64_t gt_big(void) {
+  static int64_t big = 0;
+  if (!big) {
+    const char *e = getenv("GPUX_TEST_BIG");
+    long long v = e && *e ? atoll(e) : 0;
+    big = v >= (1 << 16) + 1 ? (int64_t)(v | 1) : GT_2P22_PLUS_3;
+  }
+  return big;
+}

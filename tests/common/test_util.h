@@ -35,7 +35,14 @@
 #define GT__SAME_OP(op, id, dts, res) GT__SAME_PICK(res, id)
 #define GT_BINARY_SAME_OPS_INIT {GPUX_BINARY_OPS(GT__SAME_OP)}
 #define GT_UNARY_SAME_OPS_INIT {GPUX_UNARY_OPS(GT__SAME_OP)}
-#define GT_BIG ((int64_t)(1 << 22) + 3) /* >= 2^22 elements with an odd tail */
+/* The tests' large size: 2^22 + 3 elements (an odd tail), or GPUX_TEST_BIG (at least 2^16 +
+ * 1; odd) where a run must be shorter: under compute-sanitizer's racecheck, which slows
+ * kernels 100 times and more, the sizes' role (several blocks, a tail) needs no more. */
+int64_t gt_big(void);
+#define GT_BIG gt_big()
+/* 2^22 + 3 itself, for the tests whose subject is that size (two reduction passes, the
+ * ziggurat's rare paths in one draw) */
+#define GT_2P22_PLUS_3 (((int64_t)1 << 22) + 3)
 #define GT_POISON_BYTE 0xA5
 
 /* The context of the binary, created from the environment by gt_init. */
