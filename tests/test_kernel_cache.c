@@ -655,19 +655,28 @@ static void race(const char *label) {
   int nenv = 0;
   while (environ[nenv]) nenv++;
   char **envs[KC_CHILDREN];
-  char flag[1400], index[KC_CHILDREN][32];
+  char flag[1400], index[KC_CHILDREN][32], pocl[KC_CHILDREN][1500];
   snprintf(flag, sizeof flag, "%s=%s", KC_CHILD_ENV, sync);
   pid_t pids[KC_CHILDREN];
   for (int i = 0; i < KC_CHILDREN; i++) {
-    envs[i] = gt_malloc((size_t)(nenv + 3) * sizeof(char *));
+    envs[i] = gt_malloc((size_t)(nenv + 4) * sizeof(char *));
     int m = 0;
     for (int j = 0; j < nenv; j++)
       if (strncmp(environ[j], KC_CHILD_ENV "=", strlen(KC_CHILD_ENV) + 1) &&
-          strncmp(environ[j], KC_INDEX_ENV "=", strlen(KC_INDEX_ENV) + 1))
+          strncmp(environ[j], KC_INDEX_ENV "=", strlen(KC_INDEX_ENV) + 1) &&
+          strncmp(environ[j], "POCL_CACHE_DIR=", 15))
         envs[i][m++] = environ[j];
     snprintf(index[i], sizeof index[i], "%s=%d", KC_INDEX_ENV, i);
     envs[i][m++] = flag;
     envs[i][m++] = index[i];
+    /* pocl's own kernel cache is not safe across processes that build the same program at
+     * once (pocl issues #430, #1480: a child crashed in CI now and then); what races here is
+     * gpux's cache, so each child gets a pocl cache of its own */
+    char dir[1400];
+    snprintf(dir, sizeof dir, "%s/pocl.%d", sync, i);
+    if (!file_exists(dir)) make_dir(dir);
+    snprintf(pocl[i], sizeof pocl[i], "POCL_CACHE_DIR=%s", dir);
+    envs[i][m++] = pocl[i];
     envs[i][m] = NULL;
   }
   fflush(stdout);
