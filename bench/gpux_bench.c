@@ -628,12 +628,7 @@ static int bench_device_op(int op, int64_t n_req) {
   TRY(gpux_pool_get_stats(&p1, g_ctx));
   TRY(gpux_context_synchronize(g_ctx));
 
-  r->min_ms = r->max_ms = times[0];
-  for (int i = 1; i < opt.reps; i++) {
-    if (times[i] < r->min_ms) r->min_ms = times[i];
-    if (times[i] > r->max_ms) r->max_ms = times[i];
-  }
-  r->median_ms = bench_median(times, opt.reps);
+  bench_batch_stats(times, opt.reps, &r->median_ms, &r->min_ms, &r->max_ms);
   r->gbps = r->median_ms > 0 ? moved / (r->median_ms * 1e-3) / 1e9 : 0;
   if (op == OP_TRANSPOSE)
     snprintf(r->note, sizeof r->note,
@@ -725,12 +720,7 @@ static int bench_transfer(int op, int64_t n) {
     TRY(gpux_event_elapsed_ms(&times[i], e0, e1));
   }
   TRY(gpux_context_synchronize(g_ctx));
-  r->min_ms = r->max_ms = times[0];
-  for (int i = 1; i < opt.reps; i++) {
-    if (times[i] < r->min_ms) r->min_ms = times[i];
-    if (times[i] > r->max_ms) r->max_ms = times[i];
-  }
-  r->median_ms = bench_median(times, opt.reps);
+  bench_batch_stats(times, opt.reps, &r->median_ms, &r->min_ms, &r->max_ms);
   r->gbps = r->median_ms > 0 ? (double)bytes / (r->median_ms * 1e-3) / 1e9 : 0;
   r->status = "ok";
   /* both sides still hold the generator's values */
@@ -1120,12 +1110,7 @@ static int bench_gemm_one(int op, int path, int64_t n) {
     TRY(gpux_event_elapsed_ms(&times[i], e0, e1));
   }
   TRY(gpux_context_synchronize(g_ctx));
-  r->min_ms = r->max_ms = times[0];
-  for (int i = 1; i < opt.reps; i++) {
-    if (times[i] < r->min_ms) r->min_ms = times[i];
-    if (times[i] > r->max_ms) r->max_ms = times[i];
-  }
-  r->median_ms = bench_median(times, opt.reps);
+  bench_batch_stats(times, opt.reps, &r->median_ms, &r->min_ms, &r->max_ms);
   r->tflops = r->median_ms > 0 ? 2.0 * (double)n * (double)n * (double)n / (r->median_ms * 1e-3) / 1e12 : 0;
   snprintf(r->note, sizeof r->note, "%s path, C = A @ B into a preallocated C; first call %.1f ms",
            k_gemm_path_names[path], r->first_call_ms);

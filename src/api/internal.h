@@ -131,16 +131,11 @@ int gpux__is_contiguous(const struct gpux_array *a);
 gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, gpux_dtype dt,
                             int ndim, const int64_t *shape);
 gpux__operand gpux__operand_of(const struct gpux_array *a);
-/* An array on the application's memory (interop.c): element [0, ..., 0] at element offset
- * elem0 from the start of `native` (the backend's mem_wrap argument), shape and strides (in
- * elements; NULL strides: contiguous). Checks the shape, the strides and elem0 + the lowest
- * element offset >= 0, then asks the backend to wrap the bytes up to the highest element. */
-gpux_status gpux__array_wrap(struct gpux_array **out, struct gpux_context *ctx, void *native,
-                             int64_t elem0, gpux_dtype dt, int ndim, const int64_t *shape,
-                             const int64_t *strides, gpux_deleter deleter, void *user);
-/* The same with element [0, ..., 0] where the application says it is: CUDA at device
- * address native + byte_offset, OpenCL at byte_offset of buffer native (checked: alignment
- * to the dtype, NULL). */
+/* An array on the application's memory (interop.c), never pooled (deleter(user) when the
+ * last reference goes): element [0, ..., 0] at CUDA device address native + byte_offset, or
+ * at byte_offset of OpenCL buffer native; shape and strides (in elements; NULL strides:
+ * contiguous) checked, and the memory checked by the backend's mem_wrap up to the highest
+ * element. */
 gpux_status gpux__array_wrap_native(struct gpux_array **out, struct gpux_context *ctx,
                                     void *native, uint64_t byte_offset, gpux_dtype dt,
                                     int ndim, const int64_t *shape, const int64_t *strides,

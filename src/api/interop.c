@@ -73,14 +73,12 @@ static gpux_status wrap_header(struct gpux_array *h, int64_t *lo, int64_t *hi, g
   return GPUX_SUCCESS;
 }
 
-gpux_status gpux__array_wrap(struct gpux_array **out, struct gpux_context *ctx, void *native,
-                             int64_t elem0, gpux_dtype dt, int ndim, const int64_t *shape,
-                             const int64_t *strides, gpux_deleter deleter, void *user) {
-  struct gpux_array tmp;
-  int64_t lo, hi;
-  GPUX__CHECK(wrap_header(&tmp, &lo, &hi, dt, ndim, shape, strides));
-  GPUX__NEED(ctx, GPUX__Q_INTEROP, 0, -1, -1);
-  const int64_t es = (int64_t)gpux_dtype_size(dt);
+/* The array of header h (extent lo..hi, from wrap_header) with element [0, ..., 0] at element
+ * offset elem0 from the start of `native`, which the backend wraps up to the highest element */
+static gpux_status wrap_region(struct gpux_array **out, struct gpux_context *ctx, void *native,
+                               int64_t elem0, struct gpux_array tmp, int64_t lo, int64_t hi,
+                               gpux_deleter deleter, void *user) {
+  const int64_t es = (int64_t)gpux_dtype_size(tmp.dtype);
   const int64_t size = tmp.size;
   tmp.ctx = ctx;
   if (elem0 < 0 || elem0 + lo < 0)
@@ -124,6 +122,7 @@ gpux_status gpux__array_wrap_native(struct gpux_array **out, struct gpux_context
   struct gpux_array h;
   int64_t lo, hi;
   GPUX__CHECK(wrap_header(&h, &lo, &hi, dt, ndim, shape, strides));
+  GPUX__NEED(ctx, GPUX__Q_INTEROP, 0, -1, -1);
   const uint64_t es = gpux_dtype_size(dt);
   if (ctx->kind == GPUX_BACKEND_CUDA) {
     /* a device address: the region starts lo elements before element [0, ..., 0] */
@@ -137,8 +136,7 @@ gpux_status gpux__array_wrap_native(struct gpux_array **out, struct gpux_context
     const uint64_t base = p0 - (uint64_t)-lo * es;
     if (base > p0)
       return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "the strides reach below address 0");
-    return gpux__array_wrap(out, ctx, (void *)(uintptr_t)base, -lo, dt, ndim, shape, strides,
-                            deleter, user);
+    return wrap_region(out, ctx, (void *)(uintptr_t)base, -lo, h, lo, hi, deleter, user);
   }
   /* a buffer handle: element [0, ..., 0] at byte_offset of it */
   if (!native) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the buffer is NULL");
@@ -147,8 +145,7 @@ gpux_status gpux__array_wrap_native(struct gpux_array **out, struct gpux_context
                            "byte offset %llu is not a multiple of %s's %llu bytes",
                            (unsigned long long)byte_offset, gpux_dtype_name(dt),
                            (unsigned long long)es);
-  return gpux__array_wrap(out, ctx, native, (int64_t)(byte_offset / es), dt, ndim, shape,
-                          strides, deleter, user);
+  return wrap_region(out, ctx, native, (int64_t)(byte_offset / es), h, lo, hi, deleter, user);
 }
 
 /* The context of `kind` that a call about native handles needs. */

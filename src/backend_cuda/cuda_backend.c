@@ -566,11 +566,13 @@ cleanup:
 /* ---- the interface -------------------------------------------------------------------- */
 /* Every CUDA device runs every op of the interface for every dtype the front end passes,
  * float64 included; matrix products depend on the dtype and on cuBLAS. */
+/* the family that answers each GPUX__Q_* query, if one does (filled with the interface) */
+static gpux_status (*gpux_cuda_answer[GPUX__Q_COUNT])(gpux__bctx *b, const gpux__query *q,
+                                                      char *why, size_t len);
+
 static gpux_status gpux_cuda_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
-  for (int f = 0; f < GPUX_CUDA_FAM_COUNT; f++) {
-    const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
-    if (fam->supports && fam->query == q->family) return fam->supports(b, q, why, len);
-  }
+  if ((unsigned)q->family < GPUX__Q_COUNT && gpux_cuda_answer[q->family])
+    return gpux_cuda_answer[q->family](b, q, why, len);
   if (q->family == GPUX__Q_PROGRAM && q->op == GPUX__LANG_OPENCL) {
     snprintf(why, len, "an OpenCL C source cannot be built on the CUDA backend: use "
              "GPUX_SOURCE_DIALECT (runs on both backends) or GPUX_SOURCE_CUDA");
@@ -629,6 +631,10 @@ const gpux__backend_iface *gpux_cuda_backend_entry(const gpux__host_iface *host)
                                     the core's lock) */
   gpux_cuda_host = host;
   it = gpux_cuda_iface_core;
-  for (int f = 0; f < GPUX_CUDA_FAM_COUNT; f++) gpux_cuda_families[f].fam->install(&it);
+  for (int f = 0; f < GPUX_CUDA_FAM_COUNT; f++) {
+    const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
+    fam->install(&it);
+    if (fam->supports && !gpux_cuda_answer[fam->query]) gpux_cuda_answer[fam->query] = fam->supports;
+  }
   return &it;
 }

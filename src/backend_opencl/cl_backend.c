@@ -508,15 +508,31 @@ static void be_mem_free(gpux__bctx *b, void *buf) {
   if (buf) clReleaseMemObject((cl_mem)buf);
 }
 
-static gpux_status be_mem_upload(gpux__bctx *b, void *buf, size_t offset, const void *src,
-                                 size_t bytes) {
-  if (bytes == 0) return GPUX_SUCCESS;
-  cl_int e = clEnqueueWriteBuffer(b->queue, (cl_mem)buf, CL_TRUE, offset, bytes, src, 0, NULL,
+/* clEnqueueWriteBuffer / clEnqueueReadBuffer on the queue, blocking or not: the transfers
+ * and their asynchronous forms */
+static gpux_status write_buffer(gpux__bctx *b, void *buf, size_t offset, const void *src,
+                                size_t bytes, cl_bool blocking) {
+  cl_int e = clEnqueueWriteBuffer(b->queue, (cl_mem)buf, blocking, offset, bytes, src, 0, NULL,
                                   NULL);
   if (e != CL_SUCCESS)
     return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueWriteBuffer(%zu bytes): %s (%d)",
                      bytes, gpux_cl_error_name(e), (int)e);
   return GPUX_SUCCESS;
+}
+static gpux_status read_buffer(gpux__bctx *b, void *buf, size_t offset, void *dst, size_t bytes,
+                               cl_bool blocking) {
+  cl_int e = bytes ? clEnqueueReadBuffer(b->queue, (cl_mem)buf, blocking, offset, bytes, dst, 0,
+                                         NULL, NULL)
+                   : clFinish(b->queue);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueReadBuffer(%zu bytes): %s (%d)",
+                     bytes, gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status be_mem_upload(gpux__bctx *b, void *buf, size_t offset, const void *src,
+                                 size_t bytes) {
+  return bytes ? write_buffer(b, buf, offset, src, bytes, CL_TRUE) : GPUX_SUCCESS;
 }
 
 /* Page-locked memory: a CL_MEM_ALLOC_HOST_PTR buffer (pinned by the implementations that pin
@@ -547,35 +563,19 @@ static void be_host_free(gpux__bctx *b, void *ptr, void *handle) {
   }
   clReleaseMemObject((cl_mem)handle);
 }
-/* the transfers that return once queued: the same calls, not blocking */
+/* the transfers that return once queued (the front end skips empty ones) */
 static gpux_status be_mem_upload_async(gpux__bctx *b, void *buf, size_t offset, const void *src,
                                        size_t bytes) {
-  cl_int e = clEnqueueWriteBuffer(b->queue, (cl_mem)buf, CL_FALSE, offset, bytes, src, 0, NULL,
-                                  NULL);
-  if (e != CL_SUCCESS)
-    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueWriteBuffer(%zu bytes): %s (%d)",
-                     bytes, gpux_cl_error_name(e), (int)e);
-  return GPUX_SUCCESS;
+  return write_buffer(b, buf, offset, src, bytes, CL_FALSE);
 }
 static gpux_status be_mem_download_async(gpux__bctx *b, void *buf, size_t offset, void *dst,
                                          size_t bytes) {
-  cl_int e = clEnqueueReadBuffer(b->queue, (cl_mem)buf, CL_FALSE, offset, bytes, dst, 0, NULL,
-                                 NULL);
-  if (e != CL_SUCCESS)
-    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueReadBuffer(%zu bytes): %s (%d)",
-                     bytes, gpux_cl_error_name(e), (int)e);
-  return GPUX_SUCCESS;
+  return read_buffer(b, buf, offset, dst, bytes, CL_FALSE);
 }
 
 static gpux_status be_mem_download(gpux__bctx *b, void *buf, size_t offset, void *dst,
                                    size_t bytes) {
-  cl_int e = bytes ? clEnqueueReadBuffer(b->queue, (cl_mem)buf, CL_TRUE, offset, bytes, dst, 0,
-                                         NULL, NULL)
-                   : clFinish(b->queue);
-  if (e != CL_SUCCESS)
-    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueReadBuffer(%zu bytes): %s (%d)",
-                     bytes, gpux_cl_error_name(e), (int)e);
-  return GPUX_SUCCESS;
+  return read_buffer(b, buf, offset, dst, bytes, CL_TRUE); /* 0 bytes: waits for the queue */
 }
 
 static gpux_status be_mem_copy(gpux__bctx *b, void *dst, size_t dst_offset, void *src,
@@ -671,6 +671,10 @@ static gpux_status be_event_elapsed_ms(gpux__bctx *b, void *start, void *end, do
 
 /* Devices without cl_khr_fp64 compute nothing in float64 (fills write its bits through
  * integer kernels); matrix products depend on the dtype and on CLBlast. */
+/* the family that answers each GPUX__Q_* query, if one does (filled with the interface) */
+static gpux_status (*answer[GPUX__Q_COUNT])(gpux__bctx *b, const gpux__query *q, char *why,
+                                            size_t len);
+
 static gpux_status be_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
   if (!b->dev->fp64 && q->family != GPUX__Q_FILL &&
       (q->dtype == GPUX_KDT_f64 || q->dtype2 == GPUX_KDT_f64)) {
@@ -682,9 +686,8 @@ static gpux_status be_supports(gpux__bctx *b, const gpux__query *q, char *why, s
              "which the application's queue lacks");
     return GPUX_ERROR_UNSUPPORTED;
   }
-  for (int f = 0; f < GPUX_CL_FAM_COUNT; f++)
-    if (families[f]->supports && families[f]->query == q->family)
-      return families[f]->supports(b, q, why, len);
+  if ((unsigned)q->family < GPUX__Q_COUNT && answer[q->family])
+    return answer[q->family](b, q, why, len);
   if (q->family == GPUX__Q_PROGRAM && q->op == GPUX__LANG_CUDA) {
     snprintf(why, len, "a CUDA source (GPUX_SOURCE_CUDA) cannot be built on the OpenCL backend; "
              "write the kernel in the gpux dialect (GPUX_SOURCE_DIALECT), which both backends "
@@ -738,6 +741,10 @@ __attribute__((visibility("default"))) const gpux__backend_iface *gpux_opencl_ba
                                     the core's lock) */
   gpux_cl_host = host;
   it = be_iface_core;
-  for (int f = 0; f < GPUX_CL_FAM_COUNT; f++) families[f]->install(&it);
+  for (int f = 0; f < GPUX_CL_FAM_COUNT; f++) {
+    families[f]->install(&it);
+    if (families[f]->supports && !answer[families[f]->query])
+      answer[families[f]->query] = families[f]->supports;
+  }
   return &it;
 }
