@@ -29,7 +29,7 @@ SKIP=${SKIP:-^test_kernel_coverage$}
 ONLY=${ONLY:-.} # a regex of the test names to run (e.g. the runs an earlier limit cut)
 LOGDIR=${LOGDIR:-$OUTDIR} # the per-run logs (many files): elsewhere when OUTDIR must stay small
 mkdir -p "$OUTDIR" "$LOGDIR" && OUTDIR=$(cd "$OUTDIR" && pwd) && LOGDIR=$(cd "$LOGDIR" && pwd)
-rm -f "$OUTDIR/skipped.tsv"
+: >"$OUTDIR/skipped.tsv" # sort below reads it; a missing file empties the whole table
 
 # name<TAB>command of each CUDA test, as CTest registers it
 mapfile -t runs < <(ctest --test-dir "$BUILD_DIR" -L cuda --show-only=json-v1 2>/dev/null |

@@ -97,6 +97,7 @@ static struct {
   CUresult (*StreamSynchronize)(CUstream);
   CUresult (*CtxCreate)(CUcontext *, unsigned, CUdevice);
   CUresult (*CtxDestroy)(CUcontext);
+  CUresult (*CtxSynchronize)(void);
 } cu;
 static int cu_load(void) {
   if (cu.lib) return 1;
@@ -114,10 +115,11 @@ static int cu_load(void) {
   SYM(StreamSynchronize, "cuStreamSynchronize");
   SYM(CtxCreate, "cuCtxCreate_v2");
   SYM(CtxDestroy, "cuCtxDestroy_v2");
+  SYM(CtxSynchronize, "cuCtxSynchronize");
 #undef SYM
   return cu.MemAlloc && cu.MemFree && cu.HtoD && cu.DtoH && cu.Push && cu.Pop &&
          cu.StreamCreate && cu.StreamDestroy && cu.StreamSynchronize && cu.CtxCreate &&
-         cu.CtxDestroy;
+         cu.CtxDestroy && cu.CtxSynchronize;
 }
 static void cu_enter(gpux_context_t c) {
   CUcontext x = NULL;
@@ -146,6 +148,9 @@ static void cu_free(app_mem *m) {
 static void cu_write(app_mem *m, size_t off, const void *src, size_t n) {
   cu_enter(gt_ctx);
   GT_ASSERT(cu.HtoD((CUdeviceptr)(uintptr_t)m->h + off, src, n) == CUDA_SUCCESS, "cuMemcpyHtoD");
+  /* a copy from pageable memory may return before its DMA lands, and gpux's stream does not
+   * wait for the NULL stream: the application orders its own work with gpux's (interop.md) */
+  GT_ASSERT(cu.CtxSynchronize() == CUDA_SUCCESS, "cuCtxSynchronize");
   cu_leave();
 }
 static void cu_read(app_mem *m, size_t off, void *dst, size_t n) {
