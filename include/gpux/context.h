@@ -59,21 +59,74 @@ GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind 
                                          int device);
 /* Waits for queued work; NULL is accepted. */
 GPUX_API void gpux_context_release(gpux_context_t ctx);
-/* Waits for all queued work; reports an error raised by queued work. */
+/* Waits for all queued work, on every stream of the context; reports an error raised by
+ * queued work. */
 GPUX_API gpux_status gpux_context_synchronize(gpux_context_t ctx);
 GPUX_API gpux_status gpux_context_backend(gpux_backend_kind *out, gpux_context_t ctx);
 GPUX_API gpux_status gpux_context_device_info(gpux_device_info *out, gpux_context_t ctx);
 GPUX_API gpux_status gpux_context_set_option(gpux_context_t ctx, gpux_context_option opt,
                                              int64_t value);
 
-/* Device events, for timing on the device's clock. */
+/* Streams: queues of one context (CUDA streams, OpenCL in-order command queues). Work on
+ * one stream runs in the order it was queued; work on two streams may overlap and is
+ * ordered only by events (gpux_stream_wait_event). Ops take no stream argument: each
+ * runs on the calling thread's current stream of its context, which is the context's
+ * default stream (the queue every context has) until the thread sets another. Rules
+ * (docs/semantics.md, "Streams and threads"):
+ * - several threads may use one context at once, each on its own stream; one stream is
+ *   used by one thread at a time;
+ * - an array may be used on any stream of its context; the caching allocator never hands
+ *   its memory to another stream before every stream that used it has finished that
+ *   work (no record_stream call is needed);
+ * - the application orders work that crosses streams: a stream that reads what another
+ *   wrote waits for an event recorded after the write;
+ * - blocking calls (gpux_array_read, gpux_reduce_scalar, ...) wait for the calling
+ *   thread's current stream; gpux_context_synchronize and the release of wrapped memory
+ *   wait for all of them. */
+typedef struct gpux_stream *gpux_stream_t;
+/* A new stream (GPUX_ERROR_UNSUPPORTED on a backend without streams). */
+GPUX_API gpux_status gpux_stream_create(gpux_stream_t *out, gpux_context_t ctx);
+/* Drops the caller's reference: the stream goes, after its queued work, when no thread
+ * has it current and no array allocated on it is left. The default stream is the
+ * context's: releasing it does nothing. NULL is accepted. */
+GPUX_API void gpux_stream_release(gpux_stream_t s);
+/* The context's default stream (owned by the context: no reference to release). */
+GPUX_API gpux_status gpux_context_default_stream(gpux_stream_t *out, gpux_context_t ctx);
+/* Makes s the calling thread's current stream of ctx (NULL: the default stream). The
+ * thread holds a reference on s until it sets another stream or ends. */
+GPUX_API gpux_status gpux_stream_set_current(gpux_context_t ctx, gpux_stream_t s);
+/* The calling thread's current stream of ctx (no reference added). */
+GPUX_API gpux_status gpux_stream_get_current(gpux_stream_t *out, gpux_context_t ctx);
+GPUX_API gpux_status gpux_stream_context(gpux_context_t *out, gpux_stream_t s);
+/* Waits for the work queued on s; reports an error raised by it. */
+GPUX_API gpux_status gpux_stream_synchronize(gpux_stream_t s);
+
+/* Events: a point in a stream's queue, to wait for and, by default, to time on the
+ * device's clock (OpenCL: a default queue with profiling; every context gpux makes has
+ * one). GPUX_EVENT_DISABLE_TIMING: ordering only, on every context with streams. */
 typedef struct gpux_event *gpux_event_t;
+typedef enum gpux_event_flags {
+  GPUX_EVENT_DEFAULT = 0,
+  GPUX_EVENT_DISABLE_TIMING = 1
+} gpux_event_flags;
 GPUX_API gpux_status gpux_event_create(gpux_event_t *out, gpux_context_t ctx);
+GPUX_API gpux_status gpux_event_create_with_flags(gpux_event_t *out, gpux_context_t ctx,
+                                                  unsigned flags);
 GPUX_API void gpux_event_release(gpux_event_t ev);
-/* Queues the event after the work queued so far. */
+/* Records the event after the work queued so far on the calling thread's current stream
+ * (record_on: on stream s); recording again moves it. */
 GPUX_API gpux_status gpux_event_record(gpux_event_t ev);
+GPUX_API gpux_status gpux_event_record_on(gpux_event_t ev, gpux_stream_t s);
+/* Waits on the host until the recorded point is reached (an event never recorded: at
+ * once). */
 GPUX_API gpux_status gpux_event_synchronize(gpux_event_t ev);
-/* Milliseconds between two recorded events (waits for the second). */
+/* *done = 1 when the recorded point is reached (or ev was never recorded), else 0; never
+ * waits. */
+GPUX_API gpux_status gpux_event_query(int *done, gpux_event_t ev);
+/* Work queued on s after this call waits on the device for ev's recorded point (the host
+ * does not wait; an event never recorded: no wait). */
+GPUX_API gpux_status gpux_stream_wait_event(gpux_stream_t s, gpux_event_t ev);
+/* Milliseconds between two recorded timing events (waits for the second). */
 GPUX_API gpux_status gpux_event_elapsed_ms(double *ms, gpux_event_t start, gpux_event_t end);
 
 /* Caching allocator: freed device blocks are kept by size and reused. */
@@ -87,7 +140,7 @@ typedef struct gpux_pool_stats {
   uint64_t pool_misses;
 } gpux_pool_stats;
 GPUX_API gpux_status gpux_pool_get_stats(gpux_pool_stats *out, gpux_context_t ctx);
-/* Waits for queued work, then returns every cached block to the driver. */
+/* Waits for queued work on every stream, then returns every cached block to the driver. */
 GPUX_API gpux_status gpux_pool_trim(gpux_context_t ctx);
 
 #ifdef __cplusplus

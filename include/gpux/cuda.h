@@ -25,6 +25,9 @@ GPUX_API gpux_status gpux_cuda_context_create(gpux_context_t *out, CUcontext con
  * them. GPUX_ERROR_WRONG_BACKEND for a context of another backend. */
 GPUX_API gpux_status gpux_cuda_context_get(CUcontext *context, CUdevice *device,
                                            CUstream *stream, gpux_context_t ctx);
+/* The CUstream of a gpux stream (gpux_stream_create, or the default stream); gpux owns it.
+ * Work the application queues there is ordered with gpux's work on that stream. */
+GPUX_API gpux_status gpux_cuda_stream_get(CUstream *stream, gpux_stream_t s);
 
 /* An array on the application's device memory, without a copy: element [0, ..., 0] at
  * address ptr, the given shape and strides (in elements, negative allowed; NULL: row-major

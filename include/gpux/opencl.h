@@ -26,6 +26,10 @@ GPUX_API gpux_status gpux_opencl_context_create(gpux_context_t *out, cl_context 
  * for a context of another backend. */
 GPUX_API gpux_status gpux_opencl_context_get(cl_context *context, cl_device_id *device,
                                              cl_command_queue *queue, gpux_context_t ctx);
+/* The command queue of a gpux stream (gpux_stream_create, or the default stream); gpux owns
+ * it (no reference is added). Work the application queues there is ordered with gpux's
+ * work on that stream. */
+GPUX_API gpux_status gpux_opencl_stream_get(cl_command_queue *queue, gpux_stream_t s);
 
 /* An array on the application's buffer, without a copy: element [0, ..., 0] at byte
  * offset_bytes of mem (a multiple of the dtype's size), the given shape and strides (in

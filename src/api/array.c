@@ -97,7 +97,8 @@ gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, g
       free(a);
       return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     }
-    gpux_status s = gpux__pool_alloc(ctx, (size_t)size * gpux_dtype_size(dt), &a->st->blk);
+    struct gpux_stream *home = gpux__stream_cur(ctx);
+    gpux_status s = gpux__pool_alloc(ctx, home, (size_t)size * gpux_dtype_size(dt), &a->st->blk);
     if (s != GPUX_SUCCESS) {
       if (s == GPUX_ERROR_OUT_OF_MEMORY) {
         char sh[256], msg[1024];
@@ -111,6 +112,8 @@ gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, g
       return s;
     }
     a->st->refs = 1;
+    a->st->home = home;
+    gpux__stream_retain(home);
   }
   gpux__context_retain(ctx);
   *out = a;
@@ -127,7 +130,7 @@ static gpux_status view_of(struct gpux_array **out, const struct gpux_array *a) 
   struct gpux_array *v = malloc(sizeof *v);
   if (!v) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   *v = *a;
-  if (v->st) v->st->refs++;
+  if (v->st) __atomic_add_fetch(&v->st->refs, 1, __ATOMIC_RELAXED);
   gpux__context_retain(a->ctx);
   *out = v;
   return GPUX_SUCCESS;
@@ -140,14 +143,17 @@ gpux_status gpux__array_view(struct gpux_array **out, const struct gpux_array *a
 GPUX_API void gpux_array_release(gpux_array_t a) {
   if (!a) return;
   struct gpux_context *ctx = a->ctx;
-  if (a->st && --a->st->refs == 0) {
+  if (a->st && __atomic_sub_fetch(&a->st->refs, 1, __ATOMIC_ACQ_REL) == 0) {
     if (a->st->wrapped) {
-      /* the application's memory: gpux's queued work on it first, then it goes back */
-      (void)ctx->be->synchronize(ctx->b);
+      /* the application's memory: gpux's queued work on it first (on any stream), then
+       * it goes back */
+      (void)gpux__sync_all(ctx);
       ctx->be->mem_unwrap(ctx->b, a->st->blk.buf);
       if (a->st->deleter) a->st->deleter(a->st->user);
     } else {
-      gpux__pool_free(ctx, a->st->blk);
+      gpux__pool_free(ctx, a->st->blk, a->st->home,
+                      __atomic_load_n(&a->st->used, __ATOMIC_ACQUIRE));
+      gpux__stream_unref(a->st->home);
     }
     free(a->st);
   }
@@ -219,9 +225,10 @@ static gpux_status fill_contiguous(struct gpux_array *a, double value) {
   gpux__launch l;
   l.layout = GPUX_LAYOUT_C;
   l.n = a->size;
-  l.opnd[0] = gpux__operand_of(a);
+  struct gpux_stream *q = gpux__stream_cur(a->ctx);
+  l.opnd[0] = gpux__operand_on(q, a);
   l.scalar = gpux__scalar_from_double(value, a->dtype);
-  return a->ctx->be->fill(a->ctx->b, &l);
+  return a->ctx->be->fill(q->q, &l);
 }
 
 GPUX_API gpux_status gpux_array_full(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
@@ -262,9 +269,10 @@ static gpux_status ramp(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt, in
   gpux__launch l;
   l.layout = GPUX_LAYOUT_C;
   l.n = n;
-  l.opnd[0] = gpux__operand_of(*out);
-  s = is_linspace ? ctx->be->linspace(ctx->b, &l, start, step, stop)
-                  : ctx->be->arange(ctx->b, &l, start, step);
+  struct gpux_stream *q = gpux__stream_cur(ctx);
+  l.opnd[0] = gpux__operand_on(q, *out);
+  s = is_linspace ? ctx->be->linspace(q->q, &l, start, step, stop)
+                  : ctx->be->arange(q->q, &l, start, step);
   if (s != GPUX_SUCCESS) {
     gpux_array_release(*out);
     *out = NULL;
@@ -332,16 +340,19 @@ gpux_status gpux__array_write(struct gpux_array *dst, const void *data, size_t b
   struct gpux_context *ctx = dst->ctx;
   if (async) GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
   if (bytes == 0) return GPUX_SUCCESS;
-  gpux_status (*upload)(gpux__bctx *, void *, size_t, const void *, size_t) =
+  gpux_status (*upload)(gpux__bq *, void *, size_t, const void *, size_t) =
       async ? ctx->be->mem_upload_async : ctx->be->mem_upload;
   size_t es = gpux_dtype_size(dst->dtype);
-  if (gpux__is_contiguous(dst))
-    return upload(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, data, bytes);
+  struct gpux_stream *q = gpux__stream_cur(ctx);
+  if (gpux__is_contiguous(dst)) {
+    gpux__stream_use(q, dst);
+    return upload(q->q, dst->st->blk.buf, (size_t)dst->offset * es, data, bytes);
+  }
   /* strided destination: upload contiguous, then scatter on the device (both queued: the
    * temporary's memory goes back to the pool, whose later users queue after both) */
   struct gpux_array *tmp;
   GPUX__CHECK(gpux__array_new(&tmp, ctx, dst->dtype, dst->ndim, dst->shape));
-  gpux_status s = upload(ctx->b, tmp->st->blk.buf, 0, data, bytes);
+  gpux_status s = upload(q->q, tmp->st->blk.buf, 0, data, bytes);
   if (s == GPUX_SUCCESS) s = gpux__copy_strided(dst, tmp);
   gpux_array_release(tmp);
   return s;
@@ -353,16 +364,19 @@ gpux_status gpux__array_read(struct gpux_array *src, void *data, size_t bytes, i
   GPUX__CHECK(gpux__check_bytes(src, data, bytes, fn));
   struct gpux_context *ctx = src->ctx;
   if (async) GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
-  if (bytes == 0) return async ? GPUX_SUCCESS : ctx->be->synchronize(ctx->b);
-  gpux_status (*download)(gpux__bctx *, void *, size_t, void *, size_t) =
+  struct gpux_stream *q = gpux__stream_cur(ctx);
+  if (bytes == 0) return async ? GPUX_SUCCESS : ctx->be->synchronize(q->q);
+  gpux_status (*download)(gpux__bq *, void *, size_t, void *, size_t) =
       async ? ctx->be->mem_download_async : ctx->be->mem_download;
   size_t es = gpux_dtype_size(src->dtype);
-  if (gpux__is_contiguous(src))
-    return download(ctx->b, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
+  if (gpux__is_contiguous(src)) {
+    gpux__stream_use(q, src);
+    return download(q->q, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
+  }
   struct gpux_array *tmp;
   GPUX__CHECK(gpux__array_new(&tmp, ctx, src->dtype, src->ndim, src->shape));
   gpux_status s = gpux__copy_strided(tmp, src);
-  if (s == GPUX_SUCCESS) s = download(ctx->b, tmp->st->blk.buf, 0, data, bytes);
+  if (s == GPUX_SUCCESS) s = download(q->q, tmp->st->blk.buf, 0, data, bytes);
   gpux_array_release(tmp);
   return s;
 }
@@ -404,18 +418,19 @@ gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *
   /* a view copied onto itself is a no-op, as in NumPy (drivers reject overlapping copies) */
   if (dst->size == 0 || gpux__same_view(dst, src)) return GPUX_SUCCESS;
   struct gpux_context *ctx = dst->ctx;
+  struct gpux_stream *q = gpux__stream_cur(ctx);
   size_t es = gpux_dtype_size(dst->dtype);
-  if (gpux__same_shape(dst, src) && gpux__is_contiguous(dst) && gpux__is_contiguous(src))
-    return ctx->be->mem_copy(ctx->b, dst->st->blk.buf, (size_t)dst->offset * es, src->st->blk.buf,
-                             (size_t)src->offset * es, (size_t)dst->size * es);
   gpux__launch l;
+  l.opnd[0] = gpux__operand_on(q, dst);
+  l.opnd[1] = gpux__operand_on(q, src);
+  if (gpux__same_shape(dst, src) && gpux__is_contiguous(dst) && gpux__is_contiguous(src))
+    return ctx->be->mem_copy(q->q, dst->st->blk.buf, (size_t)dst->offset * es, src->st->blk.buf,
+                             (size_t)src->offset * es, (size_t)dst->size * es);
   const struct gpux_array *ops[2] = {dst, src};
   l.layout = GPUX_LAYOUT_N;
-  l.opnd[0] = gpux__operand_of(dst);
-  l.opnd[1] = gpux__operand_of(src);
   gpux__plan_nd(&l.nd, 2, ops, dst->ndim, dst->shape);
   l.n = l.nd.n;
-  return ctx->be->copy(ctx->b, (int)es, &l);
+  return ctx->be->copy(q->q, (int)es, &l);
 }
 
 static gpux_status same_ctx(const struct gpux_array *a, const struct gpux_array *b, const char *fn) {
@@ -746,9 +761,10 @@ GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src) {
   if (dst->dtype == src->dtype) return gpux__copy_strided(dst, src);
   struct gpux_context *ctx = dst->ctx;
   GPUX__NEED(ctx, GPUX__Q_CAST, 0, src->dtype, dst->dtype);
+  struct gpux_stream *q = gpux__stream_cur(ctx);
   gpux__launch l;
-  l.opnd[0] = gpux__operand_of(dst);
-  l.opnd[1] = gpux__operand_of(src);
+  l.opnd[0] = gpux__operand_on(q, dst);
+  l.opnd[1] = gpux__operand_on(q, src);
   if (gpux__same_shape(dst, src) && gpux__is_contiguous(dst) && gpux__is_contiguous(src)) {
     l.layout = GPUX_LAYOUT_C;
     l.n = dst->size;
@@ -758,7 +774,7 @@ GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src) {
     gpux__plan_nd(&l.nd, 2, ops, dst->ndim, dst->shape);
     l.n = l.nd.n;
   }
-  return ctx->be->cast(ctx->b, &l);
+  return ctx->be->cast(q->q, &l);
 }
 
 GPUX_API gpux_status gpux_array_cast(gpux_array_t *out, gpux_array_t src, gpux_dtype dt) {

@@ -65,7 +65,15 @@ static gpux_status open_on(struct gpux_context *ctx, gpux_backend_kind kind, int
   ctx->be = be;
   ctx->kind = kind;
   ctx->device = index;
+  gpux__context_init_common(ctx);
   return GPUX_SUCCESS;
+}
+
+void gpux__context_init_common(struct gpux_context *ctx) {
+  pthread_mutex_init(&ctx->lock, NULL);
+  pthread_mutex_init(&ctx->prog_lock, NULL);
+  ctx->s0 = (struct gpux_stream){ctx, ctx->be->queue_default(ctx->b), 1, 0, 1, NULL};
+  ctx->slots_used = 1;
 }
 
 GPUX_API gpux_status gpux_context_create(gpux_context_t *out, gpux_backend_kind backend,
@@ -147,6 +155,7 @@ gpux_status gpux__context_adopt(struct gpux_context **out, gpux_backend_kind kin
   ctx->be = be;
   ctx->kind = kind;
   ctx->device = index;
+  gpux__context_init_common(ctx);
   *out = ctx;
   return GPUX_SUCCESS;
 }
@@ -157,10 +166,14 @@ void gpux__context_retain(struct gpux_context *ctx) {
 
 void gpux__context_unref(struct gpux_context *ctx) {
   if (__atomic_sub_fetch(&ctx->refs, 1, __ATOMIC_ACQ_REL) != 0) return;
-  (void)ctx->be->synchronize(ctx->b);
+  /* every created stream holds a reference: none is left */
+  gpux__streams_destroy(ctx);
+  (void)ctx->be->synchronize(ctx->s0.q);
   gpux__program_cache_clear(ctx); /* no program or kernel handle is left: only the cache's */
   gpux__pool_destroy(ctx);
   ctx->be->context_destroy(ctx->b);
+  pthread_mutex_destroy(&ctx->lock);
+  pthread_mutex_destroy(&ctx->prog_lock);
   free(ctx);
 }
 
@@ -210,7 +223,9 @@ gpux_status gpux__need(const struct gpux_context *ctx, const gpux__query *q) {
 GPUX_API gpux_status gpux_context_synchronize(gpux_context_t ctx) {
   GPUX__API_FN();
   CHECK_CTX(ctx);
-  return ctx->be->synchronize(ctx->b);
+  GPUX__CHECK(gpux__sync_all(ctx));
+  gpux__pool_all_idle(ctx); /* no queue uses a cached block any more */
+  return GPUX_SUCCESS;
 }
 
 GPUX_API gpux_status gpux_context_backend(gpux_backend_kind *out, gpux_context_t ctx) {
@@ -238,8 +253,10 @@ GPUX_API gpux_status gpux_context_set_option(gpux_context_t ctx, gpux_context_op
       if (value < 0)
         return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "pool limit %lld is negative",
                                (long long)value);
+      pthread_mutex_lock(&ctx->lock);
       ctx->pool.limit = (uint64_t)value;
       gpux__pool_trim_to_limit(ctx);
+      pthread_mutex_unlock(&ctx->lock);
       return GPUX_SUCCESS;
     case GPUX_OPTION_GEMM_PATH:
       if (value != GPUX_GEMM_AUTO && value != GPUX_GEMM_VENDOR && value != GPUX_GEMM_NATIVE)
@@ -262,15 +279,20 @@ GPUX_API gpux_status gpux_pool_get_stats(gpux_pool_stats *out, gpux_context_t ct
   GPUX__API_FN();
   CHECK_CTX(ctx);
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_pool_get_stats: out is NULL");
+  pthread_mutex_lock(&ctx->lock);
   *out = ctx->pool.stats;
+  pthread_mutex_unlock(&ctx->lock);
   return GPUX_SUCCESS;
 }
 
 GPUX_API gpux_status gpux_pool_trim(gpux_context_t ctx) {
   GPUX__API_FN();
   CHECK_CTX(ctx);
-  GPUX__CHECK(ctx->be->synchronize(ctx->b));
+  GPUX__CHECK(gpux__sync_all(ctx));
+  gpux__pool_all_idle(ctx);
+  pthread_mutex_lock(&ctx->lock);
   gpux__pool_trim(ctx);
+  pthread_mutex_unlock(&ctx->lock);
   return GPUX_SUCCESS;
 }
 
@@ -278,20 +300,28 @@ GPUX_API gpux_status gpux_pool_trim(gpux_context_t ctx) {
 struct gpux_event {
   struct gpux_context *ctx;
   void *ev;
-  int recorded;
+  int recorded; /* atomic: an event may be recorded on one thread and waited on another */
+  int timing;
 };
 
-GPUX_API gpux_status gpux_event_create(gpux_event_t *out, gpux_context_t ctx) {
+GPUX_API gpux_status gpux_event_create_with_flags(gpux_event_t *out, gpux_context_t ctx,
+                                                  unsigned flags) {
   GPUX__API_FN();
-  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_create: out is NULL");
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   CHECK_CTX(ctx);
-  const gpux__query q = {GPUX__Q_EVENTS, 0, -1, -1};
-  GPUX__CHECK(gpux__need(ctx, &q));
+  if (flags & ~(unsigned)GPUX_EVENT_DISABLE_TIMING)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "unknown event flags 0x%x", flags);
+  const int timing = !(flags & GPUX_EVENT_DISABLE_TIMING);
+  if (timing)
+    GPUX__NEED(ctx, GPUX__Q_EVENTS, 0, -1, -1);
+  else
+    GPUX__NEED(ctx, GPUX__Q_STREAMS, 0, -1, -1);
   struct gpux_event *e = calloc(1, sizeof *e);
   if (!e) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   e->ctx = ctx;
-  gpux_status s = ctx->be->event_create(ctx->b, &e->ev);
+  e->timing = timing;
+  gpux_status s = ctx->be->event_create(ctx->b, timing, &e->ev);
   if (s != GPUX_SUCCESS) {
     free(e);
     return s;
@@ -299,6 +329,11 @@ GPUX_API gpux_status gpux_event_create(gpux_event_t *out, gpux_context_t ctx) {
   gpux__context_retain(ctx);
   *out = e;
   return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_event_create(gpux_event_t *out, gpux_context_t ctx) {
+  GPUX__API_FN();
+  return gpux_event_create_with_flags(out, ctx, GPUX_EVENT_DEFAULT);
 }
 
 GPUX_API void gpux_event_release(gpux_event_t e) {
@@ -309,19 +344,52 @@ GPUX_API void gpux_event_release(gpux_event_t e) {
   gpux__context_unref(ctx);
 }
 
+GPUX_API gpux_status gpux_event_record_on(gpux_event_t e, gpux_stream_t s) {
+  GPUX__API_FN();
+  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "event is NULL");
+  if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "stream is NULL");
+  if (s->ctx != e->ctx)
+    return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH,
+                           "the event and the stream belong to different contexts");
+  GPUX__CHECK(e->ctx->be->event_record(s->q, e->ev));
+  __atomic_store_n(&e->recorded, 1, __ATOMIC_RELEASE);
+  return GPUX_SUCCESS;
+}
+
 GPUX_API gpux_status gpux_event_record(gpux_event_t e) {
   GPUX__API_FN();
-  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_record: event is NULL");
-  GPUX__CHECK(e->ctx->be->event_record(e->ctx->b, e->ev));
-  e->recorded = 1;
-  return GPUX_SUCCESS;
+  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "event is NULL");
+  return gpux_event_record_on(e, gpux__stream_cur(e->ctx));
 }
 
 GPUX_API gpux_status gpux_event_synchronize(gpux_event_t e) {
   GPUX__API_FN();
-  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_synchronize: event is NULL");
-  if (!e->recorded) return GPUX_SUCCESS;
+  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "event is NULL");
+  if (!__atomic_load_n(&e->recorded, __ATOMIC_ACQUIRE)) return GPUX_SUCCESS;
   return e->ctx->be->event_synchronize(e->ctx->b, e->ev);
+}
+
+GPUX_API gpux_status gpux_event_query(int *done, gpux_event_t e) {
+  GPUX__API_FN();
+  if (!done) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "done is NULL");
+  *done = 0;
+  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "event is NULL");
+  if (!__atomic_load_n(&e->recorded, __ATOMIC_ACQUIRE)) {
+    *done = 1;
+    return GPUX_SUCCESS;
+  }
+  return e->ctx->be->event_query(e->ctx->b, e->ev, done);
+}
+
+GPUX_API gpux_status gpux_stream_wait_event(gpux_stream_t s, gpux_event_t e) {
+  GPUX__API_FN();
+  if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "stream is NULL");
+  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "event is NULL");
+  if (s->ctx != e->ctx)
+    return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH,
+                           "the event and the stream belong to different contexts");
+  if (!__atomic_load_n(&e->recorded, __ATOMIC_ACQUIRE)) return GPUX_SUCCESS;
+  return s->ctx->be->queue_wait_event(s->q, e->ev);
 }
 
 GPUX_API gpux_status gpux_event_elapsed_ms(double *ms, gpux_event_t start, gpux_event_t end) {
@@ -330,7 +398,11 @@ GPUX_API gpux_status gpux_event_elapsed_ms(double *ms, gpux_event_t start, gpux_
     return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_event_elapsed_ms: NULL argument");
   if (start->ctx != end->ctx)
     return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH, "events belong to different contexts");
-  if (!start->recorded || !end->recorded)
+  if (!start->timing || !end->timing)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "an event made with GPUX_EVENT_DISABLE_TIMING has no time");
+  if (!__atomic_load_n(&start->recorded, __ATOMIC_ACQUIRE) ||
+      !__atomic_load_n(&end->recorded, __ATOMIC_ACQUIRE))
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "both events must be recorded");
   return start->ctx->be->event_elapsed_ms(start->ctx->b, start->ev, end->ev, ms);
 }

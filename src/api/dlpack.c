@@ -175,7 +175,7 @@ static gpux_status import_copy(struct gpux_array **out, struct gpux_context *ctx
       return s;
     }
     /* the tensor goes back when this returns: gpux's reads of it first */
-    s = ctx->be->synchronize(ctx->b);
+    s = ctx->be->synchronize(gpux__q(ctx));
     if (s != GPUX_SUCCESS) {
       gpux_array_release(a);
       return s;
@@ -200,7 +200,7 @@ static gpux_status import_copy(struct gpux_array **out, struct gpux_context *ctx
       idx[d] = 0;
     }
   }
-  gpux_status s = ctx->be->mem_upload(ctx->b, a->st->blk.buf, 0, buf, (size_t)a->size * es);
+  gpux_status s = ctx->be->mem_upload(gpux__q(ctx), a->st->blk.buf, 0, buf, (size_t)a->size * es);
   free(buf);
   if (s != GPUX_SUCCESS) {
     gpux_array_release(a);

@@ -108,13 +108,14 @@ static gpux_status check_out(const struct gpux_array *const *ops, int n, gpux_dt
   return GPUX_SUCCESS;
 }
 
-/* Fills the launch for operands ops[0..n): layout C when every operand is contiguous with
- * the output's shape, else N. */
-static void plan(gpux__launch *l, const struct gpux_array *const *ops, int n) {
+/* Fills the launch for operands ops[0..n) on the calling thread's current stream, which it
+ * returns: layout C when every operand is contiguous with the output's shape, else N. */
+static gpux__bq *plan(gpux__launch *l, const struct gpux_array *const *ops, int n) {
   const struct gpux_array *out = ops[0];
+  struct gpux_stream *q = gpux__stream_cur(out->ctx);
   int contiguous = 1;
   for (int k = 0; k < n; k++) {
-    l->opnd[k] = gpux__operand_of(ops[k]);
+    l->opnd[k] = gpux__operand_on(q, ops[k]);
     contiguous &= (k == 0 || gpux__same_shape(out, ops[k])) && gpux__is_contiguous(ops[k]);
   }
   if (contiguous) {
@@ -125,6 +126,7 @@ static void plan(gpux__launch *l, const struct gpux_array *const *ops, int n) {
     gpux__plan_nd(&l->nd, n, ops, out->ndim, out->shape);
     l->n = l->nd.n;
   }
+  return q->q;
 }
 
 static gpux_dtype result_dtype(unsigned char kind, gpux_dtype in) {
@@ -146,8 +148,8 @@ GPUX_API gpux_status gpux_binary_into(gpux_array_t out, gpux_binary_op op, gpux_
   if (out->size == 0) return GPUX_SUCCESS;
   GPUX__NEED(out->ctx, GPUX__Q_BINARY, op, a->dtype, -1);
   gpux__launch l;
-  plan(&l, ops, 3);
-  return out->ctx->be->binary(out->ctx->b, (int)op, &l);
+  gpux__bq *q = plan(&l, ops, 3);
+  return out->ctx->be->binary(q, (int)op, &l);
 }
 
 /* Creates the output for inputs ops[1..n) and runs `into` on it. */
@@ -198,11 +200,12 @@ static gpux_status binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_
     gpux__launch l;
     l.layout = GPUX_LAYOUT_S;
     l.n = out->size;
-    l.opnd[0] = gpux__operand_of(out);
-    l.opnd[1] = gpux__operand_of(a);
+    struct gpux_stream *q = gpux__stream_cur(out->ctx);
+    l.opnd[0] = gpux__operand_on(q, out);
+    l.opnd[1] = gpux__operand_on(q, a);
     l.scalar = sv;
     l.scalar_first = scalar_first;
-    return out->ctx->be->binary(out->ctx->b, (int)op, &l);
+    return out->ctx->be->binary(q->q, (int)op, &l);
   }
   /* strided operands: the scalar becomes a one-element device array that broadcasts */
   struct gpux_array *sa;
@@ -256,8 +259,8 @@ GPUX_API gpux_status gpux_unary_into(gpux_array_t out, gpux_unary_op op, gpux_ar
   if (out->size == 0) return GPUX_SUCCESS;
   GPUX__NEED(out->ctx, GPUX__Q_UNARY, op, a->dtype, -1);
   gpux__launch l;
-  plan(&l, ops, 2);
-  return out->ctx->be->unary(out->ctx->b, (int)op, &l);
+  gpux__bq *q = plan(&l, ops, 2);
+  return out->ctx->be->unary(q, (int)op, &l);
 }
 
 GPUX_API gpux_status gpux_unary(gpux_array_t *out, gpux_unary_op op, gpux_array_t a) {
@@ -293,8 +296,8 @@ GPUX_API gpux_status gpux_where_into(gpux_array_t out, gpux_array_t cond, gpux_a
   if (out->size == 0) return GPUX_SUCCESS;
   GPUX__NEED(out->ctx, GPUX__Q_WHERE, 0, a->dtype, -1);
   gpux__launch l;
-  plan(&l, ops, 4);
-  return out->ctx->be->where(out->ctx->b, &l);
+  gpux__bq *q = plan(&l, ops, 4);
+  return out->ctx->be->where(q, &l);
 }
 
 GPUX_API gpux_status gpux_where(gpux_array_t *out, gpux_array_t cond, gpux_array_t a,

@@ -48,6 +48,7 @@ struct gpux_elementwise {
   char ph[EW_MAX_PARAMS][EW_IDENT_MAX + 1];
   ew_variant *vars;
   int nvars, capvars;
+  pthread_mutex_t lock; /* vars: threads may call one kernel at once */
   char *src; /* the text gpux_elementwise_source returned last */
 };
 
@@ -231,6 +232,7 @@ GPUX_API void gpux_elementwise_release(gpux_elementwise_t ew) {
     gpux_program_release(ew->vars[i].prog);
   }
   free(ew->vars);
+  pthread_mutex_destroy(&ew->lock);
   free(ew->name);
   free(ew->body);
   free(ew->preamble);
@@ -268,6 +270,7 @@ GPUX_API gpux_status gpux_elementwise_create(gpux_elementwise_t *out, gpux_conte
   struct gpux_elementwise *ew = calloc(1, sizeof *ew);
   if (!ew) return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
   ew->ctx = ctx;
+  pthread_mutex_init(&ew->lock, NULL);
   gpux__context_retain(ctx); /* gpux_elementwise_release drops it, also below */
   st = parse_params(ew, in_params, 0);
   if (st != GPUX_SUCCESS) goto done;
@@ -799,16 +802,22 @@ GPUX_API gpux_status gpux_elementwise_call(gpux_elementwise_t ew, int nargs,
         return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
                                "%s: %s: %s is float64, which the device does not support",
                                __func__, ew->name, ew->params[i].name);
-  ew_variant *var = NULL;
-  GPUX__CHECK(get_variant(&var, ew, &b));
+  ew_variant *var = NULL, v;
+  pthread_mutex_lock(&ew->lock);
+  gpux_status gs = get_variant(&var, ew, &b);
+  if (gs == GPUX_SUCCESS) v = *var; /* vars may move once the lock is gone */
+  pthread_mutex_unlock(&ew->lock);
+  GPUX__CHECK(gs);
 
   /* array operands in parameter order, then the launch parameters, then the scalars */
   const struct gpux_array *ops[EW_MAX_PARAMS];
   gpux__uarg ua[EW_MAX_PARAMS + 1];
   int na = 0, nu = 0, contiguous = 1;
+  struct gpux_stream *q = gpux__stream_cur(out0->ctx);
   for (int i = 0; i < nargs; i++) {
     if (args[i].kind != GPUX_ARG_ARRAY) continue;
     const struct gpux_array *a = args[i].v.array;
+    gpux__stream_use(q, a);
     ops[na++] = a;
     contiguous &= a->size == out0->size && gpux__is_contiguous(a);
     memset(&ua[nu], 0, sizeof ua[nu]);
@@ -848,7 +857,7 @@ GPUX_API gpux_status gpux_elementwise_call(gpux_elementwise_t ew, int nargs,
     nu++;
   }
 
-  struct gpux_kernel *k = contiguous ? var->kc : var->kn;
+  struct gpux_kernel *k = contiguous ? v.kc : v.kn;
   uint32_t block[3] = {EW_BLOCK, 1, 1};
   if (k->max_block > 0 && k->max_block < EW_BLOCK) block[0] = k->max_block;
   uint64_t n = (uint64_t)out0->size;

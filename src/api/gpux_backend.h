@@ -17,7 +17,7 @@
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
 
-#define GPUX_BACKEND_ABI_VERSION 7u
+#define GPUX_BACKEND_ABI_VERSION 8u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -37,8 +37,18 @@ typedef struct gpux__host_iface {
   void (*cache_store)(const void *key, size_t key_len, const void *data, size_t size);
 } gpux__host_iface;
 
-/* The backend's per-context state (device, stream/queue, modules/programs). */
+/* The backend's per-context state (device, modules/programs, the default queue). */
 typedef struct gpux__bctx gpux__bctx;
+
+/* A queue of a context: a CUDA stream or an OpenCL in-order command queue, with the scratch
+ * that queued entries keep per queue (scan tile states, the random kernels' chunk counter,
+ * the host-result buffer, a cuBLAS handle). Every queued entry runs on the queue it is
+ * given; work on two queues is ordered only by events (queue_wait_event). A queue is used
+ * by one thread at a time (the front end's rule for gpux streams); everything else in the
+ * backend's context is shared by every queue and thread, so a backend guards what it
+ * changes after context creation (lazily built programs, kernel arguments set before an
+ * enqueue, lazily created library handles). */
+typedef struct gpux__bq gpux__bq;
 
 /* A scalar already converted to the operand's dtype (bool: b8 holds 0 or 1). */
 typedef union gpux__scalar {
@@ -216,13 +226,18 @@ typedef struct gpux__uarg {
   X(PROGRAM, "run-time compiled programs",                                                    \
     be->program_build && be->program_release && be->kernel_create && be->kernel_release &&    \
         be->kernel_launch)                                                                    \
-  /* device-clock events */                                                                   \
+  /* device-clock events (timing events: supports may say no where the queue cannot time) */ \
   X(EVENTS, "device events",                                                                  \
     be->event_create && be->event_destroy && be->event_record && be->event_synchronize &&     \
         be->event_elapsed_ms)                                                                 \
+  /* more queues per context, ordered by events */                                            \
+  X(STREAMS, "streams (several queues per context)",                                          \
+    be->queue_create && be->queue_destroy && be->event_create && be->event_destroy &&         \
+        be->event_record && be->event_query && be->queue_wait_event && be->event_synchronize) \
   /* native handles in and out (interop) */                                                   \
   X(INTEROP, "native handles (interop)",                                                      \
-    be->native_get && be->context_adopt && be->mem_wrap && be->mem_unwrap)                    \
+    be->native_get && be->queue_native && be->context_adopt && be->mem_wrap &&                \
+        be->mem_unwrap)                                                                       \
   /* page-locked host memory and transfers that return once queued */                        \
   X(ASYNC_COPY, "page-locked host memory and asynchronous transfers",                         \
     be->host_alloc && be->host_free && be->mem_upload_async && be->mem_download_async)
@@ -269,66 +284,76 @@ typedef struct gpux__backend_iface {
   gpux_status (*device_info)(int index, gpux__devinfo *info);
 
   gpux_status (*context_create)(int index, gpux__bctx **out);
-  void (*context_destroy)(gpux__bctx *b); /* waits for queued work first */
-  /* Waits for queued work; an error raised by it returns GPUX_ERROR_ASYNC (or a more
+  /* Waits for the default queue's work first; the front end destroys the other queues
+   * before. */
+  void (*context_destroy)(gpux__bctx *b);
+  /* The queue the context was made with (for an adopted context, the application's stream
+   * or queue); it lives as long as b. */
+  gpux__bq *(*queue_default)(gpux__bctx *b);
+  /* Optional (both or neither): another queue of b's device, with scratch of its own (CUDA:
+   * a non-blocking stream; OpenCL: an in-order queue, with profiling where the default
+   * queue has it). queue_destroy waits for q's work, then frees q. */
+  gpux_status (*queue_create)(gpux__bctx *b, gpux__bq **out);
+  void (*queue_destroy)(gpux__bq *q);
+  /* Waits for q's queued work; an error raised by it returns GPUX_ERROR_ASYNC (or a more
    * precise status) with the native code in the message. */
-  gpux_status (*synchronize)(gpux__bctx *b);
+  gpux_status (*synchronize)(gpux__bq *q);
 
   /* Device memory. Out of memory is GPUX_ERROR_OUT_OF_MEMORY; the context stays usable. */
   gpux_status (*mem_alloc)(gpux__bctx *b, size_t bytes, void **buf);
   void (*mem_free)(gpux__bctx *b, void *buf);
-  /* Host -> device, queued in order; the host buffer may be reused when it returns. */
-  gpux_status (*mem_upload)(gpux__bctx *b, void *buf, size_t offset_bytes, const void *src,
+  /* Host -> device, queued in order on q; the host buffer may be reused when it returns. */
+  gpux_status (*mem_upload)(gpux__bq *q, void *buf, size_t offset_bytes, const void *src,
                             size_t bytes);
-  /* Device -> host; waits for the queued work before it and for the copy. */
-  gpux_status (*mem_download)(gpux__bctx *b, void *buf, size_t offset_bytes, void *dst,
+  /* Device -> host; waits for the work queued on q before it and for the copy. */
+  gpux_status (*mem_download)(gpux__bq *q, void *buf, size_t offset_bytes, void *dst,
                               size_t bytes);
   /* Optional: `bytes` (<= 4096) of page-locked host memory that kernels can write, for
    * results the host reads at once (gpux_reduce_scalar). *buf is an operand buffer; after
-   * synchronize its contents are at *host, with no copy. One per context, reused. */
-  gpux_status (*host_result)(gpux__bctx *b, size_t bytes, void **buf, void **host);
+   * synchronize(q) its contents are at *host, with no copy. One per queue, reused. */
+  gpux_status (*host_result)(gpux__bq *q, size_t bytes, void **buf, void **host);
   /* Optional (all four or none): page-locked host memory, and transfers that return once
    * queued (the host memory stays in use until the queue gets past them). host_alloc: bytes
    * (> 0) of page-locked memory that every context of the backend can copy from and to at
    * full speed, *ptr for the application, *handle for host_free (NULL if none). */
   gpux_status (*host_alloc)(gpux__bctx *b, size_t bytes, void **ptr, void **handle);
   void (*host_free)(gpux__bctx *b, void *ptr, void *handle);
-  gpux_status (*mem_upload_async)(gpux__bctx *b, void *buf, size_t offset_bytes,
+  gpux_status (*mem_upload_async)(gpux__bq *q, void *buf, size_t offset_bytes,
                                   const void *src, size_t bytes);
-  gpux_status (*mem_download_async)(gpux__bctx *b, void *buf, size_t offset_bytes, void *dst,
+  gpux_status (*mem_download_async)(gpux__bq *q, void *buf, size_t offset_bytes, void *dst,
                                     size_t bytes);
   /* Device -> device, queued. */
-  gpux_status (*mem_copy)(gpux__bctx *b, void *dst, size_t dst_offset_bytes, void *src,
+  gpux_status (*mem_copy)(gpux__bq *q, void *dst, size_t dst_offset_bytes, void *src,
                           size_t src_offset_bytes, size_t bytes);
 
   /* Kernels (all queued). The dtype is opnd[1].dtype unless said otherwise. */
-  gpux_status (*binary)(gpux__bctx *b, int op, const gpux__launch *l);  /* layouts C, S, N */
-  gpux_status (*unary)(gpux__bctx *b, int op, const gpux__launch *l);   /* layouts C, N */
-  gpux_status (*where)(gpux__bctx *b, const gpux__launch *l);           /* 1 cond, 2 a, 3 b;
+  gpux_status (*binary)(gpux__bq *q, int op, const gpux__launch *l);  /* layouts C, S, N */
+  gpux_status (*unary)(gpux__bq *q, int op, const gpux__launch *l);   /* layouts C, N */
+  gpux_status (*where)(gpux__bq *q, const gpux__launch *l);           /* 1 cond, 2 a, 3 b;
                                                                            dtype opnd[2] */
-  gpux_status (*cast)(gpux__bctx *b, const gpux__launch *l); /* opnd[1].dtype -> opnd[0] */
+  gpux_status (*cast)(gpux__bq *q, const gpux__launch *l); /* opnd[1].dtype -> opnd[0] */
   /* layout N only: opnd[0] = opnd[1] elementwise, elem_size bytes per element (1, 2, 4 or
    * 8). The backend picks the kernel (a tiled transpose where gpux__nd_tile_dim finds one). */
-  gpux_status (*copy)(gpux__bctx *b, int elem_size, const gpux__launch *l);
+  gpux_status (*copy)(gpux__bq *q, int elem_size, const gpux__launch *l);
   /* layout C on opnd[0] (dtype opnd[0].dtype); fill writes l->scalar. arange writes
    * start + i * step, linspace start + i * step with element n-1 = stop when n > 1 (n == 1
    * gives start); both computed in float64 where the device has it, then converted as casts
    * convert. */
-  gpux_status (*fill)(gpux__bctx *b, const gpux__launch *l);
-  gpux_status (*arange)(gpux__bctx *b, const gpux__launch *l, double start, double step);
-  gpux_status (*linspace)(gpux__bctx *b, const gpux__launch *l, double start, double step,
+  gpux_status (*fill)(gpux__bq *q, const gpux__launch *l);
+  gpux_status (*arange)(gpux__bq *q, const gpux__launch *l, double start, double step);
+  gpux_status (*linspace)(gpux__bq *q, const gpux__launch *l, double start, double step,
                           double stop);
 
   /* Reductions and scans (queued). A backend may keep scratch memory (scan tile states) in
    * its context; results never depend on the launch shape it picks. */
-  gpux_status (*reduce)(gpux__bctx *b, const gpux__reduce_pass *p);
-  gpux_status (*scan)(gpux__bctx *b, const gpux__scan_pass *p);
+  gpux_status (*reduce)(gpux__bq *q, const gpux__reduce_pass *p);
+  gpux_status (*scan)(gpux__bq *q, const gpux__scan_pass *p);
 
   /* Matrix products (queued). */
-  gpux_status (*gemm)(gpux__bctx *b, const gpux__gemm *g);
+  gpux_status (*gemm)(gpux__bq *q, const gpux__gemm *g);
 
   /* Random numbers (queued). */
-  gpux_status (*random)(gpux__bctx *b, const gpux__random *r);
+  gpux_status (*random)(gpux__bq *q, const gpux__random *r);
 
   /* User programs (include/gpux/kernel.h). program_build compiles src (len bytes, lang
    * GPUX__LANG_*): for the dialect the backend puts its prelude (kernels/<backend>/
@@ -362,11 +387,11 @@ typedef struct gpux__backend_iface {
    * __local sizes; CUDA lays them out after shared_bytes (16-byte aligned) in the dynamic
    * shared memory and passes each one's byte offset as a 32-bit parameter (the dialect's
    * gpux_local_ptr). */
-  gpux_status (*kernel_launch)(gpux__bctx *b, gpux__ukern *k, int nargs, const gpux__uarg *args,
+  gpux_status (*kernel_launch)(gpux__bq *q, gpux__ukern *k, int nargs, const gpux__uarg *args,
                                const uint64_t grid[3], const uint32_t block[3],
                                size_t shared_bytes);
 
-  /* Interop (optional; all four or none). native_get: this context's handles. context_adopt:
+  /* Interop (optional; all five or none). native_get: this context's handles. context_adopt:
    * a context on the application's handles, which gpux uses and never destroys; *device is
    * the index device_info knows the device by. mem_wrap: an operand buffer for the
    * application's memory `native` (CUDA: a device address; OpenCL: a cl_mem) of which
@@ -374,15 +399,26 @@ typedef struct gpux__backend_iface {
    * (GPUX_ERROR_INVALID_ARGUMENT with the reason); mem_unwrap drops that buffer and never
    * frees the application's memory. */
   gpux_status (*native_get)(gpux__bctx *b, gpux__native *out);
+  /* q's CUstream or cl_command_queue (no reference added) */
+  gpux_status (*queue_native)(gpux__bq *q, void **queue);
   gpux_status (*context_adopt)(const gpux__native *n, gpux__bctx **out, int *device);
   gpux_status (*mem_wrap)(gpux__bctx *b, void *native, uint64_t bytes, void **buf);
   void (*mem_unwrap)(gpux__bctx *b, void *buf);
 
-  /* Device-clock events. */
-  gpux_status (*event_create)(gpux__bctx *b, void **ev);
+  /* Events. timing 1: device-clock events for event_elapsed_ms (OpenCL: only on a context
+   * whose default queue has profiling, else GPUX_ERROR_UNSUPPORTED); timing 0: ordering
+   * only (every context; CUDA: CU_EVENT_DISABLE_TIMING), what the memory pool and
+   * stream waits use. event_record: ev marks the point after the work queued on q so far
+   * (recording again moves it). queue_wait_event: work queued on q after the call waits
+   * for ev's point (an event never recorded: no wait). event_query: *done = 1 when ev's
+   * point is reached (or ev was never recorded), 0 while work before it runs; it never
+   * waits. */
+  gpux_status (*event_create)(gpux__bctx *b, int timing, void **ev);
   void (*event_destroy)(gpux__bctx *b, void *ev);
-  gpux_status (*event_record)(gpux__bctx *b, void *ev);
+  gpux_status (*event_record)(gpux__bq *q, void *ev);
   gpux_status (*event_synchronize)(gpux__bctx *b, void *ev);
+  gpux_status (*event_query)(gpux__bctx *b, void *ev, int *done);
+  gpux_status (*queue_wait_event)(gpux__bq *q, void *ev);
   gpux_status (*event_elapsed_ms)(gpux__bctx *b, void *start, void *end, double *ms);
 } gpux__backend_iface;
 
@@ -390,7 +426,8 @@ typedef struct gpux__backend_iface {
  * The others are optional: one left NULL makes the front end answer GPUX_ERROR_UNSUPPORTED
  * (through supports, below). */
 #define GPUX__BACKEND_REQUIRED(X)                                                           \
-  X(init) X(device_count) X(device_info) X(context_create) X(context_destroy) X(synchronize) \
+  X(init) X(device_count) X(device_info) X(context_create) X(context_destroy)               \
+  X(queue_default) X(synchronize)                                                           \
   X(mem_alloc) X(mem_free) X(mem_upload) X(mem_download) X(mem_copy) X(binary) X(unary)     \
   X(where) X(cast) X(copy) X(fill) X(arange) X(linspace)
 

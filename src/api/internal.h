@@ -1,6 +1,7 @@
 /* gpux front end: internal structures and helpers (never installed). */
 #ifndef GPUX_INTERNAL_H
 #define GPUX_INTERNAL_H
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "gpux_backend.h"
@@ -55,30 +56,77 @@ void gpux__cache_store(const void *key, size_t key_len, const void *data, size_t
 /* 64-bit FNV-1a of p[0..n) continuing from h (chain calls to hash several pieces) */
 uint64_t gpux__fnv1a(const void *p, size_t n, uint64_t h);
 
-/* ---- memory pool (pool.c): one per context */
+/* ---- memory pool (pool.c): one per context, shared by its streams and threads (under
+ * the context's lock) */
+struct gpux_stream;
 typedef struct gpux__block {
   void *buf;   /* backend buffer */
   size_t size; /* rounded size */
+  /* free blocks: the stream whose queue may still use the block, the only one it may go to
+   * (work on one queue is ordered); NULL: idle, for any stream */
+  struct gpux_stream *home;
 } gpux__block;
+
+/* A freed block that other streams than its home used: it goes back to its home when
+ * every one of those streams has passed the event recorded on it at the release. */
+typedef struct gpux__pending {
+  gpux__block blk;
+  int nev;
+  void **ev; /* timing-free backend events */
+} gpux__pending;
 
 typedef struct gpux__pool {
   gpux__block *free_blocks; /* sorted by size */
   size_t nfree, cap;
+  gpux__pending *pending;
+  size_t npending, pcap;
+  void **spare_ev; /* recorded-and-passed events kept for reuse */
+  size_t nspare, scap;
   uint64_t limit; /* max cached bytes */
   gpux_pool_stats stats;
 } gpux__pool;
 
 struct gpux_context;
-gpux_status gpux__pool_alloc(struct gpux_context *ctx, size_t bytes, gpux__block *out);
-void gpux__pool_free(struct gpux_context *ctx, gpux__block blk);
+/* A block for work on stream s. */
+gpux_status gpux__pool_alloc(struct gpux_context *ctx, struct gpux_stream *s, size_t bytes,
+                             gpux__block *out);
+/* Gives back a block allocated for stream home, which the streams in `used` (slot bits,
+ * gpux__stream_use) may also have queued work on. */
+void gpux__pool_free(struct gpux_context *ctx, gpux__block blk, struct gpux_stream *home,
+                     uint64_t used);
+/* After every stream of ctx was synchronized: every cached block is idle. */
+void gpux__pool_all_idle(struct gpux_context *ctx);
+/* Stream s goes (its queue finished): its cached blocks become idle. */
+void gpux__pool_forget_stream(struct gpux_context *ctx, struct gpux_stream *s);
 void gpux__pool_trim(struct gpux_context *ctx);
 void gpux__pool_trim_to_limit(struct gpux_context *ctx);
 void gpux__pool_destroy(struct gpux_context *ctx);
+
+/* ---- streams (stream.c) */
+#define GPUX__STREAM_SLOTS 64 /* bits of a storage's use mask; the last is shared */
+struct gpux_stream {
+  struct gpux_context *ctx;
+  gpux__bq *q;
+  int64_t refs; /* the caller's, plus one per storage allocated for it and per thread that
+                   has it current (atomic); the default stream is the context's, never
+                   released on its own */
+  int slot;     /* its bit in the storages' use masks */
+  int is_default;
+  struct gpux_stream *next; /* the context's list of created streams */
+};
 
 /* ---- context (context.c) */
 struct gpux_context {
   const gpux__backend_iface *be;
   gpux__bctx *b;
+  struct gpux_stream s0;    /* the default stream (the backend's default queue) */
+  pthread_mutex_t lock;     /* pool, stream list, options */
+  pthread_mutex_t prog_lock; /* memory cache of user programs (builds are slow: not under
+                                `lock`) */
+  struct gpux_stream *streams; /* created streams (not s0) */
+  uint64_t slots_used;      /* slot bits taken by live streams (s0: bit 0) */
+  int current_set;          /* a thread has made a stream of this context current (atomic;
+                               while 0, every thread's current stream is s0) */
   gpux_backend_kind kind;
   int device;
   gpux_device_info info;
@@ -99,16 +147,38 @@ gpux_status gpux__context_adopt(struct gpux_context **out, gpux_backend_kind kin
  * destroys the context. */
 void gpux__context_retain(struct gpux_context *ctx);
 void gpux__context_unref(struct gpux_context *ctx);
+/* Sets up / tears down the parts of a context that do not depend on its backend (locks,
+ * the default stream); b and be must be set before init. */
+void gpux__context_init_common(struct gpux_context *ctx);
+
+/* The calling thread's current stream of ctx (stream.c): s0 until the thread sets one. */
+struct gpux_stream *gpux__stream_current_slow(struct gpux_context *ctx);
+static inline struct gpux_stream *gpux__stream_cur(struct gpux_context *ctx) {
+  if (!__atomic_load_n(&ctx->current_set, __ATOMIC_RELAXED)) return &ctx->s0;
+  return gpux__stream_current_slow(ctx);
+}
+/* The backend queue of the calling thread's current stream of ctx. */
+static inline gpux__bq *gpux__q(struct gpux_context *ctx) { return gpux__stream_cur(ctx)->q; }
+void gpux__stream_retain(struct gpux_stream *s);
+void gpux__stream_unref(struct gpux_stream *s);
+/* Waits for every stream of ctx (the default one and the created ones). */
+gpux_status gpux__sync_all(struct gpux_context *ctx);
+/* Destroys the streams that are left when the context goes (none should be: each holds a
+ * context reference). */
+void gpux__streams_destroy(struct gpux_context *ctx);
 
 /* ---- arrays (array.c) */
 /* Device memory shared by an array and its views: from the pool, or the application's
  * (wrapped: the backend's mem_wrap made blk.buf, and deleter(user) runs when it goes). */
 typedef struct gpux__storage {
   gpux__block blk;
-  int64_t refs;
+  int64_t refs; /* atomic: arrays and views on several threads share it */
   int wrapped;
   gpux_deleter deleter;
   void *user;
+  struct gpux_stream *home; /* the stream it was allocated for (a reference); NULL: wrapped */
+  uint64_t used;            /* slot bits of the other streams that queued work on it
+                               (atomic): the pool waits for them before reuse */
 } gpux__storage;
 
 struct gpux_array {
@@ -131,6 +201,23 @@ int gpux__is_contiguous(const struct gpux_array *a);
 gpux_status gpux__array_new(struct gpux_array **out, struct gpux_context *ctx, gpux_dtype dt,
                             int ndim, const int64_t *shape);
 gpux__operand gpux__operand_of(const struct gpux_array *a);
+/* Notes that stream s queues work on a's memory (so the pool waits for s before reusing
+ * it when s is not the memory's home stream); cheap when s is the home. */
+static inline void gpux__stream_use_st(const struct gpux_stream *s, gpux__storage *st) {
+  if (!st || st->home == s) return;
+  const uint64_t bit = (uint64_t)1 << s->slot;
+  if (!(__atomic_load_n(&st->used, __ATOMIC_RELAXED) & bit))
+    __atomic_fetch_or(&st->used, bit, __ATOMIC_RELAXED);
+}
+static inline void gpux__stream_use(const struct gpux_stream *s, const struct gpux_array *a) {
+  gpux__stream_use_st(s, a->st);
+}
+/* gpux__operand_of, noting the use by s */
+static inline gpux__operand gpux__operand_on(const struct gpux_stream *s,
+                                             const struct gpux_array *a) {
+  gpux__stream_use(s, a);
+  return gpux__operand_of(a);
+}
 /* An array on the application's memory (interop.c), never pooled (deleter(user) when the
  * last reference goes): element [0, ..., 0] at CUDA device address native + byte_offset, or
  * at byte_offset of OpenCL buffer native; shape and strides (in elements; NULL strides:
@@ -229,6 +316,8 @@ struct gpux_kernel {
   uint32_t param_size[GPUX__MAX_KPARAMS];
   uint64_t set_mask[(GPUX__MAX_KPARAMS + 63) / 64];
   gpux__uarg args[GPUX__MAX_KPARAMS];
+  gpux__storage *arg_st[GPUX__MAX_KPARAMS]; /* the memory of each array argument (NULL:
+                                               none), for the streams' use notes */
 };
 
 /* Builds (or finds in ctx's memory cache) a program; flags GPUX__PROG_*. The returned

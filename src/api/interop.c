@@ -190,6 +190,18 @@ GPUX_API gpux_status gpux_cuda_context_get(CUcontext *context, CUdevice *device,
   return GPUX_SUCCESS;
 }
 
+GPUX_API gpux_status gpux_cuda_stream_get(CUstream *stream, gpux_stream_t s) {
+  GPUX__API_FN();
+  if (!stream) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "stream is NULL");
+  *stream = NULL;
+  if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the gpux stream is NULL");
+  GPUX__CHECK(check_kind(s->ctx, GPUX_BACKEND_CUDA, "stream's context"));
+  void *q = NULL;
+  GPUX__CHECK(s->ctx->be->queue_native(s->q, &q));
+  *stream = (CUstream)q;
+  return GPUX_SUCCESS;
+}
+
 GPUX_API gpux_status gpux_cuda_array_wrap(gpux_array_t *out, gpux_context_t ctx, CUdeviceptr ptr,
                                           gpux_dtype dt, int ndim, const int64_t *shape,
                                           const int64_t *strides, gpux_deleter deleter,
@@ -235,6 +247,18 @@ GPUX_API gpux_status gpux_opencl_context_get(cl_context *context, cl_device_id *
   if (context) *context = (cl_context)n.context;
   if (device) *device = (cl_device_id)n.device;
   if (queue) *queue = (cl_command_queue)n.queue;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_opencl_stream_get(cl_command_queue *queue, gpux_stream_t s) {
+  GPUX__API_FN();
+  if (!queue) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "queue is NULL");
+  *queue = NULL;
+  if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the gpux stream is NULL");
+  GPUX__CHECK(check_kind(s->ctx, GPUX_BACKEND_OPENCL, "stream's context"));
+  void *q = NULL;
+  GPUX__CHECK(s->ctx->be->queue_native(s->q, &q));
+  *queue = (cl_command_queue)q;
   return GPUX_SUCCESS;
 }
 

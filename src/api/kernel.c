@@ -408,7 +408,7 @@ static const char *lang_name(int lang) {
 }
 
 static void core_unref(gpux__pcore *c) {
-  if (!c || --c->refs > 0) return;
+  if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
   if (c->bp && c->ctx->be->program_release) c->ctx->be->program_release(c->ctx->b, c->bp);
   for (int i = 0; i < c->nkernels; i++) free(c->kernels[i].params);
   free(c->kernels);
@@ -419,14 +419,16 @@ static void core_unref(gpux__pcore *c) {
 /* Programs the memory cache keeps beyond those in use; older unused ones are dropped. */
 #define GPUX_PROGRAM_CACHE_MAX 256
 
+/* ctx->prog_lock held */
 static void cache_insert(struct gpux_context *ctx, gpux__pcore *c) {
-  c->refs++; /* the cache's reference */
+  __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED); /* the cache's reference */
   c->next = ctx->programs;
   ctx->programs = c;
   int count = 0;
   for (gpux__pcore **pp = &ctx->programs; *pp;) {
     gpux__pcore *x = *pp;
-    if (++count > GPUX_PROGRAM_CACHE_MAX && x->refs == 1) { /* only the cache holds it */
+    if (++count > GPUX_PROGRAM_CACHE_MAX && __atomic_load_n(&x->refs, __ATOMIC_ACQUIRE) == 1) {
+      /* only the cache holds it, and only the cache (under the lock) hands it out */
       *pp = x->next;
       core_unref(x);
       continue;
@@ -460,8 +462,20 @@ static void program_key(uint64_t key[2], int lang, unsigned flags, const char *o
   key[1] = h[1];
 }
 
+static gpux_status program_get(struct gpux_program **out, struct gpux_context *ctx, int lang,
+                               const char *source, const char *options, unsigned flags);
+
+/* Under the context's program lock: threads asking for one program at once build it once */
 gpux_status gpux__program_get(struct gpux_program **out, struct gpux_context *ctx, int lang,
                               const char *source, const char *options, unsigned flags) {
+  pthread_mutex_lock(&ctx->prog_lock);
+  gpux_status s = program_get(out, ctx, lang, source, options, flags);
+  pthread_mutex_unlock(&ctx->prog_lock);
+  return s;
+}
+
+static gpux_status program_get(struct gpux_program **out, struct gpux_context *ctx, int lang,
+                               const char *source, const char *options, unsigned flags) {
   const gpux__backend_iface *be = ctx->be;
   if (!options) options = "";
   GPUX__NEED(ctx, GPUX__Q_PROGRAM, lang, -1, -1);
@@ -471,7 +485,7 @@ gpux_status gpux__program_get(struct gpux_program **out, struct gpux_context *ct
   program_key(key, lang, flags, options, source);
   for (gpux__pcore *c = ctx->programs; c; c = c->next)
     if (c->key[0] == key[0] && c->key[1] == key[1]) {
-      c->refs++;
+      __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
       h->core = c;
       h->origin = GPUX_PROGRAM_MEMORY_CACHE;
       gpux__context_retain(ctx);
@@ -618,7 +632,7 @@ GPUX_API gpux_status gpux_kernel_create(gpux_kernel_t *out, gpux_program_t prog,
   snprintf(k->name, sizeof k->name, "%s", name);
   k->decl = decl;
   k->nparams = np;
-  c->refs++;
+  __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED);
   gpux__context_retain(ctx);
   *out = k;
   return GPUX_SUCCESS;
@@ -765,6 +779,7 @@ GPUX_API gpux_status gpux_kernel_set_arg(gpux_kernel_t k, int index, const gpux_
                        kname(k), index, (int)arg->kind);
   }
   k->args[index] = u;
+  k->arg_st[index] = u.kind == GPUX_ARG_ARRAY ? arg->v.array->st : NULL;
   k->set_mask[index / 64] |= 1ull << (index % 64);
   return GPUX_SUCCESS;
 }
@@ -831,7 +846,7 @@ gpux_status gpux__kernel_launch_uargs(struct gpux_kernel *k, int nargs, const gp
   GPUX__CHECK(plan_shape(k, 3, grid, block, g, bl, &empty));
   if (empty) return GPUX_SUCCESS;
   struct gpux_context *ctx = k->core->ctx;
-  return ctx->be->kernel_launch(ctx->b, k->bk, nargs, args, g, bl, 0);
+  return ctx->be->kernel_launch(gpux__q(ctx), k->bk, nargs, args, g, bl, 0);
 }
 
 GPUX_API gpux_status gpux_kernel_launch(gpux_kernel_t k, int ndim, const uint64_t *grid,
@@ -858,7 +873,9 @@ GPUX_API gpux_status gpux_kernel_launch(gpux_kernel_t k, int ndim, const uint64_
       return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT, "gpux_kernel_launch(%s): argument %d is not "
                        "set", kname(k), i);
   if (empty) return GPUX_SUCCESS;
-  return ctx->be->kernel_launch(ctx->b, k->bk, n, k->args, g, bl, shared_bytes);
+  struct gpux_stream *q = gpux__stream_cur(ctx);
+  for (int i = 0; i < n; i++) gpux__stream_use_st(q, k->arg_st[i]);
+  return ctx->be->kernel_launch(q->q, k->bk, n, k->args, g, bl, shared_bytes);
 }
 
 GPUX_API gpux_status gpux_kernel_call(gpux_kernel_t k, int ndim, const uint64_t *grid,

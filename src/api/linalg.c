@@ -115,9 +115,10 @@ static gpux_status issue(struct gpux_context *ctx, const problem *p, gpux__gemm 
   g.k = p->k;
   g.alpha = compute_scalar(alpha, p->c.arr->dtype);
   g.beta = compute_scalar(beta, p->c.arr->dtype);
-  g.a = gpux__operand_of(p->a.arr);
-  g.b = gpux__operand_of(p->b.arr);
-  g.c = gpux__operand_of(p->c.arr);
+  struct gpux_stream *q = gpux__stream_cur(ctx);
+  g.a = gpux__operand_on(q, p->a.arr);
+  g.b = gpux__operand_on(q, p->b.arr);
+  g.c = gpux__operand_on(q, p->c.arr);
 
   /* batch dimensions of size > 1, merged where all three are contiguous across them */
   int nd = 0;
@@ -159,7 +160,7 @@ static gpux_status issue(struct gpux_context *ctx, const problem *p, gpux__gemm 
       g.b.offset += idx[d] * sb[d];
       g.c.offset += idx[d] * scc[d];
     }
-    GPUX__CHECK(ctx->be->gemm(ctx->b, &g));
+    GPUX__CHECK(ctx->be->gemm(q->q, &g));
     int d = outer - 1;
     while (d >= 0 && ++idx[d] == size[d]) idx[d--] = 0;
     if (d < 0) return GPUX_SUCCESS;

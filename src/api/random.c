@@ -272,8 +272,9 @@ static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int ki
   gpux__random r;
   r.kind = kind;
   r.p = p;
-  r.out = gpux__operand_of(dst);
-  gpux_status s = ctx->be->random(ctx->b, &r);
+  struct gpux_stream *q = gpux__stream_cur(ctx);
+  r.out = gpux__operand_on(q, dst);
+  gpux_status s = ctx->be->random(q->q, &r);
   if (s == GPUX_SUCCESS && tmp) s = gpux__copy_strided(out, tmp);
   gpux_array_release(tmp);
   if (s == GPUX_SUCCESS) g->st.position += words;

@@ -169,16 +169,21 @@ typedef struct tmp_block {
   int live;
 } tmp_block;
 
+/* scratch of the current stream's passes: only that stream uses it */
 static gpux_status tmp_alloc(struct gpux_context *ctx, tmp_block *t, int64_t n, gpux_dtype dt) {
-  GPUX__CHECK(gpux__pool_alloc(ctx, (size_t)n * gpux_dtype_size(dt), &t->blk));
+  GPUX__CHECK(gpux__pool_alloc(ctx, gpux__stream_cur(ctx), (size_t)n * gpux_dtype_size(dt),
+                               &t->blk));
   t->live = 1;
   return GPUX_SUCCESS;
 }
 
 static void tmp_free(struct gpux_context *ctx, tmp_block *t) {
-  if (t->live) gpux__pool_free(ctx, t->blk);
+  if (t->live) gpux__pool_free(ctx, t->blk, t->blk.home, 0);
   t->live = 0;
 }
+
+/* an array operand of work queued on the calling thread's current stream */
+#define OPND(a) gpux__operand_on(gpux__stream_cur((a)->ctx), (a))
 
 static gpux__operand opnd(void *buf, int64_t offset, gpux_dtype dt) {
   gpux__operand o = {buf, offset, (int)dt};
@@ -221,7 +226,7 @@ static gpux_status run_passes(struct gpux_context *ctx, int kind, gpux_dtype dt,
       p.out = opnd(cur[0].blk.buf, 0, acc);
       p.out_idx = opnd(cur[1].live ? cur[1].blk.buf : NULL, 0, GPUX_INT64);
     }
-    s = ctx->be->reduce(ctx->b, &p);
+    s = ctx->be->reduce(gpux__q(ctx), &p);
     /* the queue is in order: a block freed here is reused only by later work */
     tmp_free(ctx, &prev[0]);
     tmp_free(ctx, &prev[1]);
@@ -276,7 +281,7 @@ static gpux_status shape_input(red_shape *rs, struct gpux_array **copy, const st
     contiguous &= stride[d] == want;
     want *= size[d];
   }
-  rs->in = gpux__operand_of(a);
+  rs->in = OPND(a);
   rs->outer = rs->len = rs->inner = 1;
   rs->layout = GPUX_RL_ROW;
   if (contiguous) {
@@ -318,7 +323,7 @@ static gpux_status shape_input(red_shape *rs, struct gpux_array **copy, const st
     *copy = NULL;
     return s;
   }
-  rs->in = gpux__operand_of(*copy);
+  rs->in = OPND(*copy);
   for (int d = 0; d < n; d++) *(role[d] ? &rs->len : &rs->outer) *= size[d];
   return GPUX_SUCCESS;
 }
@@ -351,9 +356,9 @@ static gpux_status fill_value(struct gpux_array *out, double v) {
   memset(&l, 0, sizeof l);
   l.layout = GPUX_LAYOUT_C;
   l.n = 1;
-  l.opnd[0] = gpux__operand_of(t);
+  l.opnd[0] = OPND(t);
   l.scalar = gpux__scalar_from_double(v, out->dtype);
-  gpux_status s = ctx->be->fill(ctx->b, &l);
+  gpux_status s = ctx->be->fill(gpux__q(ctx), &l);
   if (s == GPUX_SUCCESS) s = gpux__copy_strided(out, t); /* broadcasts */
   gpux_array_release(t);
   return s;
@@ -393,7 +398,7 @@ static gpux_status reduce_into(struct gpux_array *out, gpux_reduce_op op, const 
     if (s != GPUX_SUCCESS) goto done;
     dst = res;
   }
-  gpux__operand o_val = gpux__operand_of(dst), o_idx = opnd(NULL, 0, GPUX_INT64);
+  gpux__operand o_val = OPND(dst), o_idx = opnd(NULL, 0, GPUX_INT64);
   if (is_arg(oi->kind)) {
     /* argmin/argmax: the values of the last pass are dropped */
     o_idx = o_val;
@@ -407,7 +412,7 @@ static gpux_status reduce_into(struct gpux_array *out, gpux_reduce_op op, const 
     /* two passes over the data, as NumPy: the mean, then the squared deviations */
     s = gpux__array_new(&mean, ctx, src->dtype, 1, &p->n_out);
     if (s != GPUX_SUCCESS) goto done;
-    aux = gpux__operand_of(mean);
+    aux = OPND(mean);
     s = run_passes(ctx, RK_sum, src->dtype, rs.layout, rs.outer, rs.len, rs.inner, rs.in,
                    opnd(NULL, 0, src->dtype), GPUX_POST_DIV, n, aux, opnd(NULL, 0, GPUX_INT64));
     if (s != GPUX_SUCCESS) goto done;
@@ -522,7 +527,7 @@ static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, g
   void *buf = NULL, *host = NULL;
   if (ctx->be->host_result && a->size > 0 && ddof >= 0) {
     GPUX__CHECK(result_dtype(dt, op, a->dtype));
-    if (ctx->be->host_result(ctx->b, sizeof *v, &buf, &host) != GPUX_SUCCESS) {
+    if (ctx->be->host_result(gpux__q(ctx), sizeof *v, &buf, &host) != GPUX_SUCCESS) {
       gpux_clear_error(); /* no mapped memory: download instead */
       buf = NULL;
     }
@@ -539,7 +544,7 @@ static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, g
     out.dtype = *dt;
     out.size = 1;
     GPUX__CHECK(reduce_into(&out, op, a, &p, ddof));
-    GPUX__CHECK(ctx->be->synchronize(ctx->b));
+    GPUX__CHECK(ctx->be->synchronize(gpux__q(ctx)));
     memcpy(v, host, gpux_dtype_size(*dt));
     return GPUX_SUCCESS;
   }
@@ -664,9 +669,9 @@ static gpux_status scan_into(struct gpux_array *out, gpux_scan_op op, const stru
   p.exclusive = exclusive != 0;
   p.rows = a->size / len;
   p.len = len;
-  p.in = gpux__operand_of(src);
-  p.out = gpux__operand_of(dst);
-  s = ctx->be->scan(ctx->b, &p);
+  p.in = OPND(src);
+  p.out = OPND(dst);
+  s = ctx->be->scan(gpux__q(ctx), &p);
   if (s == GPUX_SUCCESS && dst != &ov) s = gpux__copy_strided(&ov, dst);
 done:
   gpux_array_release(res);

@@ -57,8 +57,8 @@ GPUX_API void gpux_pinned_free(void *ptr) {
   pthread_mutex_unlock(&g_pinned_lock);
   if (!p) return; /* not gpux's: nothing to free (a void call cannot report it) */
   struct gpux_context *ctx = p->ctx;
-  /* queued copies may still use it */
-  (void)ctx->be->synchronize(ctx->b);
+  /* queued copies (on any stream) may still use it */
+  (void)gpux__sync_all(ctx);
   ctx->be->host_free(ctx->b, p->ptr, p->handle);
   free(p);
   gpux__context_unref(ctx);

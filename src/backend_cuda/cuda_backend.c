@@ -5,8 +5,10 @@
  * makes it current on a thread that has none, or pushes it over another thread's current
  * context and pops it on the way out, so any host thread may use a context. The CUDA
  * context is the device's primary context (shared with the CUDA runtime, cuBLAS and the
- * host application); each gpux context owns one non-blocking stream on it, and all its
- * work is queued there in order. */
+ * host application). Each gpux context has a default queue, a non-blocking stream on it
+ * (an adopted context: the application's stream), and may have more (queue_create): each
+ * queue runs its work in order on its own stream, with scratch of its own, and queues are
+ * ordered among themselves only by events. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +139,35 @@ static void gpux_cuda_unload_families(gpux__bctx *b) {
   }
 }
 
+/* Frees q's scratch: each family's, then the host-result buffer (context current, q's
+ * stream idle). */
+static void gpux_cuda_queue_release(gpux__bq *q) {
+  for (int f = GPUX_CUDA_FAM_COUNT; f-- > 0;) {
+    const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
+    if (fam->queue_release) fam->queue_release(q);
+  }
+  if (q->result_host) (void)gpux_cuda_drv.MemFreeHost(q->result_host);
+  q->result_host = NULL;
+  q->result_dev = 0;
+}
+
+/* A zeroed context state with its lock; NULL when out of host memory. */
+static gpux__bctx *gpux_cuda_bctx_new(void) {
+  gpux__bctx *b = (gpux__bctx *)calloc(1, sizeof *b);
+  if (!b) return NULL;
+  if (pthread_mutex_init(&b->lock, NULL) != 0) {
+    free(b);
+    return NULL;
+  }
+  b->q0.b = b;
+  return b;
+}
+
+static void gpux_cuda_bctx_free(gpux__bctx *b) {
+  pthread_mutex_destroy(&b->lock);
+  free(b);
+}
+
 static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
   gpux_status s = GPUX_SUCCESS;
   gpux__bctx *b = NULL;
@@ -144,7 +175,7 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
   int pushed = 0, entered = 0;
 
   *out = NULL;
-  b = (gpux__bctx *)calloc(1, sizeof *b);
+  b = gpux_cuda_bctx_new();
   if (!b) return gpux_cuda_host->set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "CUDA context state");
   b->index = index;
   s = gpux_cuda_device_get(index, &b->dev);
@@ -161,9 +192,9 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
     goto cleanup;
   }
   entered = 1;
-  r = gpux_cuda_drv.StreamCreate(&b->stream, CU_STREAM_NON_BLOCKING);
+  r = gpux_cuda_drv.StreamCreate(&b->q0.stream, CU_STREAM_NON_BLOCKING);
   if (r != CUDA_SUCCESS) {
-    b->stream = NULL;
+    b->q0.stream = NULL;
     s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuStreamCreate");
     goto cleanup;
   }
@@ -177,10 +208,10 @@ cleanup:
   if (b) {
     if (entered) {
       gpux_cuda_unload_families(b);
-      if (b->stream) (void)gpux_cuda_drv.StreamDestroy(b->stream);
+      if (b->q0.stream) (void)gpux_cuda_drv.StreamDestroy(b->q0.stream);
     }
     if (b->ctx) (void)gpux_cuda_drv.DevicePrimaryCtxRelease(b->dev);
-    free(b);
+    gpux_cuda_bctx_free(b);
   }
   gpux_cuda_leave(pushed);
   return s;
@@ -190,14 +221,78 @@ static void gpux_cuda_context_destroy(gpux__bctx *b) {
   int pushed = 0;
   if (!b) return;
   if (gpux_cuda_enter(b, &pushed) == CUDA_SUCCESS) {
-    (void)gpux_cuda_drv.StreamSynchronize(b->stream);
+    (void)gpux_cuda_drv.StreamSynchronize(b->q0.stream);
+    gpux_cuda_queue_release(&b->q0);
     gpux_cuda_unload_families(b);
-    if (b->result_host) (void)gpux_cuda_drv.MemFreeHost(b->result_host);
-    if (!b->adopted) (void)gpux_cuda_drv.StreamDestroy(b->stream);
+    if (!b->adopted) (void)gpux_cuda_drv.StreamDestroy(b->q0.stream);
     gpux_cuda_leave(pushed);
   }
   if (!b->adopted) (void)gpux_cuda_drv.DevicePrimaryCtxRelease(b->dev);
-  free(b);
+  gpux_cuda_bctx_free(b);
+}
+
+/* ---- queues --------------------------------------------------------------------------- */
+static gpux__bq *gpux_cuda_queue_default(gpux__bctx *b) { return &b->q0; }
+
+static gpux_status gpux_cuda_queue_create(gpux__bctx *b, gpux__bq **out) {
+  int pushed = 0;
+  CUresult r;
+  gpux__bq *q = (gpux__bq *)calloc(1, sizeof *q);
+  *out = NULL;
+  if (!q) return gpux_cuda_host->set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "CUDA queue state");
+  q->b = b;
+  r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) {
+    free(q);
+    return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  }
+  r = gpux_cuda_drv.StreamCreate(&q->stream, CU_STREAM_NON_BLOCKING);
+  gpux_cuda_leave(pushed);
+  if (r != CUDA_SUCCESS) {
+    free(q);
+    return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuStreamCreate");
+  }
+  pthread_mutex_lock(&b->lock);
+  q->next = b->q0.next;
+  b->q0.next = q;
+  pthread_mutex_unlock(&b->lock);
+  *out = q;
+  return GPUX_SUCCESS;
+}
+
+static void gpux_cuda_queue_destroy(gpux__bq *q) {
+  gpux__bctx *b;
+  int pushed = 0, entered;
+  if (!q) return;
+  b = q->b;
+  entered = gpux_cuda_enter(b, &pushed) == CUDA_SUCCESS;
+  /* idle before it leaves the list, so gpux_cuda_sync_all never misses work of q's */
+  if (entered) (void)gpux_cuda_drv.StreamSynchronize(q->stream);
+  pthread_mutex_lock(&b->lock);
+  for (gpux__bq **p = &b->q0.next; *p; p = &(*p)->next)
+    if (*p == q) {
+      *p = q->next;
+      break;
+    }
+  pthread_mutex_unlock(&b->lock);
+  if (entered) {
+    gpux_cuda_queue_release(q);
+    (void)gpux_cuda_drv.StreamDestroy(q->stream);
+    gpux_cuda_leave(pushed);
+  }
+  free(q);
+}
+
+/* Under the lock, so that a queue does not go while it is waited for. */
+void gpux_cuda_sync_all(gpux__bctx *b) {
+  pthread_mutex_lock(&b->lock);
+  for (gpux__bq *q = &b->q0; q; q = q->next) (void)gpux_cuda_drv.StreamSynchronize(q->stream);
+  pthread_mutex_unlock(&b->lock);
+}
+
+static gpux_status gpux_cuda_queue_native(gpux__bq *q, void **queue) {
+  *queue = (void *)q->stream;
+  return GPUX_SUCCESS;
 }
 
 /* ---- interop -------------------------------------------------------------------------- */
@@ -208,14 +303,14 @@ static gpux_status gpux_cuda_context_adopt(const gpux__native *n, gpux__bctx **o
   *out = NULL;
   s = gpux_cuda_device_count(&count);
   if (s != GPUX_SUCCESS) return s;
-  gpux__bctx *b = (gpux__bctx *)calloc(1, sizeof *b);
+  gpux__bctx *b = gpux_cuda_bctx_new();
   if (!b) return gpux_cuda_host->set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "CUDA context state");
   b->ctx = (CUcontext)n->context;
-  b->stream = (CUstream)n->queue;
+  b->q0.stream = (CUstream)n->queue;
   b->adopted = 1;
   CUresult r = gpux_cuda_enter(b, &pushed);
   if (r != CUDA_SUCCESS) {
-    free(b);
+    gpux_cuda_bctx_free(b);
     return gpux_cuda_error(GPUX_ERROR_INVALID_ARGUMENT, r,
                            "cuCtxPushCurrent (the application's CUDA context)");
   }
@@ -233,7 +328,7 @@ static gpux_status gpux_cuda_context_adopt(const gpux__native *n, gpux__bctx **o
   if (s != GPUX_SUCCESS) {
     gpux_cuda_unload_families(b);
     gpux_cuda_leave(pushed);
-    free(b);
+    gpux_cuda_bctx_free(b);
     return s;
   }
   gpux_cuda_leave(pushed);
@@ -246,7 +341,7 @@ static gpux_status gpux_cuda_native_get(gpux__bctx *b, gpux__native *out) {
   out->context = b->ctx;
   out->device = NULL;
   out->ordinal = (int)b->dev;
-  out->queue = b->stream;
+  out->queue = b->q0.stream;
   return GPUX_SUCCESS;
 }
 
@@ -298,12 +393,12 @@ static void gpux_cuda_mem_unwrap(gpux__bctx *b, void *buf) {
   (void)buf; /* the application's memory: nothing of gpux's to drop */
 }
 
-static gpux_status gpux_cuda_synchronize(gpux__bctx *b) {
+static gpux_status gpux_cuda_synchronize(gpux__bq *q) {
   gpux_status s = GPUX_SUCCESS;
   int pushed = 0;
-  CUresult r = gpux_cuda_enter(b, &pushed);
+  CUresult r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_drv.StreamSynchronize(b->stream);
+  r = gpux_cuda_drv.StreamSynchronize(q->stream);
   if (r != CUDA_SUCCESS) {
     s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuStreamSynchronize");
   }
@@ -338,18 +433,18 @@ static void gpux_cuda_mem_free(gpux__bctx *b, void *buf) {
   gpux_cuda_leave(pushed);
 }
 
-/* Host -> device on the stream. From pageable memory the driver stages the source before
+/* Host -> device on q's stream. From pageable memory the driver stages the source before
  * cuMemcpyHtoDAsync returns (it may wait for the stream to do so), so the caller may reuse
  * it at once. Page-locked (registered / cuMemHostAlloc) sources are read later by the DMA
  * engine, so for those this waits for the copy. */
-static gpux_status gpux_cuda_mem_upload(gpux__bctx *b, void *buf, size_t offset_bytes,
+static gpux_status gpux_cuda_mem_upload(gpux__bq *q, void *buf, size_t offset_bytes,
                                         const void *src, size_t bytes) {
   gpux_status s = GPUX_SUCCESS;
   unsigned int mem_type = 0;
   int pushed = 0, pinned;
   CUresult r;
   if (bytes == 0) return GPUX_SUCCESS;
-  r = gpux_cuda_enter(b, &pushed);
+  r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
   /* page-locked memory the driver knows is copied asynchronously, so the upload waits for it
    * (the caller may reuse the buffer on return); cuPointerGetAttributes, unlike the singular
@@ -359,13 +454,13 @@ static gpux_status gpux_cuda_mem_upload(gpux__bctx *b, void *buf, size_t offset_
   void *data = &mem_type;
   r = gpux_cuda_drv.PointerGetAttributes(1, &attr, &data, (CUdeviceptr)(uintptr_t)src);
   pinned = r != CUDA_SUCCESS || mem_type != 0; /* unknown: wait, as for pinned memory */
-  r = gpux_cuda_drv.MemcpyHtoDAsync(gpux_cuda_dptr(buf, offset_bytes), src, bytes, b->stream);
+  r = gpux_cuda_drv.MemcpyHtoDAsync(gpux_cuda_dptr(buf, offset_bytes), src, bytes, q->stream);
   if (r != CUDA_SUCCESS) {
     s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyHtoDAsync(%zu bytes)", bytes);
     goto cleanup;
   }
   if (pinned) {
-    r = gpux_cuda_drv.StreamSynchronize(b->stream);
+    r = gpux_cuda_drv.StreamSynchronize(q->stream);
     if (r != CUDA_SUCCESS) {
       s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuStreamSynchronize (after upload)");
     }
@@ -375,20 +470,20 @@ cleanup:
   return s;
 }
 
-static gpux_status gpux_cuda_mem_download(gpux__bctx *b, void *buf, size_t offset_bytes,
+static gpux_status gpux_cuda_mem_download(gpux__bq *q, void *buf, size_t offset_bytes,
                                           void *dst, size_t bytes) {
   gpux_status s = GPUX_SUCCESS;
   int pushed = 0;
-  CUresult r = gpux_cuda_enter(b, &pushed);
+  CUresult r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
   if (bytes) {
-    r = gpux_cuda_drv.MemcpyDtoHAsync(dst, gpux_cuda_dptr(buf, offset_bytes), bytes, b->stream);
+    r = gpux_cuda_drv.MemcpyDtoHAsync(dst, gpux_cuda_dptr(buf, offset_bytes), bytes, q->stream);
     if (r != CUDA_SUCCESS) {
       s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyDtoHAsync(%zu bytes)", bytes);
       goto cleanup;
     }
   }
-  r = gpux_cuda_drv.StreamSynchronize(b->stream);
+  r = gpux_cuda_drv.StreamSynchronize(q->stream);
   if (r != CUDA_SUCCESS) {
     s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuStreamSynchronize (download)");
   }
@@ -422,42 +517,42 @@ static void gpux_cuda_host_free(gpux__bctx *b, void *ptr, void *handle) {
   gpux_cuda_leave(pushed);
 }
 
-/* Transfers that return once queued on the stream (from pageable memory the driver may
+/* Transfers that return once queued on q's stream (from pageable memory the driver may
  * stage or copy before returning) */
-static gpux_status gpux_cuda_mem_upload_async(gpux__bctx *b, void *buf, size_t offset_bytes,
+static gpux_status gpux_cuda_mem_upload_async(gpux__bq *q, void *buf, size_t offset_bytes,
                                               const void *src, size_t bytes) {
   int pushed = 0;
-  CUresult r = gpux_cuda_enter(b, &pushed);
+  CUresult r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_drv.MemcpyHtoDAsync(gpux_cuda_dptr(buf, offset_bytes), src, bytes, b->stream);
+  r = gpux_cuda_drv.MemcpyHtoDAsync(gpux_cuda_dptr(buf, offset_bytes), src, bytes, q->stream);
   gpux_cuda_leave(pushed);
   if (r != CUDA_SUCCESS)
     return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyHtoDAsync(%zu bytes)", bytes);
   return GPUX_SUCCESS;
 }
 
-static gpux_status gpux_cuda_mem_download_async(gpux__bctx *b, void *buf, size_t offset_bytes,
+static gpux_status gpux_cuda_mem_download_async(gpux__bq *q, void *buf, size_t offset_bytes,
                                                 void *dst, size_t bytes) {
   int pushed = 0;
-  CUresult r = gpux_cuda_enter(b, &pushed);
+  CUresult r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_drv.MemcpyDtoHAsync(dst, gpux_cuda_dptr(buf, offset_bytes), bytes, b->stream);
+  r = gpux_cuda_drv.MemcpyDtoHAsync(dst, gpux_cuda_dptr(buf, offset_bytes), bytes, q->stream);
   gpux_cuda_leave(pushed);
   if (r != CUDA_SUCCESS)
     return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyDtoHAsync(%zu bytes)", bytes);
   return GPUX_SUCCESS;
 }
 
-static gpux_status gpux_cuda_host_result(gpux__bctx *b, size_t bytes, void **buf, void **host) {
+static gpux_status gpux_cuda_host_result(gpux__bq *q, size_t bytes, void **buf, void **host) {
   int pushed = 0;
   CUresult r;
   if (bytes > GPUX_CUDA_RESULT_BYTES)
     return gpux_cuda_host->set_error(GPUX_ERROR_UNSUPPORTED, "cuda: host result of %zu bytes",
                                      bytes);
-  if (!b->result_host) {
+  if (!q->result_host) {
     void *h = NULL;
     CUdeviceptr d = 0;
-    r = gpux_cuda_enter(b, &pushed);
+    r = gpux_cuda_enter(q->b, &pushed);
     if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
     r = gpux_cuda_drv.MemHostAlloc(&h, GPUX_CUDA_RESULT_BYTES, CU_MEMHOSTALLOC_DEVICEMAP);
     if (r == CUDA_SUCCESS) {
@@ -467,24 +562,24 @@ static gpux_status gpux_cuda_host_result(gpux__bctx *b, size_t bytes, void **buf
     gpux_cuda_leave(pushed);
     if (r != CUDA_SUCCESS)
       return gpux_cuda_error(GPUX_ERROR_UNSUPPORTED, r, "cuMemHostAlloc(DEVICEMAP) for results");
-    b->result_host = h;
-    b->result_dev = d;
+    q->result_host = h;
+    q->result_dev = d;
   }
-  *buf = (void *)(uintptr_t)b->result_dev;
-  *host = b->result_host;
+  *buf = (void *)(uintptr_t)q->result_dev;
+  *host = q->result_host;
   return GPUX_SUCCESS;
 }
 
-static gpux_status gpux_cuda_mem_copy(gpux__bctx *b, void *dst, size_t dst_offset_bytes,
+static gpux_status gpux_cuda_mem_copy(gpux__bq *q, void *dst, size_t dst_offset_bytes,
                                       void *src, size_t src_offset_bytes, size_t bytes) {
   gpux_status s = GPUX_SUCCESS;
   int pushed = 0;
   CUresult r;
   if (bytes == 0) return GPUX_SUCCESS;
-  r = gpux_cuda_enter(b, &pushed);
+  r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
   r = gpux_cuda_drv.MemcpyDtoDAsync(gpux_cuda_dptr(dst, dst_offset_bytes),
-                                    gpux_cuda_dptr(src, src_offset_bytes), bytes, b->stream);
+                                    gpux_cuda_dptr(src, src_offset_bytes), bytes, q->stream);
   if (r != CUDA_SUCCESS)
     s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemcpyDtoDAsync(%zu bytes)", bytes);
   gpux_cuda_leave(pushed);
@@ -492,14 +587,15 @@ static gpux_status gpux_cuda_mem_copy(gpux__bctx *b, void *dst, size_t dst_offse
 }
 
 /* ---- events --------------------------------------------------------------------------- */
-static gpux_status gpux_cuda_event_create(gpux__bctx *b, void **ev) {
+/* timing 0: CU_EVENT_DISABLE_TIMING, which makes records and waits cheaper */
+static gpux_status gpux_cuda_event_create(gpux__bctx *b, int timing, void **ev) {
   gpux_status s = GPUX_SUCCESS;
   CUevent e = NULL;
   int pushed = 0;
   CUresult r = gpux_cuda_enter(b, &pushed);
   *ev = NULL;
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_drv.EventCreate(&e, CU_EVENT_DEFAULT);
+  r = gpux_cuda_drv.EventCreate(&e, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING);
   if (r == CUDA_SUCCESS) *ev = (void *)e;
   else s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuEventCreate");
   gpux_cuda_leave(pushed);
@@ -514,12 +610,12 @@ static void gpux_cuda_event_destroy(gpux__bctx *b, void *ev) {
   gpux_cuda_leave(pushed);
 }
 
-static gpux_status gpux_cuda_event_record(gpux__bctx *b, void *ev) {
+static gpux_status gpux_cuda_event_record(gpux__bq *q, void *ev) {
   gpux_status s = GPUX_SUCCESS;
   int pushed = 0;
-  CUresult r = gpux_cuda_enter(b, &pushed);
+  CUresult r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_drv.EventRecord((CUevent)ev, b->stream);
+  r = gpux_cuda_drv.EventRecord((CUevent)ev, q->stream);
   if (r != CUDA_SUCCESS) s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuEventRecord");
   gpux_cuda_leave(pushed);
   return s;
@@ -534,6 +630,32 @@ static gpux_status gpux_cuda_event_synchronize(gpux__bctx *b, void *ev) {
   if (r != CUDA_SUCCESS) {
     s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuEventSynchronize");
   }
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+/* cuEventQuery: CUDA_SUCCESS also for an event never recorded; CUDA_ERROR_NOT_READY is an
+ * answer (work before the event runs), not an error */
+static gpux_status gpux_cuda_event_query(gpux__bctx *b, void *ev, int *done) {
+  gpux_status s = GPUX_SUCCESS;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  *done = 0;
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.EventQuery((CUevent)ev);
+  if (r == CUDA_SUCCESS) *done = 1;
+  else if (r != CUDA_ERROR_NOT_READY) s = gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuEventQuery");
+  gpux_cuda_leave(pushed);
+  return s;
+}
+
+static gpux_status gpux_cuda_queue_wait_event(gpux__bq *q, void *ev) {
+  gpux_status s = GPUX_SUCCESS;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(q->b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.StreamWaitEvent(q->stream, (CUevent)ev, 0);
+  if (r != CUDA_SUCCESS) s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuStreamWaitEvent");
   gpux_cuda_leave(pushed);
   return s;
 }
@@ -565,7 +687,8 @@ cleanup:
 
 /* ---- the interface -------------------------------------------------------------------- */
 /* Every CUDA device runs every op of the interface for every dtype the front end passes,
- * float64 included; matrix products depend on the dtype and on cuBLAS. */
+ * float64 included, and has timing events and several queues (streams); matrix products
+ * depend on the dtype and on cuBLAS. */
 /* the family that answers each GPUX__Q_* query, if one does (filled with the interface) */
 static gpux_status (*gpux_cuda_answer[GPUX__Q_COUNT])(gpux__bctx *b, const gpux__query *q,
                                                       char *why, size_t len);
@@ -590,6 +713,9 @@ static const gpux__backend_iface gpux_cuda_iface_core = {
     .device_info = gpux_cuda_device_info,
     .context_create = gpux_cuda_context_create,
     .context_destroy = gpux_cuda_context_destroy,
+    .queue_default = gpux_cuda_queue_default,
+    .queue_create = gpux_cuda_queue_create,
+    .queue_destroy = gpux_cuda_queue_destroy,
     .synchronize = gpux_cuda_synchronize,
     .mem_alloc = gpux_cuda_mem_alloc,
     .mem_free = gpux_cuda_mem_free,
@@ -608,6 +734,7 @@ static const gpux__backend_iface gpux_cuda_iface_core = {
     .mem_upload_async = gpux_cuda_mem_upload_async,
     .mem_download_async = gpux_cuda_mem_download_async,
     .native_get = gpux_cuda_native_get,
+    .queue_native = gpux_cuda_queue_native,
     .context_adopt = gpux_cuda_context_adopt,
     .mem_wrap = gpux_cuda_mem_wrap,
     .mem_unwrap = gpux_cuda_mem_unwrap,
@@ -615,6 +742,8 @@ static const gpux__backend_iface gpux_cuda_iface_core = {
     .event_destroy = gpux_cuda_event_destroy,
     .event_record = gpux_cuda_event_record,
     .event_synchronize = gpux_cuda_event_synchronize,
+    .event_query = gpux_cuda_event_query,
+    .queue_wait_event = gpux_cuda_queue_wait_event,
     .event_elapsed_ms = gpux_cuda_event_elapsed_ms,
 };
 

@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,7 @@
   X(StreamCreate, "cuStreamCreate", NULL, PFN_cuStreamCreate_v2000)                          \
   X(StreamDestroy, "cuStreamDestroy_v2", NULL, PFN_cuStreamDestroy_v4000)                    \
   X(StreamSynchronize, "cuStreamSynchronize", NULL, PFN_cuStreamSynchronize_v2000)           \
+  X(StreamWaitEvent, "cuStreamWaitEvent", NULL, PFN_cuStreamWaitEvent_v3020)                 \
   X(ModuleLoadData, "cuModuleLoadData", NULL, PFN_cuModuleLoadData_v2000)                    \
   X(ModuleUnload, "cuModuleUnload", NULL, PFN_cuModuleUnload_v2000)                          \
   X(ModuleGetFunction, "cuModuleGetFunction", NULL, PFN_cuModuleGetFunction_v2000)           \
@@ -58,6 +60,7 @@
   X(EventDestroy, "cuEventDestroy_v2", NULL, PFN_cuEventDestroy_v4000)                       \
   X(EventRecord, "cuEventRecord", NULL, PFN_cuEventRecord_v2000)                             \
   X(EventSynchronize, "cuEventSynchronize", NULL, PFN_cuEventSynchronize_v2000)              \
+  X(EventQuery, "cuEventQuery", NULL, PFN_cuEventQuery_v2000)                                \
   X(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime",                         \
     PFN_cuEventElapsedTime_v2000)                                                            \
   X(OccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
@@ -105,9 +108,12 @@ typedef struct gpux_cuda_family {
   size_t state_size;
   /* the module b->mod[id] is loaded; resolves its kernels (context current). NULL: nothing */
   gpux_status (*load)(gpux__bctx *b);
-  /* undoes load, also after a partial one (context current, stream idle); the module goes
-   * after it. NULL: nothing */
+  /* undoes load, also after a partial one (context current, every queue idle); the module
+   * goes after it. NULL: nothing */
   void (*unload)(gpux__bctx *b);
+  /* frees what the family keeps in queue q (context current, q's stream idle), when q goes
+   * (the default queue: before unload). NULL: nothing */
+  void (*queue_release)(gpux__bq *q);
   /* sets the interface entries the family runs */
   void (*install)(gpux__backend_iface *it);
   /* answers supports for the GPUX__Q_* family `query` (NULL: the family runs everything the
@@ -131,12 +137,35 @@ GPUX__KERNEL_FAMILIES(GPUX_CUDA_FAM_DECL)
 #define GPUX_CUDA_MAX_GRID_X 0x7fffffffULL
 #define GPUX_CUDA_MAX_GRID_YZ 65535ULL
 
+/* A queue: a stream and the scratch that the work queued on it uses, so that queues never
+ * share any (gpux_backend.h: one thread at a time uses a queue, so none of it is locked). */
+struct gpux__bq {
+  gpux__bctx *b;
+  CUstream stream; /* non-blocking; an adopted context's default queue: the application's */
+  gpux__bq *next;  /* the context's next created queue (b->lock) */
+  /* the single-pass scan's tile counter and tile states (cuda_reduce.c), grown on demand */
+  CUdeviceptr scan_state;
+  size_t scan_state_bytes;
+  /* page-locked host memory mapped into the device (host_result): kernels write scalar
+   * results there, so returning one to the host needs no copy (allocated on first use) */
+  void *result_host;
+  CUdeviceptr result_dev;
+  /* the float32 normals' dynamic chunks' counter (cuda_random.c): 2 words, zero between
+   * launches (allocated on first use) */
+  CUdeviceptr zig_work;
+  void *cublas; /* cublasHandle_t (cuda_gemm.c), created on the first vendor product, bound
+                   to stream */
+};
+
 struct gpux__bctx {
   int index;
   CUdevice dev;
   CUcontext ctx; /* the device's primary context (retained), or the application's */
-  CUstream stream;
-  int adopted; /* ctx and stream are the application's: never released or destroyed here */
+  gpux__bq q0;   /* the default queue; its next starts the list of created queues */
+  int adopted;   /* ctx and q0.stream are the application's: never released or destroyed here */
+  /* guards what changes after creation: the queue list, user kernels' shared-memory
+   * opt-in (cuda_program.c) */
+  pthread_mutex_t lock;
   CUmodule mod[GPUX_CUDA_FAM_COUNT]; /* each family's module */
   void *fam[GPUX_CUDA_FAM_COUNT];    /* each family's own state (gpux_cuda_family) */
   CUfunction binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
@@ -153,23 +182,19 @@ struct gpux__bctx {
   CUfunction scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
   unsigned scan_grid[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT]; /* one wave (gpux_cuda_one_wave) */
   int scan_pair; /* SV_PAIR for long rows (else SV_LOOKBACK); GPUX_CUDA_SCAN=plain: 0 */
-  /* the single-pass scan's tile counter and tile states, grown on demand */
-  CUdeviceptr scan_state;
-  size_t scan_state_bytes;
-  /* page-locked host memory mapped into the device (host_result): kernels write scalar
-   * results there, so returning one to the host needs no copy (allocated on first use) */
-  void *result_host;
-  CUdeviceptr result_dev;
   /* random numbers (cuda_random.c): [GPUX_RK_*][output dtype] */
   CUfunction random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT];
   unsigned random_grid[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* blocks per launch: one
                                                                    wave (the kernels loop) */
   uint64_t zig_tune; /* float32 normals' queue settings (GPUX_RANDOM_ZIG), read at load */
   uint64_t zig_dyn;  /* the least draw (Philox blocks) with dynamic chunks (GPUX_RANDOM_ZIG_DYN) */
-  CUfunction zig_std;   /* gpux_random_normal_f32_std: the standard normal's kernel */
-  CUdeviceptr zig_work; /* the dynamic chunks' counter: 2 words, zero between launches */
+  CUfunction zig_std; /* gpux_random_normal_f32_std: the standard normal's kernel */
 };
 #define GPUX_CUDA_RESULT_BYTES ((size_t)4096)
+
+/* cuda_backend.c: waits for every queue of b (context current), for what any queued work
+ * may still use */
+void gpux_cuda_sync_all(gpux__bctx *b);
 
 /* cuda_driver.c */
 gpux_status gpux_cuda_load_driver(void);
@@ -228,10 +253,10 @@ typedef struct gpux_cuda_grid {
   unsigned gx, gy, gz, bx, by;
 } gpux_cuda_grid;
 
-/* queues f on b's stream; b's context must be current (gpux_cuda_enter) */
-static inline CUresult gpux_cuda_launch_current(gpux__bctx *b, CUfunction f, gpux_cuda_grid g,
+/* queues f on q's stream; q's context must be current (gpux_cuda_enter) */
+static inline CUresult gpux_cuda_launch_current(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
                                                 void **args) {
-  return gpux_cuda_drv.LaunchKernel(f, g.gx, g.gy, g.gz, g.bx, g.by, 1, 0, b->stream, args,
+  return gpux_cuda_drv.LaunchKernel(f, g.gx, g.gy, g.gz, g.bx, g.by, 1, 0, q->stream, args,
                                     NULL);
 }
 /* layouts C and S: the buffer plus the operand's element offset (dt: its dtype) */
@@ -250,7 +275,7 @@ gpux_status gpux_cuda_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *n
                                     gpux__ukern **out, int *nparams, uint32_t *param_size,
                                     uint32_t *max_block);
 void gpux_cuda_kernel_release(gpux__bctx *b, gpux__ukern *k);
-gpux_status gpux_cuda_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
+gpux_status gpux_cuda_kernel_launch(gpux__bq *q, gpux__ukern *k, int nargs,
                                     const gpux__uarg *args, const uint64_t grid[3],
                                     const uint32_t block[3], size_t shared_bytes);
 

@@ -3,7 +3,7 @@
  * Their fatbins are embedded in this library; each context loads them with
  * cuModuleLoadData and resolves every kernel once into tables indexed [op][dtype][layout],
  * so a launch does no string work: look up the handle, fill the parameter array,
- * cuLaunchKernel on the stream.
+ * cuLaunchKernel on the queue's stream.
  *
  * Launch shapes (the kernels' contract is in kernels/cuda/gpux_cuda.cuh):
  *   contiguous (layouts C, S; cast C; fill, arange, linspace): GPUX_CUDA_BLOCK threads,
@@ -187,13 +187,13 @@ static gpux_status gpux_cuda_copy_load(gpux__bctx *b) {
 }
 
 /* ---- launching ----------------------------------------------------------------------- */
-static gpux_status gpux_cuda_launch(gpux__bctx *b, CUfunction f, gpux_cuda_grid g, void **args,
+static gpux_status gpux_cuda_launch(gpux__bq *q, CUfunction f, gpux_cuda_grid g, void **args,
                                     int fam, int ka, int kb, int layout) {
   char name[96];
   int pushed = 0;
-  CUresult r = gpux_cuda_enter(b, &pushed);
+  CUresult r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_launch_current(b, f, g, args);
+  r = gpux_cuda_launch_current(q, f, g, args);
   gpux_cuda_leave(pushed);
   if (r == CUDA_SUCCESS) return GPUX_SUCCESS;
   gpux_cuda_kernel_name(name, sizeof name, fam, ka, kb, layout);
@@ -224,13 +224,13 @@ static gpux_cuda_grid gpux_cuda_grid_n(int64_t n) {
 
 static int gpux_cuda_max(int a, int b) { return a > b ? a : b; }
 
-static gpux_status gpux_cuda_binary(gpux__bctx *b, int op, const gpux__launch *l) {
+static gpux_status gpux_cuda_binary(gpux__bq *q, int op, const gpux__launch *l) {
   const int dt = l->opnd[1].dtype, lay = l->layout;
   CUfunction f;
   CUdeviceptr out, pa, pb;
   long long n;
   int so, sa, first;
-  f = b->binary[op][dt][lay];
+  f = q->b->binary[op][dt][lay];
   so = gpux_cuda_dt_size[l->opnd[0].dtype];
   sa = gpux_cuda_dt_size[dt];
   if (lay == GPUX_LAYOUT_N) {
@@ -238,7 +238,7 @@ static gpux_status gpux_cuda_binary(gpux__bctx *b, int op, const gpux__launch *l
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
     pb = gpux_cuda_opnd_base(&l->opnd[2]);
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_BINARY, op, dt,
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_BINARY, op, dt,
                             lay);
   }
   n = (long long)l->n;
@@ -247,28 +247,28 @@ static gpux_status gpux_cuda_binary(gpux__bctx *b, int op, const gpux__launch *l
   if (lay == GPUX_LAYOUT_S) {
     void *args[] = {&out, &pa, (void *)&l->scalar, &first, &n};
     first = l->scalar_first ? 1 : 0;
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
                             args, GPUX_CUDA_K_BINARY, op, dt, lay);
   } else {
     void *args[] = {&out, &pa, &pb, &n};
     pb = gpux_cuda_opnd_ptr(&l->opnd[2], dt);
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
                             args, GPUX_CUDA_K_BINARY, op, dt, lay);
   }
 }
 
-static gpux_status gpux_cuda_unary(gpux__bctx *b, int op, const gpux__launch *l) {
+static gpux_status gpux_cuda_unary(gpux__bq *q, int op, const gpux__launch *l) {
   const int dt = l->opnd[1].dtype, lay = l->layout;
   CUfunction f;
   CUdeviceptr out, pa;
   long long n;
   int so, sa;
-  f = b->unary[op][dt][lay];
+  f = q->b->unary[op][dt][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pa, (void *)&l->nd};
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_UNARY, op, dt, lay);
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_UNARY, op, dt, lay);
   } else {
     void *args[] = {&out, &pa, &n};
     n = (long long)l->n;
@@ -276,24 +276,24 @@ static gpux_status gpux_cuda_unary(gpux__bctx *b, int op, const gpux__launch *l)
     sa = gpux_cuda_dt_size[dt];
     out = gpux_cuda_opnd_ptr(&l->opnd[0], l->opnd[0].dtype);
     pa = gpux_cuda_opnd_ptr(&l->opnd[1], dt);
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
                             args, GPUX_CUDA_K_UNARY, op, dt, lay);
   }
 }
 
-static gpux_status gpux_cuda_where(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status gpux_cuda_where(gpux__bq *q, const gpux__launch *l) {
   const int dt = l->opnd[2].dtype, lay = l->layout;
   CUfunction f;
   CUdeviceptr out, pc, pa, pb;
   long long n;
-  f = b->where[dt][lay];
+  f = q->b->where[dt][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pc, &pa, &pb, (void *)&l->nd};
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pc = gpux_cuda_opnd_base(&l->opnd[1]);
     pa = gpux_cuda_opnd_base(&l->opnd[2]);
     pb = gpux_cuda_opnd_base(&l->opnd[3]);
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_WHERE, dt, 0, lay);
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_WHERE, dt, 0, lay);
   } else {
     void *args[] = {&out, &pc, &pa, &pb, &n};
     n = (long long)l->n;
@@ -301,22 +301,22 @@ static gpux_status gpux_cuda_where(gpux__bctx *b, const gpux__launch *l) {
     pc = gpux_cuda_opnd_ptr(&l->opnd[1], GPUX_KDT_b8);
     pa = gpux_cuda_opnd_ptr(&l->opnd[2], dt);
     pb = gpux_cuda_opnd_ptr(&l->opnd[3], dt);
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]), args,
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]), args,
                             GPUX_CUDA_K_WHERE, dt, 0, lay);
   }
 }
 
-static gpux_status gpux_cuda_cast(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status gpux_cuda_cast(gpux__bq *q, const gpux__launch *l) {
   const int from = l->opnd[1].dtype, to = l->opnd[0].dtype, lay = l->layout;
   CUfunction f;
   CUdeviceptr out, pa;
   long long n;
-  f = b->cast[from][to][lay];
+  f = q->b->cast[from][to][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pa, (void *)&l->nd};
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_CAST, from, to,
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_CAST, from, to,
                             lay);
   } else {
     void *args[] = {&out, &pa, &n};
@@ -324,12 +324,12 @@ static gpux_status gpux_cuda_cast(gpux__bctx *b, const gpux__launch *l) {
     n = (long long)l->n;
     out = gpux_cuda_opnd_ptr(&l->opnd[0], to);
     pa = gpux_cuda_opnd_ptr(&l->opnd[1], from);
-    return gpux_cuda_launch(b, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
+    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
                             args, GPUX_CUDA_K_CAST, from, to, lay);
   }
 }
 
-static gpux_status gpux_cuda_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
+static gpux_status gpux_cuda_copy(gpux__bq *q, int elem_size, const gpux__launch *l) {
   gpux_nd_params t = l->nd; /* the plan, with tile_dim for copy_t */
   const gpux_nd_params *p = &t;
   CUdeviceptr out, in;
@@ -352,40 +352,40 @@ static gpux_status gpux_cuda_copy(gpux__bctx *b, int elem_size, const gpux__laun
     g.gx = (unsigned)(gx > GPUX_CUDA_MAX_GRID_X ? GPUX_CUDA_MAX_GRID_X : gx);
     g.gy = (unsigned)gy;
     g.gz = (unsigned)(gz > GPUX_CUDA_MAX_GRID_YZ ? GPUX_CUDA_MAX_GRID_YZ : gz);
-    return gpux_cuda_launch(b, b->copy_t[k], g, args, GPUX_CUDA_K_COPY_T, k, 0, 0);
+    return gpux_cuda_launch(q, q->b->copy_t[k], g, args, GPUX_CUDA_K_COPY_T, k, 0, 0);
   }
-  return gpux_cuda_launch(b, b->copy_n[k], gpux_cuda_grid_n(p->n), args, GPUX_CUDA_K_COPY_N, k, 0,
-                          0);
+  return gpux_cuda_launch(q, q->b->copy_n[k], gpux_cuda_grid_n(p->n), args, GPUX_CUDA_K_COPY_N,
+                          k, 0, 0);
 }
 
-static gpux_status gpux_cuda_fill(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status gpux_cuda_fill(gpux__bq *q, const gpux__launch *l) {
   const int dt = l->opnd[0].dtype;
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, (void *)&l->scalar, &n};
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
-  return gpux_cuda_launch(b, b->fill[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
+  return gpux_cuda_launch(q, q->b->fill[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_FILL, dt, 0, 0);
 }
 
-static gpux_status gpux_cuda_arange(gpux__bctx *b, const gpux__launch *l, double start, double step) {
+static gpux_status gpux_cuda_arange(gpux__bq *q, const gpux__launch *l, double start, double step) {
   const int dt = l->opnd[0].dtype;
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, &start, &step, &n};
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
-  return gpux_cuda_launch(b, b->arange[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
+  return gpux_cuda_launch(q, q->b->arange[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_ARANGE, dt, 0, 0);
 }
 
-static gpux_status gpux_cuda_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
+static gpux_status gpux_cuda_linspace(gpux__bq *q, const gpux__launch *l, double start, double step,
                                double stop) {
   const int dt = l->opnd[0].dtype;
   CUdeviceptr out;
   long long n = (long long)l->n;
   void *args[] = {&out, &start, &step, &stop, &n};
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
-  return gpux_cuda_launch(b, b->linspace[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
+  return gpux_cuda_launch(q, q->b->linspace[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_LINSPACE, dt, 0, 0);
 }
 

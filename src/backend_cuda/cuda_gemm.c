@@ -4,10 +4,11 @@
  *   vendor: cuBLAS, loaded at run time with dlopen ("libcublas.so.13", ".so.12", ".so") on
  *     the first vendor product of the process, so the backend loads and runs without it;
  *     a missing library is GPUX_ERROR_UNSUPPORTED with the dlerror text (the front end may
- *     then take the native path). One cublasHandle_t per gpux context, created on first
- *     use with the context's (primary) CUDA context current, bound to the context's stream
- *     and destroyed with the context; cuBLAS manages its own workspace (it is tied to the
- *     handle and its stream, so queued products never share one across streams).
+ *     then take the native path). One cublasHandle_t per queue (q->cublas), created on the
+ *     queue's first vendor product with the context's (primary) CUDA context current, bound
+ *     to the queue's stream and destroyed with the queue; cuBLAS manages its own workspace
+ *     (it is tied to the handle and its stream, so queued products never share one across
+ *     streams), and a handle is used by one thread at a time, as cuBLAS wants.
  *     Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the operands and m/n
  *     swap, the transpose flags stay. float32 uses CUBLAS_COMPUTE_32F (float32-accurate;
  *     CUBLAS_COMPUTE_32F_FAST_TF32 when g->tf32), float64 CUBLAS_COMPUTE_64F, float16 and
@@ -32,7 +33,6 @@
 #define GPUX_CUDA_GEMM_NDT 8 /* gemm kernels indexed by GPUX_KDT_* (f16 = 6, bf16 = 7) */
 typedef struct gpux_cuda_gemm_state {
   CUfunction gemm[GPUX_CUDA_GEMM_NDT]; /* the native kernels; NULL for dtypes without one */
-  void *cublas; /* cublasHandle_t, created on the first vendor product, bound to b->stream */
 } gpux_cuda_gemm_state;
 #define GPUX_CUDA_GEMM_STATE(b) ((gpux_cuda_gemm_state *)(b)->fam[GPUX_CUDA_FAM_gemm])
 
@@ -91,7 +91,7 @@ static int gpux_cuda_gemm_vec_ok(CUdeviceptr p, int esize, int64_t ld, int64_t s
   return (p % align) == 0 && ld % 4 == 0 && (batch == 1 || stride % 4 == 0);
 }
 
-static gpux_status gpux_cuda_gemm_native(gpux__bctx *b, const gpux__gemm *g) {
+static gpux_status gpux_cuda_gemm_native(gpux__bq *q, const gpux__gemm *g) {
   const int dt = g->dtype;
   CUfunction f;
   CUdeviceptr pa, pb, pc;
@@ -103,7 +103,7 @@ static gpux_status gpux_cuda_gemm_native(gpux__bctx *b, const gpux__gemm *g) {
   gpux_cuda_grid grid = {1, 1, 1, GPUX_CUDA_GEMM_THREADS, 1};
   CUresult r;
 
-  f = GPUX_CUDA_GEMM_STATE(b)->gemm[dt]; /* every dtype of GPUX_GEMM_DT and GPUX_GEMM_DT_HALF */
+  f = GPUX_CUDA_GEMM_STATE(q->b)->gemm[dt]; /* every dtype of GPUX_GEMM_DT and _DT_HALF */
   esize = gpux_cuda_dt_size[dt];
   m = (long long)g->m;
   n = (long long)g->n;
@@ -158,9 +158,9 @@ static gpux_status gpux_cuda_gemm_native(gpux__bctx *b, const gpux__gemm *g) {
   {
     void *args[] = {&pa, &pb, &pc, &m, &n, &k, &lda, &ldb, &ldc,
                     &sa, &sb, &sc, &batch, alpha, beta, &flags};
-    r = gpux_cuda_enter(b, &pushed);
+    r = gpux_cuda_enter(q->b, &pushed);
     if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-    r = gpux_cuda_launch_current(b, f, grid, args);
+    r = gpux_cuda_launch_current(q, f, grid, args);
     gpux_cuda_leave(pushed);
   }
   if (r != CUDA_SUCCESS)
@@ -216,7 +216,8 @@ static struct {
 } gpux_cublas;
 static pthread_once_t gpux_cublas_once = PTHREAD_ONCE_INIT;
 static char gpux_cublas_why[768]; /* why cuBLAS is unavailable; empty when loaded */
-static volatile int gpux_cublas_create_failed; /* cublasCreate said NOT_INITIALIZED once */
+/* cublasCreate said NOT_INITIALIZED once (atomic: threads of any context set and read it) */
+static int gpux_cublas_create_failed;
 
 static void gpux_cublas_load_once(void) {
   static const char *const names[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
@@ -284,30 +285,32 @@ static gpux_status gpux_cublas_error(cublasStatus_t st, const char *what) {
   return gpux_cuda_host->set_error(s, "%s: %s (%d)", what, gpux_cublas_status_name(st), (int)st);
 }
 
-/* b's handle, created on first use; b's context current */
-static gpux_status gpux_cublas_handle(gpux__bctx *b, cublasHandle_t *out) {
+/* q's handle, created on first use; q's context current */
+static gpux_status gpux_cublas_handle(gpux__bq *q, cublasHandle_t *out) {
   cublasHandle_t h = NULL;
   cublasStatus_t st;
   gpux_status s = GPUX_SUCCESS;
 
-  gpux_cuda_gemm_state *gs = GPUX_CUDA_GEMM_STATE(b);
-  if (gs->cublas) {
-    *out = (cublasHandle_t)gs->cublas;
+  if (q->cublas) {
+    *out = (cublasHandle_t)q->cublas;
     return GPUX_SUCCESS;
   }
   *out = NULL;
   /* CUBLAS_STATUS_NOT_INITIALIZED: the CUDA runtime inside cuBLAS cannot start (a driver
    * older than the cuBLAS build); it will not start later either, so later products skip
    * the attempt (each costs a runtime start-up) and report it again */
-  st = gpux_cublas_create_failed ? CUBLAS_STATUS_NOT_INITIALIZED : gpux_cublas.Create(&h);
+  st = __atomic_load_n(&gpux_cublas_create_failed, __ATOMIC_RELAXED)
+           ? CUBLAS_STATUS_NOT_INITIALIZED
+           : gpux_cublas.Create(&h);
   if (st != CUBLAS_STATUS_SUCCESS) {
     char what[96];
-    if (st == CUBLAS_STATUS_NOT_INITIALIZED) gpux_cublas_create_failed = 1;
+    if (st == CUBLAS_STATUS_NOT_INITIALIZED)
+      __atomic_store_n(&gpux_cublas_create_failed, 1, __ATOMIC_RELAXED);
     snprintf(what, sizeof what, "cublasCreate (%s)", gpux_cublas.soname);
     return gpux_cublas_error(st, what);
   }
   /* the driver's CUstream is the runtime's cudaStream_t (both struct CUstream_st *) */
-  st = gpux_cublas.SetStream(h, b->stream);
+  st = gpux_cublas.SetStream(h, q->stream);
   if (st != CUBLAS_STATUS_SUCCESS) {
     s = gpux_cublas_error(st, "cublasSetStream");
     goto cleanup;
@@ -320,7 +323,7 @@ static gpux_status gpux_cublas_handle(gpux__bctx *b, cublasHandle_t *out) {
     s = gpux_cublas_error(st, "cublasSetMathMode");
     goto cleanup;
   }
-  gs->cublas = (void *)h;
+  q->cublas = (void *)h;
   *out = h;
   h = NULL;
 cleanup:
@@ -328,7 +331,7 @@ cleanup:
   return s;
 }
 
-static gpux_status gpux_cuda_gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
+static gpux_status gpux_cuda_gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
   const int dt = g->dtype;
   const int esize = gpux_cuda_dt_size[dt];
   cudaDataType type;
@@ -372,7 +375,7 @@ static gpux_status gpux_cuda_gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
       break;
   }
   /* C = beta * C: no product to compute (and BLAS ignores alpha); the native kernel does it */
-  if (g->k == 0) return gpux_cuda_gemm_native(b, g);
+  if (g->k == 0) return gpux_cuda_gemm_native(q, g);
 
   small = g->m <= INT_MAX && g->n <= INT_MAX && g->k <= INT_MAX && g->lda <= INT_MAX &&
           g->ldb <= INT_MAX && g->ldc <= INT_MAX && g->batch <= INT_MAX;
@@ -391,9 +394,9 @@ static gpux_status gpux_cuda_gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
   pb = (const void *)(uintptr_t)gpux_cuda_gemm_ptr(&g->a, esize);
   pc = (void *)(uintptr_t)gpux_cuda_gemm_ptr(&g->c, esize);
 
-  r = gpux_cuda_enter(b, &pushed);
+  r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  s = gpux_cublas_handle(b, &h);
+  s = gpux_cublas_handle(q, &h);
   if (s != GPUX_SUCCESS) goto cleanup;
   if (g->batch == 1) {
     if (small) {
@@ -453,22 +456,22 @@ static gpux_status gpux_cuda_gemm_supports(gpux__bctx *b, const gpux__query *q, 
   return GPUX_SUCCESS;
 }
 
-static gpux_status gpux_cuda_gemm(gpux__bctx *b, const gpux__gemm *g) {
-  if (g->path == GPUX_GEMM_VENDOR) return gpux_cuda_gemm_vendor(b, g);
-  return gpux_cuda_gemm_native(b, g);
+static gpux_status gpux_cuda_gemm(gpux__bq *q, const gpux__gemm *g) {
+  if (g->path == GPUX_GEMM_VENDOR) return gpux_cuda_gemm_vendor(q, g);
+  return gpux_cuda_gemm_native(q, g);
 }
 
-static void gpux_cuda_gemm_unload(gpux__bctx *b) {
-  gpux_cuda_gemm_state *st = GPUX_CUDA_GEMM_STATE(b);
-  /* the handle before the module: cuBLAS frees its workspace on the context (stream idle) */
-  if (st && st->cublas && gpux_cublas.lib) (void)gpux_cublas.Destroy((cublasHandle_t)st->cublas);
+static void gpux_cuda_gemm_queue_release(gpux__bq *q) {
+  /* cuBLAS frees its workspace on the context (q's stream idle) */
+  if (q->cublas && gpux_cublas.lib) (void)gpux_cublas.Destroy((cublasHandle_t)q->cublas);
+  q->cublas = NULL;
 }
 
 static void gpux_cuda_gemm_install(gpux__backend_iface *it) { it->gemm = gpux_cuda_gemm; }
 const gpux_cuda_family gpux_cuda_fam_gemm = {
     .state_size = sizeof(gpux_cuda_gemm_state),
     .load = gpux_cuda_gemm_load,
-    .unload = gpux_cuda_gemm_unload,
+    .queue_release = gpux_cuda_gemm_queue_release,
     .install = gpux_cuda_gemm_install,
     .query = GPUX__Q_GEMM,
     .supports = gpux_cuda_gemm_supports,

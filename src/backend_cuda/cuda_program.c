@@ -16,7 +16,7 @@
  * (preludes included). A compiled program is loaded from the same blob it stores, so a
  * cache hit takes the same path as a fresh build.
  *
- * Launches: one cuLaunchKernel on the context's stream with the parameter pointers on the
+ * Launches: one cuLaunchKernel on the queue's stream with the parameter pointers on the
  * stack; GPUX_LOCAL_PTR arguments are laid out after the launch's shared_bytes in the
  * dynamic shared memory (16-byte aligned), each passed as its 32-bit byte offset. */
 #include <dlfcn.h>
@@ -153,7 +153,8 @@ struct gpux__uprog {
 
 struct gpux__ukern {
   CUfunction f;
-  int dyn_max;  /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as read or last set */
+  int dyn_max;  /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as read or last set: only
+                   grows, set under the context's lock, read atomically (kernel_launch) */
   char name[1]; /* the kernel's name, for messages (allocated to length) */
 };
 
@@ -556,8 +557,8 @@ void gpux_cuda_program_release(gpux__bctx *b, gpux__uprog *p) {
   int pushed = 0;
   if (!p) return;
   if (gpux_cuda_enter(b, &pushed) == CUDA_SUCCESS) {
-    /* launches of its kernels may still be queued */
-    (void)gpux_cuda_drv.StreamSynchronize(b->stream);
+    /* launches of its kernels may still be queued, on any of b's queues */
+    gpux_cuda_sync_all(b);
     (void)gpux_cuda_drv.ModuleUnload(p->mod);
     gpux_cuda_leave(pushed);
   }
@@ -688,7 +689,7 @@ void gpux_cuda_kernel_release(gpux__bctx *b, gpux__ukern *k) {
 /* The hot path: no allocation, no string work, no driver call but the context check and
  * cuLaunchKernel (plus cuFuncSetAttribute the first time a launch needs more than 48 KiB
  * of dynamic shared memory). */
-gpux_status gpux_cuda_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
+gpux_status gpux_cuda_kernel_launch(gpux__bq *q, gpux__ukern *k, int nargs,
                                     const gpux__uarg *args, const uint64_t grid[3],
                                     const uint32_t block[3], size_t shared_bytes) {
   /* a parameter's bytes start at its slot's lowest address, whatever the member */
@@ -738,13 +739,19 @@ gpux_status gpux_cuda_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
                                      "kernel %s: %llu bytes of dynamic shared memory "
                                      "(shared_bytes and local arguments)",
                                      k->name, (unsigned long long)dyn);
-  r = gpux_cuda_enter(b, &pushed);
+  r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
   /* more than the kernel may use by default (48 KiB less its static shared memory):
-   * opt in, once per size reached */
-  if (dyn > (uint64_t)k->dyn_max) {
-    r = gpux_cuda_drv.FuncSetAttribute(k->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                       (int)dyn);
+   * opt in, once per size reached. The kernel is shared by every queue: the limit only
+   * grows, under the lock, so no launch finds it lowered below the size it checked */
+  if (dyn > (uint64_t)__atomic_load_n(&k->dyn_max, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&q->b->lock);
+    if (dyn > (uint64_t)k->dyn_max) {
+      r = gpux_cuda_drv.FuncSetAttribute(k->f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                         (int)dyn);
+      if (r == CUDA_SUCCESS) __atomic_store_n(&k->dyn_max, (int)dyn, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&q->b->lock);
     if (r != CUDA_SUCCESS) {
       gpux_cuda_leave(pushed);
       return gpux_cuda_error(GPUX_ERROR_INVALID_ARGUMENT, r,
@@ -753,10 +760,9 @@ gpux_status gpux_cuda_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
                              "(cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES))",
                              k->name, (unsigned long long)dyn);
     }
-    k->dyn_max = (int)dyn;
   }
   r = gpux_cuda_drv.LaunchKernel(k->f, (unsigned)grid[0], (unsigned)grid[1], (unsigned)grid[2],
-                                 block[0], block[1], block[2], (unsigned)dyn, b->stream,
+                                 block[0], block[1], block[2], (unsigned)dyn, q->stream,
                                  nargs ? params : NULL, NULL);
   gpux_cuda_leave(pushed);
   if (r != CUDA_SUCCESS)

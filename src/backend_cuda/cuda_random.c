@@ -44,22 +44,16 @@ static gpux_status gpux_cuda_random_load(gpux__bctx *b) {
        * TB/s for uniform float32 on the H200) */
       b->random_grid[k][dt] = gpux_cuda_one_wave(b, b->random[k][dt], GPUX_CUDA_RANDOM_THREADS);
     }
-  /* the dynamic chunks' counter, zeroed once on the stream (the kernels leave it zero) */
-  CUresult r = gpux_cuda_drv.MemAlloc(&b->zig_work, 2 * sizeof(uint32_t));
-  if (r == CUDA_SUCCESS) r = gpux_cuda_drv.MemsetD32Async(b->zig_work, 0, 2, b->stream);
-  if (r != CUDA_SUCCESS)
-    return gpux_cuda_error(r == CUDA_ERROR_OUT_OF_MEMORY ? GPUX_ERROR_OUT_OF_MEMORY
-                                                         : GPUX_ERROR_DRIVER,
-                           r, "cuMemAlloc/cuMemsetD32Async (the float32 normals' counter)");
   return GPUX_SUCCESS;
 }
 
-static void gpux_cuda_random_unload(gpux__bctx *b) {
-  if (b->zig_work) (void)gpux_cuda_drv.MemFree(b->zig_work);
-  b->zig_work = 0;
+static void gpux_cuda_random_queue_release(gpux__bq *q) {
+  if (q->zig_work) (void)gpux_cuda_drv.MemFree(q->zig_work);
+  q->zig_work = 0;
 }
 
-static gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
+static gpux_status gpux_cuda_random(gpux__bq *q, const gpux__random *r) {
+  const gpux__bctx *b = q->b;
   const int kind = r->kind, dt = r->out.dtype;
   CUfunction f = b->random[kind][dt];
   CUdeviceptr out = gpux_cuda_opnd_ptr(&r->out, dt), work = 0;
@@ -68,26 +62,46 @@ static gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
   const uint64_t cap = b->random_grid[kind][dt];
   gpux_cuda_grid grid = {(unsigned)(groups > cap ? cap : groups), 1, 1, GPUX_CUDA_RANDOM_THREADS, 1};
   void *args[] = {&out, &p, &work};
+  int dynamic = 0;
   if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
     p.pc = b->zig_tune;
     p.pd = GPUX_R_PRE(p.stream); /* the loop's Philox first-round product */
     if (GPUX_R_STD_F32(&p)) f = b->zig_std;
-    if (gpux_r_zig_dyn(p.nblocks, grid.gx, GPUX_CUDA_RANDOM_THREADS, b->zig_tune, b->zig_dyn))
-      work = b->zig_work; /* one wave */
-    else {
+    /* dynamic chunks (from the queue's counter): one wave */
+    dynamic = gpux_r_zig_dyn(p.nblocks, grid.gx, GPUX_CUDA_RANDOM_THREADS, b->zig_tune,
+                             b->zig_dyn);
+    if (!dynamic) {
       const uint64_t few = gpux_r_zig_static_groups(p.nblocks, GPUX_CUDA_RANDOM_THREADS);
       if (few < grid.gx) grid.gx = (unsigned)few; /* >= 1: nblocks >= 1 here */
     }
     /* the static loop counts its rounds (nblocks / threads of the grid) in 32 bits */
-    if (!work && grid.gx && p.nblocks / ((uint64_t)grid.gx * GPUX_CUDA_RANDOM_THREADS) >= 0xffffffffu)
+    if (!dynamic && grid.gx &&
+        p.nblocks / ((uint64_t)grid.gx * GPUX_CUDA_RANDOM_THREADS) >= 0xffffffffu)
       return gpux_cuda_host->set_error(GPUX_ERROR_SIZE_OVERFLOW,
                                        "cuda: a draw of %llu float32 normals is too large for one launch",
                                        (unsigned long long)p.n);
   }
   int pushed = 0;
-  CUresult e = gpux_cuda_enter(b, &pushed);
+  CUresult e = gpux_cuda_enter(q->b, &pushed);
   if (e != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, e, "cuCtxPushCurrent");
-  e = gpux_cuda_launch_current(b, f, grid, args);
+  /* the queue's dynamic chunks' counter, zeroed once on its stream before the first launch
+   * that takes it (the kernels leave it zero) */
+  if (dynamic && !q->zig_work) {
+    CUdeviceptr w = 0;
+    e = gpux_cuda_drv.MemAlloc(&w, 2 * sizeof(uint32_t));
+    if (e == CUDA_SUCCESS) {
+      e = gpux_cuda_drv.MemsetD32Async(w, 0, 2, q->stream);
+      if (e == CUDA_SUCCESS) q->zig_work = w;
+      else (void)gpux_cuda_drv.MemFree(w);
+    }
+    if (e != CUDA_SUCCESS) {
+      gpux_cuda_leave(pushed);
+      return gpux_cuda_error(GPUX_ERROR_DRIVER, e,
+                             "cuMemAlloc/cuMemsetD32Async (the float32 normals' counter)");
+    }
+  }
+  if (dynamic) work = q->zig_work;
+  e = gpux_cuda_launch_current(q, f, grid, args);
   gpux_cuda_leave(pushed);
   if (e != CUDA_SUCCESS)
     return gpux_cuda_error(GPUX_ERROR_LAUNCH, e, "cuLaunchKernel(%s, %llu values)",
@@ -98,7 +112,7 @@ static gpux_status gpux_cuda_random(gpux__bctx *b, const gpux__random *r) {
 static void gpux_cuda_random_install(gpux__backend_iface *it) { it->random = gpux_cuda_random; }
 const gpux_cuda_family gpux_cuda_fam_random = {
     .load = gpux_cuda_random_load,
-    .unload = gpux_cuda_random_unload,
+    .queue_release = gpux_cuda_random_queue_release,
     .install = gpux_cuda_random_install,
     .query = -1,
 };

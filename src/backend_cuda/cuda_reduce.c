@@ -12,8 +12,8 @@
  *     inner and an 8-byte aligned pointer (sum, prod, argmin, argmax, asum, ssq, ssd).
  *   scan: len <= 16: a thread per row; <= 512: a warp per row; <= 4096: a block per row;
  *     longer rows: blocks that take tiles from a counter, with decoupled look-back, which
- *     needs the tile counter and tile states kept in the context (b->scan_state, grown on
- *     demand, zeroed by cuMemsetD32Async on the stream before each such launch). The
+ *     needs the tile counter and tile states kept in the queue (q->scan_state, grown on
+ *     demand, zeroed by cuMemsetD32Async on its stream before each such launch). The
  *     paired look-back (SV_PAIR: two tiles per block at a time; the kernel runs SV_LOOKBACK
  *     where it does not pair) launches one wave of blocks (b->scan_grid), the plain one a
  *     block per tile. GPUX_CUDA_SCAN=plain (read when the context is created) keeps the
@@ -142,10 +142,10 @@ static gpux_status gpux_cuda_scan_load(gpux__bctx *b) {
   return GPUX_SUCCESS;
 }
 
-static void gpux_cuda_scan_unload(gpux__bctx *b) {
-  if (b->scan_state) (void)gpux_cuda_drv.MemFree(b->scan_state);
-  b->scan_state = 0;
-  b->scan_state_bytes = 0;
+static void gpux_cuda_scan_queue_release(gpux__bq *q) {
+  if (q->scan_state) (void)gpux_cuda_drv.MemFree(q->scan_state);
+  q->scan_state = 0;
+  q->scan_state_bytes = 0;
 }
 
 /* ---- launching ----------------------------------------------------------------------- */
@@ -154,12 +154,12 @@ static unsigned gpux_cuda_cap(uint64_t n, uint64_t max) {
 }
 static uint64_t gpux_cuda_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-static gpux_status gpux_cuda_launch_named(gpux__bctx *b, CUfunction f, gpux_cuda_grid g,
+static gpux_status gpux_cuda_launch_named(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
                                           void **args, const char *base, int sfx) {
   int pushed = 0;
-  CUresult r = gpux_cuda_enter(b, &pushed);
+  CUresult r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_launch_current(b, f, g, args);
+  r = gpux_cuda_launch_current(q, f, g, args);
   gpux_cuda_leave(pushed);
   if (r == CUDA_SUCCESS) return GPUX_SUCCESS;
   if (sfx)
@@ -179,7 +179,7 @@ static int gpux_cuda_cvec(int kind, int dt) {
 #undef GPUX_CUDA_CV_DT
 }
 
-static gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
+static gpux_status gpux_cuda_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
   const int kind = p->kind, dt = p->dtype, lay = p->layout;
   gpux_cuda_grid g = {1, 1, 1, GPUX_CUDA_BLOCK, 1};
   CUdeviceptr out, out_idx, in, in_idx, aux;
@@ -191,7 +191,7 @@ static gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   void *args[] = {&out, &out_idx, &in, &in_idx, &aux, &outer, &len, &inner, &variant, &post,
                   &post_div};
 
-  f = b->reduce[kind][dt][lay];
+  f = q->b->reduce[kind][dt][lay];
   /* argmin/argmax may leave out the values (indices only); in_idx and aux only for the
    * kinds that read them */
   out = p->out.buf ? gpux_cuda_opnd_ptr(&p->out, p->out.dtype) : 0;
@@ -243,27 +243,28 @@ static gpux_status gpux_cuda_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
     g.gy = gpux_cuda_cap(nparts, GPUX_CUDA_MAX_GRID_YZ);
     g.gz = gpux_cuda_cap((uint64_t)outer, GPUX_CUDA_MAX_GRID_YZ);
   }
-  return gpux_cuda_launch_named(b, f, g, args, gpux_cuda_reduce_names[kind][dt],
+  return gpux_cuda_launch_named(q, f, g, args, gpux_cuda_reduce_names[kind][dt],
                                 gpux_cuda_rlayout_suffix[lay]);
 }
 
-/* Makes room for `bytes` of scan state; context current. Work queued earlier may still use
- * the old buffer, so growing waits for the stream first (rare: the state only grows). */
-static gpux_status gpux_cuda_scan_state(gpux__bctx *b, size_t bytes) {
-  size_t want = b->scan_state_bytes * 2;
+/* Makes room for `bytes` of q's scan state; context current. Work queued earlier on q may
+ * still use the old buffer, so growing waits for q's stream first (rare: the state only
+ * grows). */
+static gpux_status gpux_cuda_scan_state(gpux__bq *q, size_t bytes) {
+  size_t want = q->scan_state_bytes * 2;
   CUdeviceptr ptr = 0;
   CUresult r;
-  if (bytes <= b->scan_state_bytes) return GPUX_SUCCESS;
+  if (bytes <= q->scan_state_bytes) return GPUX_SUCCESS;
   if (want < bytes) want = bytes;
   if (want < ((size_t)64 << 10)) want = (size_t)64 << 10;
-  if (b->scan_state) {
-    r = gpux_cuda_drv.StreamSynchronize(b->stream);
+  if (q->scan_state) {
+    r = gpux_cuda_drv.StreamSynchronize(q->stream);
     if (r != CUDA_SUCCESS)
       return gpux_cuda_error(GPUX_ERROR_ASYNC, r, "cuStreamSynchronize (before growing the "
                                                   "scan state)");
-    (void)gpux_cuda_drv.MemFree(b->scan_state);
-    b->scan_state = 0;
-    b->scan_state_bytes = 0;
+    (void)gpux_cuda_drv.MemFree(q->scan_state);
+    q->scan_state = 0;
+    q->scan_state_bytes = 0;
   }
   r = gpux_cuda_drv.MemAlloc(&ptr, want);
   if (r == CUDA_ERROR_OUT_OF_MEMORY && want > bytes) {
@@ -274,12 +275,13 @@ static gpux_status gpux_cuda_scan_state(gpux__bctx *b, size_t bytes) {
     return gpux_cuda_error(r == CUDA_ERROR_OUT_OF_MEMORY ? GPUX_ERROR_OUT_OF_MEMORY
                                                          : GPUX_ERROR_DRIVER,
                            r, "cuMemAlloc(%zu bytes of scan state)", want);
-  b->scan_state = ptr;
-  b->scan_state_bytes = want;
+  q->scan_state = ptr;
+  q->scan_state_bytes = want;
   return GPUX_SUCCESS;
 }
 
-static gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p) {
+static gpux_status gpux_cuda_scan(gpux__bq *q, const gpux__scan_pass *p) {
+  const gpux__bctx *b = q->b;
   const int kind = p->kind, dt = p->dtype;
   gpux_cuda_grid g = {1, 1, 1, GPUX_CUDA_BLOCK, 1};
   gpux_status s = GPUX_SUCCESS;
@@ -314,23 +316,23 @@ static gpux_status gpux_cuda_scan(gpux__bctx *b, const gpux__scan_pass *p) {
     if (b->scan_pair && b->scan_grid[kind][dt] < g.gx) g.gx = b->scan_grid[kind][dt];
   }
 
-  r = gpux_cuda_enter(b, &pushed);
+  r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
   if (variant >= GPUX_CUDA_SV_LOOKBACK) {
     const size_t zero_words = GPUX_CUDA_SCAN_HEAD_WORDS + (size_t)ntiles;
-    s = gpux_cuda_scan_state(b, 8 * (zero_words + (GPUX_CUDA_SCAN_WORDS_PER_TILE - 1) *
+    s = gpux_cuda_scan_state(q, 8 * (zero_words + (GPUX_CUDA_SCAN_WORDS_PER_TILE - 1) *
                                                       (size_t)ntiles));
     if (s != GPUX_SUCCESS) goto cleanup;
-    state = b->scan_state;
+    state = q->scan_state;
     /* the counter and the flags start at zero; in order on the stream with the launch */
-    r = gpux_cuda_drv.MemsetD32Async(state, 0, 2 * zero_words, b->stream);
+    r = gpux_cuda_drv.MemsetD32Async(state, 0, 2 * zero_words, q->stream);
     if (r != CUDA_SUCCESS) {
       s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuMemsetD32Async(%zu bytes of scan state)",
                           8 * zero_words);
       goto cleanup;
     }
   }
-  r = gpux_cuda_launch_current(b, f, g, args);
+  r = gpux_cuda_launch_current(q, f, g, args);
   if (r != CUDA_SUCCESS)
     s = gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s)", gpux_cuda_scan_names[kind][dt]);
 cleanup:
@@ -348,7 +350,7 @@ const gpux_cuda_family gpux_cuda_fam_reduce = {
 static void gpux_cuda_scan_install(gpux__backend_iface *it) { it->scan = gpux_cuda_scan; }
 const gpux_cuda_family gpux_cuda_fam_scan = {
     .load = gpux_cuda_scan_load,
-    .unload = gpux_cuda_scan_unload,
+    .queue_release = gpux_cuda_scan_queue_release,
     .install = gpux_cuda_scan_install,
     .query = -1,
 };

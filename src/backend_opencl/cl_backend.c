@@ -1,4 +1,4 @@
-/* gpux OpenCL backend: devices, contexts, memory, events and the backend entry point.
+/* gpux OpenCL backend: devices, contexts, queues, memory, events and the backend entry point.
  * OpenCL 1.2 API through the ICD loader. Programs and launches are in cl_launch.c, each
  * kernel family in its own file (cl_elementwise.c, cl_reduce.c, cl_random.c, cl_gemm.c). */
 #include <stdio.h>
@@ -207,7 +207,7 @@ static void be_context_destroy(gpux__bctx *b);
 static int markers_have_timestamps(gpux__bctx *b) {
   cl_event ev = NULL;
   cl_ulong t = 0;
-  int ok = clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &ev) == CL_SUCCESS &&
+  int ok = clEnqueueMarkerWithWaitList(b->q0.queue, 0, NULL, &ev) == CL_SUCCESS &&
            clWaitForEvents(1, &ev) == CL_SUCCESS &&
            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL) ==
                CL_SUCCESS &&
@@ -233,14 +233,25 @@ static gpux_status context_open(int index, cl_context user_ctx, cl_command_queue
   const char *what = "";
   gpux__bctx *b = calloc(1, sizeof *b);
   if (!b) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
+  /* first, so that be_context_destroy can always destroy them */
+  if (pthread_mutex_init(&b->lock, NULL) != 0) {
+    free(b);
+    return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: pthread_mutex_init failed");
+  }
+  if (pthread_mutex_init(&b->touch_lock, NULL) != 0) {
+    pthread_mutex_destroy(&b->lock);
+    free(b);
+    return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: pthread_mutex_init failed");
+  }
   b->dev = d;
+  b->q0.b = b;
   if (user_ctx) {
     what = "clRetainContext";
     if ((e = clRetainContext(user_ctx)) != CL_SUCCESS) goto fail;
     b->ctx = user_ctx;
     what = "clRetainCommandQueue";
     if ((e = clRetainCommandQueue(user_queue)) != CL_SUCCESS) goto fail;
-    b->queue = user_queue;
+    b->q0.queue = user_queue;
     cl_command_queue_properties qp = 0;
     what = "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)";
     e = clGetCommandQueueInfo(user_queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL);
@@ -255,7 +266,7 @@ static gpux_status context_open(int index, cl_context user_ctx, cl_command_queue
       what = "clCreateContext";
       goto fail;
     }
-    b->queue = clCreateCommandQueue(b->ctx, d->device, CL_QUEUE_PROFILING_ENABLE, &e);
+    b->q0.queue = clCreateCommandQueue(b->ctx, d->device, CL_QUEUE_PROFILING_ENABLE, &e);
     if (e != CL_SUCCESS) {
       what = "clCreateCommandQueue";
       goto fail;
@@ -396,7 +407,7 @@ static gpux_status be_native_get(gpux__bctx *b, gpux__native *out) {
   out->context = b->ctx;
   out->device = b->dev->device;
   out->ordinal = 0;
-  out->queue = b->queue;
+  out->queue = b->q0.queue;
   return GPUX_SUCCESS;
 }
 
@@ -435,24 +446,65 @@ static void be_mem_unwrap(gpux__bctx *b, void *buf) {
   clReleaseMemObject((cl_mem)buf);
 }
 
+/* what the families keep in q (its work finished) */
+static void queue_release_scratch(gpux__bq *q) {
+  for (int f = 0; f < GPUX_CL_FAM_COUNT; f++)
+    if (families[f]->queue_release) families[f]->queue_release(q);
+}
+
 static void be_context_destroy(gpux__bctx *b) {
   if (!b) return;
-  if (b->queue) clFinish(b->queue);
+  if (b->q0.queue) clFinish(b->q0.queue);
   if (b->touch_queue) clFinish(b->touch_queue);
+  queue_release_scratch(&b->q0);
   for (int f = 0; f < GPUX_CL_FAM_COUNT; f++) {
     if (b->fam[f] || !families[f]->state_size) gpux_cl_release_family(b, families[f]);
-    if (families[f]->destroy) families[f]->destroy(b);
     free(b->fam[f]);
   }
   if (b->scratch) clReleaseMemObject(b->scratch);
   if (b->touch_queue) clReleaseCommandQueue(b->touch_queue);
-  if (b->queue) clReleaseCommandQueue(b->queue);
+  if (b->q0.queue) clReleaseCommandQueue(b->q0.queue);
   if (b->ctx) clReleaseContext(b->ctx);
+  pthread_mutex_destroy(&b->touch_lock);
+  pthread_mutex_destroy(&b->lock);
   free(b);
 }
 
-static gpux_status be_synchronize(gpux__bctx *b) {
-  cl_int e = clFinish(b->queue);
+/* ---------------------------------------------------------------- queues */
+static gpux__bq *be_queue_default(gpux__bctx *b) { return &b->q0; }
+
+/* in order, like the default queue, and profiled where it is (timing events on it) */
+static gpux_status be_queue_create(gpux__bctx *b, gpux__bq **out) {
+  cl_int e;
+  gpux__bq *q = calloc(1, sizeof *q);
+  if (!q) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
+  q->b = b;
+  q->queue = clCreateCommandQueue(b->ctx, b->dev->device,
+                                  b->profiling ? CL_QUEUE_PROFILING_ENABLE : 0, &e);
+  if (e != CL_SUCCESS) {
+    free(q);
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "clCreateCommandQueue: %s (%d)",
+                     gpux_cl_error_name(e), (int)e);
+  }
+  *out = q;
+  return GPUX_SUCCESS;
+}
+
+static void be_queue_destroy(gpux__bq *q) {
+  if (!q) return;
+  clFinish(q->queue);
+  queue_release_scratch(q);
+  clReleaseCommandQueue(q->queue);
+  free(q);
+}
+
+static gpux_status be_queue_native(gpux__bq *q, void **queue) {
+  *queue = q->queue;
+  return GPUX_SUCCESS;
+}
+
+static gpux_status be_synchronize(gpux__bq *q) {
+  cl_int e = clFinish(q->queue);
   if (e != CL_SUCCESS)
     return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clFinish: %s (%d)",
                      gpux_cl_error_name(e), (int)e);
@@ -468,6 +520,8 @@ static gpux_status be_synchronize(gpux__bctx *b) {
  * next launch or synchronization. */
 #define GPUX_CL_TOUCH_BYTES ((size_t)32 << 20)
 
+/* Threads may allocate at once: touch_lock keeps one touch at a time on touch_queue, so a
+ * touch that fails (out of memory) cannot fail the next one queued behind it. */
 static gpux_status be_mem_alloc(gpux__bctx *b, size_t bytes, void **buf) {
   cl_int e;
   cl_event ev = NULL;
@@ -480,8 +534,10 @@ static gpux_status be_mem_alloc(gpux__bctx *b, size_t bytes, void **buf) {
   if (bytes >= GPUX_CL_TOUCH_BYTES) {
     cl_int st = CL_COMPLETE;
     what = "clEnqueueFillBuffer(first touch)";
+    pthread_mutex_lock(&b->touch_lock);
     e = clEnqueueFillBuffer(b->touch_queue, m, &zero, 1, 0, 1, 0, NULL, &ev);
     if (e == CL_SUCCESS) e = clWaitForEvents(1, &ev);
+    pthread_mutex_unlock(&b->touch_lock);
     if (e == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST &&
         clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL) ==
             CL_SUCCESS &&
@@ -508,31 +564,31 @@ static void be_mem_free(gpux__bctx *b, void *buf) {
   if (buf) clReleaseMemObject((cl_mem)buf);
 }
 
-/* clEnqueueWriteBuffer / clEnqueueReadBuffer on the queue, blocking or not: the transfers
- * and their asynchronous forms */
-static gpux_status write_buffer(gpux__bctx *b, void *buf, size_t offset, const void *src,
+/* clEnqueueWriteBuffer / clEnqueueReadBuffer on q, blocking or not: the transfers and their
+ * asynchronous forms */
+static gpux_status write_buffer(gpux__bq *q, void *buf, size_t offset, const void *src,
                                 size_t bytes, cl_bool blocking) {
-  cl_int e = clEnqueueWriteBuffer(b->queue, (cl_mem)buf, blocking, offset, bytes, src, 0, NULL,
+  cl_int e = clEnqueueWriteBuffer(q->queue, (cl_mem)buf, blocking, offset, bytes, src, 0, NULL,
                                   NULL);
   if (e != CL_SUCCESS)
     return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueWriteBuffer(%zu bytes): %s (%d)",
                      bytes, gpux_cl_error_name(e), (int)e);
   return GPUX_SUCCESS;
 }
-static gpux_status read_buffer(gpux__bctx *b, void *buf, size_t offset, void *dst, size_t bytes,
+static gpux_status read_buffer(gpux__bq *q, void *buf, size_t offset, void *dst, size_t bytes,
                                cl_bool blocking) {
-  cl_int e = bytes ? clEnqueueReadBuffer(b->queue, (cl_mem)buf, blocking, offset, bytes, dst, 0,
+  cl_int e = bytes ? clEnqueueReadBuffer(q->queue, (cl_mem)buf, blocking, offset, bytes, dst, 0,
                                          NULL, NULL)
-                   : clFinish(b->queue);
+                   : clFinish(q->queue);
   if (e != CL_SUCCESS)
     return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clEnqueueReadBuffer(%zu bytes): %s (%d)",
                      bytes, gpux_cl_error_name(e), (int)e);
   return GPUX_SUCCESS;
 }
 
-static gpux_status be_mem_upload(gpux__bctx *b, void *buf, size_t offset, const void *src,
+static gpux_status be_mem_upload(gpux__bq *q, void *buf, size_t offset, const void *src,
                                  size_t bytes) {
-  return bytes ? write_buffer(b, buf, offset, src, bytes, CL_TRUE) : GPUX_SUCCESS;
+  return bytes ? write_buffer(q, buf, offset, src, bytes, CL_TRUE) : GPUX_SUCCESS;
 }
 
 /* Page-locked memory: a CL_MEM_ALLOC_HOST_PTR buffer (pinned by the implementations that pin
@@ -544,7 +600,7 @@ static gpux_status be_host_alloc(gpux__bctx *b, size_t bytes, void **ptr, void *
     return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER),
                      "clCreateBuffer(CL_MEM_ALLOC_HOST_PTR, %zu bytes): %s (%d)", bytes,
                      gpux_cl_error_name(e), (int)e);
-  void *p = clEnqueueMapBuffer(b->queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+  void *p = clEnqueueMapBuffer(b->q0.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
                                NULL, NULL, &e);
   if (e != CL_SUCCESS) {
     clReleaseMemObject(m);
@@ -557,31 +613,31 @@ static gpux_status be_host_alloc(gpux__bctx *b, size_t bytes, void **ptr, void *
 }
 static void be_host_free(gpux__bctx *b, void *ptr, void *handle) {
   cl_event ev = NULL;
-  if (clEnqueueUnmapMemObject(b->queue, (cl_mem)handle, ptr, 0, NULL, &ev) == CL_SUCCESS) {
+  if (clEnqueueUnmapMemObject(b->q0.queue, (cl_mem)handle, ptr, 0, NULL, &ev) == CL_SUCCESS) {
     clWaitForEvents(1, &ev);
     clReleaseEvent(ev);
   }
   clReleaseMemObject((cl_mem)handle);
 }
 /* the transfers that return once queued (the front end skips empty ones) */
-static gpux_status be_mem_upload_async(gpux__bctx *b, void *buf, size_t offset, const void *src,
+static gpux_status be_mem_upload_async(gpux__bq *q, void *buf, size_t offset, const void *src,
                                        size_t bytes) {
-  return write_buffer(b, buf, offset, src, bytes, CL_FALSE);
+  return write_buffer(q, buf, offset, src, bytes, CL_FALSE);
 }
-static gpux_status be_mem_download_async(gpux__bctx *b, void *buf, size_t offset, void *dst,
+static gpux_status be_mem_download_async(gpux__bq *q, void *buf, size_t offset, void *dst,
                                          size_t bytes) {
-  return read_buffer(b, buf, offset, dst, bytes, CL_FALSE);
+  return read_buffer(q, buf, offset, dst, bytes, CL_FALSE);
 }
 
-static gpux_status be_mem_download(gpux__bctx *b, void *buf, size_t offset, void *dst,
+static gpux_status be_mem_download(gpux__bq *q, void *buf, size_t offset, void *dst,
                                    size_t bytes) {
-  return read_buffer(b, buf, offset, dst, bytes, CL_TRUE); /* 0 bytes: waits for the queue */
+  return read_buffer(q, buf, offset, dst, bytes, CL_TRUE); /* 0 bytes: waits for the queue */
 }
 
-static gpux_status be_mem_copy(gpux__bctx *b, void *dst, size_t dst_offset, void *src,
+static gpux_status be_mem_copy(gpux__bq *q, void *dst, size_t dst_offset, void *src,
                                size_t src_offset, size_t bytes) {
   if (bytes == 0) return GPUX_SUCCESS;
-  cl_int e = clEnqueueCopyBuffer(b->queue, (cl_mem)src, (cl_mem)dst, src_offset, dst_offset, bytes,
+  cl_int e = clEnqueueCopyBuffer(q->queue, (cl_mem)src, (cl_mem)dst, src_offset, dst_offset, bytes,
                                  0, NULL, NULL);
   if (e != CL_SUCCESS)
     return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_LAUNCH), "clEnqueueCopyBuffer(%zu bytes): %s (%d)",
@@ -590,17 +646,20 @@ static gpux_status be_mem_copy(gpux__bctx *b, void *dst, size_t dst_offset, void
 }
 
 /* ---------------------------------------------------------------- events
- * An event is a cl_event of a marker (or, where markers carry no timestamps, of a 1-byte
- * fill of the scratch buffer) queued after the work so far; its CL_PROFILING_COMMAND_END is
- * the device time. */
+ * An event is a cl_event of a marker queued after the work so far. A timing event's
+ * CL_PROFILING_COMMAND_END is the device time; where markers carry no timestamps, a timing
+ * event is a 1-byte fill of the scratch buffer instead. */
 typedef struct gpux_cl_event {
   cl_event ev; /* NULL until recorded */
+  int timing;
 } gpux_cl_event;
 
-static gpux_status be_event_create(gpux__bctx *b, void **out) {
+/* timing events only on a profiling context: supports (GPUX__Q_EVENTS) says so first */
+static gpux_status be_event_create(gpux__bctx *b, int timing, void **out) {
   (void)b;
   gpux_cl_event *ev = calloc(1, sizeof *ev);
   if (!ev) return SET_ERROR(GPUX_ERROR_OUT_OF_HOST_MEMORY, "opencl: out of host memory");
+  ev->timing = timing;
   *out = ev;
   return GPUX_SUCCESS;
 }
@@ -613,21 +672,29 @@ static void be_event_destroy(gpux__bctx *b, void *p) {
   free(ev);
 }
 
-static gpux_status be_event_record(gpux__bctx *b, void *p) {
+/* Flushes q too: event_query polls, and some implementations (pocl) run a queue's work only
+ * once it is flushed. */
+static gpux_status be_event_record(gpux__bq *q, void *p) {
+  const gpux__bctx *b = q->b;
   gpux_cl_event *ev = p;
   cl_event e2 = NULL;
   cl_int e;
   const cl_uchar zero = 0;
-  if (b->marker_timing)
-    e = clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &e2);
-  else
-    e = clEnqueueFillBuffer(b->queue, b->scratch, &zero, 1, 0, 1, 0, NULL, &e2);
+  const int marker = !ev->timing || b->marker_timing;
+  if (marker)
+    e = clEnqueueMarkerWithWaitList(q->queue, 0, NULL, &e2);
+  else /* all writers write 0: queues may share the scratch byte */
+    e = clEnqueueFillBuffer(q->queue, b->scratch, &zero, 1, 0, 1, 0, NULL, &e2);
   if (e != CL_SUCCESS)
     return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER), "%s: %s (%d)",
-                     b->marker_timing ? "clEnqueueMarkerWithWaitList" : "clEnqueueFillBuffer",
+                     marker ? "clEnqueueMarkerWithWaitList" : "clEnqueueFillBuffer",
                      gpux_cl_error_name(e), (int)e);
   if (ev->ev) clReleaseEvent(ev->ev);
   ev->ev = e2;
+  e = clFlush(q->queue);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_ASYNC), "clFlush: %s (%d)",
+                     gpux_cl_error_name(e), (int)e);
   return GPUX_SUCCESS;
 }
 
@@ -648,6 +715,34 @@ static gpux_status be_event_synchronize(gpux__bctx *b, void *p) {
   (void)b;
   const gpux_cl_event *ev = p;
   return ev->ev ? wait_event(ev) : GPUX_SUCCESS;
+}
+
+static gpux_status be_event_query(gpux__bctx *b, void *p, int *done) {
+  (void)b;
+  const gpux_cl_event *ev = p;
+  cl_int st = CL_COMPLETE;
+  *done = 1;
+  if (!ev->ev) return GPUX_SUCCESS;
+  cl_int e = clGetEventInfo(ev->ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER),
+                     "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS): %s (%d)",
+                     gpux_cl_error_name(e), (int)e);
+  if (st < 0) /* the command, or work before it, failed */
+    return SET_ERROR(gpux_cl_status(st, GPUX_ERROR_ASYNC), "event status: %s (%d)",
+                     gpux_cl_error_name(st), (int)st);
+  *done = st == CL_COMPLETE; /* else queued, submitted or running */
+  return GPUX_SUCCESS;
+}
+
+static gpux_status be_queue_wait_event(gpux__bq *q, void *p) {
+  const gpux_cl_event *ev = p;
+  if (!ev->ev) return GPUX_SUCCESS;
+  cl_int e = clEnqueueBarrierWithWaitList(q->queue, 1, &ev->ev, NULL);
+  if (e != CL_SUCCESS)
+    return SET_ERROR(gpux_cl_status(e, GPUX_ERROR_DRIVER),
+                     "clEnqueueBarrierWithWaitList: %s (%d)", gpux_cl_error_name(e), (int)e);
+  return GPUX_SUCCESS;
 }
 
 static gpux_status be_event_elapsed_ms(gpux__bctx *b, void *start, void *end, double *ms) {
@@ -681,6 +776,8 @@ static gpux_status be_supports(gpux__bctx *b, const gpux__query *q, char *why, s
     snprintf(why, len, "float64 needs cl_khr_fp64, which this device lacks");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
+  /* timing events need profiling; streams (GPUX__Q_STREAMS) only ordering events, which
+   * every queue has */
   if (q->family == GPUX__Q_EVENTS && !b->profiling) {
     snprintf(why, len, "device events need a command queue with CL_QUEUE_PROFILING_ENABLE, "
              "which the application's queue lacks");
@@ -707,6 +804,9 @@ static const gpux__backend_iface be_iface_core = {
     .device_info = be_device_info,
     .context_create = be_context_create,
     .context_destroy = be_context_destroy,
+    .queue_default = be_queue_default,
+    .queue_create = be_queue_create,
+    .queue_destroy = be_queue_destroy,
     .synchronize = be_synchronize,
     .mem_alloc = be_mem_alloc,
     .mem_free = be_mem_free,
@@ -724,6 +824,7 @@ static const gpux__backend_iface be_iface_core = {
     .mem_upload_async = be_mem_upload_async,
     .mem_download_async = be_mem_download_async,
     .native_get = be_native_get,
+    .queue_native = be_queue_native,
     .context_adopt = be_context_adopt,
     .mem_wrap = be_mem_wrap,
     .mem_unwrap = be_mem_unwrap,
@@ -731,6 +832,8 @@ static const gpux__backend_iface be_iface_core = {
     .event_destroy = be_event_destroy,
     .event_record = be_event_record,
     .event_synchronize = be_event_synchronize,
+    .event_query = be_event_query,
+    .queue_wait_event = be_queue_wait_event,
     .event_elapsed_ms = be_event_elapsed_ms,
 };
 

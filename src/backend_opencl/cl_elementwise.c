@@ -4,8 +4,9 @@
  *
  * Kernel handles are resolved once per program into tables indexed by [op][dtype][layout]
  * (names generated from the lists of gpux_kernels.h), so a launch does no string work: it
- * looks the kernel up, sets its arguments and enqueues it. Signatures are documented at the
- * top of kernels/cl/elementwise.cl and kernels/cl/copy.cl. */
+ * looks the kernel up, sets its arguments and enqueues it, under the launch lock (the
+ * interface entries at the end take it around the launch_* functions). Signatures are
+ * documented at the top of kernels/cl/elementwise.cl and kernels/cl/copy.cl. */
 #include <stdio.h>
 #include <string.h>
 #include "cl_internal.h"
@@ -119,7 +120,8 @@ static void arg_operands(gpux_cl_args *a, const gpux__launch *l, int nops) {
     gpux_cl_arg_long(a, l->n);
 }
 
-static gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) {
+static gpux_status launch_binary(gpux__bq *q, int op, const gpux__launch *l) {
+  gpux__bctx *b = q->b;
   int dt = l->opnd[1].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_elementwise, b->binary[op][dt][l->layout], IS_F64(dt));
@@ -134,41 +136,44 @@ static gpux_status gpux_cl_binary(gpux__bctx *b, int op, const gpux__launch *l) 
   } else {
     arg_operands(&a, l, 3);
   }
-  return gpux_cl_enqueue(b, &a, l);
+  return gpux_cl_enqueue(q, &a, l);
 }
 
-static gpux_status gpux_cl_unary(gpux__bctx *b, int op, const gpux__launch *l) {
+static gpux_status launch_unary(gpux__bq *q, int op, const gpux__launch *l) {
+  gpux__bctx *b = q->b;
   int dt = l->opnd[1].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_elementwise, b->unary[op][dt][l->layout], IS_F64(dt));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 2);
-  return gpux_cl_enqueue(b, &a, l);
+  return gpux_cl_enqueue(q, &a, l);
 }
 
-static gpux_status gpux_cl_where(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status launch_where(gpux__bq *q, const gpux__launch *l) {
+  gpux__bctx *b = q->b;
   int dt = l->opnd[2].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_elementwise, b->where[dt][l->layout], IS_F64(dt));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 4);
-  return gpux_cl_enqueue(b, &a, l);
+  return gpux_cl_enqueue(q, &a, l);
 }
 
-static gpux_status gpux_cl_cast(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status launch_cast(gpux__bq *q, const gpux__launch *l) {
+  gpux__bctx *b = q->b;
   int from = l->opnd[1].dtype, to = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_copy, b->cast[from][to][l->layout], IS_F64(from) || IS_F64(to));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 2);
-  return gpux_cl_enqueue(b, &a, l);
+  return gpux_cl_enqueue(q, &a, l);
 }
 
 /* copy_t takes the dims of nd reordered: 0 = the last (the output's fast dim), 1 = td,
  * then the batch dims in order; one work-group per tile, NDRange (tiles along tile_dim,
  * tiles along the last dim, batch), split so that no launch has more than 32768 groups
  * along dims 1 and 2 (NVIDIA's limit is 65535). */
-static gpux_status enqueue_copy_t(gpux__bctx *b, gpux_cl_args *a, const gpux_nd_params *nd,
+static gpux_status enqueue_copy_t(gpux__bq *q, gpux_cl_args *a, const gpux_nd_params *nd,
                                   int td) {
   gpux_nd_params t = *nd;
   int order[GPUX_KMAX_DIMS], m = 2;
@@ -193,14 +198,15 @@ static gpux_status enqueue_copy_t(gpux__bctx *b, gpux_cl_args *a, const gpux_nd_
       size_t offset[3] = {0, y * R, z};
       size_t global[3] = {tiles_d * T, (tiles_l - y < lim ? tiles_l - y : lim) * R,
                           batch - z < lim ? batch - z : lim};
-      cl_int e = clEnqueueNDRangeKernel(b->queue, a->k, 3, offset, global, local, 0, NULL, NULL);
+      cl_int e = clEnqueueNDRangeKernel(q->queue, a->k, 3, offset, global, local, 0, NULL, NULL);
       if (e != CL_SUCCESS)
         return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
     }
   return GPUX_SUCCESS;
 }
 
-static gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch *l) {
+static gpux_status launch_copy(gpux__bq *q, int elem_size, const gpux__launch *l) {
+  gpux__bctx *b = q->b;
   const gpux_nd_params *nd = &l->nd;
   const int i = GPUX_ELEM_SIZE_INDEX(elem_size);
   /* the tiled (local-memory) transpose pays on GPUs; pocl runs it slower than copy_n */
@@ -213,12 +219,13 @@ static gpux_status gpux_cl_copy(gpux__bctx *b, int elem_size, const gpux__launch
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_mem(&a, &l->opnd[0]);
   gpux_cl_arg_mem(&a, &l->opnd[1]);
-  if (tiled) return enqueue_copy_t(b, &a, nd, td);
+  if (tiled) return enqueue_copy_t(q, &a, nd, td);
   gpux_cl_arg(&a, sizeof *nd, nd);
-  return b->exact ? gpux_cl_enqueue_nd_exact(b, &a, nd, 2) : gpux_cl_enqueue_1d(b, &a, (size_t)nd->n);
+  return b->exact ? gpux_cl_enqueue_nd_exact(q, &a, nd, 2) : gpux_cl_enqueue_1d(q, &a, (size_t)nd->n);
 }
 
-static gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l) {
+static gpux_status launch_fill(gpux__bq *q, const gpux__launch *l) {
+  gpux__bctx *b = q->b;
   int dt = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_copy, b->fill[dt], IS_F64(dt));
@@ -226,10 +233,11 @@ static gpux_status gpux_cl_fill(gpux__bctx *b, const gpux__launch *l) {
   gpux_cl_arg_c(&a, &l->opnd[0]);
   gpux_cl_arg(&a, gpux_cl_dt_size[dt], &l->scalar);
   gpux_cl_arg_long(&a, l->n);
-  return gpux_cl_enqueue(b, &a, l);
+  return gpux_cl_enqueue(q, &a, l);
 }
 
-static gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double start, double step) {
+static gpux_status launch_arange(gpux__bq *q, const gpux__launch *l, double start, double step) {
+  gpux__bctx *b = q->b;
   int dt = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_copy, b->arange[dt], IS_F64(dt));
@@ -238,11 +246,12 @@ static gpux_status gpux_cl_arange(gpux__bctx *b, const gpux__launch *l, double s
   gpux_cl_arg_real(&a, b, start);
   gpux_cl_arg_real(&a, b, step);
   gpux_cl_arg_long(&a, l->n);
-  return gpux_cl_enqueue(b, &a, l);
+  return gpux_cl_enqueue(q, &a, l);
 }
 
-static gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double start, double step,
-                             double stop) {
+static gpux_status launch_linspace(gpux__bq *q, const gpux__launch *l, double start, double step,
+                                   double stop) {
+  gpux__bctx *b = q->b;
   int dt = l->opnd[0].dtype;
   cl_kernel k;
   GET_KERNEL(k, &gpux_cl_fam_copy, b->linspace[dt], IS_F64(dt));
@@ -252,7 +261,43 @@ static gpux_status gpux_cl_linspace(gpux__bctx *b, const gpux__launch *l, double
   gpux_cl_arg_real(&a, b, step);
   gpux_cl_arg_real(&a, b, stop);
   gpux_cl_arg_long(&a, l->n);
-  return gpux_cl_enqueue(b, &a, l);
+  return gpux_cl_enqueue(q, &a, l);
+}
+
+/* ---------------------------------------------------------------- the entries */
+/* each launch under the launch lock, from its kernel lookup to its enqueue */
+static gpux_status gpux_cl_binary(gpux__bq *q, int op, const gpux__launch *l) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_binary(q, op, l));
+}
+static gpux_status gpux_cl_unary(gpux__bq *q, int op, const gpux__launch *l) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_unary(q, op, l));
+}
+static gpux_status gpux_cl_where(gpux__bq *q, const gpux__launch *l) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_where(q, l));
+}
+static gpux_status gpux_cl_cast(gpux__bq *q, const gpux__launch *l) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_cast(q, l));
+}
+static gpux_status gpux_cl_copy(gpux__bq *q, int elem_size, const gpux__launch *l) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_copy(q, elem_size, l));
+}
+static gpux_status gpux_cl_fill(gpux__bq *q, const gpux__launch *l) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_fill(q, l));
+}
+static gpux_status gpux_cl_arange(gpux__bq *q, const gpux__launch *l, double start, double step) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_arange(q, l, start, step));
+}
+static gpux_status gpux_cl_linspace(gpux__bq *q, const gpux__launch *l, double start, double step,
+                                    double stop) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_linspace(q, l, start, step, stop));
 }
 
 /* ---------------------------------------------------------------- the records */

@@ -2,16 +2,18 @@
  *
  * Two paths, resolved by the front end:
  *   vendor: CLBlast (linked when found at configure time: GPUX_HAVE_CLBLAST), float32 and
- *     float64, row-major directly (CLBlast swaps the operands itself), on the context's
- *     queue; batches through the strided-batched API (a stride of 0, a broadcast operand, is
- *     accepted there); k == 0 (C = beta * C), which CLBlast rejects, through the native
- *     kernel. beta == 0 with NaN in C: CLBlast 1.5.3 does not read C (tested on pocl, direct
- *     and indirect kernels).
+ *     float64, row-major directly (CLBlast swaps the operands itself), on the given
+ *     queue, without the launch lock (CLBlast is thread safe on its own); batches through
+ *     the strided-batched API (a stride of 0, a broadcast operand, is accepted there);
+ *     k == 0 (C = beta * C), which CLBlast rejects, through the native kernel. beta == 0
+ *     with NaN in C: CLBlast 1.5.3 does not read C (tested on pocl, direct and indirect
+ *     kernels).
  *   native: kernels/cl/gemm.cl, gpux_gemm_<dt> for GPUX_GEMM_DT (f32 f64 i32 i64), its own
  *     program (built on first use, cached on disk for non-pocl devices) in one of two
  *     forms fixed per context: GPU (work-groups of 256, 128x128 / 64x64 tiles) or CPU
  *     (work-groups of 64, 32x32 tiles; pocl), GPUX_OPENCL_GEMM=gpu|cpu forces one where the
- *     device allows it; GPUX_OPENCL_GEMM_OPTIONS adds build options (tuning).
+ *     device allows it; GPUX_OPENCL_GEMM_OPTIONS adds build options (tuning). Its launches,
+ *     and its build, run under the launch lock.
  * float16 / bfloat16 products are not available on OpenCL (GPUX_ERROR_UNSUPPORTED_DTYPE). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +114,8 @@ static int beta_is_zero(const gpux__gemm *g) {
   }
 }
 
-static gpux_status gemm_native(gpux__bctx *b, const gpux__gemm *g) {
+static gpux_status launch_native(gpux__bq *q, const gpux__gemm *g) {
+  gpux__bctx *b = q->b;
   const int dt = g->dtype; /* one gemm_supports accepted for this path */
   cl_kernel k;
   gemm_state *st = GEMM_STATE(b);
@@ -156,11 +159,16 @@ static gpux_status gemm_native(gpux__bctx *b, const gpux__gemm *g) {
                           (size_t)(d1 - y < GROUPS_LIM ? d1 - y : GROUPS_LIM),
                           (size_t)(g->batch - z < GROUPS_LIM ? g->batch - z : GROUPS_LIM)};
       size_t local[3] = {f->nt, 1, 1};
-      e = clEnqueueNDRangeKernel(b->queue, k, 3, NULL, global, local, 0, NULL, NULL);
+      e = clEnqueueNDRangeKernel(q->queue, k, 3, NULL, global, local, 0, NULL, NULL);
       if (e != CL_SUCCESS)
         return gpux_cl_kernel_error(k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
     }
   return GPUX_SUCCESS;
+}
+
+static gpux_status gemm_native(gpux__bq *q, const gpux__gemm *g) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_native(q, g));
 }
 
 /* ---------------------------------------------------------------- vendor: CLBlast */
@@ -219,22 +227,22 @@ static gpux_status clblast_error(const gpux__bctx *b, const char *call, const gp
 }
 #endif
 
-static gpux_status gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
+static gpux_status gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
   const int dt = g->dtype; /* float32 or float64: gemm_supports accepted the path */
 #ifndef GPUX_HAVE_CLBLAST
-  (void)b;
+  (void)q;
   (void)dt; /* never called: supports refuses the vendor path without CLBlast */
   return SET_ERROR(GPUX_ERROR_INTERNAL, "opencl gemm: built without CLBlast");
 #else
   /* k == 0: C = beta * C, which CLBlast rejects (CLBlastInvalidDimension) */
-  if (g->k == 0) return gemm_native(b, g);
+  if (g->k == 0) return gemm_native(q, g);
   const CLBlastLayout L = CLBlastLayoutRowMajor;
   const CLBlastTranspose ta = g->trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;
   const CLBlastTranspose tb = g->trans_b ? CLBlastTransposeYes : CLBlastTransposeNo;
   const size_t m = (size_t)g->m, n = (size_t)g->n, k = (size_t)g->k;
   const size_t lda = (size_t)g->lda, ldb = (size_t)g->ldb, ldc = (size_t)g->ldc;
   cl_mem A = (cl_mem)g->a.buf, B = (cl_mem)g->b.buf, C = (cl_mem)g->c.buf;
-  cl_command_queue *q = &b->queue;
+  cl_command_queue *cq = &q->queue;
   CLBlastStatusCode c = CLBlastSuccess;
   const char *call;
   const int f64 = dt == GPUX_KDT_f64;
@@ -244,23 +252,23 @@ static gpux_status gemm_vendor(gpux__bctx *b, const gpux__gemm *g) {
       c = CLBlastDgemmStridedBatched(L, ta, tb, m, n, k, g->alpha.f64, A, (size_t)g->a.offset,
                                      lda, (size_t)g->stride_a, B, (size_t)g->b.offset, ldb,
                                      (size_t)g->stride_b, g->beta.f64, C, (size_t)g->c.offset,
-                                     ldc, (size_t)g->stride_c, (size_t)g->batch, q, NULL);
+                                     ldc, (size_t)g->stride_c, (size_t)g->batch, cq, NULL);
     else
       c = CLBlastSgemmStridedBatched(L, ta, tb, m, n, k, g->alpha.f32, A, (size_t)g->a.offset,
                                      lda, (size_t)g->stride_a, B, (size_t)g->b.offset, ldb,
                                      (size_t)g->stride_b, g->beta.f32, C, (size_t)g->c.offset,
-                                     ldc, (size_t)g->stride_c, (size_t)g->batch, q, NULL);
+                                     ldc, (size_t)g->stride_c, (size_t)g->batch, cq, NULL);
   } else {
     call = f64 ? "CLBlastDgemm" : "CLBlastSgemm";
     const size_t ao = (size_t)g->a.offset, bo = (size_t)g->b.offset, co = (size_t)g->c.offset;
     if (f64)
       c = CLBlastDgemm(L, ta, tb, m, n, k, g->alpha.f64, A, ao, lda, B, bo, ldb, g->beta.f64, C,
-                       co, ldc, q, NULL);
+                       co, ldc, cq, NULL);
     else
       c = CLBlastSgemm(L, ta, tb, m, n, k, g->alpha.f32, A, ao, lda, B, bo, ldb, g->beta.f32, C,
-                       co, ldc, q, NULL);
+                       co, ldc, cq, NULL);
   }
-  if (c != CLBlastSuccess) return clblast_error(b, call, g, c);
+  if (c != CLBlastSuccess) return clblast_error(q->b, call, g, c);
   return GPUX_SUCCESS;
 #endif
 }
@@ -286,9 +294,9 @@ static gpux_status gemm_supports(gpux__bctx *b, const gpux__query *q, char *why,
 #endif
 }
 
-static gpux_status gpux_cl_gemm(gpux__bctx *b, const gpux__gemm *g) {
-  if (g->path == GPUX_GEMM_VENDOR) return gemm_vendor(b, g);
-  return gemm_native(b, g);
+static gpux_status gpux_cl_gemm(gpux__bq *q, const gpux__gemm *g) {
+  if (g->path == GPUX_GEMM_VENDOR) return gemm_vendor(q, g);
+  return gemm_native(q, g);
 }
 
 static void install_gemm(gpux__backend_iface *it) { it->gemm = gpux_cl_gemm; }

@@ -1,14 +1,18 @@
 /* gpux OpenCL backend: state shared by its files (never installed).
  *
- * Threading: a context (gpux__bctx) is used by one thread at a time. Its cl_kernel
- * objects carry their arguments (clSetKernelArg) and are not thread safe, so two threads
- * must not launch on one context at the same time; different contexts are independent. */
+ * Threading: several threads may use one context at once, each on its own queue
+ * (gpux__bq). A queue's scratch is its own and unlocked (one thread at a time uses a
+ * queue). The context's cl_kernel objects carry their arguments, and clSetKernelArg is not
+ * thread safe for one kernel, so every launch holds the context's launch lock
+ * (gpux_cl_lock) from its kernel lookup, which may build the family and fill its tables,
+ * until its enqueue returns. The rest of the OpenCL API is thread safe. */
 #ifndef GPUX_CL_INTERNAL_H
 #define GPUX_CL_INTERNAL_H
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
 #include <CL/cl.h>
+#include <pthread.h>
 #include <stddef.h>
 #include "gpux_backend.h"
 #include "gpux_families_built.h" /* GPUX__KERNEL_FAMILIES, from the top CMakeLists.txt */
@@ -42,18 +46,33 @@ enum { GPUX__KERNEL_FAMILIES(GPUX_CL_FAM_ID) GPUX_CL_FAM_COUNT };
  * starts */
 #define GPUX_CL_ZIG_LOCAL_BYTES ((cl_ulong)8 * GPUX_R_ZIG_N + (cl_ulong)8 * GPUX_R_ZQCAP + 64u)
 
+/* A queue of a context and the scratch its queued work writes (see Threading above). */
+struct gpux__bq {
+  gpux__bctx *b;
+  cl_command_queue queue; /* in order; profiling where b->profiling */
+  cl_mem scan_tiles;      /* scan scratch (tile aggregates, then prefixes), grown as needed */
+  size_t scan_tiles_bytes;
+  cl_mem zig_work;        /* GPU form: the float32 normals' dynamic chunks' counter, 2 words,
+                             made zero on first use; the kernels leave it zero */
+};
+
 struct gpux__bctx {
   const gpux_cl_device *dev;
   cl_context ctx;
-  cl_command_queue queue; /* in order, profiling enabled */
+  gpux__bq q0; /* the default queue: gpux's (in order, profiling enabled) or, adopted, the
+                  application's */
   cl_command_queue touch_queue; /* first touches of new buffers (see mem_alloc) */
+  pthread_mutex_t lock;         /* the launch lock (see Threading above) */
+  pthread_mutex_t touch_lock;   /* one first touch at a time on touch_queue (mem_alloc) */
   cl_ulong max_alloc;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
   int epi;                /* elements per work-item of contiguous kernels */
   int exact;              /* 1-d launches cover exactly the work-items (no bounds tests) */
   size_t wg;              /* work-group size of 1-d launches */
   int marker_timing;      /* markers carry profiling timestamps (else a 1-byte fill does) */
-  int profiling;          /* the queue has CL_QUEUE_PROFILING_ENABLE (device events) */
-  int adopted;            /* ctx and queue are the application's (gpux holds a reference) */
+  int profiling;          /* q0 has CL_QUEUE_PROFILING_ENABLE (device events), and so the
+                             queues made with it */
+  int adopted;            /* ctx and q0's queue are the application's (gpux holds a
+                             reference) */
   cl_mem scratch;         /* target of that fill */
   char device_name[256];
   char driver_version[128];
@@ -84,7 +103,7 @@ struct gpux__bctx {
   cl_kernel reduce_cv[GPUX_REDUCE_KIND_COUNT][GPUX_KDT_COUNT];
   cl_kernel scan[GPUX_SCAN_KIND_COUNT][GPUX_KDT_COUNT];
   cl_kernel random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* [GPUX_RK_*][output dtype] */
-  cl_uint compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS, read on first use (0 before) */
+  cl_uint compute_units; /* CL_DEVICE_MAX_COMPUTE_UNITS, read with the random kernels */
   uint64_t zig_tune;     /* float32 normals' queue settings (GPUX_RANDOM_ZIG), read at load */
   cl_mem zig_tab;        /* GPU form: the ziggurat's table for the float32 normal kernel, made
                             with the random kernels (a __constant array read at scattered
@@ -92,10 +111,6 @@ struct gpux__bctx {
   uint64_t zig_dyn;      /* the least draw (Philox blocks) whose float32 normals take dynamic
                             chunks (GPUX_RANDOM_ZIG_DYN, read with GPUX_RANDOM_ZIG) */
   cl_kernel zig_std;     /* GPU form: gpux_random_normal_f32_std (mean 0, std 1, no fma) */
-  cl_mem zig_work;       /* GPU form: the dynamic chunks' counter, 2 words, made zero with
-                            zig_tab; the kernels leave it zero */
-  cl_mem scan_tiles; /* scan scratch (tile aggregates, then prefixes), grown as needed */
-  size_t scan_tiles_bytes;
   /* user programs (cl_program.c) */
   char device_version[128];  /* CL_DEVICE_VERSION, for cache keys */
   char uprog_options[96];    /* options put before the caller's on dialect / ops programs */
@@ -126,8 +141,9 @@ typedef struct gpux_cl_family {
   void (*options)(gpux__bctx *b, char *buf, size_t size);
   gpux_status (*resolve)(gpux__bctx *b, cl_program p); /* fills b's tables */
   void (*release)(gpux__bctx *b);                      /* what resolve made */
-  /* optional: what else the family keeps in the context (scratch memory), at its end */
-  void (*destroy)(gpux__bctx *b);
+  /* optional: frees what the family keeps in queue q (scratch memory) when q goes, its
+   * work finished (the default queue: with the context, before release) */
+  void (*queue_release)(gpux__bq *q);
   /* bytes of the family's own state, b->fam[id] (zeroed with the context, freed with it);
    * 0: none (the older families keep their tables in gpux__bctx) */
   size_t state_size;
@@ -180,7 +196,7 @@ void gpux_cl_release_kernels(cl_kernel *k, size_t n);
 gpux_status gpux_cl_need_kernel(gpux__bctx *b, const gpux_cl_family *f, cl_kernel *slot,
                                 int uses_f64, cl_kernel *out);
 /* k = slot, building the family (a gpux_cl_family *) on first use (returns the error from
- * the caller) */
+ * the caller); the launch lock held */
 #define GPUX_CL_GET_KERNEL(k, fam, slot, uses_f64)                                 \
   do {                                                                             \
     if (!((k) = (slot))) {                                                         \
@@ -188,6 +204,14 @@ gpux_status gpux_cl_need_kernel(gpux__bctx *b, const gpux_cl_family *f, cl_kerne
       if (s_ != GPUX_SUCCESS) return s_;                                           \
     }                                                                              \
   } while (0)
+/* The launch lock: gpux_cl_lock(b), then `return gpux_cl_unlock(b, launch(...));` around
+ * every launch from its kernel lookup to its enqueue. Not recursive: what runs under it
+ * never takes it again. */
+static inline void gpux_cl_lock(gpux__bctx *b) { pthread_mutex_lock(&b->lock); }
+static inline gpux_status gpux_cl_unlock(gpux__bctx *b, gpux_status s) {
+  pthread_mutex_unlock(&b->lock);
+  return s;
+}
 /* "<call>(<kernel name>): CL_... (code)" with the status for code e (default dflt) */
 gpux_status gpux_cl_kernel_error(cl_kernel k, const char *call, cl_int e, gpux_status dflt);
 
@@ -219,16 +243,16 @@ static inline void gpux_cl_arg_c(gpux_cl_args *a, const gpux__operand *o) {
 }
 /* a real argument: double where the device has fp64, else float (gpux_real in the kernels) */
 void gpux_cl_arg_real(gpux_cl_args *a, const gpux__bctx *b, double v);
-/* Enqueues a->k (its arguments set; a->e checked first) over `items` work-items in 1-d
- * work-groups of b->wg (exact launches: whole groups, then the tail in groups of 1). */
-gpux_status gpux_cl_enqueue_1d(gpux__bctx *b, const gpux_cl_args *a, size_t items);
+/* Enqueues a->k (its arguments set; a->e checked first) on q over `items` work-items in
+ * 1-d work-groups of b->wg (exact launches: whole groups, then the tail in groups of 1). */
+gpux_status gpux_cl_enqueue_1d(gpux__bq *q, const gpux_cl_args *a, size_t items);
 /* n-d launch on CPU devices (exact launches): the kernel's parameter block nd is argument
  * nd_arg, set here once per launch (see the function). */
-gpux_status gpux_cl_enqueue_nd_exact(gpux__bctx *b, const gpux_cl_args *a,
+gpux_status gpux_cl_enqueue_nd_exact(gpux__bq *q, const gpux_cl_args *a,
                                      const gpux_nd_params *nd, cl_uint nd_arg);
-/* Launch of a planned layout (l->layout): contiguous kernels take b->epi elements per
+/* Launch of a planned layout (l->layout) on q: contiguous kernels take b->epi elements per
  * work-item, n-d kernels one; the n-d block is the last argument set. */
-gpux_status gpux_cl_enqueue(gpux__bctx *b, const gpux_cl_args *a, const gpux__launch *l);
+gpux_status gpux_cl_enqueue(gpux__bq *q, const gpux_cl_args *a, const gpux__launch *l);
 
 /* cl_program.c: user programs and kernels (include/gpux/kernel.h) */
 gpux_status gpux_cl_program_build(gpux__bctx *b, int lang, const char *src, size_t len,
@@ -239,7 +263,7 @@ gpux_status gpux_cl_kernel_create(gpux__bctx *b, gpux__uprog *p, const char *nam
                                   gpux__ukern **out, int *nparams, uint32_t *param_size,
                                   uint32_t *max_block);
 void gpux_cl_kernel_release(gpux__bctx *b, gpux__ukern *k);
-gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *k, int nargs,
+gpux_status gpux_cl_kernel_launch(gpux__bq *q, gpux__ukern *k, int nargs,
                                   const gpux__uarg *args, const uint64_t grid[3],
                                   const uint32_t block[3], size_t shared_bytes);
 

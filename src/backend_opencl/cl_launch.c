@@ -149,7 +149,8 @@ gpux_status gpux_cl_build_family(gpux__bctx *b, const gpux_cl_family *f) {
 }
 
 /* Slow path of a kernel lookup: builds the family on first use, then explains a kernel
- * that is still missing. */
+ * that is still missing. The launch lock is held, so one thread builds a family and none
+ * reads its tables half filled. */
 gpux_status gpux_cl_need_kernel(gpux__bctx *b, const gpux_cl_family *f, cl_kernel *slot,
                                 int uses_f64, cl_kernel *out) {
   gpux_status s = gpux_cl_build_family(b, f);
@@ -204,7 +205,8 @@ gpux_status gpux_cl_kernel_error(cl_kernel k, const char *call, cl_int e, gpux_s
                    (int)e);
 }
 
-gpux_status gpux_cl_enqueue_1d(gpux__bctx *b, const gpux_cl_args *a, size_t items) {
+gpux_status gpux_cl_enqueue_1d(gpux__bq *q, const gpux_cl_args *a, size_t items) {
+  const gpux__bctx *b = q->b;
   if (a->e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
   const size_t wg = b->wg, chunk = GPUX_CL_MAX_ITEMS / wg * wg;
@@ -220,7 +222,7 @@ gpux_status gpux_cl_enqueue_1d(gpux__bctx *b, const gpux_cl_args *a, size_t item
       local = 1; /* the tail: one work-group size for every tail length, so pocl compiles
                     one more variant of the kernel, not one per length */
     }
-    cl_int e = clEnqueueNDRangeKernel(b->queue, a->k, 1, off ? &off : NULL, &global, &local, 0,
+    cl_int e = clEnqueueNDRangeKernel(q->queue, a->k, 1, off ? &off : NULL, &global, &local, 0,
                                       NULL, NULL);
     if (e != CL_SUCCESS)
       return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
@@ -234,8 +236,9 @@ gpux_status gpux_cl_enqueue_1d(gpux__bctx *b, const gpux_cl_args *a, size_t item
  * over them, with whole work-groups of 256, 16 or 1 along dim 0 and a tail with
  * work-groups of 1; arrays of more dims get one launch per index of their leading dims
  * (the front end has merged every dim it could). */
-static gpux_status enqueue_nd3(gpux__bctx *b, cl_kernel k, cl_uint nd_arg,
+static gpux_status enqueue_nd3(gpux__bq *q, cl_kernel k, cl_uint nd_arg,
                                const gpux_nd_params *sub) {
+  const gpux__bctx *b = q->b;
   cl_int e = clSetKernelArg(k, nd_arg, sizeof *sub, sub);
   if (e != CL_SUCCESS) return gpux_cl_kernel_error(k, "clSetKernelArg", e, GPUX_ERROR_LAUNCH);
   /* pocl compiles a kernel once per work-group size: three sizes at most */
@@ -243,19 +246,19 @@ static gpux_status enqueue_nd3(gpux__bctx *b, cl_kernel k, cl_uint nd_arg,
   size_t main0 = n0 / l0 * l0;
   size_t off[3] = {0, 0, 0}, local[3] = {l0, 1, 1};
   size_t global[3] = {main0, (size_t)sub->shape[1], (size_t)sub->shape[2]};
-  e = clEnqueueNDRangeKernel(b->queue, k, 3, NULL, global, local, 0, NULL, NULL);
+  e = clEnqueueNDRangeKernel(q->queue, k, 3, NULL, global, local, 0, NULL, NULL);
   if (e == CL_SUCCESS && main0 < n0) {
     off[0] = main0;
     global[0] = n0 - main0;
     local[0] = 1;
-    e = clEnqueueNDRangeKernel(b->queue, k, 3, off, global, local, 0, NULL, NULL);
+    e = clEnqueueNDRangeKernel(q->queue, k, 3, off, global, local, 0, NULL, NULL);
   }
   if (e != CL_SUCCESS)
     return gpux_cl_kernel_error(k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
   return GPUX_SUCCESS;
 }
 
-gpux_status gpux_cl_enqueue_nd_exact(gpux__bctx *b, const gpux_cl_args *a,
+gpux_status gpux_cl_enqueue_nd_exact(gpux__bq *q, const gpux_cl_args *a,
                                     const gpux_nd_params *nd, cl_uint nd_arg) {
   if (a->e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
@@ -277,7 +280,7 @@ gpux_status gpux_cl_enqueue_nd_exact(gpux__bctx *b, const gpux_cl_args *a,
       sub.offset[k] = nd->offset[k];
       for (int d = 0; d < lead; d++) sub.offset[k] += idx[d] * nd->stride[k][d];
     }
-    gpux_status s = enqueue_nd3(b, a->k, nd_arg, &sub);
+    gpux_status s = enqueue_nd3(q, a->k, nd_arg, &sub);
     if (s != GPUX_SUCCESS) return s;
     int d = lead - 1; /* the next leading index, row-major */
     while (d >= 0 && ++idx[d] == nd->shape[d]) idx[d--] = 0;
@@ -287,11 +290,12 @@ gpux_status gpux_cl_enqueue_nd_exact(gpux__bctx *b, const gpux_cl_args *a,
 
 /* Launch of a planned layout: contiguous kernels take epi elements per work-item, n-d
  * kernels one (1-d on GPUs, 3-d on CPUs). */
-gpux_status gpux_cl_enqueue(gpux__bctx *b, const gpux_cl_args *a, const gpux__launch *l) {
+gpux_status gpux_cl_enqueue(gpux__bq *q, const gpux_cl_args *a, const gpux__launch *l) {
+  const gpux__bctx *b = q->b;
   size_t n = (size_t)l->n;
-  if (l->layout != GPUX_LAYOUT_N) return gpux_cl_enqueue_1d(b, a, (n + (size_t)b->epi - 1) / (size_t)b->epi);
-  if (b->exact) return gpux_cl_enqueue_nd_exact(b, a, &l->nd, a->i - 1); /* nd: the last argument */
-  return gpux_cl_enqueue_1d(b, a, n);
+  if (l->layout != GPUX_LAYOUT_N) return gpux_cl_enqueue_1d(q, a, (n + (size_t)b->epi - 1) / (size_t)b->epi);
+  if (b->exact) return gpux_cl_enqueue_nd_exact(q, a, &l->nd, a->i - 1); /* nd: the last argument */
+  return gpux_cl_enqueue_1d(q, a, n);
 }
 
 /* arange and linspace compute in double where the device has fp64, else in float */

@@ -7,7 +7,8 @@
  * launch measured 3.2 ms from gpux's cache against 220 ms from pocl's own (pocl still starts
  * its compiler for a source build), at the price of a slower first build (pocl compiles every
  * kernel when asked for the binary); GPUX_CACHE_POCL=0 leaves user programs to pocl's cache.
- * A kernel is a cl_kernel; a launch sets every argument and enqueues once. */
+ * A kernel is a cl_kernel, which threads may share; a launch sets every argument and
+ * enqueues once, under the launch lock. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,10 +251,10 @@ static gpux_status arg_error(cl_kernel k, int i, cl_int e, const char *why) {
                    gpux_cl_error_name(e), (int)e, why);
 }
 
-gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *uk, int nargs,
-                                  const gpux__uarg *args, const uint64_t grid[3],
-                                  const uint32_t block[3], size_t shared_bytes) {
-  (void)shared_bytes; /* OpenCL takes local memory as arguments */
+static gpux_status launch_user(gpux__bq *q, gpux__ukern *uk, int nargs,
+                               const gpux__uarg *args, const uint64_t grid[3],
+                               const uint32_t block[3]) {
+  const gpux__bctx *b = q->b;
   cl_kernel k = uk->k;
   gpux_status s = GPUX_SUCCESS;
   cl_mem subs[GPUX__MAX_KPARAMS]; /* sub-buffers of offset views, released after enqueueing */
@@ -339,7 +340,7 @@ gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *uk, int nargs,
     local[d] = block[d];
     if (global[d] != 1 || local[d] != 1) dims = (cl_uint)d + 1;
   }
-  e = clEnqueueNDRangeKernel(b->queue, k, dims, NULL, global, local, 0, NULL, NULL);
+  e = clEnqueueNDRangeKernel(q->queue, k, dims, NULL, global, local, 0, NULL, NULL);
   if (e != CL_SUCCESS) {
     const char *why = "";
     gpux_status st = gpux_cl_status(e, GPUX_ERROR_LAUNCH);
@@ -377,4 +378,12 @@ gpux_status gpux_cl_kernel_launch(gpux__bctx *b, gpux__ukern *uk, int nargs,
 done:
   for (int i = 0; i < nsubs; i++) clReleaseMemObject(subs[i]); /* the queued launch holds them */
   return s;
+}
+
+gpux_status gpux_cl_kernel_launch(gpux__bq *q, gpux__ukern *uk, int nargs,
+                                  const gpux__uarg *args, const uint64_t grid[3],
+                                  const uint32_t block[3], size_t shared_bytes) {
+  (void)shared_bytes; /* OpenCL takes local memory as arguments */
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_user(q, uk, nargs, args, grid, block));
 }

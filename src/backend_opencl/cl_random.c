@@ -1,6 +1,7 @@
 /* gpux OpenCL backend: the random family (kernels/cl/random.cl; the values are
- * kernels/common/gpux_random.h's): its kernel table, the GPU form's ziggurat buffers, and
- * the launches. */
+ * kernels/common/gpux_random.h's): its kernel table, the GPU form's ziggurat buffers (the
+ * table in the context, the chunk counter in each queue), and the launches (under the
+ * launch lock). */
 #include <stdio.h>
 #include <stdlib.h>
 #include "cl_internal.h"
@@ -44,11 +45,14 @@ static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
     }
     s = zig_buffer(b, &b->zig_tab, CL_MEM_READ_ONLY, kwl, sizeof kwl, "the ziggurat's table");
   }
-  if (s == GPUX_SUCCESS && !b->exact && !b->zig_work) {
-    /* the dynamic chunks' counter (kernels/cl/random.cl), zero: the kernels leave it so */
-    cl_uint zero[2] = {0, 0};
-    s = zig_buffer(b, &b->zig_work, CL_MEM_READ_WRITE, zero, sizeof zero,
-                   "the float32 normals' chunk counter");
+  if (s == GPUX_SUCCESS && !b->exact) {
+    /* GPUs: the kernels loop over about one wave of work-items (launch_random) */
+    cl_uint cu = 0;
+    if (clGetDeviceInfo(b->dev->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL) !=
+            CL_SUCCESS ||
+        cu == 0)
+      cu = 1;
+    b->compute_units = cu;
   }
   return s;
 }
@@ -58,8 +62,12 @@ static void release_random(gpux__bctx *b) {
   gpux_cl_release_kernels(&b->zig_std, 1);
   if (b->zig_tab) clReleaseMemObject(b->zig_tab);
   b->zig_tab = NULL;
-  if (b->zig_work) clReleaseMemObject(b->zig_work);
-  b->zig_work = NULL;
+}
+
+/* the queue's chunk counter */
+static void release_zig_work(gpux__bq *q) {
+  if (q->zig_work) clReleaseMemObject(q->zig_work);
+  q->zig_work = NULL;
 }
 
 static void random_options(gpux__bctx *b, char *buf, size_t size) {
@@ -68,7 +76,8 @@ static void random_options(gpux__bctx *b, char *buf, size_t size) {
 
 
 /* one work-item per relative block of the draw (kernels/cl/random.cl) */
-static gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
+static gpux_status launch_random(gpux__bq *q, const gpux__random *r) {
+  gpux__bctx *b = q->b;
   const int kind = r->kind, dt = r->out.dtype;
   cl_kernel k;
   GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_random, b->random[kind][dt], IS_F64(dt));
@@ -86,20 +95,12 @@ static gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
   gpux_cl_arg_c(&a, &r->out);
   gpux_cl_arg(&a, sizeof p, &p);
   gpux_cl_arg_int(&a, vec);
-  if (b->exact) return gpux_cl_enqueue_1d(b, &a, (size_t)r->p.nblocks); /* one block per item */
+  if (b->exact) return gpux_cl_enqueue_1d(q, &a, (size_t)r->p.nblocks); /* one block per item */
   /* GPUs: the kernels loop; about one wave of work-items (2048 per compute unit) */
-  if (!b->compute_units) {
-    cl_uint cu = 0;
-    if (clGetDeviceInfo(b->dev->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL) !=
-            CL_SUCCESS ||
-        cu == 0)
-      cu = 1;
-    b->compute_units = cu;
-  }
   uint64_t cap = (uint64_t)b->compute_units * 2048u;
   if (!zig) {
     const uint64_t items = r->p.nblocks < cap ? r->p.nblocks : cap;
-    return gpux_cl_enqueue_1d(b, &a, (size_t)items);
+    return gpux_cl_enqueue_1d(q, &a, (size_t)items);
   }
   /* float32 normals: dynamic chunks (gpux_r_zig_dyn) in the full wave and one launch (the
    * counter's reset counts its groups), else the static split in whole groups */
@@ -119,12 +120,25 @@ static gpux_status gpux_cl_random(gpux__bctx *b, const gpux__random *r) {
                        "opencl: a draw of %llu values is too large for one launch",
                        (unsigned long long)r->p.n);
   }
+  if (!q->zig_work) {
+    /* the queue's dynamic chunks' counter (kernels/cl/random.cl), zero: the kernels leave
+     * it so */
+    cl_uint zero[2] = {0, 0};
+    gpux_status s = zig_buffer(b, &q->zig_work, CL_MEM_READ_WRITE, zero, sizeof zero,
+                               "the float32 normals' chunk counter");
+    if (s != GPUX_SUCCESS) return s;
+  }
   gpux_cl_arg(&a, sizeof b->zig_tab, &b->zig_tab);
-  gpux_cl_arg(&a, sizeof b->zig_work, &b->zig_work);
+  gpux_cl_arg(&a, sizeof q->zig_work, &q->zig_work);
   gpux_cl_arg(&a, sizeof dyn, &dyn);
   const gpux_rkeys ks = gpux_r_keys(p.seed); /* the Philox round keys */
   gpux_cl_arg(&a, sizeof ks, &ks);
-  return gpux_cl_enqueue_1d(b, &a, (size_t)items);
+  return gpux_cl_enqueue_1d(q, &a, (size_t)items);
+}
+
+static gpux_status gpux_cl_random(gpux__bq *q, const gpux__random *r) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_random(q, r));
 }
 
 static void install_random(gpux__backend_iface *it) { it->random = gpux_cl_random; }
@@ -133,6 +147,7 @@ const gpux_cl_family gpux_cl_fam_random = {
     .options = random_options,
     .resolve = resolve_random,
     .release = release_random,
+    .queue_release = release_zig_work,
     .install = install_random,
     .query = -1,
 };

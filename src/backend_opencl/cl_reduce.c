@@ -5,7 +5,8 @@
  * whole chunk or tile per work-item, b->red_local work-items per group). The host picks the
  * launch shape and the kernel's mode/phase argument; every shape gives the canonical bits.
  * Kernels are resolved once per program into tables indexed by [kind][dtype][layout], and
- * the GPU form's vector column kernels (reduce.cl's _cv) into b->reduce_cv[kind][dtype]. */
+ * the GPU form's vector column kernels (reduce.cl's _cv) into b->reduce_cv[kind][dtype].
+ * A launch runs under the launch lock; the scan's scratch is its queue's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,11 +80,11 @@ static void red_options(gpux__bctx *b, char *buf, size_t size) {
   snprintf(buf, size, "%s", b->red_build_options);
 }
 
-/* the scan scratch */
-static void destroy_scan(gpux__bctx *b) {
-  if (b->scan_tiles) clReleaseMemObject(b->scan_tiles);
-  b->scan_tiles = NULL;
-  b->scan_tiles_bytes = 0;
+/* the queue's scan scratch */
+static void release_scan_scratch(gpux__bq *q) {
+  if (q->scan_tiles) clReleaseMemObject(q->scan_tiles);
+  q->scan_tiles = NULL;
+  q->scan_tiles_bytes = 0;
 }
 
 /* ---------------------------------------------------------------- launches */
@@ -95,7 +96,7 @@ static void destroy_scan(gpux__bctx *b) {
 #define GROUPS_DIM0 ((int64_t)1 << 20)
 #define GROUPS_DIM1 ((int64_t)32768)
 
-static gpux_status launch_groups(gpux__bctx *b, gpux_cl_args *a, cl_uint gbase_arg,
+static gpux_status launch_groups(gpux__bq *q, gpux_cl_args *a, cl_uint gbase_arg,
                                  size_t local, int64_t groups) {
   if (a->e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
@@ -112,7 +113,7 @@ static gpux_status launch_groups(gpux__bctx *b, gpux_cl_args *a, cl_uint gbase_a
     cl_int e = clSetKernelArg(a->k, gbase_arg, sizeof gb, &gb);
     if (e != CL_SUCCESS) return gpux_cl_kernel_error(a->k, "clSetKernelArg", e, GPUX_ERROR_LAUNCH);
     size_t global[2] = {(size_t)g0 * local, (size_t)g1}, lsz[2] = {local, 1};
-    e = clEnqueueNDRangeKernel(b->queue, a->k, 2, NULL, global, lsz, 0, NULL, NULL);
+    e = clEnqueueNDRangeKernel(q->queue, a->k, 2, NULL, global, lsz, 0, NULL, NULL);
     if (e != CL_SUCCESS)
       return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
     base += g0 * g1;
@@ -134,7 +135,8 @@ static int64_t cpu_cols(int kind, int acc) {
   return 512 / bytes < 128 ? 512 / bytes : 128;
 }
 
-static gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
+static gpux_status launch_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
+  gpux__bctx *b = q->b;
   const int dt = p->dtype;
   /* a column reduction over one column is a row reduction */
   const int layout = p->layout == GPUX_RL_COL && p->inner > 1 ? GPUX_RL_COL : GPUX_RL_ROW;
@@ -179,17 +181,23 @@ static gpux_status gpux_cl_reduce(gpux__bctx *b, const gpux__reduce_pass *p) {
   gpux_cl_arg_int(&a, mode);
   gpux_cl_arg_int(&a, nparts == 1 ? p->post : GPUX_POST_NONE);
   gpux_cl_arg_real(&a, b, p->post_div);
-  return launch_groups(b, &a, a.i, b->red_local, groups); /* gbase: the last argument */
+  return launch_groups(q, &a, a.i, b->red_local, groups); /* gbase: the last argument */
+}
+
+static gpux_status gpux_cl_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_reduce(q, p));
 }
 
 /* ---------------------------------------------------------------- scan */
 #define SCAN_SHORT 16 /* phase 0: rows of up to GPUX_SCAN_ITEMS elements */
 
-/* The scratch for rows x ntiles accumulators, grown as needed; a buffer it replaces stays
+/* q's scratch for rows x ntiles accumulators, grown as needed; a buffer it replaces stays
  * alive until the kernels queued on it finish (OpenCL retains it for them). */
-static gpux_status scan_scratch(gpux__bctx *b, size_t bytes) {
-  if (bytes <= b->scan_tiles_bytes) return GPUX_SUCCESS;
-  size_t want = bytes < 2 * b->scan_tiles_bytes ? 2 * b->scan_tiles_bytes : bytes;
+static gpux_status scan_scratch(gpux__bq *q, size_t bytes) {
+  const gpux__bctx *b = q->b;
+  if (bytes <= q->scan_tiles_bytes) return GPUX_SUCCESS;
+  size_t want = bytes < 2 * q->scan_tiles_bytes ? 2 * q->scan_tiles_bytes : bytes;
   if (want > b->max_alloc) want = bytes;
   if (want > b->max_alloc)
     return SET_ERROR(GPUX_ERROR_OUT_OF_MEMORY,
@@ -205,23 +213,24 @@ static gpux_status scan_scratch(gpux__bctx *b, size_t bytes) {
                          : gpux_cl_status(e, GPUX_ERROR_DRIVER),
                      "clCreateBuffer(scan scratch, %zu bytes on %s): %s (%d)", want,
                      b->device_name, gpux_cl_error_name(e), (int)e);
-  destroy_scan(b);
-  b->scan_tiles = m;
-  b->scan_tiles_bytes = want;
+  release_scan_scratch(q);
+  q->scan_tiles = m;
+  q->scan_tiles_bytes = want;
   return GPUX_SUCCESS;
 }
 
-static gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p) {
+static gpux_status launch_scan(gpux__bq *q, const gpux__scan_pass *p) {
+  gpux__bctx *b = q->b;
   const int dt = p->dtype;
   cl_kernel k;
   GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_scan, b->scan[p->kind][dt], GPUX_CL_IS_F64(dt));
   const int64_t ntiles = ceil_div(p->len, GPUX_SCAN_TILE), local = (int64_t)b->red_local;
   const int multi = ntiles > 1; /* phases 1 and 2 and the scratch */
   if (multi) {
-    gpux_status s = scan_scratch(b, (size_t)(p->rows * ntiles) * 8); /* 8-byte accumulators */
+    gpux_status s = scan_scratch(q, (size_t)(p->rows * ntiles) * 8); /* 8-byte accumulators */
     if (s != GPUX_SUCCESS) return s;
   }
-  cl_mem tiles = multi ? b->scan_tiles : NULL;
+  cl_mem tiles = multi ? q->scan_tiles : NULL;
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &p->in);
   gpux_cl_arg_c(&a, &p->out);
@@ -250,10 +259,15 @@ static gpux_status gpux_cl_scan(gpux__bctx *b, const gpux__scan_pass *p) {
     int64_t groups = ph == 2 ? p->rows : p->rows * ntiles;
     if (ph == 0 || b->red_cpu) groups = ceil_div(groups, local);
     if (a.e == CL_SUCCESS) a.e = clSetKernelArg(k, phase_arg, sizeof ph, &ph);
-    gpux_status s = launch_groups(b, &a, gbase_arg, b->red_local, groups);
+    gpux_status s = launch_groups(q, &a, gbase_arg, b->red_local, groups);
     if (s != GPUX_SUCCESS) return s;
   }
   return GPUX_SUCCESS;
+}
+
+static gpux_status gpux_cl_scan(gpux__bq *q, const gpux__scan_pass *p) {
+  gpux_cl_lock(q->b);
+  return gpux_cl_unlock(q->b, launch_scan(q, p));
 }
 
 /* ---------------------------------------------------------------- the records */
@@ -273,7 +287,7 @@ const gpux_cl_family gpux_cl_fam_scan = {
     .options = red_options,
     .resolve = resolve_scan,
     .release = release_scan,
-    .destroy = destroy_scan,
+    .queue_release = release_scan_scratch,
     .install = install_scan,
     .query = -1,
 };
