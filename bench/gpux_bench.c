@@ -34,6 +34,14 @@
  *              (gpux_array_read_async) copies of n elements from / into page-locked
  *              (gpux_pinned_alloc) or ordinary (malloc) memory, timed by device events around
  *              the call                                                  n one way
+ *   overlap    a two-stream pipeline over n float32 elements in OVERLAP_CHUNKS chunks: stream
+ *              1 uploads chunk k + 1 from pinned memory (gpux_array_write_async) while stream 2
+ *              computes on chunk k (y_k = exp(x_k), R times, after an event of stream 1's
+ *              upload); R is calibrated so that computing takes about as long as copying (the
+ *              case where overlap matters most). Host clock, enqueue to synchronize, median
+ *              of reps: the pipeline, the copies alone and the computing alone; the row's
+ *              time is the pipeline's, its note the ratio pipeline / max(copy, compute)
+ *              (ideal: 1 + 1 / chunks)                                   n one way
  *   hostcost   host time of one small op (1000 elements, float32 add): N calls queued back to
  *              back, timed with the host's monotonic clock per batch, synchronized outside the
  *              timed region; median over batches of us/call, for gpux_binary_into (no
@@ -83,12 +91,13 @@ enum {
   OP_HOSTCOST, OP_SUMSCALAR,
   OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16,
   OP_ADD_EXPR,
-  OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE, OP_COUNT
+  OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
+  OP_OVERLAP, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
-    "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable"};
+    "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap"};
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_BF16)
 /* float16 / bfloat16 (gpux_dtype 6 and 7, issue 4), spelled by value */
@@ -739,6 +748,136 @@ done:
   gpux_event_release(e0);
   gpux_event_release(e1);
   gpux_array_release(a);
+  free(times);
+  return rc;
+}
+
+#define OVERLAP_CHUNKS 16
+#define OV_TRY(call)                          \
+  do {                                        \
+    gpux_status s_ = (call);                  \
+    if (s_ != GPUX_SUCCESS) return s_;        \
+  } while (0)
+/* copy (stream s1) and compute (stream s2) phases of the pipeline; which: 1 copies only, 2
+ * computes only, 3 both, chained by events */
+static gpux_status overlap_run(int which, gpux_stream_t s1, gpux_stream_t s2, gpux_event_t *ev,
+                               gpux_array_t *xs, gpux_array_t *ys, const float *host,
+                               int64_t chunk, int reps_compute) {
+  for (int k = 0; k < OVERLAP_CHUNKS; k++) {
+    if (which & 1) {
+      OV_TRY(gpux_stream_set_current(g_ctx, s1));
+      OV_TRY(gpux_array_write_async(xs[k], host + (size_t)k * (size_t)chunk,
+                                       (size_t)chunk * sizeof *host));
+      OV_TRY(gpux_event_record(ev[k]));
+    }
+    if (which & 2) {
+      OV_TRY(gpux_stream_set_current(g_ctx, s2));
+      if (which & 1) OV_TRY(gpux_stream_wait_event(s2, ev[k]));
+      for (int r = 0; r < reps_compute; r++)
+        OV_TRY(gpux_unary_into(ys[k], GPUX_EXP, xs[k]));
+    }
+  }
+  OV_TRY(gpux_stream_set_current(g_ctx, NULL));
+  return gpux_context_synchronize(g_ctx);
+}
+
+/* median host time of overlap_run(which) over opt.reps, in ms */
+static gpux_status overlap_time(double *ms, double *times, int which, gpux_stream_t s1,
+                                gpux_stream_t s2, gpux_event_t *ev, gpux_array_t *xs,
+                                gpux_array_t *ys, const float *host, int64_t chunk, int rc) {
+  for (int w = 0; w < opt.warmup; w++)
+    OV_TRY(overlap_run(which, s1, s2, ev, xs, ys, host, chunk, rc));
+  for (int i = 0; i < opt.reps; i++) {
+    double t0 = bench_now_s();
+    OV_TRY(overlap_run(which, s1, s2, ev, xs, ys, host, chunk, rc));
+    times[i] = (bench_now_s() - t0) * 1e3;
+  }
+  double lo, hi;
+  bench_batch_stats(times, opt.reps, ms, &lo, &hi);
+  return GPUX_SUCCESS;
+}
+
+static int bench_overlap(int64_t n) {
+  int rc = 0;
+  gpux_status last_status = GPUX_SUCCESS;
+  const int64_t chunk = n / OVERLAP_CHUNKS;
+  gpux_stream_t s1 = NULL, s2 = NULL;
+  gpux_event_t ev[OVERLAP_CHUNKS] = {0};
+  gpux_array_t x = NULL, y = NULL, xs[OVERLAP_CHUNKS] = {0}, ys[OVERLAP_CHUNKS] = {0};
+  float *host = NULL;
+  double *times = malloc(sizeof(double) * (size_t)opt.reps);
+  result *r = new_result("overlap", n);
+  if (!r || !times) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
+  r->reps = opt.reps;
+  r->bytes = (double)n * sizeof(float);
+  snprintf(r->timing, sizeof r->timing, "host clock, median of %d after %d warm-up", opt.reps,
+           opt.warmup);
+  if (chunk < 1) {
+    r->status = "skipped";
+    snprintf(r->note, sizeof r->note, "needs at least %d elements", OVERLAP_CHUNKS);
+    goto done;
+  }
+  {
+    gpux_status s = gpux_stream_create(&s1, g_ctx);
+    if (s == GPUX_ERROR_UNSUPPORTED) {
+      r->status = "skipped";
+      snprintf(r->note, sizeof r->note, "no streams on this backend");
+      goto done;
+    }
+    TRY(s);
+  }
+  TRY(gpux_stream_create(&s2, g_ctx));
+  TRY(gpux_pinned_alloc((void **)&host, g_ctx, (size_t)n * sizeof *host));
+  for (int64_t i = 0; i < n; i++) host[i] = (float)val(GPUX_FLOAT32, 1, i);
+  const int64_t total = chunk * OVERLAP_CHUNKS;
+  TRY(gpux_array_empty(&x, g_ctx, GPUX_FLOAT32, 1, &total));
+  TRY(gpux_array_empty(&y, g_ctx, GPUX_FLOAT32, 1, &total));
+  for (int k = 0; k < OVERLAP_CHUNKS; k++) {
+    TRY(view_1d(&xs[k], x, k * chunk, (k + 1) * chunk));
+    TRY(view_1d(&ys[k], y, k * chunk, (k + 1) * chunk));
+    TRY(gpux_event_create_with_flags(&ev[k], g_ctx, GPUX_EVENT_DISABLE_TIMING));
+  }
+  /* R: computing about as long as copying */
+  double t_copy = 0, t_one = 0, t_comp = 0, t_pipe = 0;
+  TRY(overlap_time(&t_copy, times, 1, s1, s2, ev, xs, ys, host, chunk, 1));
+  TRY(overlap_time(&t_one, times, 2, s1, s2, ev, xs, ys, host, chunk, 1));
+  int reps_compute = t_one > 0 ? (int)(t_copy / t_one + 0.5) : 1;
+  if (reps_compute < 1) reps_compute = 1;
+  if (reps_compute > 4096) reps_compute = 4096;
+  TRY(overlap_time(&t_comp, times, 2, s1, s2, ev, xs, ys, host, chunk, reps_compute));
+  TRY(overlap_time(&t_pipe, times, 3, s1, s2, ev, xs, ys, host, chunk, reps_compute));
+  const double ratio = t_pipe / (t_copy > t_comp ? t_copy : t_comp);
+  r->median_ms = t_pipe;
+  r->gbps = t_pipe > 0 ? (double)total * sizeof(float) / (t_pipe * 1e-3) / 1e9 : 0;
+  snprintf(r->note, sizeof r->note,
+           "%d chunks; copy %.3f ms, compute (exp x %d) %.3f ms; pipeline / max = %.3f",
+           OVERLAP_CHUNKS, t_copy, reps_compute, t_comp, ratio);
+  r->status = "ok";
+  /* the last pipeline's result: y = exp(x) */
+  {
+    char why[256] = "";
+    if (check_output(y, total, GPUX_FLOAT32, expect_exp, 0, 1e-5, why, sizeof why)) {
+      fprintf(stderr, "gpux-bench: overlap: WRONG RESULT: %s\n", why);
+      r->status = "wrong";
+      rc = 1;
+    }
+  }
+  printf("  %-13s n=%-11" PRId64 " %10.4f ms  %s\n", r->op, r->n, r->median_ms, r->note);
+
+done:
+  if (rc && r && strcmp(r->status, "wrong") != 0) r->status = "error";
+  (void)last_status;
+  (void)gpux_stream_set_current(g_ctx, NULL);
+  for (int k = 0; k < OVERLAP_CHUNKS; k++) {
+    gpux_array_release(xs[k]);
+    gpux_array_release(ys[k]);
+    gpux_event_release(ev[k]);
+  }
+  gpux_array_release(x);
+  gpux_array_release(y);
+  gpux_pinned_free(host);
+  gpux_stream_release(s1);
+  gpux_stream_release(s2);
   free(times);
   return rc;
 }
@@ -1438,6 +1577,8 @@ int main(int argc, char **argv) {
       rc |= bench_gemm(op);
     } else if (OP_IS_TRANSFER(op)) {
       for (int k = 0; k < opt.nsizes; k++) rc |= bench_transfer(op, opt.sizes[k]);
+    } else if (op == OP_OVERLAP) {
+      for (int k = 0; k < opt.nsizes; k++) rc |= bench_overlap(opt.sizes[k]);
     } else {
       for (int k = 0; k < opt.nsizes; k++) {
         rc |= bench_device_op(op, opt.sizes[k]);

@@ -23,7 +23,7 @@
 #   (warm), and the host cost of launching a built 4-argument kernel.
 # Host <-> device copies (issue 22): gpux-bench's transfer ops (pinned and pageable, both
 # directions) at XFER_SIZES float32 elements, and PyTorch's copy_ at the same sizes in the same
-# call (bench/peers_transfer.py).
+# call (bench/peers_transfer.py); the two-stream upload / compute pipeline (overlap).
 # Writes gpux-info.txt, <backend>-<part>.json, <backend>-<part>.log, rows.md and summary.md
 # (the table plus the performance targets, ready to become bench/results/h200.md).
 # Exit status: 0 when every run worked (a target missed is reported, not an error).
@@ -117,6 +117,8 @@ for backend in cuda opencl; do
     --reps "$GEMM_REPS" --warmup 3
   # host <-> device copies (issue 22): 1 MiB, 64 MiB, 1 GiB of float32, pinned and pageable
   bench "$backend" transfer --op transfer --sizes "$XFER_SIZES" --reps 20 --warmup 3
+  # uploads overlapped with computing on a second stream (issue 22): 1 GiB in 16 chunks
+  bench "$backend" overlap --op overlap --sizes 2^28 --reps 10 --warmup 2
 done
 # PyTorch's copies in the same call (the peer figures of the transfer rows)
 if command -v python3 >/dev/null 2>&1; then
