@@ -99,6 +99,70 @@ static void test_strided(void **state) {
 }
 
 /* the pinned memory keeps its context; frees in any order; errors */
+/* Large transfers from and to pageable memory go through page-locked bounce buffers (4 MiB
+ * chunks, 4 of them; staging.c): sizes at and around the chunk and ring boundaries, at an
+ * offset into the array, through a strided view, blocking and async forms, on the default
+ * stream and on another one, an upload right after a download (the same buffers). */
+static void test_staged(void **state) {
+  (void)state;
+  const int64_t chunk = (int64_t)1 << 20; /* float32 elements of one 4 MiB chunk */
+  const int64_t sizes[] = {chunk, chunk + 1, 4 * chunk - 1, 5 * chunk + 3};
+  gpux_stream_t other = NULL;
+  if (gpux_stream_create(&other, gt_ctx) != GPUX_SUCCESS) gpux_clear_error();
+  for (int on = 0; on < (other ? 2 : 1); on++) {
+    GT_OK(gpux_stream_set_current(gt_ctx, on ? other : NULL));
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+      for (int async = 0; async < 2; async++) {
+        const int64_t n = sizes[k], big = n + 7;
+        const size_t bytes = (size_t)n * 4;
+        float *in = gt_malloc(bytes), *out = gt_malloc(bytes), *back = gt_malloc(bytes);
+        gt_fill_random(in, GPUX_FLOAT32, n, GT_DOM_ANY, 700 + k);
+        gpux_array_t a = NULL, v = NULL, b = NULL;
+        /* into elements 5 .. 5 + n of a larger array: the chunks land at an offset */
+        GT_OK(gpux_array_full(&a, gt_ctx, GPUX_FLOAT32, 1, &big, -1.0));
+        const int64_t lo = 5, hi = 5 + n, st = 1;
+        GT_OK(gpux_array_slice(&v, a, &lo, &hi, &st));
+        GT_OK(async ? gpux_array_write_async(v, in, bytes) : gpux_array_write(v, in, bytes));
+        memset(in + n / 2, 0x7f, 4); /* the caller's memory is free once the write returns */
+        GT_OK(gpux_unary(&b, GPUX_NEG, v));
+        gt_poison_host(out, bytes);
+        GT_OK(async ? gpux_array_read_async(b, out, bytes) : gpux_array_read(b, out, bytes));
+        if (async) GT_OK(gpux_context_synchronize(gt_ctx));
+        gt_fill_random(back, GPUX_FLOAT32, n, GT_DOM_ANY, 700 + k); /* the values written */
+        for (int64_t i = 0; i < n; i++)
+          GT_ASSERT(out[i] == -back[i], "n=%lld async=%d stream=%d: [%lld] is %g, want %g",
+                    (long long)n, async, on, (long long)i, (double)out[i], (double)-back[i]);
+        /* the elements around the view are untouched */
+        float edge[5];
+        const int64_t e0 = 0, e1 = 5;
+        gpux_array_t head = NULL;
+        GT_OK(gpux_array_slice(&head, a, &e0, &e1, &st));
+        GT_OK(gpux_array_read(head, edge, sizeof edge));
+        for (int i = 0; i < 5; i++) GT_ASSERT(edge[i] == -1.0f, "element %d before the view", i);
+        /* a strided destination (every other element of a 2n array) */
+        const int64_t n2 = 2 * n, s2 = 2, z = 0;
+        gpux_array_t c = NULL, cv = NULL;
+        GT_OK(gpux_array_zeros(&c, gt_ctx, GPUX_FLOAT32, 1, &n2));
+        GT_OK(gpux_array_slice(&cv, c, &z, &n2, &s2));
+        GT_OK(gpux_array_write(cv, back, bytes));
+        gt_poison_host(out, bytes);
+        GT_OK(gpux_array_read(cv, out, bytes));
+        GT_ASSERT(!memcmp(out, back, bytes), "strided staged round trip, n=%lld", (long long)n);
+        gpux_array_release(head);
+        gpux_array_release(cv);
+        gpux_array_release(c);
+        gpux_array_release(a);
+        gpux_array_release(v);
+        gpux_array_release(b);
+        free(in);
+        free(out);
+        free(back);
+      }
+  }
+  GT_OK(gpux_stream_set_current(gt_ctx, NULL));
+  gpux_stream_release(other);
+}
+
 static void test_lifetime_and_errors(void **state) {
   (void)state;
   gpux_context_t c = gt_context_new();
@@ -139,6 +203,7 @@ int main(void) {
       cmocka_unit_test(test_pinned_round_trip),
       cmocka_unit_test(test_pageable_and_events),
       cmocka_unit_test(test_strided),
+      cmocka_unit_test(test_staged),
       cmocka_unit_test(test_lifetime_and_errors),
   };
   int failed = gt_run("transfer", tests, sizeof tests / sizeof tests[0]);

@@ -81,8 +81,13 @@ GPUX_API void gpux_pinned_free(void *p);
  * data after a write, nor read it after a read, until then. It is complete after
  * gpux_context_synchronize, gpux_array_read (or anything else that waits for the queue), or
  * the synchronization of an event recorded after the call. From pinned memory
- * (gpux_pinned_alloc) the copy overlaps with the host's work; from other memory the driver
- * may copy before returning. Errors of the copy itself show at that synchronization. */
+ * (gpux_pinned_alloc, or memory the driver knows as page-locked) the copy overlaps with the
+ * host's work. From other memory a transfer of 4 MiB or more goes through page-locked bounce
+ * buffers of the stream's (4 MiB chunks, the host's copies on GPUX_COPY_THREADS threads,
+ * default up to 4, overlapping the bus), in this form and the blocking one alike: a write
+ * returns when the host's data is in the bounce buffers, a read when it is in data; smaller
+ * ones are the driver's (which may copy before returning). Errors of the copy itself show at
+ * that synchronization. */
 GPUX_API gpux_status gpux_array_write_async(gpux_array_t dst, const void *data, size_t bytes);
 GPUX_API gpux_status gpux_array_read_async(gpux_array_t src, void *data, size_t bytes);
 /* Download into a new malloc'd buffer; free it with gpux_host_free. */

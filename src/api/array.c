@@ -333,6 +333,26 @@ GPUX_API gpux_status gpux_array_from_host(gpux_array_t *out, gpux_context_t ctx,
   return s;
 }
 
+/* host -> device on stream q: pageable memory through the bounce buffers when they apply
+ * (both forms: a copy from pageable memory cannot return before the host's part is done) */
+static gpux_status put(struct gpux_stream *q, int async, void *buf, size_t off,
+                       const void *data, size_t bytes) {
+  struct gpux_context *ctx = q->ctx;
+  if (gpux__staging_applies(ctx, data, bytes))
+    return gpux__staged_upload(q, buf, off, data, bytes);
+  return (async ? ctx->be->mem_upload_async : ctx->be->mem_upload)(q->q, buf, off, data, bytes);
+}
+
+/* device -> host likewise */
+static gpux_status get(struct gpux_stream *q, int async, void *buf, size_t off, void *data,
+                       size_t bytes) {
+  struct gpux_context *ctx = q->ctx;
+  if (gpux__staging_applies(ctx, data, bytes))
+    return gpux__staged_download(q, buf, off, data, bytes);
+  return (async ? ctx->be->mem_download_async : ctx->be->mem_download)(q->q, buf, off, data,
+                                                                      bytes);
+}
+
 gpux_status gpux__array_write(struct gpux_array *dst, const void *data, size_t bytes,
                               int async, const char *fn) {
   GPUX__CHECK(gpux__check_array(dst, "dst"));
@@ -340,19 +360,17 @@ gpux_status gpux__array_write(struct gpux_array *dst, const void *data, size_t b
   struct gpux_context *ctx = dst->ctx;
   if (async) GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
   if (bytes == 0) return GPUX_SUCCESS;
-  gpux_status (*upload)(gpux__bq *, void *, size_t, const void *, size_t) =
-      async ? ctx->be->mem_upload_async : ctx->be->mem_upload;
   size_t es = gpux_dtype_size(dst->dtype);
   struct gpux_stream *q = gpux__stream_cur(ctx);
   if (gpux__is_contiguous(dst)) {
     gpux__stream_use(q, dst);
-    return upload(q->q, dst->st->blk.buf, (size_t)dst->offset * es, data, bytes);
+    return put(q, async, dst->st->blk.buf, (size_t)dst->offset * es, data, bytes);
   }
   /* strided destination: upload contiguous, then scatter on the device (both queued: the
    * temporary's memory goes back to the pool, whose later users queue after both) */
   struct gpux_array *tmp;
   GPUX__CHECK(gpux__array_new(&tmp, ctx, dst->dtype, dst->ndim, dst->shape));
-  gpux_status s = upload(q->q, tmp->st->blk.buf, 0, data, bytes);
+  gpux_status s = put(q, async, tmp->st->blk.buf, 0, data, bytes);
   if (s == GPUX_SUCCESS) s = gpux__copy_strided(dst, tmp);
   gpux_array_release(tmp);
   return s;
@@ -366,17 +384,15 @@ gpux_status gpux__array_read(struct gpux_array *src, void *data, size_t bytes, i
   if (async) GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
   struct gpux_stream *q = gpux__stream_cur(ctx);
   if (bytes == 0) return async ? GPUX_SUCCESS : ctx->be->synchronize(q->q);
-  gpux_status (*download)(gpux__bq *, void *, size_t, void *, size_t) =
-      async ? ctx->be->mem_download_async : ctx->be->mem_download;
   size_t es = gpux_dtype_size(src->dtype);
   if (gpux__is_contiguous(src)) {
     gpux__stream_use(q, src);
-    return download(q->q, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
+    return get(q, async, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
   }
   struct gpux_array *tmp;
   GPUX__CHECK(gpux__array_new(&tmp, ctx, src->dtype, src->ndim, src->shape));
   gpux_status s = gpux__copy_strided(tmp, src);
-  if (s == GPUX_SUCCESS) s = download(q->q, tmp->st->blk.buf, 0, data, bytes);
+  if (s == GPUX_SUCCESS) s = get(q, async, tmp->st->blk.buf, 0, data, bytes);
   gpux_array_release(tmp);
   return s;
 }

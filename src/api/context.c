@@ -72,7 +72,8 @@ static gpux_status open_on(struct gpux_context *ctx, gpux_backend_kind kind, int
 void gpux__context_init_common(struct gpux_context *ctx) {
   pthread_mutex_init(&ctx->lock, NULL);
   pthread_mutex_init(&ctx->prog_lock, NULL);
-  ctx->s0 = (struct gpux_stream){ctx, ctx->be->queue_default(ctx->b), 1, 0, 1, NULL};
+  ctx->s0 = (struct gpux_stream){.ctx = ctx, .q = ctx->be->queue_default(ctx->b), .refs = 1,
+                                 .is_default = 1};
   ctx->slots_used = 1;
 }
 
@@ -169,6 +170,7 @@ void gpux__context_unref(struct gpux_context *ctx) {
   /* every created stream holds a reference: none is left */
   gpux__streams_destroy(ctx);
   (void)ctx->be->synchronize(ctx->s0.q);
+  gpux__staging_free(ctx, ctx->s0.staging);
   gpux__program_cache_clear(ctx); /* no program or kernel handle is left: only the cache's */
   gpux__pool_destroy(ctx);
   ctx->be->context_destroy(ctx->b);

@@ -318,6 +318,10 @@ typedef struct gpux__backend_iface {
    * full speed, *ptr for the application, *handle for host_free (NULL if none). */
   gpux_status (*host_alloc)(gpux__bctx *b, size_t bytes, void **ptr, void **handle);
   void (*host_free)(gpux__bctx *b, void *ptr, void *handle);
+  /* Optional: *pinned = 1 when the driver knows host memory p as page-locked (the
+   * application's registered or page-locked memory; host_alloc's is known to the front
+   * end), so that the front end copies it directly instead of through bounce buffers. */
+  gpux_status (*host_pinned)(gpux__bctx *b, const void *p, int *pinned);
   gpux_status (*mem_upload_async)(gpux__bq *q, void *buf, size_t offset_bytes,
                                   const void *src, size_t bytes);
   gpux_status (*mem_download_async)(gpux__bq *q, void *buf, size_t offset_bytes, void *dst,

@@ -104,9 +104,11 @@ void gpux__pool_destroy(struct gpux_context *ctx);
 
 /* ---- streams (stream.c) */
 #define GPUX__STREAM_SLOTS 64 /* bits of a storage's use mask; the last is shared */
+typedef struct gpux__staging gpux__staging;
 struct gpux_stream {
   struct gpux_context *ctx;
   gpux__bq *q;
+  gpux__staging *staging; /* bounce buffers of its pageable transfers (staging.c), or NULL */
   int64_t refs; /* the caller's, plus one per storage allocated for it and per thread that
                    has it current (atomic); the default stream is the context's, never
                    released on its own */
@@ -166,6 +168,19 @@ gpux_status gpux__sync_all(struct gpux_context *ctx);
 /* Destroys the streams that are left when the context goes (none should be: each holds a
  * context reference). */
 void gpux__streams_destroy(struct gpux_context *ctx);
+
+/* ---- pageable transfers through page-locked bounce buffers (staging.c) */
+/* 1 when a transfer of `bytes` at host address `host` goes through the bounce buffers: large
+ * enough, the backend has the entries, and the memory is not page-locked already */
+int gpux__staging_applies(struct gpux_context *ctx, const void *host, size_t bytes);
+gpux_status gpux__staged_upload(struct gpux_stream *s, void *buf, size_t offset,
+                                const void *src, size_t bytes);
+gpux_status gpux__staged_download(struct gpux_stream *s, void *buf, size_t offset, void *dst,
+                                  size_t bytes);
+/* s's queue is idle */
+void gpux__staging_free(struct gpux_context *ctx, gpux__staging *st);
+/* 1 when [p, p + bytes) lies in one gpux_pinned_alloc allocation (transfer.c) */
+int gpux__pinned_contains(const void *p, size_t bytes);
 
 /* ---- arrays (array.c) */
 /* Device memory shared by an array and its views: from the pool, or the application's

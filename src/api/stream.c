@@ -50,6 +50,7 @@ void gpux__stream_unref(struct gpux_stream *s) {
   if (s->is_default || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0) return;
   struct gpux_context *ctx = s->ctx;
   ctx->be->queue_destroy(s->q); /* waits for its work */
+  gpux__staging_free(ctx, s->staging);
   pthread_mutex_lock(&ctx->lock);
   gpux__pool_forget_stream(ctx, s);
   struct gpux_stream **pp = &ctx->streams;
@@ -93,6 +94,7 @@ void gpux__streams_destroy(struct gpux_context *ctx) {
     struct gpux_stream *s = ctx->streams;
     ctx->streams = s->next;
     ctx->be->queue_destroy(s->q);
+    gpux__staging_free(ctx, s->staging);
     free(s);
   }
 }

@@ -19,6 +19,17 @@ typedef struct pinned {
 static pthread_mutex_t g_pinned_lock = PTHREAD_MUTEX_INITIALIZER;
 static pinned *g_pinned;
 
+int gpux__pinned_contains(const void *p, size_t bytes) {
+  const char *c = p;
+  int in = 0;
+  pthread_mutex_lock(&g_pinned_lock);
+  for (const pinned *x = g_pinned; x && !in; x = x->next)
+    in = c >= (const char *)x->ptr && bytes <= x->bytes &&
+         (size_t)(c - (const char *)x->ptr) <= x->bytes - bytes;
+  pthread_mutex_unlock(&g_pinned_lock);
+  return in;
+}
+
 GPUX_API gpux_status gpux_pinned_alloc(void **out, gpux_context_t ctx, size_t bytes) {
   GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");

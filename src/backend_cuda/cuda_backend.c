@@ -517,6 +517,22 @@ static void gpux_cuda_host_free(gpux__bctx *b, void *ptr, void *handle) {
   gpux_cuda_leave(pushed);
 }
 
+/* cuPointerGetAttributes answers memory type 0 for pageable memory without failing (the
+ * singular call fails, which the user's compute-sanitizer would report) */
+static gpux_status gpux_cuda_host_pinned(gpux__bctx *b, const void *p, int *pinned) {
+  int pushed = 0;
+  unsigned int mem_type = 0;
+  CUpointer_attribute attr = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  void *data = &mem_type;
+  *pinned = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  r = gpux_cuda_drv.PointerGetAttributes(1, &attr, &data, (CUdeviceptr)(uintptr_t)p);
+  gpux_cuda_leave(pushed);
+  *pinned = r == CUDA_SUCCESS && mem_type == CU_MEMORYTYPE_HOST;
+  return GPUX_SUCCESS;
+}
+
 /* Transfers that return once queued on q's stream (from pageable memory the driver may
  * stage or copy before returning) */
 static gpux_status gpux_cuda_mem_upload_async(gpux__bq *q, void *buf, size_t offset_bytes,
@@ -731,6 +747,7 @@ static const gpux__backend_iface gpux_cuda_iface_core = {
     .kernel_launch = gpux_cuda_kernel_launch,
     .host_alloc = gpux_cuda_host_alloc,
     .host_free = gpux_cuda_host_free,
+    .host_pinned = gpux_cuda_host_pinned,
     .mem_upload_async = gpux_cuda_mem_upload_async,
     .mem_download_async = gpux_cuda_mem_download_async,
     .native_get = gpux_cuda_native_get,
