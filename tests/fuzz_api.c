@@ -1846,10 +1846,32 @@ static void act_bad(void) {
 
 /* ------------------------------------------------------------------ cases */
 
+/* Cases run on the default stream or on one of two others, switching now and then: the
+ * next case's stream waits for an event of the last one's (as a program that hands work
+ * from stream to stream must), and arrays are released on whichever stream is current, so
+ * the pool's per-stream blocks and pending releases get random traffic. */
+static gpux_stream_t g_streams[2];
+static gpux_event_t g_switch_ev;
+static int g_on; /* 0: the default stream; k: g_streams[k - 1] */
+
+static void pick_stream(void) {
+  if (!g_streams[0] || !chance(40)) return;
+  const int to = (int)rnd(0, 2);
+  desc_add("[stream %d] ", to);
+  if (to == g_on) return;
+  GT_OK(gpux_event_record(g_switch_ev)); /* on the stream being left */
+  GT_OK(gpux_stream_set_current(gt_ctx, to ? g_streams[to - 1] : NULL));
+  gpux_stream_t cur = NULL;
+  GT_OK(gpux_stream_get_current(&cur, gt_ctx));
+  GT_OK(gpux_stream_wait_event(cur, g_switch_ev));
+  g_on = to;
+}
+
 static void run_case(uint64_t seed) {
   gt_rng_seed(&R, seed);
   g_desc[0] = 0;
   gpux_clear_error(); /* a call that succeeds leaves no message: gt_check_ok_clean */
+  pick_stream();
   int total = 0;
   for (int i = 0; i < A_COUNT; i++) total += k_weight[i];
   int64_t w = rnd(0, total - 1);
@@ -1926,6 +1948,16 @@ int main(int argc, char **argv) {
     fprintf(stderr, "fuzz_api: a second context: %s\n", gpux_last_error_message());
     return 1;
   }
+  if (gpux_stream_create(&g_streams[0], gt_ctx) == GPUX_SUCCESS &&
+      gpux_stream_create(&g_streams[1], gt_ctx) == GPUX_SUCCESS &&
+      gpux_event_create_with_flags(&g_switch_ev, gt_ctx, GPUX_EVENT_DISABLE_TIMING) ==
+          GPUX_SUCCESS) {
+  } else { /* a backend without streams: the default one only */
+    gpux_stream_release(g_streams[0]);
+    gpux_stream_release(g_streams[1]);
+    g_streams[0] = g_streams[1] = NULL;
+    gpux_clear_error();
+  }
   printf("fuzz_api: %s 0x%016" PRIx64 ", budget %g s%s, issue-21 fixes expected: %d\n",
          g_replay ? "replaying case" : "seed", g_seed, g_seconds,
          g_max_iters ? " (or the iteration limit)" : "", FUZZ_EXPECT_ISSUE21_FIXES);
@@ -1953,6 +1985,10 @@ int main(int argc, char **argv) {
   printf("fuzz_api: %" PRId64 " cases in %.1f s (%.1f a second), %" PRId64 " failed; seed 0x%016" PRIx64 "\n",
          g_iters, t, t > 0 ? (double)g_iters / t : 0.0, g_failed, g_seed);
   for (int i = 0; i < A_COUNT; i++) printf("  %-9s %" PRId64 "\n", k_action[i], g_per_action[i]);
+  (void)gpux_stream_set_current(gt_ctx, NULL);
+  gpux_event_release(g_switch_ev);
+  gpux_stream_release(g_streams[0]);
+  gpux_stream_release(g_streams[1]);
   gpux_context_release(g_ctx2);
   gt_shutdown();
   return g_failed ? 1 : 0;
