@@ -338,12 +338,12 @@ static void test_dtype_errors(void **state) {
   GT_EXPECT(GPUX_ERROR_INVALID_DTYPE, gpux_array_cast(&o, f, bad));
   GT_EXPECT(GPUX_ERROR_INVALID_DTYPE, gpux_array_empty(&o, gt_ctx, (gpux_dtype)-1, 1, sh));
   /* unknown ops */
-  GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_binary(&o, (gpux_binary_op)17, f, f));
+  GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_binary(&o, (gpux_binary_op)GPUX_BINARY_OP_COUNT, f, f));
   GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_binary(&o, (gpux_binary_op)-1, f, f));
   GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_binary_into(f, (gpux_binary_op)100, f, f));
   GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_binary_scalar(&o, (gpux_binary_op)100, f, 1));
   GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_scalar_binary(&o, (gpux_binary_op)100, 1, f));
-  GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_unary(&o, (gpux_unary_op)19, f));
+  GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_unary(&o, (gpux_unary_op)GPUX_UNARY_OP_COUNT, f));
   GT_EXPECT(GPUX_ERROR_INVALID_OP, gpux_unary_into(f, (gpux_unary_op)-3, f));
   /* dtypes an op does not support */
   GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_binary(&o, GPUX_ADD, bo, bo));

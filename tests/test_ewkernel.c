@@ -1037,13 +1037,15 @@ static void test_ops_prelude(void **state) {
   static const gpux_binary_op bops[] = GT_BINARY_SAME_OPS_INIT;
   static const gpux_unary_op uops[] = GT_UNARY_SAME_OPS_INIT;
   enum { NB = sizeof bops / sizeof bops[0], NU = sizeof uops / sizeof uops[0] };
-  /* the body: case k < NB: binary op k; case NB + j: unary op j (float-only ones left out
-   * for integer dtypes: the prelude does not define them there) */
+  /* the body: case k < NB: binary op k; case NB + j: unary op j (the ops the dtype lacks,
+   * such as float-only ones for integers or bitwise ones for floats, left out: the prelude
+   * does not define them there) */
   char body[4096];
   size_t len = (size_t)snprintf(body, sizeof body, "switch (op) {\n");
   for (int k = 0; k < NB; k++)
-    len += (size_t)snprintf(body + len, sizeof body - len, "  case %d: y = gpux_%s(x, w); break;\n",
-                            k, gt_binary_str(bops[k]));
+    if (ref_binary_supported(bops[k], dt))
+      len += (size_t)snprintf(body + len, sizeof body - len,
+                              "  case %d: y = gpux_%s(x, w); break;\n", k, gt_binary_str(bops[k]));
   for (int j = 0; j < NU; j++)
     if (ref_unary_supported(uops[j], dt))
       len += (size_t)snprintf(body + len, sizeof body - len, "  case %d: y = gpux_%s(x); break;\n",

@@ -385,10 +385,12 @@ static void test_expected_set(void **state) {
   size_t ngemm_half = sizeof k_gemm_cuda / sizeof k_gemm_cuda[0];
   assert_int_equal(ngemm, 4);      /* f32 f64 i32 i64 */
   assert_int_equal(ngemm_half, 2); /* f16 bf16, CUDA only */
-  /* binary: 8 numeric ops x 5 dtypes + 9 all-dtype ops x 6 dtypes, 3 layouts each */
-  assert_int_equal(nb, 3 * (8 * 5 + 9 * 6));
-  /* unary: 4 numeric ops x 5 + 14 float ops x 2 + logical_not x 6, 2 layouts */
-  assert_int_equal(nu, 2 * (4 * 5 + 14 * 2 + 6));
+  /* binary: 8 numeric ops x 5 dtypes + 9 all-dtype ops x 6 dtypes + 3 bitwise ops x 4
+   * (integers and bool) + 2 shifts x 3 integer dtypes, 3 layouts each */
+  assert_int_equal(nb, 3 * (8 * 5 + 9 * 6 + 3 * 4 + 2 * 3));
+  /* unary: 4 numeric ops x 5 + 14 float ops x 2 + logical_not x 6 + bitwise_not and
+   * popcount x 3 integer dtypes, 2 layouts */
+  assert_int_equal(nu, 2 * (4 * 5 + 14 * 2 + 6 + 2 * 3));
   size_t nr = sizeof k_reduce / sizeof k_reduce[0], ns = sizeof k_scan / sizeof k_scan[0];
   /* reduce: 8 numeric kinds x 5 + any/all/cnt x 6 + 4 float kinds x 2, layouts r and c */
   assert_int_equal(nr, 2 * (8 * 5 + 3 * 6 + 4 * 2));

@@ -10,7 +10,8 @@
  * Undefined and edge cases are defined (kernels/common/gpux_kernels.h has the full list):
  * integer overflow wraps; integer div is floor division and x / 0 == 0; integer mod has the
  * sign of the divisor and x % 0 == 0; integer pow with a negative exponent is 0 unless the
- * base is 1 or -1; minimum/maximum propagate NaN; round is half to even. */
+ * base is 1 or -1; minimum/maximum propagate NaN; round is half to even; shifts by a count
+ * outside [0, width) give 0 (right_shift of a negative value: -1). */
 #ifndef GPUX_ELEMENTWISE_H
 #define GPUX_ELEMENTWISE_H
 #include "array.h"
@@ -19,7 +20,12 @@ typedef enum gpux_binary_op {
   GPUX_ADD = 0, GPUX_SUB = 1, GPUX_MUL = 2, GPUX_DIV = 3, GPUX_POW = 4,
   GPUX_MINIMUM = 5, GPUX_MAXIMUM = 6, GPUX_MOD = 7,
   GPUX_EQ = 8, GPUX_NE = 9, GPUX_LT = 10, GPUX_LE = 11, GPUX_GT = 12, GPUX_GE = 13,
-  GPUX_LOGICAL_AND = 14, GPUX_LOGICAL_OR = 15, GPUX_LOGICAL_XOR = 16
+  GPUX_LOGICAL_AND = 14, GPUX_LOGICAL_OR = 15, GPUX_LOGICAL_XOR = 16,
+  /* integers and bool (on bool: the logical ops) */
+  GPUX_BITWISE_AND = 17, GPUX_BITWISE_OR = 18, GPUX_BITWISE_XOR = 19,
+  /* integers: a << b, a >> b (arithmetic for signed types); a count b < 0 or >= the width
+   * gives 0, and for right_shift of a negative value -1, as NumPy does */
+  GPUX_LEFT_SHIFT = 20, GPUX_RIGHT_SHIFT = 21
 } gpux_binary_op;
 
 typedef enum gpux_unary_op {
@@ -27,7 +33,9 @@ typedef enum gpux_unary_op {
   GPUX_EXP = 4, GPUX_LOG = 5, GPUX_LOG1P = 6, GPUX_EXPM1 = 7, GPUX_SQRT = 8, GPUX_RSQRT = 9,
   GPUX_SIN = 10, GPUX_COS = 11, GPUX_TAN = 12, GPUX_TANH = 13, GPUX_SIGMOID = 14,
   GPUX_FLOOR = 15, GPUX_CEIL = 16, GPUX_ROUND = 17,
-  GPUX_LOGICAL_NOT = 18
+  GPUX_LOGICAL_NOT = 18,
+  /* integers: ~x; the number of set bits of x's two's complement, in x's dtype */
+  GPUX_BITWISE_NOT = 19, GPUX_POPCOUNT = 20
 } gpux_unary_op;
 
 #ifdef __cplusplus
@@ -37,7 +45,8 @@ extern "C" {
 GPUX_API const char *gpux_binary_op_name(gpux_binary_op op); /* "add", ...; NULL if unknown */
 GPUX_API const char *gpux_unary_op_name(gpux_unary_op op);
 /* 1 if op is defined for dtype dt (arithmetic: numeric dtypes; comparisons and logical ops:
- * every dtype; transcendental unary ops: float32 and float64). */
+ * every dtype; transcendental unary ops: float32 and float64; bitwise and / or / xor:
+ * integers and bool; shifts, bitwise_not, popcount: integers). */
 GPUX_API int gpux_binary_op_supports(gpux_binary_op op, gpux_dtype dt);
 GPUX_API int gpux_unary_op_supports(gpux_unary_op op, gpux_dtype dt);
 

@@ -62,6 +62,27 @@
 GPUX_DEF_BINARY_S(i32, int, uint, INT_MIN)
 GPUX_DEF_BINARY_S(i64, long, ulong, LONG_MIN)
 
+/* bits of signed integers (W: the width). Shifts as NumPy defines them: a count outside
+ * [0, W) gives 0, and -1 for a negative value shifted right; a left shift wraps through the
+ * unsigned type; a right shift is arithmetic, spelled out (C leaves a negative value's
+ * right shift to the implementation). */
+#define GPUX_DEF_BITS_S(dt, T, U, W)                                                    \
+  GPUX_BFN(bitwise_and, dt, T) { return a & b; }                                       \
+  GPUX_BFN(bitwise_or, dt, T) { return a | b; }                                        \
+  GPUX_BFN(bitwise_xor, dt, T) { return a ^ b; }                                       \
+  GPUX_BFN(left_shift, dt, T) {                                                        \
+    return (b < 0 || b >= W) ? (T)0 : GPUX_ASS_##dt((U)a << b);                        \
+  }                                                                                    \
+  GPUX_BFN(right_shift, dt, T) {                                                       \
+    if (b < 0 || b >= W) return a < 0 ? (T)-1 : (T)0;                                  \
+    return a < 0 ? ~(~a >> b) : a >> b;                                                \
+  }                                                                                    \
+  GPUX_UFN(bitwise_not, dt, T) { return ~x; }                                          \
+  GPUX_UFN(popcount, dt, T) { return popcount(x); }
+
+GPUX_DEF_BITS_S(i32, int, uint, 32)
+GPUX_DEF_BITS_S(i64, long, ulong, 64)
+
 /* uint8: wrap by truncation */
 GPUX_BFN(add, u8, uchar) { return (uchar)(a + b); }
 GPUX_BFN(sub, u8, uchar) { return (uchar)(a - b); }
@@ -89,6 +110,18 @@ GPUX_UFN(neg, u8, uchar) { return (uchar)(0u - x); }
 GPUX_UFN(abs, u8, uchar) { return x; }
 GPUX_UFN(sign, u8, uchar) { return x != 0; }
 GPUX_UFN(relu, u8, uchar) { return x; }
+GPUX_BFN(bitwise_and, u8, uchar) { return a & b; }
+GPUX_BFN(bitwise_or, u8, uchar) { return a | b; }
+GPUX_BFN(bitwise_xor, u8, uchar) { return a ^ b; }
+GPUX_BFN(left_shift, u8, uchar) { return b >= 8 ? (uchar)0 : (uchar)((uint)a << b); }
+GPUX_BFN(right_shift, u8, uchar) { return b >= 8 ? (uchar)0 : (uchar)(a >> b); }
+GPUX_UFN(bitwise_not, u8, uchar) { return (uchar)~x; }
+GPUX_UFN(popcount, u8, uchar) { return popcount(x); }
+
+/* bool: and, or and xor of 0 / 1 stay 0 / 1 (the logical ops) */
+GPUX_BFN(bitwise_and, b8, uchar) { return a & b; }
+GPUX_BFN(bitwise_or, b8, uchar) { return a | b; }
+GPUX_BFN(bitwise_xor, b8, uchar) { return a ^ b; }
 
 /* floats; ONE is 1 of the type */
 #define GPUX_DEF_FLOAT(dt, T, ONE)                                                     \

@@ -84,6 +84,10 @@
 #define GPUX_DT_STORAGE(M, a) GPUX_DT_ALL(M, a) GPUX_DT_HALF(M, a)
 #define GPUX_DT_NUMERIC(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8)
 #define GPUX_DT_FLOAT(M, a) M(a, f32) M(a, f64)
+/* the integer dtypes (shifts, popcount, bitwise_not), and those with bool (bitwise and, or,
+ * xor: on bool they are the logical ops) */
+#define GPUX_DT_INTEGER(M, a) M(a, i32) M(a, i64) M(a, u8)
+#define GPUX_DT_BITS(M, a) GPUX_DT_INTEGER(M, a) M(a, b8)
 /* element sizes the copy kernels exist for, and the index of a size in that list */
 #define GPUX_ELEM_SIZES(M) M(1) M(2) M(4) M(8)
 #define GPUX_ELEM_SIZE_COUNT 4
@@ -140,8 +144,13 @@
   X(ge, 13, GPUX_DT_ALL, GPUX_RES_BOOL)                                                      \
   X(logical_and, 14, GPUX_DT_ALL, GPUX_RES_BOOL)                                             \
   X(logical_or, 15, GPUX_DT_ALL, GPUX_RES_BOOL)                                              \
-  X(logical_xor, 16, GPUX_DT_ALL, GPUX_RES_BOOL)
-#define GPUX_BINARY_OP_COUNT 17
+  X(logical_xor, 16, GPUX_DT_ALL, GPUX_RES_BOOL)                                             \
+  X(bitwise_and, 17, GPUX_DT_BITS, GPUX_RES_SAME)                                            \
+  X(bitwise_or, 18, GPUX_DT_BITS, GPUX_RES_SAME)                                             \
+  X(bitwise_xor, 19, GPUX_DT_BITS, GPUX_RES_SAME)                                            \
+  X(left_shift, 20, GPUX_DT_INTEGER, GPUX_RES_SAME)                                          \
+  X(right_shift, 21, GPUX_DT_INTEGER, GPUX_RES_SAME)
+#define GPUX_BINARY_OP_COUNT 22
 
 #define GPUX_UNARY_OPS(X)                                                                    \
   X(neg, 0, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
@@ -162,8 +171,10 @@
   X(floor, 15, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                 \
   X(ceil, 16, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                  \
   X(round, 17, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                 \
-  X(logical_not, 18, GPUX_DT_ALL, GPUX_RES_BOOL)
-#define GPUX_UNARY_OP_COUNT 19
+  X(logical_not, 18, GPUX_DT_ALL, GPUX_RES_BOOL)                                             \
+  X(bitwise_not, 19, GPUX_DT_INTEGER, GPUX_RES_SAME)                                         \
+  X(popcount, 20, GPUX_DT_INTEGER, GPUX_RES_SAME)
+#define GPUX_UNARY_OP_COUNT 21
 
 /* Layout ids, in the order the host tables use. */
 #define GPUX_LAYOUT_C 0

@@ -124,6 +124,43 @@ template <class T> __device__ __forceinline__ unsigned char k_logical_xor(T a, T
 }
 
 /* ---- unary ---------------------------------------------------------------------------- */
+/* bits of the integer dtypes (and bool for and / or / xor: 0 / 1 stay 0 / 1). Shifts as
+ * NumPy defines them: a count outside [0, width) gives 0, and -1 for a negative value
+ * shifted right; left shifts wrap through the unsigned type; right shifts are arithmetic,
+ * spelled out. */
+template <class T> __device__ __forceinline__ T k_bitwise_and(T a, T b) { return (T)(a & b); }
+template <class T> __device__ __forceinline__ T k_bitwise_or(T a, T b) { return (T)(a | b); }
+template <class T> __device__ __forceinline__ T k_bitwise_xor(T a, T b) { return (T)(a ^ b); }
+template <class T> __device__ __forceinline__ T k_left_shift(T a, T b) {
+  static_assert(!tr<T>::fp, "shifts are defined for integer dtypes only");
+  constexpr T w = (T)(8 * sizeof(T));
+  typedef typename wrap_type<T>::type U;
+  if constexpr (tr<T>::sgn) {
+    if (b < 0) return (T)0;
+  }
+  return b >= w ? (T)0 : (T)((U)a << (U)b);
+}
+template <class T> __device__ __forceinline__ T k_right_shift(T a, T b) {
+  static_assert(!tr<T>::fp, "shifts are defined for integer dtypes only");
+  constexpr T w = (T)(8 * sizeof(T));
+  if constexpr (tr<T>::sgn) {
+    if (b < 0 || b >= w) return a < 0 ? (T)-1 : (T)0;
+    return a < 0 ? (T)~(~a >> b) : (T)(a >> b);
+  } else {
+    return b >= w ? (T)0 : (T)(a >> b);
+  }
+}
+template <class T> __device__ __forceinline__ T k_bitwise_not(T a) {
+  static_assert(!tr<T>::fp, "bitwise_not is defined for integer dtypes only");
+  return (T)~a;
+}
+template <class T> __device__ __forceinline__ T k_popcount(T a) {
+  static_assert(!tr<T>::fp, "popcount is defined for integer dtypes only");
+  typedef typename wrap_type<T>::type U;
+  if constexpr (sizeof(T) == 8) return (T)__popcll((unsigned long long)a);
+  else return (T)__popc((unsigned int)(U)a);
+}
+
 template <class T> __device__ __forceinline__ T k_neg(T a) {
   if constexpr (tr<T>::fp) return -a;
   else return wrap_neg(a);

@@ -18,8 +18,8 @@ static const char *const unary_names[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(NAME
 #undef NAME
 
 /* The public enums and the kernel lists must agree. */
-_Static_assert(GPUX_LOGICAL_XOR + 1 == GPUX_BINARY_OP_COUNT, "binary op ids");
-_Static_assert(GPUX_LOGICAL_NOT + 1 == GPUX_UNARY_OP_COUNT, "unary op ids");
+_Static_assert(GPUX_RIGHT_SHIFT + 1 == GPUX_BINARY_OP_COUNT, "binary op ids");
+_Static_assert(GPUX_POPCOUNT + 1 == GPUX_UNARY_OP_COUNT, "unary op ids");
 _Static_assert(GPUX_BFLOAT16 + 1 == GPUX_KDT_COUNT && GPUX_DTYPE_COUNT == GPUX_KDT_COUNT &&
                    GPUX_BOOL == GPUX_KDT_b8 && GPUX_UINT8 == GPUX_KDT_u8 &&
                    GPUX_FLOAT64 == GPUX_KDT_f64 && GPUX_INT64 == GPUX_KDT_i64 &&

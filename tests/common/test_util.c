@@ -343,6 +343,8 @@ const void *gt_random_cached(gpux_dtype dt, int64_t n, gt_domain dom, uint64_t s
 
 gt_domain gt_binary_domain(gpux_binary_op op, gpux_dtype dt, int operand) {
   if (op == GPUX_POW) return operand == 0 ? GT_DOM_POW_BASE : GT_DOM_POW_EXP;
+  /* shift counts: 0 .. 70 with some negative and some huge (in and out of [0, width)) */
+  if ((op == GPUX_LEFT_SHIFT || op == GPUX_RIGHT_SHIFT) && operand == 1) return GT_DOM_POW_EXP;
   if (ref_dtype_is_float(dt) && (op >= GPUX_EQ || op == GPUX_MINIMUM || op == GPUX_MAXIMUM))
     return GT_DOM_SMALLINT; /* ties and zeros; SMALLINT also yields fractions */
   return GT_DOM_ANY;

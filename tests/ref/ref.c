@@ -243,13 +243,18 @@ int ref_unary_supported(gpux_unary_op op, gpux_dtype dt) {
 #undef REF_OP_DTYPES
 #undef REF_DT_BIT
 
+/* the result kinds, from the same lists */
+#define REF_OP_RES(op, id, dts, res) [id] = res,
 gpux_dtype ref_binary_result(gpux_binary_op op, gpux_dtype dt) {
-  return op >= GPUX_EQ ? GPUX_BOOL : dt;
+  static const int res[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(REF_OP_RES)};
+  return res[op] == GPUX_RES_BOOL ? GPUX_BOOL : dt;
 }
 
 gpux_dtype ref_unary_result(gpux_unary_op op, gpux_dtype dt) {
-  return op == GPUX_LOGICAL_NOT ? GPUX_BOOL : dt;
+  static const int res[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(REF_OP_RES)};
+  return res[op] == GPUX_RES_BOOL ? GPUX_BOOL : dt;
 }
+#undef REF_OP_RES
 
 /* ---- integers */
 
@@ -286,6 +291,18 @@ static int64_t int_mod(gpux_dtype dt, int64_t a, int64_t b) {
   return r;
 }
 
+static int int_width(gpux_dtype dt) {
+  return dt == GPUX_INT64 ? 64 : dt == GPUX_INT32 ? 32 : 8;
+}
+
+/* NumPy's shifts: a count outside [0, width) gives 0, or -1 for a negative value shifted
+ * right; right shifts of signed values are arithmetic */
+static int64_t int_shift(gpux_dtype dt, int64_t a, int64_t b, int left) {
+  if (b < 0 || b >= int_width(dt)) return left ? 0 : (a < 0 ? -1 : 0);
+  if (left) return ref_wrap(dt, (uint64_t)a << b);
+  return a < 0 ? ~(~a >> b) : a >> b;
+}
+
 static ref_value binary_int(gpux_binary_op op, gpux_dtype dt, int64_t a, int64_t b) {
   ref_value r;
   r.i = 0;
@@ -308,6 +325,11 @@ static ref_value binary_int(gpux_binary_op op, gpux_dtype dt, int64_t a, int64_t
     case GPUX_LOGICAL_AND: r.i = (a != 0) && (b != 0); break;
     case GPUX_LOGICAL_OR: r.i = (a != 0) || (b != 0); break;
     case GPUX_LOGICAL_XOR: r.i = (a != 0) != (b != 0); break;
+    case GPUX_BITWISE_AND: r.i = ref_wrap(dt, ua & ub); break;
+    case GPUX_BITWISE_OR: r.i = ref_wrap(dt, ua | ub); break;
+    case GPUX_BITWISE_XOR: r.i = ref_wrap(dt, ua ^ ub); break;
+    case GPUX_LEFT_SHIFT: r.i = int_shift(dt, a, b, 1); break;
+    case GPUX_RIGHT_SHIFT: r.i = int_shift(dt, a, b, 0); break;
   }
   return r;
 }
@@ -342,6 +364,7 @@ static ref_value binary_float(gpux_binary_op op, double a, double b) {
     case GPUX_LOGICAL_AND: r.i = (a != 0) && (b != 0); break;
     case GPUX_LOGICAL_OR: r.i = (a != 0) || (b != 0); break;
     case GPUX_LOGICAL_XOR: r.i = (a != 0) != (b != 0); break;
+    default: break; /* integer-only ops */
   }
   return r;
 }
@@ -362,6 +385,13 @@ ref_value ref_unary1(gpux_unary_op op, gpux_dtype dt, ref_value a) {
       case GPUX_SIGN: r.i = (x > 0) - (x < 0); break;
       case GPUX_RELU: r.i = x < 0 ? 0 : x; break;
       case GPUX_LOGICAL_NOT: r.i = x == 0; break;
+      case GPUX_BITWISE_NOT: r.i = ref_wrap(dt, ~(uint64_t)x); break;
+      case GPUX_POPCOUNT: {
+        const int w = int_width(dt);
+        const uint64_t bits = w == 64 ? (uint64_t)x : (uint64_t)x & ((UINT64_C(1) << w) - 1);
+        r.i = __builtin_popcountll(bits);
+        break;
+      }
       default: break; /* unsupported for integers */
     }
     return r;
@@ -387,6 +417,7 @@ ref_value ref_unary1(gpux_unary_op op, gpux_dtype dt, ref_value a) {
     case GPUX_CEIL: r.f = ceil(x); break;
     case GPUX_ROUND: r.f = rint(x); break; /* default rounding mode: half to even */
     case GPUX_LOGICAL_NOT: r.i = x == 0; break;
+    default: break; /* integer-only ops */
   }
   return r;
 }
