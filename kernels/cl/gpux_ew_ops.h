@@ -27,16 +27,11 @@
       GPUX_T_##dt x) {                                                                   \
     return gpux_unary##op_##_##dt##_fn(x);                                               \
   }
-/* bool gets no overload of its own: its type is uchar, whose overload computes the same on
- * 0 / 1 (bitwise and, or, xor) */
-#define GPUX__EW_KEEP_f32(M, op_, dt) GPUX_ON_f32(M, op_, dt)
-#define GPUX__EW_KEEP_f64(M, op_, dt) GPUX_ON_f64(M, op_, dt)
-#define GPUX__EW_KEEP_i32(M, op_, dt) GPUX_ON_i32(M, op_, dt)
-#define GPUX__EW_KEEP_i64(M, op_, dt) GPUX_ON_i64(M, op_, dt)
-#define GPUX__EW_KEEP_u8(M, op_, dt) GPUX_ON_u8(M, op_, dt)
-#define GPUX__EW_KEEP_b8(M, op_, dt)
-#define GPUX__EW_BDT(op_, dt) GPUX__EW_KEEP_##dt(GPUX__EW_B, op_, dt)
-#define GPUX__EW_UDT(op_, dt) GPUX__EW_KEEP_##dt(GPUX__EW_U, op_, dt)
+/* each dtype with a type of its own (GPUX_OWN_TYPE_*: not bool) that the device has */
+#define GPUX__EW_BON(op_, dt) GPUX_ON_##dt(GPUX__EW_B, op_, dt)
+#define GPUX__EW_UON(op_, dt) GPUX_ON_##dt(GPUX__EW_U, op_, dt)
+#define GPUX__EW_BDT(op_, dt) GPUX_OWN_TYPE_##dt(GPUX__EW_BON, op_, dt)
+#define GPUX__EW_UDT(op_, dt) GPUX_OWN_TYPE_##dt(GPUX__EW_UON, op_, dt)
 /* res is GPUX_RES_SAME (0) or GPUX_RES_BOOL (1), expanded before the paste */
 #define GPUX__EW_PICK(res, M, dts, op_) GPUX__EW_RES_##res(M, dts, op_)
 #define GPUX__EW_RES_0(M, dts, op_) dts(M, op_)
@@ -52,12 +47,8 @@ GPUX_UNARY_OPS(GPUX__EW_UOP)
 #undef GPUX__EW_PICK
 #undef GPUX__EW_UDT
 #undef GPUX__EW_BDT
-#undef GPUX__EW_KEEP_b8
-#undef GPUX__EW_KEEP_u8
-#undef GPUX__EW_KEEP_i64
-#undef GPUX__EW_KEEP_i32
-#undef GPUX__EW_KEEP_f64
-#undef GPUX__EW_KEEP_f32
+#undef GPUX__EW_UON
+#undef GPUX__EW_BON
 #undef GPUX__EW_U
 #undef GPUX__EW_B
 #endif

@@ -88,6 +88,16 @@
  * xor: on bool they are the logical ops) */
 #define GPUX_DT_INTEGER(M, a) M(a, i32) M(a, i64) M(a, u8)
 #define GPUX_DT_BITS(M, a) GPUX_DT_INTEGER(M, a) M(a, b8)
+/* Whether a compute dtype has a kernel type of its own: bool's is uint8's (uchar / unsigned
+ * char), so a set of overloads by type (the expressions' ops preludes) leaves bool out and
+ * uint8's overload serves it (the same result on 0 / 1: bitwise and, or, xor).
+ * GPUX_OWN_TYPE_<dt>(M, a, dt) is M(a, dt), or nothing for bool. */
+#define GPUX_OWN_TYPE_f32(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_f64(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_i32(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_i64(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_u8(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_b8(M, a, dt)
 /* element sizes the copy kernels exist for, and the index of a size in that list */
 #define GPUX_ELEM_SIZES(M) M(1) M(2) M(4) M(8)
 #define GPUX_ELEM_SIZE_COUNT 4

@@ -26,16 +26,9 @@
   __device__ __forceinline__ GPUX__EW_T_##dt gpux_##op(GPUX__EW_T_##dt a) {       \
     return gpux_cu::k_##op<GPUX__EW_T_##dt>(a);                                   \
   }
-/* bool gets no overload of its own: its type is unsigned char, whose overload computes
- * the same on 0 / 1 (bitwise and, or, xor) */
-#define GPUX__EW_KEEP_f32(M, op, dt) M(op, dt)
-#define GPUX__EW_KEEP_f64(M, op, dt) M(op, dt)
-#define GPUX__EW_KEEP_i32(M, op, dt) M(op, dt)
-#define GPUX__EW_KEEP_i64(M, op, dt) M(op, dt)
-#define GPUX__EW_KEEP_u8(M, op, dt) M(op, dt)
-#define GPUX__EW_KEEP_b8(M, op, dt)
-#define GPUX__EW_BIN(op, dt) GPUX__EW_KEEP_##dt(GPUX__EW_BIN1, op, dt)
-#define GPUX__EW_UN(op, dt) GPUX__EW_KEEP_##dt(GPUX__EW_UN1, op, dt)
+/* each dtype with a type of its own (GPUX_OWN_TYPE_*: not bool) */
+#define GPUX__EW_BIN(op, dt) GPUX_OWN_TYPE_##dt(GPUX__EW_BIN1, op, dt)
+#define GPUX__EW_UN(op, dt) GPUX_OWN_TYPE_##dt(GPUX__EW_UN1, op, dt)
 /* res is GPUX_RES_SAME (0) or GPUX_RES_BOOL (1), expanded before the paste */
 #define GPUX__EW_PICK(res, M, dts, op) GPUX__EW_RES_##res(M, dts, op)
 #define GPUX__EW_RES_0(M, dts, op) dts(M, op)
@@ -52,12 +45,6 @@ GPUX_UNARY_OPS(GPUX__EW_UOP)
 #undef GPUX__EW_PICK
 #undef GPUX__EW_UN
 #undef GPUX__EW_BIN
-#undef GPUX__EW_KEEP_b8
-#undef GPUX__EW_KEEP_u8
-#undef GPUX__EW_KEEP_i64
-#undef GPUX__EW_KEEP_i32
-#undef GPUX__EW_KEEP_f64
-#undef GPUX__EW_KEEP_f32
 #undef GPUX__EW_UN1
 #undef GPUX__EW_BIN1
 #undef GPUX__EW_T_u8

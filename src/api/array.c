@@ -436,14 +436,16 @@ gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *
   struct gpux_context *ctx = dst->ctx;
   struct gpux_stream *q = gpux__stream_cur(ctx);
   size_t es = gpux_dtype_size(dst->dtype);
-  gpux__launch l;
-  l.opnd[0] = gpux__operand_on(q, dst);
-  l.opnd[1] = gpux__operand_on(q, src);
+  gpux__stream_use(q, dst);
+  gpux__stream_use(q, src);
   if (gpux__same_shape(dst, src) && gpux__is_contiguous(dst) && gpux__is_contiguous(src))
     return ctx->be->mem_copy(q->q, dst->st->blk.buf, (size_t)dst->offset * es, src->st->blk.buf,
                              (size_t)src->offset * es, (size_t)dst->size * es);
+  gpux__launch l;
   const struct gpux_array *ops[2] = {dst, src};
   l.layout = GPUX_LAYOUT_N;
+  l.opnd[0] = gpux__operand_of(dst);
+  l.opnd[1] = gpux__operand_of(src);
   gpux__plan_nd(&l.nd, 2, ops, dst->ndim, dst->shape);
   l.n = l.nd.n;
   return ctx->be->copy(q->q, (int)es, &l);

@@ -346,13 +346,19 @@ GPUX_API void gpux_event_release(gpux_event_t e) {
   gpux__context_unref(ctx);
 }
 
-GPUX_API gpux_status gpux_event_record_on(gpux_event_t e, gpux_stream_t s) {
-  GPUX__API_FN();
+/* an event and a stream of one context */
+static gpux_status check_event_stream(const struct gpux_event *e, const struct gpux_stream *s) {
   if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "event is NULL");
   if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "stream is NULL");
   if (s->ctx != e->ctx)
     return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH,
                            "the event and the stream belong to different contexts");
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_event_record_on(gpux_event_t e, gpux_stream_t s) {
+  GPUX__API_FN();
+  GPUX__CHECK(check_event_stream(e, s));
   GPUX__CHECK(e->ctx->be->event_record(s->q, e->ev));
   __atomic_store_n(&e->recorded, 1, __ATOMIC_RELEASE);
   return GPUX_SUCCESS;
@@ -385,11 +391,7 @@ GPUX_API gpux_status gpux_event_query(int *done, gpux_event_t e) {
 
 GPUX_API gpux_status gpux_stream_wait_event(gpux_stream_t s, gpux_event_t e) {
   GPUX__API_FN();
-  if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "stream is NULL");
-  if (!e) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "event is NULL");
-  if (s->ctx != e->ctx)
-    return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH,
-                           "the event and the stream belong to different contexts");
+  GPUX__CHECK(check_event_stream(e, s));
   if (!__atomic_load_n(&e->recorded, __ATOMIC_ACQUIRE)) return GPUX_SUCCESS;
   return s->ctx->be->queue_wait_event(s->q, e->ev);
 }

@@ -161,6 +161,16 @@ static gpux_status check_kind(const struct gpux_context *ctx, gpux_backend_kind 
   return GPUX_SUCCESS;
 }
 
+/* The CUstream or cl_command_queue of stream s, for the public getters of both backends
+ * (both handle types are pointers) */
+static gpux_status stream_native(void **out, gpux_stream_t s, gpux_backend_kind kind) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the output is NULL");
+  *out = NULL;
+  if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the gpux stream is NULL");
+  GPUX__CHECK(check_kind(s->ctx, kind, "stream's context"));
+  return s->ctx->be->queue_native(s->q, out);
+}
+
 static gpux_status check_out_array(struct gpux_array **out, const char *what) {
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s is NULL", what);
   *out = NULL;
@@ -192,14 +202,7 @@ GPUX_API gpux_status gpux_cuda_context_get(CUcontext *context, CUdevice *device,
 
 GPUX_API gpux_status gpux_cuda_stream_get(CUstream *stream, gpux_stream_t s) {
   GPUX__API_FN();
-  if (!stream) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "stream is NULL");
-  *stream = NULL;
-  if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the gpux stream is NULL");
-  GPUX__CHECK(check_kind(s->ctx, GPUX_BACKEND_CUDA, "stream's context"));
-  void *q = NULL;
-  GPUX__CHECK(s->ctx->be->queue_native(s->q, &q));
-  *stream = (CUstream)q;
-  return GPUX_SUCCESS;
+  return stream_native((void **)stream, s, GPUX_BACKEND_CUDA);
 }
 
 GPUX_API gpux_status gpux_cuda_array_wrap(gpux_array_t *out, gpux_context_t ctx, CUdeviceptr ptr,
@@ -252,14 +255,7 @@ GPUX_API gpux_status gpux_opencl_context_get(cl_context *context, cl_device_id *
 
 GPUX_API gpux_status gpux_opencl_stream_get(cl_command_queue *queue, gpux_stream_t s) {
   GPUX__API_FN();
-  if (!queue) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "queue is NULL");
-  *queue = NULL;
-  if (!s) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "the gpux stream is NULL");
-  GPUX__CHECK(check_kind(s->ctx, GPUX_BACKEND_OPENCL, "stream's context"));
-  void *q = NULL;
-  GPUX__CHECK(s->ctx->be->queue_native(s->q, &q));
-  *queue = (cl_command_queue)q;
-  return GPUX_SUCCESS;
+  return stream_native((void **)queue, s, GPUX_BACKEND_OPENCL);
 }
 
 GPUX_API gpux_status gpux_opencl_array_wrap(gpux_array_t *out, gpux_context_t ctx, cl_mem mem,

@@ -46,11 +46,16 @@ void gpux__stream_retain(struct gpux_stream *s) {
   if (!s->is_default) __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
 }
 
+/* s's queue (after its work) and bounce buffers */
+static void stream_free_queue(struct gpux_context *ctx, struct gpux_stream *s) {
+  ctx->be->queue_destroy(s->q); /* waits for its work */
+  gpux__staging_free(ctx, s->staging);
+}
+
 void gpux__stream_unref(struct gpux_stream *s) {
   if (s->is_default || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) != 0) return;
   struct gpux_context *ctx = s->ctx;
-  ctx->be->queue_destroy(s->q); /* waits for its work */
-  gpux__staging_free(ctx, s->staging);
+  stream_free_queue(ctx, s);
   pthread_mutex_lock(&ctx->lock);
   gpux__pool_forget_stream(ctx, s);
   struct gpux_stream **pp = &ctx->streams;
@@ -93,8 +98,7 @@ void gpux__streams_destroy(struct gpux_context *ctx) {
   while (ctx->streams) {
     struct gpux_stream *s = ctx->streams;
     ctx->streams = s->next;
-    ctx->be->queue_destroy(s->q);
-    gpux__staging_free(ctx, s->staging);
+    stream_free_queue(ctx, s);
     free(s);
   }
 }
