@@ -105,8 +105,11 @@ static void test_strided(void **state) {
  * stream and on another one, an upload right after a download (the same buffers). */
 static void test_staged(void **state) {
   (void)state;
-  const int64_t chunk = (int64_t)1 << 20; /* float32 elements of one 4 MiB chunk */
-  const int64_t sizes[] = {chunk, chunk + 1, 4 * chunk - 1, 5 * chunk + 3};
+  /* float32 elements: the staging threshold (4 MiB: two 2 MiB chunks), one more (a short
+   * third chunk), 16 MiB - 4 bytes (eight chunks: the ring of four buffers wraps twice) and
+   * 20 MiB + 12 bytes (3 MiB chunks, the last short) */
+  const int64_t mib = (int64_t)1 << 18;
+  const int64_t sizes[] = {4 * mib, 4 * mib + 1, 16 * mib - 1, 20 * mib + 3};
   gpux_stream_t other = NULL;
   if (gpux_stream_create(&other, gt_ctx) != GPUX_SUCCESS) gpux_clear_error();
   for (int on = 0; on < (other ? 2 : 1); on++) {

@@ -83,8 +83,9 @@ GPUX_API void gpux_pinned_free(void *p);
  * the synchronization of an event recorded after the call. From pinned memory
  * (gpux_pinned_alloc, or memory the driver knows as page-locked) the copy overlaps with the
  * host's work. From other memory a transfer of 4 MiB or more goes through page-locked bounce
- * buffers of the stream's (4 MiB chunks, the host's copies on GPUX_COPY_THREADS threads,
- * default up to 4, overlapping the bus), in this form and the blocking one alike: a write
+ * buffers of the stream's (4 x 16 MiB; chunks of 2 to 16 MiB, the host's copies on
+ * GPUX_COPY_THREADS threads, default half the cores up to 8, overlapping the bus), in this
+ * form and the blocking one alike: a write
  * returns when the host's data is in the bounce buffers, a read when it is in data; smaller
  * ones are the driver's (which may copy before returning). Errors of the copy itself show at
  * that synchronization. */
