@@ -144,7 +144,7 @@
 #define GPUX_DT_STORAGE_INDIRECT() GPUX_DT_STORAGE
 #define GPUX_CAST_TO(from, to) GPUX_ON2_##to(GPUX_CAST_KERNELS, from, to)
 #define GPUX_CAST_FROM_(a_, from) GPUX_DT_STORAGE_INDIRECT GPUX_EMPTY()()(GPUX_CAST_TO, from)
-#define GPUX_CAST_FROM(a_, from) GPUX_ON_##from(GPUX_CAST_FROM_, a_, from)
+#define GPUX_CAST_FROM(a_, from) GPUX_KON_##from(GPUX_CAST_FROM_, a_, from)
 GPUX_EXPAND(GPUX_DT_STORAGE(GPUX_CAST_FROM, _))
 
 /* ------------------------------------------------------------------ copy_n, copy_t */
@@ -208,7 +208,9 @@ GPUX_EXPAND(GPUX_DT_STORAGE(GPUX_CAST_FROM, _))
           dst[r * p.stride[0][1] + tx * p.stride[0][0]] = tile[tx][r];                        \
     }                                                                                         \
   }
+#ifdef GPUX_PART_HAS_NONE /* the part of no dtype (gpux_kernels.h) */
 GPUX_ELEM_SIZES(GPUX_COPY_KERNELS)
+#endif
 
 /* ------------------------------------------------------------------ fill, arange, linspace */
 #define GPUX_FILL_KERNELS(a_, dt) GPUX_FILL_KERNELS_(dt, GPUX_T_##dt)
@@ -225,5 +227,5 @@ GPUX_ELEM_SIZES(GPUX_COPY_KERNELS)
     GPUX_MAP_C0(T, GPUX_VEC(T), out, out_off, n,                                                         \
                 GPUX_CVT_REAL(dt, (j == n - 1 && j > 0) ? stop : start + (gpux_real)j * step))         \
   }
-#define GPUX_FILL_DT(a_, dt) GPUX_ON_##dt(GPUX_FILL_KERNELS, a_, dt)
+#define GPUX_FILL_DT(a_, dt) GPUX_KON_##dt(GPUX_FILL_KERNELS, a_, dt)
 GPUX_DT_STORAGE(GPUX_FILL_DT, _)

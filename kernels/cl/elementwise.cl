@@ -74,7 +74,7 @@ GPUX_DT_ALL(GPUX_DEF_BOOL_OPS_DT, _)
       out[GPUX_ND_OFF(p, 0)] = fn(a[GPUX_ND_OFF(p, 1)], b[GPUX_ND_OFF(p, 2)]);                                                  \
     }                                                                                          \
   }
-#define GPUX_BINARY_DT(kn, dt) GPUX_ON_##dt(GPUX_BINARY_KERNELS, kn, dt)
+#define GPUX_BINARY_DT(kn, dt) GPUX_KON_##dt(GPUX_BINARY_KERNELS, kn, dt)
 #define GPUX_BINARY_OP(op, id, DTLIST, RES) DTLIST(GPUX_BINARY_DT, gpux_binary_##op)
 GPUX_BINARY_OPS(GPUX_BINARY_OP)
 
@@ -91,7 +91,7 @@ GPUX_BINARY_OPS(GPUX_BINARY_OP)
       out[GPUX_ND_OFF(p, 0)] = fn(a[GPUX_ND_OFF(p, 1)]);                                                             \
     }                                                                                          \
   }
-#define GPUX_UNARY_DT(kn, dt) GPUX_ON_##dt(GPUX_UNARY_KERNELS, kn, dt)
+#define GPUX_UNARY_DT(kn, dt) GPUX_KON_##dt(GPUX_UNARY_KERNELS, kn, dt)
 #define GPUX_UNARY_OP(op, id, DTLIST, RES) DTLIST(GPUX_UNARY_DT, gpux_unary_##op)
 GPUX_UNARY_OPS(GPUX_UNARY_OP)
 
@@ -111,5 +111,5 @@ GPUX_UNARY_OPS(GPUX_UNARY_OP)
       out[GPUX_ND_OFF(p, 0)] = cond[GPUX_ND_OFF(p, 1)] ? a[GPUX_ND_OFF(p, 2)] : b[GPUX_ND_OFF(p, 3)];                                      \
     }                                                                                          \
   }
-#define GPUX_WHERE_DT(a_, dt) GPUX_ON_##dt(GPUX_WHERE_KERNELS, a_, dt)
+#define GPUX_WHERE_DT(a_, dt) GPUX_KON_##dt(GPUX_WHERE_KERNELS, a_, dt)
 GPUX_DT_ALL(GPUX_WHERE_DT, _)

@@ -22,6 +22,53 @@ typedef float gpux_real;
 #define GPUX_ON_i64(M, a, dt) M(a, dt)
 #define GPUX_ON_u8(M, a, dt) M(a, dt)
 #define GPUX_ON_b8(M, a, dt) M(a, dt)
+/* Kernel generation goes through GPUX_KON_<dt>: GPUX_ON_<dt> when the program is built
+ * whole or as dtype dt's part (GPUX_PART, gpux_kernels.h), else nothing. Helpers (types,
+ * functions) keep GPUX_ON_<dt>: another part's kernels may use them. */
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_f32
+#define GPUX_KON_f32(M, a, dt) GPUX_ON_f32(M, a, dt)
+#else
+#define GPUX_KON_f32(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_f64
+#define GPUX_KON_f64(M, a, dt) GPUX_ON_f64(M, a, dt)
+#else
+#define GPUX_KON_f64(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_i32
+#define GPUX_KON_i32(M, a, dt) GPUX_ON_i32(M, a, dt)
+#else
+#define GPUX_KON_i32(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_i64
+#define GPUX_KON_i64(M, a, dt) GPUX_ON_i64(M, a, dt)
+#else
+#define GPUX_KON_i64(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_u8
+#define GPUX_KON_u8(M, a, dt) GPUX_ON_u8(M, a, dt)
+#else
+#define GPUX_KON_u8(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_b8
+#define GPUX_KON_b8(M, a, dt) GPUX_ON_b8(M, a, dt)
+#else
+#define GPUX_KON_b8(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_f16
+#define GPUX_KON_f16(M, a, dt) GPUX_ON_f16(M, a, dt)
+#else
+#define GPUX_KON_f16(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_bf16
+#define GPUX_KON_bf16(M, a, dt) GPUX_ON_bf16(M, a, dt)
+#else
+#define GPUX_KON_bf16(M, a, dt)
+#endif
+/* the kernels of no dtype (GPUX_PART_NONE) */
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_PART_NONE
+#define GPUX_PART_HAS_NONE 1
+#endif
 /* a second set, for use inside an expansion of the first (casts: from, then to) */
 #define GPUX_ON2_f32(M, a, dt) M(a, dt)
 #define GPUX_ON2_i32(M, a, dt) M(a, dt)

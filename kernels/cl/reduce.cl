@@ -678,6 +678,6 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RD_KERNELS(Kx, dt)                                                               \
   GPUX_RD_DEF_##Kx(gpux_rd_##Kx##dt, dt)                                                      \
   GPUX_RD_KERNELS_(gpux_rd_##Kx##dt, gpux_reduce_##Kx##dt, GPUX_RD_CVK_##Kx(dt), dt)
-#define GPUX_RD_DT(Kx, dt) GPUX_ON_##dt(GPUX_RD_KERNELS, Kx, dt)
+#define GPUX_RD_DT(Kx, dt) GPUX_KON_##dt(GPUX_RD_KERNELS, Kx, dt)
 #define GPUX_RD_KIND(K, id, DTLIST, ACC) DTLIST(GPUX_RD_DT, K##_)
 GPUX_REDUCE_KINDS(GPUX_RD_KIND)

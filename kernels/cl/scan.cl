@@ -301,6 +301,6 @@
  * kind names are pasted at once (K##_), as in reduce.cl */
 #define GPUX_SC_KERNEL(Kx, dt)                                                                \
   GPUX_SC_DEF_##Kx(gpux_sc_##Kx##dt, dt) GPUX_SC_KERNEL_(gpux_sc_##Kx##dt, gpux_scan_##Kx##dt)
-#define GPUX_SC_DT(Kx, dt) GPUX_ON_##dt(GPUX_SC_KERNEL, Kx, dt)
+#define GPUX_SC_DT(Kx, dt) GPUX_KON_##dt(GPUX_SC_KERNEL, Kx, dt)
 #define GPUX_SC_KIND(K, id, DTLIST, ACC) DTLIST(GPUX_SC_DT, K##_)
 GPUX_SCAN_KINDS(GPUX_SC_KIND)

@@ -59,6 +59,13 @@
 #define GPUX_KDT_f16 6
 #define GPUX_KDT_bf16 7
 #define GPUX_KDT_COUNT 8
+/* Program parts: an OpenCL family whose kernels each belong to one dtype is built per part,
+ * on the first use of that part, with -DGPUX_PART=<id> (a dtype id, or GPUX_PART_NONE for
+ * kernels of no dtype: the copies by element size), so that a program using float32 only
+ * never compiles the kernels of the other dtypes. Built without GPUX_PART, a source has
+ * every part (kernels/cl/gpux_cl_prelude.h: GPUX_KON_<dt>). */
+#define GPUX_PART_NONE GPUX_KDT_COUNT
+#define GPUX_PART_COUNT (GPUX_KDT_COUNT + 1)
 /* The facts of each dtype, written once: X(dt, element bytes, public name), in id order.
  * Every size or name table of the core, the backends and the tests expands it, e.g.
  *   static const size_t size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)}; */

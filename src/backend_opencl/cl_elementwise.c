@@ -34,49 +34,51 @@ static const char layout_char[3] = {[GPUX_LAYOUT_C] = 'c', [GPUX_LAYOUT_S] = 's'
   } while (0)
 
 /* ---------------------------------------------------------------- kernel tables */
-static gpux_status resolve_elementwise(gpux__bctx *b, cl_program p) {
+/* Both families are split by dtype (gpux_kernels.h: program parts): part is the dtype of
+ * the kernels to resolve (casts: the source dtype), or GPUX_PART_NONE (the copies). */
+static gpux_status resolve_elementwise(gpux__bctx *b, cl_program p, int part) {
   gpux_status s;
+  const int dt = part;
+  if (dt >= GPUX_KDT_COUNT) return GPUX_SUCCESS;
   for (int op = 0; op < GPUX_BINARY_OP_COUNT; op++)
-    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
-      if (binary_ops[op].dtypes & (1u << dt))
-        for (int l = 0; l < 3; l++)
-          TRY(gpux_cl_resolve(b, p, &b->binary[op][dt][l], IS_F64(dt),
-                              GPUX_KN_LAYOUT(GPUX_KN_BINARY("%s", "%s"), "%c"),
-                              binary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
+    if (binary_ops[op].dtypes & (1u << dt))
+      for (int l = 0; l < 3; l++)
+        TRY(gpux_cl_resolve(b, p, &b->binary[op][dt][l], IS_F64(dt),
+                            GPUX_KN_LAYOUT(GPUX_KN_BINARY("%s", "%s"), "%c"),
+                            binary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
   for (int op = 0; op < GPUX_UNARY_OP_COUNT; op++)
-    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
-      if (unary_ops[op].dtypes & (1u << dt))
-        for (int l = 0; l < 3; l += 2) /* c, n */
-          TRY(gpux_cl_resolve(b, p, &b->unary[op][dt][l], IS_F64(dt),
-                              GPUX_KN_LAYOUT(GPUX_KN_UNARY("%s", "%s"), "%c"),
-                              unary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
-  for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
-    for (int l = 0; l < 3 && (where_dtypes & (1u << dt)); l += 2)
-      TRY(gpux_cl_resolve(b, p, &b->where[dt][l], IS_F64(dt),
-                          GPUX_KN_LAYOUT(GPUX_KN_WHERE("%s"), "%c"),
-                          gpux_cl_dt_name[dt], layout_char[l]));
+    if (unary_ops[op].dtypes & (1u << dt))
+      for (int l = 0; l < 3; l += 2) /* c, n */
+        TRY(gpux_cl_resolve(b, p, &b->unary[op][dt][l], IS_F64(dt),
+                            GPUX_KN_LAYOUT(GPUX_KN_UNARY("%s", "%s"), "%c"),
+                            unary_ops[op].name, gpux_cl_dt_name[dt], layout_char[l]));
+  for (int l = 0; l < 3 && (where_dtypes & (1u << dt)); l += 2)
+    TRY(gpux_cl_resolve(b, p, &b->where[dt][l], IS_F64(dt),
+                        GPUX_KN_LAYOUT(GPUX_KN_WHERE("%s"), "%c"), gpux_cl_dt_name[dt],
+                        layout_char[l]));
   return GPUX_SUCCESS;
 }
 
-static gpux_status resolve_copy(gpux__bctx *b, cl_program p) {
+static gpux_status resolve_copy(gpux__bctx *b, cl_program p, int part) {
   gpux_status s;
-  for (int from = 0; from < GPUX_KDT_COUNT; from++)
-    for (int to = 0; to < GPUX_KDT_COUNT; to++)
-      for (int l = 0; l < 3; l += 2)
-        TRY(gpux_cl_resolve(b, p, &b->cast[from][to][l], IS_F64(from) || IS_F64(to),
-                            GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "%c"), gpux_cl_dt_name[from], gpux_cl_dt_name[to],
-                            layout_char[l]));
-  for (int i = 0; i < GPUX_CL_NSIZES; i++) {
-    TRY(gpux_cl_resolve(b, p, &b->copy_n[i], 0, GPUX_KN_COPY_N("%d"), copy_sizes[i]));
-    TRY(gpux_cl_resolve(b, p, &b->copy_t[i], 0, GPUX_KN_COPY_T("%d"), copy_sizes[i]));
+  if (part == GPUX_PART_NONE) {
+    for (int i = 0; i < GPUX_CL_NSIZES; i++) {
+      TRY(gpux_cl_resolve(b, p, &b->copy_n[i], 0, GPUX_KN_COPY_N("%d"), copy_sizes[i]));
+      TRY(gpux_cl_resolve(b, p, &b->copy_t[i], 0, GPUX_KN_COPY_T("%d"), copy_sizes[i]));
+    }
+    return GPUX_SUCCESS;
   }
-  for (int dt = 0; dt < GPUX_KDT_COUNT; dt++) {
-    TRY(gpux_cl_resolve(b, p, &b->fill[dt], IS_F64(dt), GPUX_KN_FILL("%s"), gpux_cl_dt_name[dt]));
-    TRY(gpux_cl_resolve(b, p, &b->arange[dt], IS_F64(dt), GPUX_KN_ARANGE("%s"),
-                        gpux_cl_dt_name[dt]));
-    TRY(gpux_cl_resolve(b, p, &b->linspace[dt], IS_F64(dt), GPUX_KN_LINSPACE("%s"),
-                        gpux_cl_dt_name[dt]));
-  }
+  const int dt = part; /* the casts from dt, and dt's generators */
+  for (int to = 0; to < GPUX_KDT_COUNT; to++)
+    for (int l = 0; l < 3; l += 2)
+      TRY(gpux_cl_resolve(b, p, &b->cast[dt][to][l], IS_F64(dt) || IS_F64(to),
+                          GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "%c"), gpux_cl_dt_name[dt],
+                          gpux_cl_dt_name[to], layout_char[l]));
+  TRY(gpux_cl_resolve(b, p, &b->fill[dt], IS_F64(dt), GPUX_KN_FILL("%s"), gpux_cl_dt_name[dt]));
+  TRY(gpux_cl_resolve(b, p, &b->arange[dt], IS_F64(dt), GPUX_KN_ARANGE("%s"),
+                      gpux_cl_dt_name[dt]));
+  TRY(gpux_cl_resolve(b, p, &b->linspace[dt], IS_F64(dt), GPUX_KN_LINSPACE("%s"),
+                      gpux_cl_dt_name[dt]));
   return GPUX_SUCCESS;
 }
 
@@ -124,7 +126,7 @@ static gpux_status launch_binary(gpux__bq *q, int op, const gpux__launch *l) {
   gpux__bctx *b = q->b;
   int dt = l->opnd[1].dtype;
   cl_kernel k;
-  GET_KERNEL(k, &gpux_cl_fam_elementwise, b->binary[op][dt][l->layout], IS_F64(dt));
+  GET_KERNEL(k, &gpux_cl_fam_elementwise, dt, b->binary[op][dt][l->layout], IS_F64(dt));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   if (l->layout == GPUX_LAYOUT_S) {
     cl_int first = l->scalar_first != 0;
@@ -143,7 +145,7 @@ static gpux_status launch_unary(gpux__bq *q, int op, const gpux__launch *l) {
   gpux__bctx *b = q->b;
   int dt = l->opnd[1].dtype;
   cl_kernel k;
-  GET_KERNEL(k, &gpux_cl_fam_elementwise, b->unary[op][dt][l->layout], IS_F64(dt));
+  GET_KERNEL(k, &gpux_cl_fam_elementwise, dt, b->unary[op][dt][l->layout], IS_F64(dt));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 2);
   return gpux_cl_enqueue(q, &a, l);
@@ -153,7 +155,7 @@ static gpux_status launch_where(gpux__bq *q, const gpux__launch *l) {
   gpux__bctx *b = q->b;
   int dt = l->opnd[2].dtype;
   cl_kernel k;
-  GET_KERNEL(k, &gpux_cl_fam_elementwise, b->where[dt][l->layout], IS_F64(dt));
+  GET_KERNEL(k, &gpux_cl_fam_elementwise, dt, b->where[dt][l->layout], IS_F64(dt));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 4);
   return gpux_cl_enqueue(q, &a, l);
@@ -163,7 +165,7 @@ static gpux_status launch_cast(gpux__bq *q, const gpux__launch *l) {
   gpux__bctx *b = q->b;
   int from = l->opnd[1].dtype, to = l->opnd[0].dtype;
   cl_kernel k;
-  GET_KERNEL(k, &gpux_cl_fam_copy, b->cast[from][to][l->layout], IS_F64(from) || IS_F64(to));
+  GET_KERNEL(k, &gpux_cl_fam_copy, from, b->cast[from][to][l->layout], IS_F64(from) || IS_F64(to));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   arg_operands(&a, l, 2);
   return gpux_cl_enqueue(q, &a, l);
@@ -213,9 +215,9 @@ static gpux_status launch_copy(gpux__bq *q, int elem_size, const gpux__launch *l
   const int td = b->dev->is_gpu ? gpux__nd_tile_dim(nd) : -1, tiled = td >= 0;
   cl_kernel k;
   if (tiled)
-    GET_KERNEL(k, &gpux_cl_fam_copy, b->copy_t[i], 0);
+    GET_KERNEL(k, &gpux_cl_fam_copy, GPUX_PART_NONE, b->copy_t[i], 0);
   else
-    GET_KERNEL(k, &gpux_cl_fam_copy, b->copy_n[i], 0);
+    GET_KERNEL(k, &gpux_cl_fam_copy, GPUX_PART_NONE, b->copy_n[i], 0);
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_mem(&a, &l->opnd[0]);
   gpux_cl_arg_mem(&a, &l->opnd[1]);
@@ -228,7 +230,7 @@ static gpux_status launch_fill(gpux__bq *q, const gpux__launch *l) {
   gpux__bctx *b = q->b;
   int dt = l->opnd[0].dtype;
   cl_kernel k;
-  GET_KERNEL(k, &gpux_cl_fam_copy, b->fill[dt], IS_F64(dt));
+  GET_KERNEL(k, &gpux_cl_fam_copy, dt, b->fill[dt], IS_F64(dt));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &l->opnd[0]);
   gpux_cl_arg(&a, gpux_cl_dt_size[dt], &l->scalar);
@@ -240,7 +242,7 @@ static gpux_status launch_arange(gpux__bq *q, const gpux__launch *l, double star
   gpux__bctx *b = q->b;
   int dt = l->opnd[0].dtype;
   cl_kernel k;
-  GET_KERNEL(k, &gpux_cl_fam_copy, b->arange[dt], IS_F64(dt));
+  GET_KERNEL(k, &gpux_cl_fam_copy, dt, b->arange[dt], IS_F64(dt));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &l->opnd[0]);
   gpux_cl_arg_real(&a, b, start);
@@ -254,7 +256,7 @@ static gpux_status launch_linspace(gpux__bq *q, const gpux__launch *l, double st
   gpux__bctx *b = q->b;
   int dt = l->opnd[0].dtype;
   cl_kernel k;
-  GET_KERNEL(k, &gpux_cl_fam_copy, b->linspace[dt], IS_F64(dt));
+  GET_KERNEL(k, &gpux_cl_fam_copy, dt, b->linspace[dt], IS_F64(dt));
   gpux_cl_args a = {k, 0, CL_SUCCESS};
   gpux_cl_arg_c(&a, &l->opnd[0]);
   gpux_cl_arg_real(&a, b, start);
@@ -309,6 +311,7 @@ static void install_elementwise(gpux__backend_iface *it) {
 const gpux_cl_family gpux_cl_fam_elementwise = {
     GPUX_CL_FAM_SOURCE(elementwise),
     .options = plain_options,
+    .split = 1,
     .resolve = resolve_elementwise,
     .release = release_elementwise,
     .install = install_elementwise,
@@ -325,6 +328,7 @@ static void install_copy(gpux__backend_iface *it) {
 const gpux_cl_family gpux_cl_fam_copy = {
     GPUX_CL_FAM_SOURCE(copy),
     .options = plain_options,
+    .split = 1,
     .resolve = resolve_copy,
     .release = release_copy,
     .install = install_copy,

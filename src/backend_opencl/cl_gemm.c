@@ -80,7 +80,8 @@ static void gemm_options(gpux__bctx *b, char *buf, size_t size) {
   GEMM_STATE(b)->cpu = cpu;
 }
 
-static gpux_status resolve_gemm(gpux__bctx *b, cl_program p) {
+static gpux_status resolve_gemm(gpux__bctx *b, cl_program p, int part) {
+  (void)part; /* one program */
   gpux_status s = GPUX_SUCCESS;
 #define RESOLVE(a, dt)                                                                   \
   if (s == GPUX_SUCCESS)                                                                 \
@@ -119,7 +120,7 @@ static gpux_status launch_native(gpux__bq *q, const gpux__gemm *g) {
   const int dt = g->dtype; /* one gemm_supports accepted for this path */
   cl_kernel k;
   gemm_state *st = GEMM_STATE(b);
-  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_gemm, st->gemm[dt], GPUX_CL_IS_F64(dt));
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_gemm, 0, st->gemm[dt], GPUX_CL_IS_F64(dt));
   const gemm_form *f = &forms[st->cpu ? 1 : 0];
   const int cpu = st->cpu, wide = DT_SIZE(dt) == 8;
   const int64_t br = wide ? f->rows8 : f->rows4, bc = wide ? f->cols8 : f->cols4;

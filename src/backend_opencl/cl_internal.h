@@ -27,8 +27,9 @@ typedef struct gpux_cl_device {
 } gpux_cl_device;
 
 /* Kernel families (GPUX__KERNEL_FAMILIES), one program (kernels/cl/<family>.cl) each,
- * built on first use; GPUX_CL_FAM_<family> is the family's slot in gpux__bctx.program and
- * .fam. */
+ * built on first use, or one program per part (a dtype, gpux_kernels.h) for families split
+ * by dtype, each built on the first use of its part; GPUX_CL_FAM_<family> is the family's
+ * slot in gpux__bctx.program and .fam. */
 #define GPUX_CL_FAM_ID(f) GPUX_CL_FAM_##f,
 enum { GPUX__KERNEL_FAMILIES(GPUX_CL_FAM_ID) GPUX_CL_FAM_COUNT };
 #undef GPUX_CL_FAM_ID
@@ -85,7 +86,8 @@ struct gpux__bctx {
   char rand_build_options[224]; /* random.cl: build_options, GPUX_CL_ZIG_WG, and
                                    GPUX_CL_ZIG_GLOBAL where local memory is short
                                    (cl_backend.c) */
-  cl_program program[GPUX_CL_FAM_COUNT];
+  cl_program program[GPUX_CL_FAM_COUNT][GPUX_PART_COUNT]; /* [family][part]; part 0 when
+                                                             the family is not split */
   void *fam[GPUX_CL_FAM_COUNT]; /* each family's own state (gpux_cl_family.state_size) */
   /* kernels resolved once per program build; NULL where absent (float64 without fp64) */
   cl_kernel binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][3];
@@ -139,7 +141,11 @@ typedef struct gpux_cl_family {
   const char *sha256;
   /* writes the build options (it may fix the family's form in b first) */
   void (*options)(gpux__bctx *b, char *buf, size_t size);
-  gpux_status (*resolve)(gpux__bctx *b, cl_program p); /* fills b's tables */
+  /* 1: built per part (-DGPUX_PART=<part>, gpux_kernels.h), the kernel lookups naming the
+   * part; 0: one program, part 0 */
+  int split;
+  /* fills b's tables with the kernels of part (all of them when not split) */
+  gpux_status (*resolve)(gpux__bctx *b, cl_program p, int part);
   void (*release)(gpux__bctx *b);                      /* what resolve made */
   /* optional: frees what the family keeps in queue q (scratch memory) when q goes, its
    * work finished (the default queue: with the context, before release) */
@@ -171,8 +177,9 @@ GPUX__KERNEL_FAMILIES(GPUX_CL_FAM_DECL)
 extern const char *const gpux_cl_dt_name[GPUX_KDT_COUNT]; /* "f32", ... */
 extern const size_t gpux_cl_dt_size[GPUX_KDT_COUNT];      /* bytes */
 #define GPUX_CL_IS_F64(dt) ((dt) == GPUX_KDT_f64)
-gpux_status gpux_cl_build_family(gpux__bctx *b, const gpux_cl_family *f);
-/* its kernels (f->release) and its program */
+/* builds part `part` of f (0 when f is not split), once */
+gpux_status gpux_cl_build_family(gpux__bctx *b, const gpux_cl_family *f, int part);
+/* its kernels (f->release) and its programs */
 void gpux_cl_release_family(gpux__bctx *b, const gpux_cl_family *f);
 /* The build path of every program: through the host's on-disk cache under key (NULL: no
  * cache), else from source. log == NULL: a failed build's message carries the compiler's
@@ -192,17 +199,19 @@ gpux_status gpux_cl_resolve(gpux__bctx *b, cl_program p, cl_kernel *slot, int us
                             const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* clReleaseKernel of the non-NULL entries of k[0..n), which become NULL */
 void gpux_cl_release_kernels(cl_kernel *k, size_t n);
-/* Slow path of GPUX_CL_GET_KERNEL: builds the family, then explains a missing kernel. */
-gpux_status gpux_cl_need_kernel(gpux__bctx *b, const gpux_cl_family *f, cl_kernel *slot,
-                                int uses_f64, cl_kernel *out);
-/* k = slot, building the family (a gpux_cl_family *) on first use (returns the error from
+/* Slow path of GPUX_CL_GET_KERNEL: builds the family's part, then explains a missing
+ * kernel. */
+gpux_status gpux_cl_need_kernel(gpux__bctx *b, const gpux_cl_family *f, int part,
+                                cl_kernel *slot, int uses_f64, cl_kernel *out);
+/* k = slot, building the family (a gpux_cl_family *) or its part (the kernel's dtype, or
+ * GPUX_PART_NONE; ignored when the family is not split) on first use (returns the error from
  * the caller); the launch lock held */
-#define GPUX_CL_GET_KERNEL(k, fam, slot, uses_f64)                                 \
-  do {                                                                             \
-    if (!((k) = (slot))) {                                                         \
-      gpux_status s_ = gpux_cl_need_kernel(b, (fam), &(slot), (uses_f64), &(k));   \
-      if (s_ != GPUX_SUCCESS) return s_;                                           \
-    }                                                                              \
+#define GPUX_CL_GET_KERNEL(k, fam, part, slot, uses_f64)                                    \
+  do {                                                                                      \
+    if (!((k) = (slot))) {                                                                  \
+      gpux_status s_ = gpux_cl_need_kernel(b, (fam), (part), &(slot), (uses_f64), &(k));    \
+      if (s_ != GPUX_SUCCESS) return s_;                                                    \
+    }                                                                                       \
   } while (0)
 /* The launch lock: gpux_cl_lock(b), then `return gpux_cl_unlock(b, launch(...));` around
  * every launch from its kernel lookup to its enqueue. Not recursive: what runs under it

@@ -129,31 +129,37 @@ gpux_status gpux_cl_build_source(gpux__bctx *b, const char *file, const unsigned
 /* ---------------------------------------------------------------- families */
 void gpux_cl_release_family(gpux__bctx *b, const gpux_cl_family *f) {
   f->release(b);
-  if (b->program[f->id]) {
-    clReleaseProgram(b->program[f->id]);
-    b->program[f->id] = NULL;
-  }
+  for (int part = 0; part < GPUX_PART_COUNT; part++)
+    if (b->program[f->id][part]) {
+      clReleaseProgram(b->program[f->id][part]);
+      b->program[f->id][part] = NULL;
+    }
 }
 
-gpux_status gpux_cl_build_family(gpux__bctx *b, const gpux_cl_family *f) {
-  if (b->program[f->id]) return GPUX_SUCCESS;
+gpux_status gpux_cl_build_family(gpux__bctx *b, const gpux_cl_family *f, int part) {
+  if (!f->split) part = 0;
+  if (b->program[f->id][part]) return GPUX_SUCCESS;
   char options[512];
   f->options(b, options, sizeof options);
+  if (f->split) {
+    size_t len = strlen(options);
+    snprintf(options + len, sizeof options - len, " -DGPUX_PART=%d", part);
+  }
   cl_program p = NULL;
   gpux_status s = gpux_cl_build_source(b, f->file, f->text, *f->size, f->sha256, options, &p);
   if (s != GPUX_SUCCESS) return s;
-  b->program[f->id] = p;
-  s = f->resolve(b, p);
-  if (s != GPUX_SUCCESS) gpux_cl_release_family(b, f);
+  b->program[f->id][part] = p;
+  s = f->resolve(b, p, part);
+  if (s != GPUX_SUCCESS) gpux_cl_release_family(b, f); /* every part: built again on use */
   return s;
 }
 
 /* Slow path of a kernel lookup: builds the family on first use, then explains a kernel
  * that is still missing. The launch lock is held, so one thread builds a family and none
  * reads its tables half filled. */
-gpux_status gpux_cl_need_kernel(gpux__bctx *b, const gpux_cl_family *f, cl_kernel *slot,
-                                int uses_f64, cl_kernel *out) {
-  gpux_status s = gpux_cl_build_family(b, f);
+gpux_status gpux_cl_need_kernel(gpux__bctx *b, const gpux_cl_family *f, int part,
+                                cl_kernel *slot, int uses_f64, cl_kernel *out) {
+  gpux_status s = gpux_cl_build_family(b, f, part);
   if (s != GPUX_SUCCESS) return s;
   if (*slot) {
     *out = *slot;

@@ -21,7 +21,8 @@ static gpux_status zig_buffer(gpux__bctx *b, cl_mem *m, cl_mem_flags flags, void
 }
 
 /* gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS */
-static gpux_status resolve_random(gpux__bctx *b, cl_program p) {
+static gpux_status resolve_random(gpux__bctx *b, cl_program p, int part) {
+  (void)part; /* one program */
   b->zig_tune = gpux_r_zig_tune_env(getenv("GPUX_RANDOM_ZIG"));
   b->zig_dyn = gpux_r_zig_dyn_env(getenv("GPUX_RANDOM_ZIG_DYN"));
   gpux_status s = GPUX_SUCCESS;
@@ -80,7 +81,7 @@ static gpux_status launch_random(gpux__bq *q, const gpux__random *r) {
   gpux__bctx *b = q->b;
   const int kind = r->kind, dt = r->out.dtype;
   cl_kernel k;
-  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_random, b->random[kind][dt], IS_F64(dt));
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_random, 0, b->random[kind][dt], IS_F64(dt));
   const int vpb = 4 / GPUX_R_WPV(kind, dt);
   const int vec = r->out.offset % vpb == 0; /* buffers start aligned to far more */
   /* the ziggurat's kernels (GPU form) */

@@ -42,29 +42,32 @@ static int col_vec_kind(int kind, int dt) {
          (reduce_kinds[kind].dtypes & (1u << dt));
 }
 
-static gpux_status resolve_reduce(gpux__bctx *b, cl_program p) {
+/* Both families are split by dtype (gpux_kernels.h: program parts): part is the input dtype
+ * of the kernels to resolve. */
+static gpux_status resolve_reduce(gpux__bctx *b, cl_program p, int part) {
   gpux_status s;
+  const int dt = part;
   for (int k = 0; k < GPUX_REDUCE_KIND_COUNT; k++)
-    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
-      if (reduce_kinds[k].dtypes & (1u << dt)) {
-        for (int l = 0; l < 2; l++)
-          TRY(gpux_cl_resolve(b, p, &b->reduce[k][dt][l], GPUX_CL_IS_F64(dt),
-                              GPUX_KN_LAYOUT(GPUX_KN_REDUCE("%s", "%s"), "%c"), reduce_kinds[k].name, gpux_cl_dt_name[dt],
-                              layout_char[l]));
-        if (!b->red_cpu && col_vec_kind(k, dt)) /* the GPU form's vector columns */
-          TRY(gpux_cl_resolve(b, p, &b->reduce_cv[k][dt], 0, GPUX_KN_LAYOUT(GPUX_KN_REDUCE("%s", "%s"), "cv"),
-                              reduce_kinds[k].name, gpux_cl_dt_name[dt]));
-      }
+    if (dt < GPUX_KDT_COUNT && (reduce_kinds[k].dtypes & (1u << dt))) {
+      for (int l = 0; l < 2; l++)
+        TRY(gpux_cl_resolve(b, p, &b->reduce[k][dt][l], GPUX_CL_IS_F64(dt),
+                            GPUX_KN_LAYOUT(GPUX_KN_REDUCE("%s", "%s"), "%c"), reduce_kinds[k].name,
+                            gpux_cl_dt_name[dt], layout_char[l]));
+      if (!b->red_cpu && col_vec_kind(k, dt)) /* the GPU form's vector columns */
+        TRY(gpux_cl_resolve(b, p, &b->reduce_cv[k][dt], 0,
+                            GPUX_KN_LAYOUT(GPUX_KN_REDUCE("%s", "%s"), "cv"),
+                            reduce_kinds[k].name, gpux_cl_dt_name[dt]));
+    }
   return GPUX_SUCCESS;
 }
 
-static gpux_status resolve_scan(gpux__bctx *b, cl_program p) {
+static gpux_status resolve_scan(gpux__bctx *b, cl_program p, int part) {
   gpux_status s;
+  const int dt = part;
   for (int k = 0; k < GPUX_SCAN_KIND_COUNT; k++)
-    for (int dt = 0; dt < GPUX_KDT_COUNT; dt++)
-      if (scan_kinds[k].dtypes & (1u << dt))
-        TRY(gpux_cl_resolve(b, p, &b->scan[k][dt], GPUX_CL_IS_F64(dt), GPUX_KN_SCAN("%s", "%s"),
-                            scan_kinds[k].name, gpux_cl_dt_name[dt]));
+    if (dt < GPUX_KDT_COUNT && (scan_kinds[k].dtypes & (1u << dt)))
+      TRY(gpux_cl_resolve(b, p, &b->scan[k][dt], GPUX_CL_IS_F64(dt), GPUX_KN_SCAN("%s", "%s"),
+                          scan_kinds[k].name, gpux_cl_dt_name[dt]));
   return GPUX_SUCCESS;
 }
 
@@ -142,7 +145,7 @@ static gpux_status launch_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
   const int layout = p->layout == GPUX_RL_COL && p->inner > 1 ? GPUX_RL_COL : GPUX_RL_ROW;
   const int64_t inner = layout == GPUX_RL_COL ? p->inner : 1;
   cl_kernel k;
-  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_reduce, b->reduce[p->kind][dt][layout], GPUX_CL_IS_F64(dt));
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_reduce, dt, b->reduce[p->kind][dt][layout], GPUX_CL_IS_F64(dt));
   const int64_t nparts = ceil_div(p->len, GPUX_RED_CHUNK);
   int mode = 0;
   int64_t groups;
@@ -223,7 +226,7 @@ static gpux_status launch_scan(gpux__bq *q, const gpux__scan_pass *p) {
   gpux__bctx *b = q->b;
   const int dt = p->dtype;
   cl_kernel k;
-  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_scan, b->scan[p->kind][dt], GPUX_CL_IS_F64(dt));
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_scan, dt, b->scan[p->kind][dt], GPUX_CL_IS_F64(dt));
   const int64_t ntiles = ceil_div(p->len, GPUX_SCAN_TILE), local = (int64_t)b->red_local;
   const int multi = ntiles > 1; /* phases 1 and 2 and the scratch */
   if (multi) {
@@ -275,6 +278,7 @@ static void install_reduce(gpux__backend_iface *it) { it->reduce = gpux_cl_reduc
 const gpux_cl_family gpux_cl_fam_reduce = {
     GPUX_CL_FAM_SOURCE(reduce),
     .options = red_options,
+    .split = 1,
     .resolve = resolve_reduce,
     .release = release_reduce,
     .install = install_reduce,
@@ -285,6 +289,7 @@ static void install_scan(gpux__backend_iface *it) { it->scan = gpux_cl_scan; }
 const gpux_cl_family gpux_cl_fam_scan = {
     GPUX_CL_FAM_SOURCE(scan),
     .options = red_options,
+    .split = 1,
     .resolve = resolve_scan,
     .release = release_scan,
     .queue_release = release_scan_scratch,
