@@ -60,13 +60,14 @@
 
 enum {
   A_BINARY, A_SCALAR, A_UNARY, A_WHERE, A_CAST, A_COPY, A_REDUCE, A_SCAN, A_MATMUL, A_GEMM,
-  A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_COUNT
+  A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_PROMOTE, A_COUNT
 };
 static const char *const k_action[A_COUNT] = {"binary", "scalar", "unary", "where", "cast",
                                               "copy", "reduce", "scan", "matmul", "gemm",
-                                              "create", "random", "expr", "kernel", "bad-args"};
+                                              "create", "random", "expr", "kernel", "bad-args",
+                                              "promote"};
 /* relative weights of the actions */
-static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12};
+static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12, 5};
 
 static gpux_context_t g_ctx2; /* a second context, for context mismatches */
 static int g_is_opencl;
@@ -699,6 +700,52 @@ static void act_binary(void) {
   }
   gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
   check_ew("binary", rdt, out_read(&o, rdt, nd, S), want, n, gt_tolerance(rdt, gt_binary_class(op, dt)), dt, ha, hb);
+}
+
+/* gpux_binary_promote on operands of two dtypes: the reference casts both to the result
+ * type (gpux_result_type), then runs the op */
+static void act_promote(void) {
+  gpux_dtype da = rand_compute_dtype(), db = rand_compute_dtype(), dt;
+  gpux_binary_op op = (gpux_binary_op)rnd(0, GT_BINARY_OPS - 1);
+  int nd, na, nb;
+  int64_t S[GPUX_MAX_DIMS], sa[GPUX_MAX_DIMS], sb[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, rand_max_n());
+  broadcast_source(nd, S, &na, sa);
+  nb = nd; /* b keeps the full shape, so the output shape is S */
+  memcpy(sb, S, sizeof S);
+  gt_check_ok_clean(gpux_result_type(&dt, da, db), "gpux_result_type", __FILE__, __LINE__);
+  if (!gt_dtype_available(dt)) return; /* float64 on a device without it */
+  desc_add("promote %s %s %s -> %s:", gt_binary_str(op), gt_dtype_str(da), gt_dtype_str(db),
+           gt_dtype_str(dt));
+  fz_arr a, b;
+  operand(&a, "a", da, na, sa, gt_binary_domain(op, dt, 0), 1);
+  operand(&b, "b", db, nb, sb, gt_binary_domain(op, dt, 1), 1);
+  gpux_status st;
+  if (!ref_binary_supported(op, dt)) {
+    gpux_array_t o = NULL;
+    st = gpux_binary_promote(&o, op, a.h, b.h);
+    expect_fail(GPUX_ERROR_UNSUPPORTED_DTYPE, st, o, "gpux_binary_promote(");
+    return;
+  }
+  gpux_dtype rdt = ref_binary_result(op, dt);
+  int64_t n = ref_shape_size(nd, S);
+  void *ha = bcast(&a, nd, S), *hb = bcast(&b, nd, S);
+  void *ca = fz_alloc((size_t)n * ref_dtype_size(dt)), *cb = fz_alloc((size_t)n * ref_dtype_size(dt));
+  ref_cast_bits(da, dt, n, ha, ca);
+  ref_cast_bits(db, dt, n, hb, cb);
+  ref_value *want = fz_alloc((size_t)n * sizeof *want);
+  ref_binary(op, dt, n, ca, cb, want);
+  fz_out o;
+  out_make(&o, rand_out_mode(0), rdt, nd, S);
+  if (o.mode == OUT_NEW) {
+    st = gpux_binary_promote(&o.h, op, a.h, b.h);
+    track(o.h);
+  } else {
+    st = gpux_binary_promote_into(o.h, op, a.h, b.h);
+  }
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  check_ew("promote", rdt, out_read(&o, rdt, nd, S), want, n,
+           gt_tolerance(rdt, gt_binary_class(op, dt)), dt, ca, cb);
 }
 
 /* A scalar for dt that converts exactly (integers in range, 0 / 1 for bool). */
@@ -1880,6 +1927,7 @@ static void run_case(uint64_t seed) {
   g_case_action = act;
   switch (act) {
     case A_BINARY: act_binary(); break;
+    case A_PROMOTE: act_promote(); break;
     case A_SCALAR: act_scalar(); break;
     case A_UNARY: act_unary(); break;
     case A_WHERE: act_where(); break;

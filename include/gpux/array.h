@@ -41,6 +41,25 @@ extern "C" {
 GPUX_API const char *gpux_dtype_name(gpux_dtype dt); /* "float32", ...; NULL if unknown */
 GPUX_API size_t gpux_dtype_size(gpux_dtype dt);       /* 0 if unknown */
 
+/* Type promotion on request (docs/semantics.md, "Type promotion"). gpux's ops are strict:
+ * operands of different dtypes are an error, and a scalar never changes an array's dtype.
+ * These give NumPy 2's rules for those who want them: the dtype a binary op on a and b
+ * promotes to (gpux_binary_promote runs it), e.g. uint8 and int32 -> int32, int32 and
+ * float32 -> float64, float16 and bfloat16 -> float32. */
+GPUX_API gpux_status gpux_result_type(gpux_dtype *out, gpux_dtype a, gpux_dtype b);
+/* The kind of a scalar written in the program (NEP 50's "Python scalars", which are weak). */
+typedef enum gpux_scalar_kind {
+  GPUX_SCALAR_BOOL = 0,  /* value 0 or 1 */
+  GPUX_SCALAR_INT = 1,   /* an integral value */
+  GPUX_SCALAR_FLOAT = 2
+} gpux_scalar_kind;
+/* The dtype of an op on an array of dtype a and a scalar (NEP 50): a bool scalar keeps a;
+ * an integer scalar keeps a (GPUX_ERROR_INVALID_ARGUMENT when a cannot hold the value, e.g.
+ * 300 with uint8), except bool, which gives int64; a float scalar keeps a float dtype and
+ * gives float64 with bool and integer dtypes (an int32 array times 1.5 is float64). */
+GPUX_API gpux_status gpux_result_type_scalar(gpux_dtype *out, gpux_dtype a,
+                                             gpux_scalar_kind kind, double value);
+
 /* Creation. shape may be NULL when ndim is 0 (a scalar array of one element).
  * Contents of gpux_array_empty are undefined. Sizes whose byte count overflows fail with
  * GPUX_ERROR_SIZE_OVERFLOW; more than the device holds, GPUX_ERROR_OUT_OF_MEMORY. */

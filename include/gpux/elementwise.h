@@ -65,6 +65,22 @@ GPUX_API gpux_status gpux_scalar_binary(gpux_array_t *out, gpux_binary_op op, do
                                         gpux_array_t a);
 GPUX_API gpux_status gpux_scalar_binary_into(gpux_array_t out, gpux_binary_op op, double s,
                                              gpux_array_t a);
+/* The promoting forms (include/gpux/array.h: gpux_result_type): a and b are cast to their
+ * result type (temporaries, freed before return) and the op runs on those; the op must be
+ * defined for that dtype (bitwise ops on a float result are an error, before any cast).
+ * The ops keep gpux's semantics (integer div is floor division, as in the strict forms).
+ * _into: out has the op's result dtype for the promoted inputs. */
+GPUX_API gpux_status gpux_binary_promote(gpux_array_t *out, gpux_binary_op op, gpux_array_t a,
+                                         gpux_array_t b);
+GPUX_API gpux_status gpux_binary_promote_into(gpux_array_t out, gpux_binary_op op,
+                                              gpux_array_t a, gpux_array_t b);
+/* a op s and s op a with s a weak scalar of kind `kind` (gpux_result_type_scalar) */
+GPUX_API gpux_status gpux_binary_scalar_promote(gpux_array_t *out, gpux_binary_op op,
+                                                gpux_array_t a, gpux_scalar_kind kind,
+                                                double s);
+GPUX_API gpux_status gpux_scalar_binary_promote(gpux_array_t *out, gpux_binary_op op,
+                                                gpux_scalar_kind kind, double s,
+                                                gpux_array_t a);
 GPUX_API gpux_status gpux_unary(gpux_array_t *out, gpux_unary_op op, gpux_array_t a);
 GPUX_API gpux_status gpux_unary_into(gpux_array_t out, gpux_unary_op op, gpux_array_t a);
 /* out = cond ? a : b, broadcasting all three; cond is GPUX_BOOL, a and b share a dtype. */

@@ -66,20 +66,24 @@
  * every part (kernels/cl/gpux_cl_prelude.h: GPUX_KON_<dt>). */
 #define GPUX_PART_NONE GPUX_KDT_COUNT
 #define GPUX_PART_COUNT (GPUX_KDT_COUNT + 1)
-/* The facts of each dtype, written once: X(dt, element bytes, public name), in id order.
- * Every size or name table of the core, the backends and the tests expands it, e.g.
- *   static const size_t size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)}; */
+/* The facts of each dtype, written once: X(dt, element bytes, public name, kind, digits,
+ * exponent bits), in id order. kind is NumPy's: 'b' bool, 'u' unsigned, 'i' signed, 'f'
+ * float; digits the bits of value it holds exactly (integers: the width, less the sign bit;
+ * floats: the significand's, with the implicit bit); exponent bits 0 for integers. Every
+ * size or name table of the core, the backends and the tests expands it, e.g.
+ *   static const size_t size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
+ * and type promotion (src/api/promote.c) reads kind, digits and exponent bits. */
 #define GPUX_DTYPES(X)                                                                       \
-  X(f32, 4, "float32")                                                                       \
-  X(f64, 8, "float64")                                                                       \
-  X(i32, 4, "int32")                                                                         \
-  X(i64, 8, "int64")                                                                         \
-  X(u8, 1, "uint8")                                                                          \
-  X(b8, 1, "bool")                                                                           \
-  X(f16, 2, "float16")                                                                       \
-  X(bf16, 2, "bfloat16")
-#define GPUX_KDT_SIZE_INIT(dt, bytes, name) [GPUX_KDT_##dt] = bytes,
-#define GPUX_KDT_NAME_INIT(dt, bytes, name) [GPUX_KDT_##dt] = name,
+  X(f32, 4, "float32", 'f', 24, 8)                                                           \
+  X(f64, 8, "float64", 'f', 53, 11)                                                          \
+  X(i32, 4, "int32", 'i', 31, 0)                                                             \
+  X(i64, 8, "int64", 'i', 63, 0)                                                             \
+  X(u8, 1, "uint8", 'u', 8, 0)                                                               \
+  X(b8, 1, "bool", 'b', 1, 0)                                                                \
+  X(f16, 2, "float16", 'f', 11, 5)                                                           \
+  X(bf16, 2, "bfloat16", 'f', 8, 8)
+#define GPUX_KDT_SIZE_INIT(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = bytes,
+#define GPUX_KDT_NAME_INIT(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = name,
 
 /* dtype lists: M(arg, dt) for each dt */
 /* the dtypes the compute ops take (elementwise, where, reductions, scans) */
