@@ -19,7 +19,8 @@ typedef struct ew_case {
   gpux_dtype dt;
 } ew_case;
 
-static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
+/* every dtype: the half dtypes compute in float32 (their ops) or are refused (the rest) */
+static const gpux_dtype k_dtypes[GT_STORAGE_DTYPES] = GT_STORAGE_DTYPE_INIT;
 
 static uint64_t mkseed(int kind, int op, gpux_dtype dt, int k) {
   return (uint64_t)kind * 7919u + (uint64_t)op * 104729u + (uint64_t)dt * 1299709u +
@@ -828,7 +829,7 @@ int main(void) {
   tests[n++] = (struct CMUnitTest){"supports_and_names", test_supports, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"shorthands", test_shorthands, NULL, NULL, NULL};
   for (int op = 0; op < GT_BINARY_OPS; op++)
-    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+    for (int d = 0; d < GT_STORAGE_DTYPES; d++) {
       cases[n] = (ew_case){K_BINARY, op, k_dtypes[d]};
       snprintf(names[n], sizeof names[n], "binary_%s_%s", gt_binary_str((gpux_binary_op)op),
                gt_dtype_str(k_dtypes[d]));
@@ -836,14 +837,14 @@ int main(void) {
       n++;
     }
   for (int op = 0; op < GT_UNARY_OPS; op++)
-    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+    for (int d = 0; d < GT_STORAGE_DTYPES; d++) {
       cases[n] = (ew_case){K_UNARY, op, k_dtypes[d]};
       snprintf(names[n], sizeof names[n], "unary_%s_%s", gt_unary_str((gpux_unary_op)op),
                gt_dtype_str(k_dtypes[d]));
       tests[n] = (struct CMUnitTest){names[n], test_unary, NULL, NULL, &cases[n]};
       n++;
     }
-  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+  for (int d = 0; d < GT_STORAGE_DTYPES; d++) {
     cases[n] = (ew_case){K_WHERE, 0, k_dtypes[d]};
     snprintf(names[n], sizeof names[n], "where_%s", gt_dtype_str(k_dtypes[d]));
     tests[n] = (struct CMUnitTest){names[n], test_where, NULL, NULL, &cases[n]};

@@ -116,6 +116,7 @@ static size_t reduce_cv_count(void) {
 static const char *const k_scan[] = {GPUX_SCAN_KINDS(SCAN_KIND)};
 #define DT_NAME(a, dt) #dt,
 static const char *const k_dt_all[] = {GPUX_DT_ALL(DT_NAME, _)};
+static const char *const k_dt_where[] = {GPUX_DT_WHERE(DT_NAME, _)};
 /* every array dtype (casts, fill, arange, linspace), the half dtypes included */
 static const char *const k_dt_storage[] = {GPUX_DT_STORAGE(DT_NAME, _)};
 /* native GEMM kernels: GPUX_GEMM_DT in both sets, GPUX_GEMM_DT_HALF in the CUDA set only */
@@ -142,9 +143,8 @@ static strlist expected_names(int cuda) {
   for (size_t i = 0; i < sizeof k_unary / sizeof k_unary[0]; i++) sl_add(&l, k_unary[i]);
   for (size_t i = 0; i < sizeof k_reduce / sizeof k_reduce[0]; i++) sl_add(&l, k_reduce[i]);
   for (size_t i = 0; i < sizeof k_scan / sizeof k_scan[0]; i++) sl_add(&l, k_scan[i]);
-  size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
-  for (size_t i = 0; i < ndt; i++) {
-    const char *dt = k_dt_all[i];
+  for (size_t i = 0; i < sizeof k_dt_where / sizeof k_dt_where[0]; i++) {
+    const char *dt = k_dt_where[i];
     snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_WHERE("%s"), "c"), dt), sl_add(&l, buf);
     snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_WHERE("%s"), "n"), dt), sl_add(&l, buf);
   }
@@ -385,12 +385,12 @@ static void test_expected_set(void **state) {
   size_t ngemm_half = sizeof k_gemm_cuda / sizeof k_gemm_cuda[0];
   assert_int_equal(ngemm, 4);      /* f32 f64 i32 i64 */
   assert_int_equal(ngemm_half, 2); /* f16 bf16, CUDA only */
-  /* binary: 8 numeric ops x 5 dtypes + 9 all-dtype ops x 6 dtypes + 3 bitwise ops x 4
-   * (integers and bool) + 2 shifts x 3 integer dtypes, 3 layouts each */
-  assert_int_equal(nb, 3 * (8 * 5 + 9 * 6 + 3 * 4 + 2 * 3));
-  /* unary: 4 numeric ops x 5 + 14 float ops x 2 + logical_not x 6 + bitwise_not and
-   * popcount x 3 integer dtypes, 2 layouts */
-  assert_int_equal(nu, 2 * (4 * 5 + 14 * 2 + 6 + 2 * 3));
+  /* binary: 8 numeric ops x 7 dtypes (the 5 numeric and the 2 half) + 9 every-dtype ops x
+   * 8 + 3 bitwise ops x 4 (integers and bool) + 2 shifts x 3 integer dtypes, 3 layouts */
+  assert_int_equal(nb, 3 * (8 * 7 + 9 * 8 + 3 * 4 + 2 * 3));
+  /* unary: 4 numeric ops x 7 + 14 float ops x 4 (float32, float64, the half dtypes) +
+   * logical_not x 8 + bitwise_not and popcount x 3 integer dtypes, 2 layouts */
+  assert_int_equal(nu, 2 * (4 * 7 + 14 * 4 + 8 + 2 * 3));
   size_t nr = sizeof k_reduce / sizeof k_reduce[0], ns = sizeof k_scan / sizeof k_scan[0];
   /* reduce: 8 numeric kinds x 5 + any/all/cnt x 6 + 4 float kinds x 2, layouts r and c */
   assert_int_equal(nr, 2 * (8 * 5 + 3 * 6 + 4 * 2));
@@ -402,10 +402,11 @@ static void test_expected_set(void **state) {
   size_t nrand = sizeof k_random / sizeof k_random[0];
   assert_int_equal(nrand, 7);
   assert_int_equal(GPUX_RANDOM_KIND_COUNT, 4);
-  /* where x 6 dtypes x 2 layouts; fill, arange, linspace and casts (every pair, c and n)
+  /* where x 8 dtypes x 2 layouts; fill, arange, linspace and casts (every pair, c and n)
    * over the 8 storage dtypes; copies by size; native GEMM; random */
+  assert_int_equal(sizeof k_dt_where / sizeof k_dt_where[0], nst);
   assert_int_equal(exp.n,
-                   nb + nu + nr + ns + 2 * ndt + nst * (3 + 2 * nst) + 2 * 4 + ngemm + nrand);
+                   nb + nu + nr + ns + 2 * nst + nst * (3 + 2 * nst) + 2 * 4 + ngemm + nrand);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half + 1); /* + gpux_random_normal_f32_std */
   /* the OpenCL GPU form: vector column kernels of 4 kinds x f32 i32 + 3 float kinds */
   assert_int_equal(reduce_cv_count(), 4 * 2 + 3);

@@ -21,7 +21,7 @@
 
 static const gpux_dtype k_compute[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
                                                        GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
-static const gpux_dtype k_storage[8] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,   GPUX_INT64,
+static const gpux_dtype k_storage[GT_STORAGE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,   GPUX_INT64,
                                         GPUX_UINT8,   GPUX_BOOL,    GPUX_FLOAT16, GPUX_BFLOAT16};
 static int g_kernels; /* cases run: each is at least one kernel launch */
 
@@ -50,8 +50,8 @@ static void test_binary(void **state) {
   (void)state;
   const int64_t s2[2] = {4, 9}, s1[1] = {9}, sn[1] = {N_SMALL};
   for (int op = 0; op < GT_BINARY_OPS; op++)
-    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
-      gpux_dtype dt = k_compute[d];
+    for (int d = 0; d < GT_STORAGE_DTYPES; d++) { /* the half dtypes' ops too */
+      gpux_dtype dt = k_storage[d];
       if (!ref_binary_supported((gpux_binary_op)op, dt) || !gt_dtype_available(dt)) continue;
       gpux_dtype rdt = ref_binary_result((gpux_binary_op)op, dt);
       gt_tol tol = gt_tolerance(rdt, gt_binary_class((gpux_binary_op)op, dt));
@@ -100,8 +100,8 @@ static void test_unary_where(void **state) {
   (void)state;
   const int64_t sn[1] = {N_SMALL}, s2[2] = {5, 7};
   for (int op = 0; op < GT_UNARY_OPS; op++)
-    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
-      gpux_dtype dt = k_compute[d];
+    for (int d = 0; d < GT_STORAGE_DTYPES; d++) {
+      gpux_dtype dt = k_storage[d];
       if (!ref_unary_supported((gpux_unary_op)op, dt) || !gt_dtype_available(dt)) continue;
       gpux_dtype rdt = ref_unary_result((gpux_unary_op)op, dt);
       gt_tol tol = gt_tolerance(rdt, gt_unary_class((gpux_unary_op)op, dt));
@@ -128,8 +128,8 @@ static void test_unary_where(void **state) {
       GT_FREE(got, want, ha);
       g_kernels += 2;
     }
-  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
-    gpux_dtype dt = k_compute[d];
+  for (int d = 0; d < GT_STORAGE_DTYPES; d++) {
+    gpux_dtype dt = k_storage[d];
     if (!gt_dtype_available(dt)) continue;
     void *hc = host_random(GPUX_BOOL, N_SMALL, GT_DOM_ANY, 3);
     void *ha = host_random(dt, N_SMALL, GT_DOM_ANY, 5), *hb = host_random(dt, N_SMALL, GT_DOM_ANY, 7);

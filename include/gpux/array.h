@@ -18,10 +18,11 @@ typedef void (*gpux_deleter)(void *user_data);
 
 /* Values are stable ABI and match kernels/common/gpux_kernels.h. bool is stored as one
  * byte holding 0 or 1. FLOAT16 (IEEE binary16) and BFLOAT16 (the upper half of a float32)
- * are storage dtypes, 2 bytes each (host data: uint16_t bit patterns): arrays of them can
- * be created, filled, copied, viewed, cast to and from every dtype, and used as GEMM inputs;
- * elementwise ops, where, reductions and scans reject them (GPUX_ERROR_UNSUPPORTED_DTYPE:
- * cast to float32 first). Conversions to them round to nearest even (docs/semantics.md). */
+ * take 2 bytes each (host data: uint16_t bit patterns): arrays of them can be created,
+ * filled, copied, viewed, cast to and from every dtype, used as GEMM inputs and in the
+ * elementwise ops float32 takes and where (computed in float32, rounded once to the dtype);
+ * reductions and scans reject them (GPUX_ERROR_UNSUPPORTED_DTYPE: cast to float32 first).
+ * Conversions to them round to nearest even (docs/semantics.md). */
 typedef enum gpux_dtype {
   GPUX_FLOAT32 = 0,
   GPUX_FLOAT64 = 1,

@@ -61,14 +61,7 @@
  * Stored as ushort bit patterns; every conversion is integer bit work (no cl_khr_fp16, no
  * dependence on the device's rounding or denormal modes) in kernels/common/gpux_half.h,
  * the text kernels/cuda/copy.cu and the core compile too (rules in gpux_kernels.h). */
-#define GPUX_T_f16 ushort
-#define GPUX_T_bf16 ushort
-#define GPUX_CLS_f16 H
-#define GPUX_CLS_bf16 H
-#define GPUX_ON_f16(M, a, dt) M(a, dt)
-#define GPUX_ON_bf16(M, a, dt) M(a, dt)
-#define GPUX_ON2_f16(M, a, dt) M(a, dt)
-#define GPUX_ON2_bf16(M, a, dt) M(a, dt)
+/* (their types and generation switches: gpux_cl_prelude.h) */
 
 #include "gpux_half.h" /* gpux_f32_to_f16, ...: the conversions, spliced in */
 #define GPUX_H2F_f16(x) gpux_f16_to_f32(x)

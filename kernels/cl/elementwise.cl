@@ -50,6 +50,48 @@
 #define GPUX_DEF_BOOL_OPS_DT(a_, dt) GPUX_ON_##dt(GPUX_DEF_BOOL_OPS, a_, dt)
 GPUX_DT_ALL(GPUX_DEF_BOOL_OPS_DT, _)
 
+/* float16 / bfloat16: each op is float32's on the operands' exact float32 values, its
+ * result rounded once to the dtype (bool results as they are); generated for the ops whose
+ * list has the half dtypes (gpux_kernels.h) */
+#include "gpux_half.h"
+#define GPUX_HF_f16(x) as_float(gpux_f16_to_f32(x))
+#define GPUX_HF_bf16(x) as_float(gpux_bf16_to_f32(x))
+#define GPUX_FH_f16(x) gpux_f32_to_f16(as_uint(x))
+#define GPUX_FH_bf16(x) gpux_f32_to_bf16(as_uint(x))
+#define GPUX_HALF_ONLY_f32(M, a, dt)
+#define GPUX_HALF_ONLY_f64(M, a, dt)
+#define GPUX_HALF_ONLY_i32(M, a, dt)
+#define GPUX_HALF_ONLY_i64(M, a, dt)
+#define GPUX_HALF_ONLY_u8(M, a, dt)
+#define GPUX_HALF_ONLY_b8(M, a, dt)
+#define GPUX_HALF_ONLY_f16(M, a, dt) M(a, dt)
+#define GPUX_HALF_ONLY_bf16(M, a, dt) M(a, dt)
+/* kn: gpux_binary_<op> or gpux_unary_<op> (op names are only pasted, as in gpux_cl_ops.h);
+ * result kind 0 (GPUX_RES_SAME): rounded to dt; 1 (GPUX_RES_BOOL): the uchar as it is */
+#define GPUX_HFN(kn, dt, RT)       \
+  typedef RT kn##_##dt##_rt;       \
+  GPUX_VTYPEDEF(RT, kn##_##dt##_rtv) \
+  static inline RT kn##_##dt##_fn
+#define GPUX_HB_0(kn, dt) \
+  GPUX_HFN(kn, dt, ushort)(ushort a, ushort b) { return GPUX_FH_##dt(kn##_f32_fn(GPUX_HF_##dt(a), GPUX_HF_##dt(b))); }
+#define GPUX_HB_1(kn, dt) \
+  GPUX_HFN(kn, dt, uchar)(ushort a, ushort b) { return kn##_f32_fn(GPUX_HF_##dt(a), GPUX_HF_##dt(b)); }
+#define GPUX_HU_0(kn, dt) \
+  GPUX_HFN(kn, dt, ushort)(ushort x) { return GPUX_FH_##dt(kn##_f32_fn(GPUX_HF_##dt(x))); }
+#define GPUX_HU_1(kn, dt) GPUX_HFN(kn, dt, uchar)(ushort x) { return kn##_f32_fn(GPUX_HF_##dt(x)); }
+#define GPUX_HB_SAME(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HB_0, kn, dt)
+#define GPUX_HB_BOOL(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HB_1, kn, dt)
+#define GPUX_HU_SAME(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HU_0, kn, dt)
+#define GPUX_HU_BOOL(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HU_1, kn, dt)
+#define GPUX_HB_RES_0 GPUX_HB_SAME
+#define GPUX_HB_RES_1 GPUX_HB_BOOL
+#define GPUX_HU_RES_0 GPUX_HU_SAME
+#define GPUX_HU_RES_1 GPUX_HU_BOOL
+#define GPUX_HALF_BOP(op, id, DTLIST, RES) DTLIST(GPUX_CAT(GPUX_HB_RES_, RES), gpux_binary_##op)
+#define GPUX_HALF_UOP(op, id, DTLIST, RES) DTLIST(GPUX_CAT(GPUX_HU_RES_, RES), gpux_unary_##op)
+GPUX_BINARY_OPS(GPUX_HALF_BOP)
+GPUX_UNARY_OPS(GPUX_HALF_UOP)
+
 /* ------------------------------------------------------------------ kernels
  * X(op, id, DTLIST, RES) -> DTLIST(GPUX_*_DT, gpux_<family>_<op>) -> one set per dtype */
 #define GPUX_BINARY_KERNELS(kn, dt) \
@@ -112,4 +154,4 @@ GPUX_UNARY_OPS(GPUX_UNARY_OP)
     }                                                                                          \
   }
 #define GPUX_WHERE_DT(a_, dt) GPUX_KON_##dt(GPUX_WHERE_KERNELS, a_, dt)
-GPUX_DT_ALL(GPUX_WHERE_DT, _)
+GPUX_DT_WHERE(GPUX_WHERE_DT, _)

@@ -22,6 +22,8 @@ typedef float gpux_real;
 #define GPUX_ON_i64(M, a, dt) M(a, dt)
 #define GPUX_ON_u8(M, a, dt) M(a, dt)
 #define GPUX_ON_b8(M, a, dt) M(a, dt)
+#define GPUX_ON_f16(M, a, dt) M(a, dt)
+#define GPUX_ON_bf16(M, a, dt) M(a, dt)
 /* Kernel generation goes through GPUX_KON_<dt>: GPUX_ON_<dt> when the program is built
  * whole or as dtype dt's part (GPUX_PART, gpux_kernels.h), else nothing. Helpers (types,
  * functions) keep GPUX_ON_<dt>: another part's kernels may use them. */
@@ -75,6 +77,8 @@ typedef float gpux_real;
 #define GPUX_ON2_i64(M, a, dt) M(a, dt)
 #define GPUX_ON2_u8(M, a, dt) M(a, dt)
 #define GPUX_ON2_b8(M, a, dt) M(a, dt)
+#define GPUX_ON2_f16(M, a, dt) M(a, dt)
+#define GPUX_ON2_bf16(M, a, dt) M(a, dt)
 
 #ifndef GPUX_ELEMS_PER_ITEM
 #define GPUX_ELEMS_PER_ITEM 1
@@ -103,6 +107,9 @@ typedef float gpux_real;
 #define GPUX_T_i64 long
 #define GPUX_T_u8 uchar
 #define GPUX_T_b8 uchar
+/* float16 / bfloat16: ushort bit patterns (kernels/common/gpux_half.h converts) */
+#define GPUX_T_f16 ushort
+#define GPUX_T_bf16 ushort
 #define GPUX_U_f32 uint
 #define GPUX_U_f64 ulong
 #define GPUX_U_i32 uint
@@ -115,6 +122,8 @@ typedef float gpux_real;
 #define GPUX_CLS_i64 S
 #define GPUX_CLS_u8 U
 #define GPUX_CLS_b8 B
+#define GPUX_CLS_f16 H
+#define GPUX_CLS_bf16 H
 #define GPUX_ASS_i32(x) as_int(x)
 #define GPUX_ASS_i64(x) as_long(x)
 #define GPUX_ASS_u8(x) ((uchar)(x))

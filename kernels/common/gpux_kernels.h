@@ -31,6 +31,12 @@
  *   round: half to even (rint); sigmoid(x) = 1 / (1 + exp(-x)); rsqrt(x) = 1 / sqrt(x);
  *   cast float -> int: truncate toward zero, saturate, NaN -> 0; int -> int: wrap;
  *     x -> bool: x != 0; bool -> x: 0 or 1.
+ *   float16 / bfloat16 elementwise ops: the float32 op on the operands' exact float32
+ *     values, its result rounded to nearest even to the dtype (comparisons, logical ops:
+ *     the float32 result itself); for add, sub and mul that is the correctly rounded
+ *     result (float32 has twice the digits plus two, so the double rounding is harmless),
+ *     the same bits on every device; div and sqrt too where the device's float32 ones are
+ *     correctly rounded (CUDA, pocl);
  *   float16 / bfloat16 (bit-exact on every backend, done with integer bit operations):
  *     x -> f16/bf16: the exact value of x (f32, f64, i32, i64, u8) rounded once to nearest
  *       even, subnormals kept (never flushed), overflow -> +-inf (f16: |x| >= 65520;
@@ -53,9 +59,9 @@
 #define GPUX_KDT_i64 3
 #define GPUX_KDT_u8 4
 #define GPUX_KDT_b8 5
-/* half-precision storage dtypes (issue 4): IEEE binary16 and bfloat16, 2 bytes each.
- * Storage only: casts, copies, fill/arange/linspace and GEMM inputs; no elementwise op,
- * reduction or scan takes them (the front end rejects them: cast to float32 first). */
+/* half-precision dtypes: IEEE binary16 and bfloat16, 2 bytes each. Casts, copies,
+ * fill/arange/linspace, GEMM inputs and the elementwise ops (computed in float32, rounded
+ * once to the dtype: GPUX_DT_EW_*); reductions and scans do not take them yet. */
 #define GPUX_KDT_f16 6
 #define GPUX_KDT_bf16 7
 #define GPUX_KDT_COUNT 8
@@ -95,6 +101,12 @@
 #define GPUX_DT_STORAGE(M, a) GPUX_DT_ALL(M, a) GPUX_DT_HALF(M, a)
 #define GPUX_DT_NUMERIC(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8)
 #define GPUX_DT_FLOAT(M, a) M(a, f32) M(a, f64)
+/* the elementwise ops' lists: those, and the half dtypes (whose ops are float32's on the
+ * operands' exact float32 values, the result rounded once to the dtype) */
+#define GPUX_DT_EW_NUMERIC(M, a) GPUX_DT_NUMERIC(M, a) GPUX_DT_HALF(M, a)
+#define GPUX_DT_EW_FLOAT(M, a) GPUX_DT_FLOAT(M, a) GPUX_DT_HALF(M, a)
+/* the dtypes of where: every dtype */
+#define GPUX_DT_WHERE(M, a) GPUX_DT_STORAGE(M, a)
 /* the integer dtypes (shifts, popcount, bitwise_not), and those with bool (bitwise and, or,
  * xor: on bool they are the logical ops) */
 #define GPUX_DT_INTEGER(M, a) M(a, i32) M(a, i64) M(a, u8)
@@ -109,6 +121,10 @@
 #define GPUX_OWN_TYPE_i64(M, a, dt) M(a, dt)
 #define GPUX_OWN_TYPE_u8(M, a, dt) M(a, dt)
 #define GPUX_OWN_TYPE_b8(M, a, dt)
+/* the half dtypes' storage type (ushort) is not a number type of theirs: the expression
+ * preludes have no half overloads (expressions take the compute dtypes) */
+#define GPUX_OWN_TYPE_f16(M, a, dt)
+#define GPUX_OWN_TYPE_bf16(M, a, dt)
 /* element sizes the copy kernels exist for, and the index of a size in that list */
 #define GPUX_ELEM_SIZES(M) M(1) M(2) M(4) M(8)
 #define GPUX_ELEM_SIZE_COUNT 4
@@ -149,23 +165,23 @@
 
 /* X(op, id, dtype list, result kind). ids equal enum gpux_binary_op / gpux_unary_op. */
 #define GPUX_BINARY_OPS(X)                                                                   \
-  X(add, 0, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(sub, 1, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(mul, 2, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(div, 3, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(pow, 4, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(minimum, 5, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                              \
-  X(maximum, 6, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                              \
-  X(mod, 7, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(eq, 8, GPUX_DT_ALL, GPUX_RES_BOOL)                                                       \
-  X(ne, 9, GPUX_DT_ALL, GPUX_RES_BOOL)                                                       \
-  X(lt, 10, GPUX_DT_ALL, GPUX_RES_BOOL)                                                      \
-  X(le, 11, GPUX_DT_ALL, GPUX_RES_BOOL)                                                      \
-  X(gt, 12, GPUX_DT_ALL, GPUX_RES_BOOL)                                                      \
-  X(ge, 13, GPUX_DT_ALL, GPUX_RES_BOOL)                                                      \
-  X(logical_and, 14, GPUX_DT_ALL, GPUX_RES_BOOL)                                             \
-  X(logical_or, 15, GPUX_DT_ALL, GPUX_RES_BOOL)                                              \
-  X(logical_xor, 16, GPUX_DT_ALL, GPUX_RES_BOOL)                                             \
+  X(add, 0, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(sub, 1, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(mul, 2, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(div, 3, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(pow, 4, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(minimum, 5, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                              \
+  X(maximum, 6, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                              \
+  X(mod, 7, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(eq, 8, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                       \
+  X(ne, 9, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                       \
+  X(lt, 10, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                      \
+  X(le, 11, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                      \
+  X(gt, 12, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                      \
+  X(ge, 13, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                      \
+  X(logical_and, 14, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                             \
+  X(logical_or, 15, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                              \
+  X(logical_xor, 16, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                             \
   X(bitwise_and, 17, GPUX_DT_BITS, GPUX_RES_SAME)                                            \
   X(bitwise_or, 18, GPUX_DT_BITS, GPUX_RES_SAME)                                             \
   X(bitwise_xor, 19, GPUX_DT_BITS, GPUX_RES_SAME)                                            \
@@ -174,25 +190,25 @@
 #define GPUX_BINARY_OP_COUNT 22
 
 #define GPUX_UNARY_OPS(X)                                                                    \
-  X(neg, 0, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(abs, 1, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(sign, 2, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                 \
-  X(relu, 3, GPUX_DT_NUMERIC, GPUX_RES_SAME)                                                 \
-  X(exp, 4, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                    \
-  X(log, 5, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                    \
-  X(log1p, 6, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                  \
-  X(expm1, 7, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                  \
-  X(sqrt, 8, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                   \
-  X(rsqrt, 9, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                  \
-  X(sin, 10, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                   \
-  X(cos, 11, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                   \
-  X(tan, 12, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                   \
-  X(tanh, 13, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                  \
-  X(sigmoid, 14, GPUX_DT_FLOAT, GPUX_RES_SAME)                                               \
-  X(floor, 15, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                 \
-  X(ceil, 16, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                  \
-  X(round, 17, GPUX_DT_FLOAT, GPUX_RES_SAME)                                                 \
-  X(logical_not, 18, GPUX_DT_ALL, GPUX_RES_BOOL)                                             \
+  X(neg, 0, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(abs, 1, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(sign, 2, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                 \
+  X(relu, 3, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                 \
+  X(exp, 4, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                    \
+  X(log, 5, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                    \
+  X(log1p, 6, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
+  X(expm1, 7, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
+  X(sqrt, 8, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                   \
+  X(rsqrt, 9, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
+  X(sin, 10, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                   \
+  X(cos, 11, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                   \
+  X(tan, 12, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                   \
+  X(tanh, 13, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
+  X(sigmoid, 14, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                               \
+  X(floor, 15, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                 \
+  X(ceil, 16, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
+  X(round, 17, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                 \
+  X(logical_not, 18, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                             \
   X(bitwise_not, 19, GPUX_DT_INTEGER, GPUX_RES_SAME)                                         \
   X(popcount, 20, GPUX_DT_INTEGER, GPUX_RES_SAME)
 #define GPUX_UNARY_OP_COUNT 21

@@ -21,37 +21,15 @@ namespace gpux_cu {
  * (kernels/common/gpux_half.h, shared with kernels/cl/copy.cl and the core), so the results
  * are the same bits as OpenCL and tests/ref (rules in gpux_kernels.h), whatever the
  * hardware's conversion instructions do with NaN payloads. */
-struct d_f16 { typedef unsigned short T; static constexpr int kind = 4; };
-struct d_bf16 { typedef unsigned short T; static constexpr int kind = 5; };
-template <class D> struct is_half { static constexpr bool value = D::kind == 4 || D::kind == 5; };
-
-/* 16-byte vectors of unsigned short (eight per vector), for the contiguous engine */
-template <> struct vio<unsigned short> {
-  static constexpr int N = 8;
-  static __device__ __forceinline__ void ld(unsigned short *r, const unsigned short *p) {
-    const uint4 v = *reinterpret_cast<const uint4 *>(p);
-    const unsigned w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      r[2 * k] = (unsigned short)(w[k] & 0xffffu);
-      r[2 * k + 1] = (unsigned short)(w[k] >> 16);
-    }
-  }
-  static __device__ __forceinline__ void st(unsigned short *p, const unsigned short *r) {
-    unsigned w[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) w[k] = (unsigned)r[2 * k] | ((unsigned)r[2 * k + 1] << 16);
-    *reinterpret_cast<uint4 *>(p) = make_uint4(w[0], w[1], w[2], w[3]);
-  }
-};
+/* (their dtype tags, d_f16 and d_bf16, and their vectors: gpux_cuda.cuh) */
 
 template <class D> __device__ __forceinline__ unsigned h_to_f32(unsigned short h) {
-  if constexpr (D::kind == 4) return gpux_f16_to_f32(h);
+  if constexpr (D::kind == K_F16) return gpux_f16_to_f32(h);
   else return gpux_bf16_to_f32(h);
 }
 /* a value of a compute dtype -> half dtype DT */
 template <class DF, class DT> __device__ __forceinline__ unsigned short to_half(typename DF::T x) {
-  constexpr bool F16 = DT::kind == 4;
+  constexpr bool F16 = DT::kind == K_F16;
   if constexpr (DF::kind == K_BOOL) {
     return (unsigned short)(x != 0 ? (F16 ? 0x3c00u : 0x3f80u) : 0u);
   } else if constexpr (is_fp<typename DF::T>::value && sizeof(typename DF::T) == 8) {
@@ -75,7 +53,7 @@ template <class DF, class DT> __device__ __forceinline__ unsigned short to_half(
 template <class DF, class DT> __device__ __forceinline__ typename DT::T xcast(typename DF::T x) {
   if constexpr (is_half<DF>::value && is_half<DT>::value) {
     if constexpr (DF::kind == DT::kind) return x;
-    else if constexpr (DT::kind == 4) return gpux_f32_to_f16(gpux_bf16_to_f32(x));
+    else if constexpr (DT::kind == K_F16) return gpux_f32_to_f16(gpux_bf16_to_f32(x));
     else return gpux_f32_to_bf16(gpux_f16_to_f32(x));
   } else if constexpr (is_half<DT>::value) {
     return to_half<DF, DT>(x);

@@ -15,6 +15,7 @@
  * applies (operand 0 out, 1 a / cond, 2 b / a, 3 b). */
 #include "gpux_cuda.cuh"
 #include "gpux_cuda_ops.cuh" /* the ops themselves (k_add, ...), shared with expressions */
+#include "gpux_half.h"      /* float16 / bfloat16 conversions (bit work, as everywhere) */
 
 namespace gpux_cu {
 
@@ -59,24 +60,57 @@ GPUX_CU_HEAVY(uop_sigmoid)
 #undef GPUX_CU_HEAVY
 template <> struct heavy<uop_exp, double> { static constexpr bool value = true; };
 
-template <class OP, class T> struct bin_f {
+/* float16 / bfloat16: the float32 op on the operands' exact float32 values, its result
+ * rounded once to the dtype (bool results as they are; gpux_kernels.h) */
+template <class D> __device__ __forceinline__ float h2f(unsigned short h) {
+  return __uint_as_float(D::kind == K_F16 ? gpux_f16_to_f32(h) : gpux_bf16_to_f32(h));
+}
+template <class D> __device__ __forceinline__ unsigned short f2h(float x) {
+  return D::kind == K_F16 ? gpux_f32_to_f16(__float_as_uint(x)) : gpux_f32_to_bf16(__float_as_uint(x));
+}
+template <class OP, class D>
+__device__ __forceinline__ typename res_t<OP::rk, typename D::T>::type ew_b(typename D::T a,
+                                                                            typename D::T b) {
+  if constexpr (is_half<D>::value) {
+    const auto r = OP::apply(h2f<D>(a), h2f<D>(b));
+    if constexpr (OP::rk == GPUX_RES_BOOL) return r;
+    else return f2h<D>(r);
+  } else {
+    return OP::apply(a, b);
+  }
+}
+template <class OP, class D>
+__device__ __forceinline__ typename res_t<OP::rk, typename D::T>::type ew_u(typename D::T a) {
+  if constexpr (is_half<D>::value) {
+    const auto r = OP::apply(h2f<D>(a));
+    if constexpr (OP::rk == GPUX_RES_BOOL) return r;
+    else return f2h<D>(r);
+  } else {
+    return OP::apply(a);
+  }
+}
+
+template <class OP, class D> struct bin_f {
+  typedef typename D::T T;
   typedef typename res_t<OP::rk, T>::type R;
-  __device__ __forceinline__ R operator()(T a, T b, u64) const { return OP::apply(a, b); }
+  __device__ __forceinline__ R operator()(T a, T b, u64) const { return ew_b<OP, D>(a, b); }
 };
 /* a op s, or s op a when first: selects, so the op body exists once */
-template <class OP, class T> struct bin_s_f {
+template <class OP, class D> struct bin_s_f {
+  typedef typename D::T T;
   typedef typename res_t<OP::rk, T>::type R;
   T s;
   int first;
   __device__ __forceinline__ R operator()(T a, u64) const {
     const T x = first ? s : a;
     const T y = first ? a : s;
-    return OP::apply(x, y);
+    return ew_b<OP, D>(x, y);
   }
 };
-template <class OP, class T> struct un_f {
+template <class OP, class D> struct un_f {
+  typedef typename D::T T;
   typedef typename res_t<OP::rk, T>::type R;
-  __device__ __forceinline__ R operator()(T a, u64) const { return OP::apply(a); }
+  __device__ __forceinline__ R operator()(T a, u64) const { return ew_u<OP, D>(a); }
 };
 template <class D> struct where_f {
   typedef typename D::T T;
@@ -100,20 +134,20 @@ template <class D> struct where_f {
                                              const GPUX_CU_T(dt) *a,                    \
                                              const GPUX_CU_T(dt) *b, long long n) {     \
     gpux_cu::map_c<2, GPUX_CU_BIN_H(op, dt)>(                                           \
-        gpux_cu::bin_f<gpux_cu::bop_##op, GPUX_CU_T(dt)>(), out, a, b, GPUX_CU_NULL, n); \
+        gpux_cu::bin_f<gpux_cu::bop_##op, GPUX_CU_D(dt)>(), out, a, b, GPUX_CU_NULL, n); \
   }                                                                                     \
   GPUX_CU_KERNEL gpux_binary_##op##_##dt##_s(GPUX_CU_BIN_R(op, dt) *out,                \
                                              const GPUX_CU_T(dt) *a, GPUX_CU_T(dt) s,   \
                                              int scalar_first, long long n) {           \
     gpux_cu::map_c<1, GPUX_CU_BIN_H(op, dt)>(                                           \
-        gpux_cu::bin_s_f<gpux_cu::bop_##op, GPUX_CU_T(dt)>{s, scalar_first}, out, a,    \
+        gpux_cu::bin_s_f<gpux_cu::bop_##op, GPUX_CU_D(dt)>{s, scalar_first}, out, a,    \
         GPUX_CU_NULL, GPUX_CU_NULL, n);                                                 \
   }                                                                                     \
   GPUX_CU_KERNEL gpux_binary_##op##_##dt##_n(GPUX_CU_BIN_R(op, dt) *out,                \
                                              const GPUX_CU_T(dt) *a,                    \
                                              const GPUX_CU_T(dt) *b,                    \
                                              const __grid_constant__ gpux_nd_params p) { \
-    gpux_cu::map_n<2>(gpux_cu::bin_f<gpux_cu::bop_##op, GPUX_CU_T(dt)>(), out, a, b,    \
+    gpux_cu::map_n<2>(gpux_cu::bin_f<gpux_cu::bop_##op, GPUX_CU_D(dt)>(), out, a, b,    \
                       GPUX_CU_NULL, p);                                                 \
   }
 #define GPUX_CU_BINARY_OP(op, id, dts, res) dts(GPUX_CU_BINARY_KERNELS, op)
@@ -125,13 +159,13 @@ GPUX_BINARY_OPS(GPUX_CU_BINARY_OP)
   GPUX_CU_KERNEL gpux_unary_##op##_##dt##_c(GPUX_CU_UN_R(op, dt) *out,                  \
                                             const GPUX_CU_T(dt) *a, long long n) {      \
     gpux_cu::map_c<1, GPUX_CU_UN_H(op, dt)>(gpux_cu::un_f<gpux_cu::uop_##op,            \
-                                                          GPUX_CU_T(dt)>(),             \
+                                                          GPUX_CU_D(dt)>(),             \
                                             out, a, GPUX_CU_NULL, GPUX_CU_NULL, n);     \
   }                                                                                     \
   GPUX_CU_KERNEL gpux_unary_##op##_##dt##_n(GPUX_CU_UN_R(op, dt) *out,                  \
                                             const GPUX_CU_T(dt) *a,                     \
                                             const __grid_constant__ gpux_nd_params p) { \
-    gpux_cu::map_n<1>(gpux_cu::un_f<gpux_cu::uop_##op, GPUX_CU_T(dt)>(), out, a,        \
+    gpux_cu::map_n<1>(gpux_cu::un_f<gpux_cu::uop_##op, GPUX_CU_D(dt)>(), out, a,        \
                       GPUX_CU_NULL, GPUX_CU_NULL, p);                                   \
   }
 #define GPUX_CU_UNARY_OP(op, id, dts, res) dts(GPUX_CU_UNARY_KERNELS, op)
@@ -148,4 +182,4 @@ GPUX_UNARY_OPS(GPUX_CU_UNARY_OP)
                                      const __grid_constant__ gpux_nd_params p) {        \
     gpux_cu::map_n<3>(gpux_cu::where_f<GPUX_CU_D(dt)>(), out, cond, a, b, p);           \
   }
-GPUX_DT_ALL(GPUX_CU_WHERE_KERNELS, _)
+GPUX_DT_WHERE(GPUX_CU_WHERE_KERNELS, _)

@@ -27,14 +27,18 @@ namespace gpux_cu {
 typedef unsigned long long u64;
 typedef long long i64;
 
-/* dtype tags: u8 and b8 share a C++ type but not their conversion rules. */
-enum Kind { K_FLOAT = 0, K_SINT = 1, K_UINT = 2, K_BOOL = 3 };
+/* dtype tags: u8 and b8 share a C++ type but not their conversion rules; float16 and
+ * bfloat16 are unsigned short bit patterns (kernels/common/gpux_half.h converts). */
+enum Kind { K_FLOAT = 0, K_SINT = 1, K_UINT = 2, K_BOOL = 3, K_F16 = 4, K_BF16 = 5 };
 struct d_f32 { typedef float T; static constexpr int kind = K_FLOAT; };
 struct d_f64 { typedef double T; static constexpr int kind = K_FLOAT; };
 struct d_i32 { typedef int T; static constexpr int kind = K_SINT; };
 struct d_i64 { typedef long long T; static constexpr int kind = K_SINT; };
 struct d_u8 { typedef unsigned char T; static constexpr int kind = K_UINT; };
 struct d_b8 { typedef unsigned char T; static constexpr int kind = K_BOOL; };
+struct d_f16 { typedef unsigned short T; static constexpr int kind = K_F16; };
+struct d_bf16 { typedef unsigned short T; static constexpr int kind = K_BF16; };
+template <class D> struct is_half { static constexpr bool value = D::kind == K_F16 || D::kind == K_BF16; };
 #define GPUX_CU_D(dt) gpux_cu::d_##dt
 #define GPUX_CU_T(dt) gpux_cu::d_##dt::T
 
@@ -73,6 +77,25 @@ template <> struct vio<double> {
   }
   static __device__ __forceinline__ void st(double *p, const double *r) {
     *reinterpret_cast<double2 *>(p) = make_double2(r[0], r[1]);
+  }
+};
+/* 16-byte vectors of unsigned short (eight per vector), for the contiguous engine */
+template <> struct vio<unsigned short> {
+  static constexpr int N = 8;
+  static __device__ __forceinline__ void ld(unsigned short *r, const unsigned short *p) {
+    const uint4 v = *reinterpret_cast<const uint4 *>(p);
+    const unsigned w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      r[2 * k] = (unsigned short)(w[k] & 0xffffu);
+      r[2 * k + 1] = (unsigned short)(w[k] >> 16);
+    }
+  }
+  static __device__ __forceinline__ void st(unsigned short *p, const unsigned short *r) {
+    unsigned w[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) w[k] = (unsigned)r[2 * k] | ((unsigned)r[2 * k + 1] << 16);
+    *reinterpret_cast<uint4 *>(p) = make_uint4(w[0], w[1], w[2], w[3]);
   }
 };
 template <> struct vio<int> {

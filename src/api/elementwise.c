@@ -26,15 +26,6 @@ _Static_assert(GPUX_BFLOAT16 + 1 == GPUX_KDT_COUNT && GPUX_DTYPE_COUNT == GPUX_K
                    GPUX_FLOAT16 == GPUX_KDT_f16 && GPUX_BFLOAT16 == GPUX_KDT_bf16,
                "dtype ids");
 
-/* float16 / bfloat16 are storage dtypes: no elementwise op takes them. */
-static gpux_status check_not_half(const char *op, gpux_dtype dt) {
-  if (dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16)
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                           "%s is not defined for %s (a storage dtype: cast to float32 first)", op,
-                           gpux_dtype_name(dt));
-  return GPUX_SUCCESS;
-}
-
 GPUX_API const char *gpux_binary_op_name(gpux_binary_op op) {
   return (unsigned)op < GPUX_BINARY_OP_COUNT ? binary_names[op] : NULL;
 }
@@ -53,7 +44,6 @@ GPUX_API int gpux_unary_op_supports(gpux_unary_op op, gpux_dtype dt) {
 static gpux_status check_binary_op(gpux_binary_op op, gpux_dtype dt) {
   if ((unsigned)op >= GPUX_BINARY_OP_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown binary op %d", (int)op);
-  GPUX__CHECK(check_not_half(binary_names[op], dt));
   if ((unsigned)dt >= GPUX_DTYPE_COUNT || !(binary_support[op] >> dt & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s", binary_names[op],
                            gpux_dtype_name(dt));
@@ -63,7 +53,6 @@ static gpux_status check_binary_op(gpux_binary_op op, gpux_dtype dt) {
 static gpux_status check_unary_op(gpux_unary_op op, gpux_dtype dt) {
   if ((unsigned)op >= GPUX_UNARY_OP_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown unary op %d", (int)op);
-  GPUX__CHECK(check_not_half(unary_names[op], dt));
   if ((unsigned)dt >= GPUX_DTYPE_COUNT || !(unary_support[op] >> dt & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s (cast to float32 or float64 first)",
                            unary_names[op], gpux_dtype_name(dt));
@@ -280,7 +269,7 @@ static gpux_status check_where(gpux_array_t cond, gpux_array_t a, gpux_array_t b
   if (a->dtype != b->dtype)
     return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "gpux_where: a is %s, b is %s",
                            gpux_dtype_name(a->dtype), gpux_dtype_name(b->dtype));
-  return check_not_half("where", a->dtype);
+  return GPUX_SUCCESS;
 }
 
 GPUX_API gpux_status gpux_where_into(gpux_array_t out, gpux_array_t cond, gpux_array_t a,

@@ -195,8 +195,8 @@ static gpux_status parse_params(struct gpux_elementwise *ew, const char *list, i
     prm->dtype = dtype_by_name(type);
     if (prm->dtype == GPUX_FLOAT16 || prm->dtype == GPUX_BFLOAT16)
       return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                             "gpux_elementwise_create: parameter %s is %s, a storage dtype that "
-                             "elementwise kernels do not compute in (use float32 and cast)",
+                             "gpux_elementwise_create: parameter %s is %s, which elementwise "
+                             "expressions do not take (use float32 and cast)",
                              name, type);
     if (prm->dtype < 0) { /* a placeholder */
       why = ident_problem(type);
@@ -348,8 +348,8 @@ static gpux_status bind(const struct gpux_elementwise *ew, int nargs, const gpux
                                fn, ew->name, prm->name);
       if (is_half(a->v.array->dtype))
         return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                               "%s: %s: %s is a %s array; elementwise kernels do not take "
-                               "float16/bfloat16 (storage dtypes: cast to float32 first)",
+                               "%s: %s: %s is a %s array; elementwise expressions do not take "
+                               "float16/bfloat16 (cast to float32 first)",
                                fn, ew->name, prm->name, gpux_dtype_name(a->v.array->dtype));
     } else if (a->kind == GPUX_ARG_SCALAR && !prm->is_out) {
       GPUX__CHECK(gpux__check_dtype(a->dtype, prm->name));

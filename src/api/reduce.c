@@ -88,9 +88,9 @@ static gpux_status result_dtype(gpux_dtype *out, gpux_reduce_op op, gpux_dtype d
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown reduction op %d", (int)op);
   GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
   const op_info *oi = &op_table[op];
-  if (dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16) /* storage dtypes */
+  if (dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16) /* no half reductions yet */
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                           "%s is not defined for %s (a storage dtype: cast to float32 first)",
+                           "%s is not defined for %s (cast to float32 first)",
                            oi->name, gpux_dtype_name(dt));
   if (oi->float_math) {
     if (dt == GPUX_BOOL)

@@ -28,11 +28,6 @@
 static const char *const gpux_cuda_dt_names[GPUX_KDT_COUNT] = {
     GPUX_DT_STORAGE(GPUX_CUDA_DT_NAME, _)};
 #undef GPUX_CUDA_DT_NAME
-/* 1 for the dtypes of where (GPUX_DT_ALL); the half dtypes only have casts and generators */
-#define GPUX_CUDA_DT_ONE(unused, dt) [GPUX_KDT_##dt] = 1,
-static const unsigned char gpux_cuda_dt_compute[GPUX_KDT_COUNT] = {
-    GPUX_DT_ALL(GPUX_CUDA_DT_ONE, _)};
-#undef GPUX_CUDA_DT_ONE
 
 #define GPUX_CUDA_BOP_ID(op, id, dts, res) GPUX_CUDA_BOP_##op = id,
 #define GPUX_CUDA_UOP_ID(op, id, dts, res) GPUX_CUDA_UOP_##op = id,
@@ -146,7 +141,7 @@ static gpux_status gpux_cuda_elementwise_load(gpux__bctx *b) {
     }
   for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
     if (!gpux_cuda_dt_names[dt]) continue;
-    for (k = 0; k < 2 && gpux_cuda_dt_compute[dt]; ++k) {
+    for (k = 0; k < 2; ++k) { /* where: every dtype */
       s = gpux_cuda_resolve(m, &b->where[dt][cn[k]], GPUX_CUDA_K_WHERE, dt, 0, cn[k]);
       if (s != GPUX_SUCCESS) return s;
     }

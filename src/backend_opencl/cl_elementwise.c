@@ -20,8 +20,7 @@ typedef struct opdesc {
 #define OP_DESC(op, id, DTLIST, RES) [id] = {#op, 0u DTLIST(DT_BIT, _)},
 static const opdesc binary_ops[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(OP_DESC)};
 static const opdesc unary_ops[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(OP_DESC)};
-/* the dtypes of where (the half dtypes only have casts and generators) */
-static const unsigned where_dtypes = 0u GPUX_DT_ALL(DT_BIT, _);
+static const unsigned where_dtypes = 0u GPUX_DT_WHERE(DT_BIT, _);
 #define ELEM_SIZE(sz) sz,
 static const int copy_sizes[GPUX_CL_NSIZES] = {GPUX_ELEM_SIZES(ELEM_SIZE)};
 static const char layout_char[3] = {[GPUX_LAYOUT_C] = 'c', [GPUX_LAYOUT_S] = 's',

@@ -554,6 +554,17 @@ gt_tol gt_tolerance(gpux_dtype rdt, gt_opclass c) {
   gt_tol t = {0, 0};
   int f32 = rdt == GPUX_FLOAT32;
   if (!ref_dtype_is_float(rdt)) return t;
+  if (ref_dtype_is_half(rdt)) {
+    /* float32's op, rounded once: add, sub, mul exact (the double rounding is harmless);
+     * div, sqrt and the float32 functions one unit of the dtype's last place (a float32
+     * result within a few float32 ulps of a tie between two half values), relative to the
+     * value (2^-10, 2^-7), and the least subnormal below that */
+    const int f16 = rdt == GPUX_FLOAT16;
+    if (c == GT_OPC_EXACT || c == GT_OPC_ARITH) return t;
+    t.rel = f16 ? 0x1p-10 : 0x1p-7;
+    t.abs = f16 ? 0x1p-24 : 0x1p-133;
+    return t;
+  }
   switch (c) {
     case GT_OPC_EXACT: break;
     case GT_OPC_ARITH:
@@ -626,10 +637,10 @@ void gt_compare(const char *label, gpux_dtype rdt, const void *got, const ref_va
     double w = 0;
     if (isf) {
       w = want[i].f;
-      if (rdt == GPUX_FLOAT32) {
-        float t;
-        ref_store(GPUX_FLOAT32, &t, 0, want[i]);
-        w = t;
+      if (rdt != GPUX_FLOAT64) { /* the reference rounded to the result dtype */
+        uint32_t t;
+        ref_store(rdt, &t, 0, want[i]);
+        w = ref_load(rdt, &t, 0).f;
       }
       if (isnan(w)) ok = isnan(g.f);
       else if (isinf(w)) ok = g.f == w;
