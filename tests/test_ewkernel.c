@@ -1081,6 +1081,59 @@ static void test_ops_prelude(void **state) {
 
 /* ------------------------------------------------------------------ empty */
 
+/* float16 / bfloat16: the expression sees float (the exact values) and each output is
+ * rounded once to its dtype; products and sums of two half values are exact in float, so
+ * the results are the correctly rounded ones (no tolerance) */
+static void test_half_exprs(void **state) {
+  (void)state;
+  const int64_t n = 1003, sh[1] = {1003};
+  for (int k = 0; k < 2; k++) {
+    const gpux_dtype dt = k ? GPUX_BFLOAT16 : GPUX_FLOAT16;
+    const gpux_binary_op op = k ? GPUX_ADD : GPUX_MUL;
+    gpux_elementwise_t ew = ew_new("T a, T b", "T y", k ? "y = a + b" : "y = a * b", "hop", NULL);
+    void *ha = gt_malloc((size_t)n * 2), *hb = gt_malloc((size_t)n * 2);
+    gt_fill_random(ha, dt, n, GT_DOM_ANY, 70u + (uint64_t)k);
+    gt_fill_random(hb, dt, n, GT_DOM_ANY, 80u + (uint64_t)k);
+    gt_special_values((char *)ha + 2 * 10, dt, 40);
+    ref_value *want = gt_malloc((size_t)n * sizeof *want);
+    ref_binary(op, dt, n, ha, hb, want);
+    gpux_array_t a = up(dt, 1, sh, ha), b = up(dt, 1, sh, hb), y = gt_poisoned(dt, 1, sh);
+    gpux_arg args[3] = {AR(a), AR(b), AR(y)};
+    call_expect(ew, 3, args, k ? "bfloat16 a + b" : "float16 a * b", y, dt, want, n, dt, ha, hb);
+    /* the strided kernel: a reversed */
+    gpux_array_t r = NULL, y2 = gt_poisoned(dt, 1, sh);
+    const int64_t lo = -1, hi = -n - 1, st = -1;
+    GT_OK(gpux_array_slice(&r, a, &lo, &hi, &st));
+    void *hr = gt_malloc((size_t)n * 2);
+    for (int64_t i = 0; i < n; i++) memcpy((char *)hr + 2 * i, (char *)ha + 2 * (n - 1 - i), 2);
+    ref_binary(op, dt, n, hr, hb, want);
+    gpux_arg args2[3] = {AR(r), AR(b), AR(y2)};
+    call_expect(ew, 3, args2, "half, a reversed", y2, dt, want, n, dt, hr, hb);
+    /* a half scalar (0x3555: 0.33325... in float16; 0x3eab: 0.333984375 in bfloat16) */
+    gpux_elementwise_t ews = ew_new("T x, U s", "T z", "z = x * s", "hscalar", NULL);
+    const uint16_t sbits = k ? 0x3eab : 0x3555;
+    const double sv = ref_load(dt, &sbits, 0).f;
+    gpux_array_t z = gt_poisoned(dt, 1, sh);
+    gpux_arg args3[3] = {AR(a), k ? gpux_arg_bf16_bits(sbits) : gpux_arg_f16_bits(sbits), AR(z)};
+    ref_binary_scalar(GPUX_MUL, dt, n, ha, sv, 0, want);
+    call_expect(ews, 3, args3, "half x * half scalar", z, dt, want, n, dt, ha, NULL);
+    /* declared types: a float16 input with a float32 output (exact: 11 x 24 bits) */
+    gpux_elementwise_t ewd = ew_new("float16 a, float32 s", "float32 y", "y = a * s", "hdecl", NULL);
+    if (!k) {
+      gpux_array_t yf = gt_poisoned(GPUX_FLOAT32, 1, sh);
+      gpux_arg args4[3] = {AR(a), gpux_arg_f32(1.5f), AR(yf)};
+      for (int64_t i = 0; i < n; i++) want[i].f = ref_load(dt, ha, i).f * 1.5;
+      call_expect(ewd, 3, args4, "float16 a * float32 s -> float32", yf, GPUX_FLOAT32, want, n, dt, ha, NULL);
+      gpux_array_release(yf);
+    }
+    GT_RELEASE(a, b, y, r, y2, z);
+    GT_FREE(ha, hb, hr, want);
+    gpux_elementwise_release(ew);
+    gpux_elementwise_release(ews);
+    gpux_elementwise_release(ewd);
+  }
+}
+
 static void test_empty(void **state) {
   (void)state;
   gpux_elementwise_t ew = ew_new(k_saxpy_in, k_saxpy_out, k_saxpy_body, "saxpy_empty", NULL);
@@ -1257,20 +1310,15 @@ static void test_errors_call(void **state) {
   }
   check_poisoned(o, "after the failed calls (dtypes)");
   check_poisoned(yo, "after the failed calls (dtypes)");
-  /* float16 / bfloat16 arrays and a float16 scalar */
+  /* float16 / bfloat16 arrays where the placeholder is bound to float32 by an earlier one:
+   * a mismatch (test_half_exprs: the working calls) */
   gpux_array_t h = NULL, hb = NULL;
   GT_OK(gpux_array_zeros(&h, gt_ctx, GPUX_FLOAT16, 2, s34));
   GT_OK(gpux_array_zeros(&hb, gt_ctx, GPUX_BFLOAT16, 2, s34));
-  gpux_arg u1[3] = {AR(h), AR(h), AR(h)};
-  GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_elementwise_call(ew, 3, u1));
-  gpux_arg u2[3] = {AR(hb), AR(hb), AR(hb)};
-  GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_elementwise_call(ew, 3, u2));
-  {
-    gpux_elementwise_t ews = ew_new("T x, U s", "T z", "z = x * s", "hscalar", NULL);
-    gpux_arg u3[3] = {AR(a), gpux_arg_f16_bits(0x3c00), AR(o)};
-    GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_elementwise_call(ews, 3, u3));
-    gpux_elementwise_release(ews);
-  }
+  gpux_arg u1[3] = {AR(a), AR(h), AR(o)};
+  GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_elementwise_call(ew, 3, u1));
+  gpux_arg u2[3] = {AR(hb), AR(h), AR(o)};
+  GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_elementwise_call(ew, 3, u2));
   check_poisoned(o, "after the failed calls (float16)");
   /* partial overlap of an output with an input: shifted by one, and reversed */
   {
@@ -1422,6 +1470,7 @@ int main(void) {
       {"ops_prelude_int32", test_ops_prelude, &k_i32},
       {"ops_prelude_int64", test_ops_prelude, &k_i64},
       {"ops_prelude_uint8", test_ops_prelude, &k_u8},
+      {"half_exprs", test_half_exprs, NULL},
       {"empty", test_empty, NULL},
       {"errors_params", test_errors_params, NULL},
       {"errors_call", test_errors_call, NULL},

@@ -11,6 +11,15 @@
 #include "gpux_kernels.h"
 #include "gpux_cl_prelude.h"
 #include "gpux_cl_ops.h"
+#include "gpux_half.h"
+
+/* float16 / bfloat16 arrays and scalars: stored as gpux__hbits, seen by the expression as
+ * float (their exact values), stored back rounded once to the dtype (gpux_half.h) */
+typedef ushort gpux__hbits;
+static inline float gpux__h2f_f16(ushort h) { return as_float(gpux_f16_to_f32(h)); }
+static inline float gpux__h2f_bf16(ushort h) { return as_float(gpux_bf16_to_f32(h)); }
+static inline ushort gpux__f2h_f16(float x) { return gpux_f32_to_f16(as_uint(x)); }
+static inline ushort gpux__f2h_bf16(float x) { return gpux_f32_to_bf16(as_uint(x)); }
 
 /* One overload per op of GPUX_BINARY_OPS / GPUX_UNARY_OPS whose result is the input dtype,
  * for each dtype of the op's list (float64 where the device has it: GPUX_ON_f64). The

@@ -8,6 +8,18 @@
  * mixed operand types is ambiguous on both backends alike. */
 #include "gpux_kernels.h"
 #include "gpux_cuda_ops.cuh"
+/* (the conversions an expression does not use are not worth a warning in its build log) */
+#pragma nv_diag_suppress 177
+#include "gpux_half.h"
+#pragma nv_diag_default 177
+
+/* float16 / bfloat16 arrays and scalars: stored as gpux__hbits, seen by the expression as
+ * float (their exact values), stored back rounded once to the dtype (gpux_half.h) */
+typedef unsigned short gpux__hbits;
+__device__ __forceinline__ float gpux__h2f_f16(unsigned short h) { return __uint_as_float(gpux_f16_to_f32(h)); }
+__device__ __forceinline__ float gpux__h2f_bf16(unsigned short h) { return __uint_as_float(gpux_bf16_to_f32(h)); }
+__device__ __forceinline__ unsigned short gpux__f2h_f16(float x) { return gpux_f32_to_f16(__float_as_uint(x)); }
+__device__ __forceinline__ unsigned short gpux__f2h_bf16(float x) { return gpux_f32_to_bf16(__float_as_uint(x)); }
 
 /* One overload per op of GPUX_BINARY_OPS / GPUX_UNARY_OPS whose result is the input dtype,
  * for each dtype of the op's list; the comparisons and logical ops are the expressions' own

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "../../kernels/common/gpux_half.h" /* scalars of the half dtypes */
 
 #define EW_MAX_PARAMS 16  /* inputs + outputs */
 #define EW_IDENT_MAX 63   /* parameter and placeholder names */
@@ -60,15 +61,22 @@ typedef struct ew_binding {
   int ph_from[EW_MAX_PARAMS];         /* the parameter that bound it */
 } ew_binding;
 
+/* The type an expression sees a value of dt as (float16 and bfloat16: float, their exact
+ * values; the store rounds once to the dtype). */
 static const char *ctype_of(gpux_dtype dt) {
   switch (dt) {
-    case GPUX_FLOAT32: return "float";
+    case GPUX_FLOAT32: case GPUX_FLOAT16: case GPUX_BFLOAT16: return "float";
     case GPUX_FLOAT64: return "double";
     case GPUX_INT32: return "gpux_i32";
     case GPUX_INT64: return "gpux_i64";
     default: return "gpux_u8"; /* uint8 and bool */
   }
 }
+static int is_half(int dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
+/* the type of dt's elements in memory */
+static const char *mtype_of(gpux_dtype dt) { return is_half(dt) ? "gpux__hbits" : ctype_of(dt); }
+/* the conversions of a half dtype's bits (gpux__h2f_<sfx>, gpux__f2h_<sfx>: ops preludes) */
+static const char *half_sfx(gpux_dtype dt) { return dt == GPUX_FLOAT16 ? "f16" : "bf16"; }
 
 /* ---------------------------------------------------------------- names */
 
@@ -193,11 +201,6 @@ static gpux_status parse_params(struct gpux_elementwise *ew, const char *list, i
     prm->is_out = is_out;
     prm->ph = -1;
     prm->dtype = dtype_by_name(type);
-    if (prm->dtype == GPUX_FLOAT16 || prm->dtype == GPUX_BFLOAT16)
-      return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                             "gpux_elementwise_create: parameter %s is %s, which elementwise "
-                             "expressions do not take (use float32 and cast)",
-                             name, type);
     if (prm->dtype < 0) { /* a placeholder */
       why = ident_problem(type);
       if (why)
@@ -318,8 +321,6 @@ done:
 
 /* ---------------------------------------------------------------- binding arguments */
 
-static int is_half(int dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
-
 /* Checks the kinds and dtypes of args against ew's parameters and binds the placeholders. */
 static gpux_status bind(const struct gpux_elementwise *ew, int nargs, const gpux_arg *args,
                         ew_binding *b, const char *fn) {
@@ -346,18 +347,8 @@ static gpux_status bind(const struct gpux_elementwise *ew, int nargs, const gpux
                                "%s: %s: the array of %s belongs to another context than the "
                                "elementwise kernel",
                                fn, ew->name, prm->name);
-      if (is_half(a->v.array->dtype))
-        return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                               "%s: %s: %s is a %s array; elementwise expressions do not take "
-                               "float16/bfloat16 (cast to float32 first)",
-                               fn, ew->name, prm->name, gpux_dtype_name(a->v.array->dtype));
     } else if (a->kind == GPUX_ARG_SCALAR && !prm->is_out) {
       GPUX__CHECK(gpux__check_dtype(a->dtype, prm->name));
-      if (is_half(a->dtype))
-        return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                               "%s: %s: %s is a %s scalar; elementwise kernels do not take "
-                               "float16/bfloat16 (pass a float32 scalar)",
-                               fn, ew->name, prm->name, gpux_dtype_name(a->dtype));
     } else {
       return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
                              "%s: %s: argument %d (%s, an %s) must be %s", fn, ew->name, i,
@@ -405,6 +396,13 @@ static gpux_status bind(const struct gpux_elementwise *ew, int nargs, const gpux
 static gpux__scalar scalar_to(const gpux_arg *a, gpux_dtype dt) {
   if (a->dtype == GPUX_FLOAT32) return gpux__scalar_from_double(a->v.f32, dt);
   if (a->dtype == GPUX_FLOAT64) return gpux__scalar_from_double(a->v.f64, dt);
+  if (is_half(a->dtype)) { /* the exact value, then dt's rounding */
+    const uint32_t fb = a->dtype == GPUX_FLOAT16 ? gpux_f16_to_f32(a->v.bits16)
+                                                 : gpux_bf16_to_f32(a->v.bits16);
+    float f;
+    memcpy(&f, &fb, sizeof f);
+    return gpux__scalar_from_double((double)f, dt);
+  }
   int64_t v = a->dtype == GPUX_INT32   ? a->v.i32
               : a->dtype == GPUX_INT64 ? a->v.i64
               : a->dtype == GPUX_BOOL  ? (a->v.u8 != 0)
@@ -417,6 +415,10 @@ static gpux__scalar scalar_to(const gpux_arg *a, gpux_dtype dt) {
     case GPUX_INT32: s.i32 = (int32_t)(uint32_t)(uint64_t)v; break;
     case GPUX_INT64: s.i64 = v; break;
     case GPUX_UINT8: s.u8 = (uint8_t)(uint64_t)v; break;
+    case GPUX_FLOAT16: /* exact in float up to 2^24; anything larger is inf in float16 */
+      s = gpux__scalar_from_double((double)v, dt);
+      break;
+    case GPUX_BFLOAT16: s.bf16 = gpux_i64_to_bf16(v); break; /* one rounding, as casts do */
     default: s.b8 = v != 0; break;
   }
   return s;
@@ -505,6 +507,8 @@ static void emit_element(sbuf *sb, const struct gpux_elementwise *ew, const ew_b
       sb_printf(sb, "%s%s", sep, pn);
     else if (ew->params[i].is_out)
       sb_printf(sb, "%s&gpux_v_%s", sep, pn);
+    else if (is_half(b->dtype[i]))
+      sb_printf(sb, "%sgpux__h2f_%s(gpux_a_%s[gpux_o%d])", sep, half_sfx(b->dtype[i]), pn, k);
     else
       sb_printf(sb, "%sgpux_a_%s[gpux_o%d]", sep, pn, k);
     k += !(b->key[i] & EW_SCALAR);
@@ -513,7 +517,10 @@ static void emit_element(sbuf *sb, const struct gpux_elementwise *ew, const ew_b
   k = 0;
   for (int i = 0; i < ew->nparams; i++) {
     if (b->key[i] & EW_SCALAR) continue;
-    if (ew->params[i].is_out)
+    if (ew->params[i].is_out && is_half(b->dtype[i]))
+      sb_printf(sb, "  gpux_a_%s[gpux_o%d] = gpux__f2h_%s(gpux_v_%s);\n", ew->params[i].name, k,
+                half_sfx(b->dtype[i]), ew->params[i].name);
+    else if (ew->params[i].is_out)
       sb_printf(sb, "  gpux_a_%s[gpux_o%d] = gpux_v_%s;\n", ew->params[i].name, k,
                 ew->params[i].name);
     k++;
@@ -527,7 +534,7 @@ static void emit_signature(sbuf *sb, const struct gpux_elementwise *ew, const ew
     if (b->key[i] & EW_SCALAR) continue;
     const ew_param *prm = &ew->params[i];
     sb_printf(sb, "GPUX_GLOBAL %s%s *gpux_a_%s, ", prm->is_out ? "" : "const ",
-              ctype_of(b->dtype[i]), prm->name);
+              mtype_of(b->dtype[i]), prm->name);
   }
   sb_printf(sb, "const gpux_ew_%s_%cp gpux_p", ew->name, layout);
   for (int i = 0; i < ew->nparams; i++)
@@ -557,7 +564,10 @@ static void emit_c_multi(sbuf *sb, const struct gpux_elementwise *ew, const ew_b
     for (int i = 0; i < ew->nparams; i++) {
       if (b->key[i] & EW_SCALAR) continue;
       const char *pn = ew->params[i].name, *ct = ctype_of(b->dtype[i]);
-      if (!ew->params[i].is_out)
+      if (!ew->params[i].is_out && is_half(b->dtype[i]))
+        sb_printf(sb, "  const %s gpux_l%d_%s = gpux_in%d ? gpux__h2f_%s(gpux_a_%s[gpux_p.offset[%d] + "
+                      "gpux_i%d]) : (%s)0;\n", ct, j, pn, j, half_sfx(b->dtype[i]), pn, k, j, ct);
+      else if (!ew->params[i].is_out)
         sb_printf(sb, "  const %s gpux_l%d_%s = gpux_in%d ? gpux_a_%s[gpux_p.offset[%d] + "
                       "gpux_i%d] : (%s)0;\n", ct, j, pn, j, pn, k, j, ct);
       k++;
@@ -585,7 +595,10 @@ static void emit_c_multi(sbuf *sb, const struct gpux_elementwise *ew, const ew_b
     int k = 0;
     for (int i = 0; i < ew->nparams; i++) {
       if (b->key[i] & EW_SCALAR) continue;
-      if (ew->params[i].is_out)
+      if (ew->params[i].is_out && is_half(b->dtype[i]))
+        sb_printf(sb, "    gpux_a_%s[gpux_p.offset[%d] + gpux_i%d] = gpux__f2h_%s(gpux_v%d_%s);\n",
+                  ew->params[i].name, k, j, half_sfx(b->dtype[i]), j, ew->params[i].name);
+      else if (ew->params[i].is_out)
         sb_printf(sb, "    gpux_a_%s[gpux_p.offset[%d] + gpux_i%d] = gpux_v%d_%s;\n",
                   ew->params[i].name, k, j, j, ew->params[i].name);
       k++;
@@ -852,8 +865,14 @@ GPUX_API gpux_status gpux_elementwise_call(gpux_elementwise_t ew, int nargs,
     gpux__scalar s = scalar_to(&args[i], b.dtype[i]);
     memset(&ua[nu], 0, sizeof ua[nu]);
     ua[nu].kind = GPUX_ARG_SCALAR;
-    ua[nu].size = (uint32_t)gpux_dtype_size(b.dtype[i]);
-    memcpy(&ua[nu].value, &s, ua[nu].size);
+    if (is_half(b.dtype[i])) { /* passed as the float the expression sees: the half value */
+      const uint32_t f = b.dtype[i] == GPUX_FLOAT16 ? gpux_f16_to_f32(s.f16) : gpux_bf16_to_f32(s.bf16);
+      ua[nu].size = 4;
+      memcpy(&ua[nu].value, &f, 4);
+    } else {
+      ua[nu].size = (uint32_t)gpux_dtype_size(b.dtype[i]);
+      memcpy(&ua[nu].value, &s, ua[nu].size);
+    }
     nu++;
   }
 
