@@ -1,9 +1,10 @@
 /* gpux float16 / bfloat16 conversions, written once and compiled three ways: OpenCL C
- * (kernels/cl/copy.cl), CUDA C++ (kernels/cuda/copy.cu) and C11 (the core's scalar
- * conversion, src/api/array.c). Halves are stored as 16-bit patterns; every conversion is
- * integer bit work, so the bits never depend on a device's conversion instructions,
- * rounding or denormal modes (the rules are in gpux_kernels.h; tests/ref checks them with
- * an independent long double implementation). */
+ * (kernels/cl/copy.cl, elementwise.cl), CUDA C++ (kernels/cuda/copy.cu, elementwise.cu, the
+ * expressions' prelude) and C11 (the core's scalar conversion, src/api/array.c). Halves are
+ * stored as 16-bit patterns; every conversion is integer bit work (CUDA: float16's
+ * instruction where IEEE fixes the bits, below), so the bits never depend on a device's
+ * conversion instructions, rounding or denormal modes (the rules are in gpux_kernels.h;
+ * tests/ref checks them with an independent long double implementation). */
 #ifndef GPUX_HALF_H
 #define GPUX_HALF_H
 
@@ -44,8 +45,27 @@
 #define GPUX_H_UABS64(x) ((x) < 0 ? (GPUX_H_U64)0 - (GPUX_H_U64)(x) : (GPUX_H_U64)(x))
 #endif
 
+/* CUDA devices of compute capability 5.3 and later convert between float32 and float16 with
+ * one instruction (cvt), whose results IEEE defines for every value but NaN: the same bits
+ * as the integer work below, which still gives NaNs their payload rule (gpux_kernels.h). A
+ * compile for the host or an older device takes the integer work throughout. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 530
+#define GPUX_H_CVT_F16 1
+#endif
+
 /* float32 bits -> float16 bits, round to nearest even */
+#ifdef GPUX_H_CVT_F16
+GPUX_HFN GPUX_H_U16 gpux__f32_to_f16_bits(GPUX_H_U32 b);
 GPUX_HFN GPUX_H_U16 gpux_f32_to_f16(GPUX_H_U32 b) {
+  if ((b & 0x7fffffffu) > 0x7f800000u) return gpux__f32_to_f16_bits(b); /* NaN */
+  unsigned short r;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(__uint_as_float(b)));
+  return r;
+}
+GPUX_HFN GPUX_H_U16 gpux__f32_to_f16_bits(GPUX_H_U32 b) {
+#else
+GPUX_HFN GPUX_H_U16 gpux_f32_to_f16(GPUX_H_U32 b) {
+#endif
   const GPUX_H_U32 sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
   if (a > 0x7f800000u) return (GPUX_H_U16)(sign | 0x7e00u | ((a >> 13) & 0x3ffu)); /* NaN */
   const int e = (int)(a >> 23) - 127;
@@ -127,12 +147,18 @@ GPUX_HFN GPUX_H_U16 gpux_i64_to_bf16(GPUX_H_I64 x) {
 GPUX_HFN GPUX_H_U32 gpux_f16_to_f32(GPUX_H_U16 hv) {
   const GPUX_H_U32 h = hv, sign = (h & 0x8000u) << 16, a = h & 0x7fffu, m = h & 0x3ffu;
   if (a >= 0x7c00u) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
+#ifdef GPUX_H_CVT_F16
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(hv));
+  return __float_as_uint(f);
+#else
   if (a < 0x400u) {
     if (!m) return sign;
     const GPUX_H_U32 p = 31u - GPUX_H_CLZ32(m); /* subnormal m * 2^-24: leading bit p (0..9) */
     return sign | ((p + 103u) << 23) | ((m << (23u - p)) & 0x7fffffu);
   }
   return sign | (((a >> 10) + 112u) << 23) | (m << 13);
+#endif
 }
 /* bfloat16 bits -> float32 bits (exact; NaN quiet) */
 GPUX_HFN GPUX_H_U32 gpux_bf16_to_f32(GPUX_H_U16 hv) {
