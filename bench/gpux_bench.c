@@ -62,7 +62,17 @@
  *
  * Sizes are element counts: 1048576, 2^20, or 16384x16384. Inputs are random (not zeros), and
  * a sample of each output is checked against the host. Exit status: 0, 1 on a failure,
- * 2 on a usage error, 77 when the backend has no usable device. */
+ * 2 on a usage error, 77 when the backend has no usable device.
+ *
+ * --dtype: any dtype gpux names, for the arrays of the ops above (gemm, hostcost, sumscalar
+ * and overlap have their own). Inputs: floats in [-4, 4) rounded to the dtype (float16 and
+ * bfloat16 to nearest even), integers a hash's low bits in the dtype's width, bool 0 or 1.
+ * Checks: the dtype's arithmetic (integers wrap; the halves' add is float32's sum of the
+ * stored values, rounded once to the dtype, exact as gpux computes it; their exp within one
+ * ulp); sums within the error bound of the result dtype (gpux_reduce_result_dtype; a half
+ * result: float32 accumulation, then 2 of its ulps). An op gpux does not define for the dtype
+ * (its supports query, or GPUX_ERROR_UNSUPPORTED_DTYPE) gives a "skipped" row with the reason,
+ * not a failure. Bytes moved count gpux_dtype_size per element. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
@@ -77,6 +87,8 @@
 #include <gpux.h>
 
 #include "bench_util.h"
+/* host float16 / bfloat16 conversions, gpux's own (src/api/array.c includes it likewise) */
+#include "../kernels/common/gpux_half.h"
 
 #define MAX_SIZES 32
 #define MAX_RESULTS 256
@@ -100,9 +112,6 @@ static const char *const k_op_names[OP_COUNT] = {
     "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap"};
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_BF16)
-/* float16 / bfloat16 (gpux_dtype 6 and 7, issue 4), spelled by value */
-#define BENCH_FLOAT16 GPUX_FLOAT16
-#define BENCH_BFLOAT16 GPUX_BFLOAT16
 #define GEMM_PATHS 3 /* indices: GPUX_GEMM_AUTO, _VENDOR, _NATIVE */
 static const char *const k_gemm_path_names[GEMM_PATHS] = {"auto", "vendor", "native"};
 #define GEMM_SAMPLES 16
@@ -152,6 +161,10 @@ static int g_nresults;
 /* ---- errors */
 
 #define TRY(call) BENCH_TRY(call, last_status = s_)
+/* TRY, but an op gpux does not define for the dtype (GPUX_ERROR_UNSUPPORTED_DTYPE) makes the
+ * row "skipped", not a failure: the caller's label unsupported_dtype says so */
+#define TRY_DT(call) \
+  BENCH_TRY(call, if (s_ == GPUX_ERROR_UNSUPPORTED_DTYPE) goto unsupported_dtype; last_status = s_)
 
 /* ---- helpers */
 
@@ -163,44 +176,122 @@ static uint64_t mix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/* One element of any dtype. */
+/* ---- dtypes: what gpux-bench knows of each, to generate and check values */
+
+/* dt's kind as NumPy spells it: 'f' float, 'i' signed and 'u' unsigned integer, 'b' bool; 0
+ * for a dtype gpux-bench has no values for (its rows are skipped). The integers' width is
+ * gpux_dtype_size's: a new integer dtype is one case label here. */
+static char dtype_kind(gpux_dtype dt) {
+  switch (dt) {
+    case GPUX_FLOAT32:
+    case GPUX_FLOAT64:
+    case GPUX_FLOAT16:
+    case GPUX_BFLOAT16: return 'f';
+    case GPUX_INT32:
+    case GPUX_INT64: return 'i';
+    case GPUX_UINT8: return 'u';
+    case GPUX_BOOL: return 'b';
+    default: return 0;
+  }
+}
+
+static int is_half(gpux_dtype dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
+
+/* A float dtype's significand bits, the implicit one included (1 ulp <= 2^(1 - digits) of
+ * the value) */
+static int float_digits(gpux_dtype dt) {
+  switch (dt) {
+    case GPUX_FLOAT16: return 11;
+    case GPUX_BFLOAT16: return 8;
+    case GPUX_FLOAT64: return 53;
+    default: return 24;
+  }
+}
+
+/* One element of any dtype: the member of its width (all start at the union's first byte,
+ * which a buffer's element is copied to and from); bytes: room for the widest. */
 typedef union hval {
   float f32;
   double f64;
-  int32_t i32;
-  int64_t i64;
   uint8_t u8;
+  uint16_t u16; /* float16 / bfloat16 bit patterns */
+  uint32_t u32;
+  uint64_t u64;
+  unsigned char bytes[16];
 } hval;
 
-/* Element i of random stream `seed` as dtype dt. Floats in [-4, 4); bool 0 or 1. */
+/* Integers: the low es bytes of bits, in the member of that width (wrap-around). */
+static hval bits_hval(uint64_t bits, size_t es) {
+  hval v;
+  memset(&v, 0, sizeof v);
+  switch (es) {
+    case 1: v.u8 = (uint8_t)bits; break;
+    case 2: v.u16 = (uint16_t)bits; break;
+    case 4: v.u32 = (uint32_t)bits; break;
+    default: v.u64 = bits; break;
+  }
+  return v;
+}
+
+/* An integer element as uint64: sign-extended for a signed kind, zero-extended otherwise. */
+static uint64_t hval_int(hval v, gpux_dtype dt) {
+  const size_t es = gpux_dtype_size(dt);
+  uint64_t b = es == 1 ? v.u8 : es == 2 ? v.u16 : es == 4 ? v.u32 : v.u64;
+  if (es < 8 && dtype_kind(dt) == 'i' && (b >> (8 * es - 1) & 1)) b |= ~0ull << (8 * es);
+  return b;
+}
+
+/* x rounded once to the float dtype dt (halves: to nearest even, as gpux rounds) */
+static hval float_hval(gpux_dtype dt, double x) {
+  hval v;
+  uint64_t b;
+  memset(&v, 0, sizeof v);
+  memcpy(&b, &x, 8);
+  switch (dt) {
+    case GPUX_FLOAT64: v.f64 = x; break;
+    case GPUX_FLOAT16: v.u16 = gpux_f64_to_f16(b); break;
+    case GPUX_BFLOAT16: v.u16 = gpux_f64_to_bf16(b); break;
+    default: v.f32 = (float)x; break;
+  }
+  return v;
+}
+
+/* Element i of random stream `seed` as dtype dt: floats in [-4, 4) (a double rounded to the
+ * dtype); integers the hash's low bits in the dtype's width; bool 0 or 1. */
 static hval gen_value(gpux_dtype dt, uint64_t seed, int64_t i) {
   uint64_t h = mix64(seed * 0x100000001B3ull ^ (uint64_t)i);
   double u = (double)(h >> 11) / (double)(1ull << 53) * 8.0 - 4.0;
   hval v;
   memset(&v, 0, sizeof v);
-  switch (dt) {
-    case GPUX_FLOAT32: v.f32 = (float)u; break;
-    case GPUX_FLOAT64: v.f64 = u; break;
-    case GPUX_INT32: v.i32 = (int32_t)(uint32_t)h; break;
-    case GPUX_INT64: v.i64 = (int64_t)h; break;
-    case GPUX_UINT8: v.u8 = (uint8_t)h; break;
-    case GPUX_BOOL: v.u8 = (uint8_t)(h & 1); break;
-    default: break; /* float16 / bfloat16: storage only, no op to time */
+  switch (dtype_kind(dt)) {
+    case 'f': v = float_hval(dt, u); break;
+    case 'i':
+    case 'u': v = bits_hval(h, gpux_dtype_size(dt)); break;
+    case 'b': v.u8 = (uint8_t)(h & 1); break;
+    default: break; /* no values: the ops skip this dtype */
   }
   return v;
 }
 
 static double hval_double(hval v, gpux_dtype dt) {
+  uint32_t b;
+  float f;
   switch (dt) {
     case GPUX_FLOAT32: return v.f32;
     case GPUX_FLOAT64: return v.f64;
-    case GPUX_INT32: return v.i32;
-    case GPUX_INT64: return (double)v.i64;
-    case GPUX_UINT8:
-    case GPUX_BOOL: return v.u8;
+    case GPUX_FLOAT16:
+    case GPUX_BFLOAT16: /* exact: every half value is a float32 value */
+      b = dt == GPUX_FLOAT16 ? gpux_f16_to_f32(v.u16) : gpux_bf16_to_f32(v.u16);
+      memcpy(&f, &b, 4);
+      return f;
     default: break;
   }
-  return 0;
+  switch (dtype_kind(dt)) {
+    case 'i': return (double)(int64_t)hval_int(v, dt);
+    case 'u':
+    case 'b': return (double)hval_int(v, dt);
+    default: return 0;
+  }
 }
 
 /* Element of a host buffer as double. */
@@ -277,12 +368,17 @@ static double val(gpux_dtype dt, uint64_t seed, int64_t i) {
 }
 static double expect_add(int64_t i, gpux_dtype dt, int64_t side) {
   hval x = gen_value(dt, 1, i), y = gen_value(dt, 2, i);
-  switch (dt) { /* the dtype's own arithmetic: float32 rounding, integer wrap-around */
-    case GPUX_FLOAT32: return (double)(float)(x.f32 + y.f32);
-    case GPUX_FLOAT64: return x.f64 + y.f64;
-    case GPUX_INT32: return (int32_t)((uint32_t)x.i32 + (uint32_t)y.i32);
-    case GPUX_INT64: return (double)(int64_t)((uint64_t)x.i64 + (uint64_t)y.i64);
-    case GPUX_UINT8: return (uint8_t)(x.u8 + y.u8);
+  switch (dtype_kind(dt)) { /* the dtype's own arithmetic */
+    case 'f': {
+      if (dt == GPUX_FLOAT64) return x.f64 + y.f64;
+      /* float32's sum (exact operands for the halves, which gpux computes in float32),
+       * rounded once to the dtype; the assignment drops any wider evaluation */
+      float sum = (float)hval_double(x, dt) + (float)hval_double(y, dt);
+      return hval_double(float_hval(dt, sum), dt);
+    }
+    case 'i':
+    case 'u': /* wrap-around in the dtype's width */
+      return hval_double(bits_hval(hval_int(x, dt) + hval_int(y, dt), gpux_dtype_size(dt)), dt);
     default: return 0;
   }
 }
@@ -306,7 +402,8 @@ static gpux_status read_part(gpux_array_t a, int64_t n, int part, void *buf, siz
 }
 
 /* Checks the first and last CHECK_ELEMS elements of the (contiguous) output. Returns 0 if
- * they match: exactly, or within tol (relative) for transcendental float results. */
+ * they match: exactly, or within tol for transcendental float results (relative to
+ * max(1, |expected|); the halves' relative to |expected|, tol being their ulp). */
 static int check_output(gpux_array_t out, int64_t n, gpux_dtype dt, expect_fn f, int64_t side,
                         double tol, char *why, size_t why_len) {
   size_t es = gpux_dtype_size(dt);
@@ -324,7 +421,8 @@ static int check_output(gpux_array_t out, int64_t n, gpux_dtype dt, expect_fn f,
     s = read_part(flat, n, part, buf, es, &lo, &hi);
     for (int64_t i = lo; s == GPUX_SUCCESS && i < hi; i++) {
       double got = as_double(buf + (size_t)(i - lo) * es, dt), want = f(i, dt, side);
-      int ok = tol > 0 ? fabs(got - want) <= tol * fmax(1.0, fabs(want)) : got == want;
+      double scale = is_half(dt) ? fabs(want) : fmax(1.0, fabs(want));
+      int ok = tol > 0 ? fabs(got - want) <= tol * scale : got == want;
       if (!ok) {
         snprintf(why, why_len, "element %" PRId64 " is %.9g, expected %.9g", i, got, want);
         bad = 1;
@@ -387,7 +485,7 @@ static result *new_result(const char *op, int64_t n) {
 /* ---- reductions: the result checked on a sample against a host sum in long double */
 
 /* Sum of elements first, first + step, ... (count of them) of random stream 1, with the sum of
- * magnitudes (the error scale) and, for integer inputs, the int64 wrap-around sum. */
+ * magnitudes (the error scale) and, for integer and bool inputs, the 64-bit wrap-around sum. */
 typedef struct host_sum {
   long double sum, abs;
   uint64_t wrap;
@@ -395,22 +493,28 @@ typedef struct host_sum {
 
 static host_sum sum_stream(int64_t first, int64_t step, int64_t count) {
   host_sum h = {0, 0, 0};
+  const int is_int = dtype_kind(opt.dtype) != 'f';
   for (int64_t k = 0; k < count; k++) {
     hval v = gen_value(opt.dtype, 1, first + k * step);
     double x = hval_double(v, opt.dtype);
     h.sum += x;
     h.abs += fabs(x);
-    h.wrap += opt.dtype == GPUX_INT64 ? (uint64_t)v.i64 : (uint64_t)(int64_t)x;
+    if (is_int) h.wrap += hval_int(v, opt.dtype);
   }
   return h;
 }
 
-/* float results: within a tree sum's error bound (eps * (log2(count) + 2 * 16) * sum|x|);
- * integer results: exact with int64 wrap-around. */
+/* float results: within a tree sum's error bound (eps * (log2(count) + 2 * 16) * sum|x|), eps
+ * float32's unit roundoff for float32 and the halves (which gpux accumulates in float32), and
+ * for a half result 2 of its ulps more (the one rounding of the float32 sum to it); integer
+ * results: exact, wrapping in the result's width. */
 static int sum_ok(double got, host_sum h, gpux_dtype rdt, int64_t count) {
-  if (rdt == GPUX_INT64) return (int64_t)h.wrap == (int64_t)got || (double)(int64_t)h.wrap == got;
-  double eps = rdt == GPUX_FLOAT32 ? 0x1p-24 : 0x1p-53;
+  const char kind = dtype_kind(rdt);
+  if (kind == 'i' || kind == 'u')
+    return hval_double(bits_hval(h.wrap, gpux_dtype_size(rdt)), rdt) == got;
+  double eps = rdt == GPUX_FLOAT64 ? 0x1p-53 : 0x1p-24;
   double bound = eps * (log2((double)count + 1) + 32.0) * (double)h.abs;
+  if (is_half(rdt)) bound += ldexp(fabs((double)h.sum), 2 - float_digits(rdt));
   return fabs(got - (double)h.sum) <= bound + 1e-300;
 }
 
@@ -553,6 +657,7 @@ static int bench_device_op(int op, int64_t n_req) {
   r->reps = opt.reps;
   snprintf(r->timing, sizeof r->timing, "device events, median of %d after %d warm-up",
            opt.reps, opt.warmup);
+  if (!dtype_kind(opt.dtype)) goto no_values;
 
   switch (op) {
     case OP_ADD:
@@ -567,7 +672,10 @@ static int bench_device_op(int op, int64_t n_req) {
       if (!gpux_unary_op_supports(GPUX_EXP, opt.dtype)) goto unsupported;
       moved = 2.0 * (double)n * (double)es;
       f = expect_exp;
-      tol = opt.dtype == GPUX_FLOAT32 ? 1e-5 : 1e-12;
+      /* halves: 1 ulp (computed in float32, rounded once: within half an ulp and a bit) */
+      tol = opt.dtype == GPUX_FLOAT32   ? 1e-5
+            : opt.dtype == GPUX_FLOAT64 ? 1e-12
+                                        : ldexp(1.0, 1 - float_digits(opt.dtype));
       break;
     case OP_COPY:
       moved = 2.0 * (double)n * (double)es;
@@ -578,11 +686,15 @@ static int bench_device_op(int op, int64_t n_req) {
       f = expect_transpose;
       break;
     case OP_RAND:
-    case OP_RANDN:
-      if (opt.dtype != GPUX_FLOAT32 && opt.dtype != GPUX_FLOAT64) goto unsupported;
+    case OP_RANDN: {
+      uint64_t words; /* the dtypes gpux draws: a draw of them has a size in words */
+      if (gpux_random_words(&words, op == OP_RAND ? GPUX_RANDOM_UNIFORM : GPUX_RANDOM_NORMAL,
+                            opt.dtype, n) == GPUX_ERROR_UNSUPPORTED_DTYPE)
+        goto unsupported;
       moved = (double)n * (double)es;
       if (!g_gen) TRY(gpux_generator_create(&g_gen, 1));
       break;
+    }
     default: { /* reductions: read n, write the (small) result; cumsum writes n */
       gpux_reduce_op rop = op == OP_ROWARGMAX ? GPUX_REDUCE_ARGMAX : GPUX_REDUCE_SUM;
       if (gpux_reduce_result_dtype(&rdt, rop, opt.dtype) != GPUX_SUCCESS) goto unsupported;
@@ -618,19 +730,19 @@ static int bench_device_op(int op, int64_t n_req) {
       printf("  %s n=%" PRId64 ": skipped, %s\n", name, n, r->note);
       goto done;
     }
-    TRY(s);
+    TRY_DT(s);
   }
   times = malloc(sizeof *times * (size_t)opt.reps);
   if (!times) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
   TRY(gpux_event_create(&e0, g_ctx));
   TRY(gpux_event_create(&e1, g_ctx));
 
-  for (int w = 0; w < opt.warmup; w++) TRY(run_once(&ba));
+  for (int w = 0; w < opt.warmup; w++) TRY_DT(run_once(&ba));
   TRY(gpux_context_synchronize(g_ctx));
   TRY(gpux_pool_get_stats(&p0, g_ctx));
   for (int i = 0; i < opt.reps; i++) {
     TRY(gpux_event_record(e0));
-    TRY(run_once(&ba));
+    TRY_DT(run_once(&ba));
     TRY(gpux_event_record(e1));
     TRY(gpux_event_elapsed_ms(&times[i], e0, e1));
   }
@@ -675,6 +787,20 @@ unsupported:
   snprintf(r->note, sizeof r->note, "%s does not support %s", name, gpux_dtype_name(opt.dtype));
   printf("  %s: skipped, %s\n", name, r->note);
   return 0;
+
+unsupported_dtype: /* gpux's word, once arrays exist (freed at done) */
+  r->status = "skipped";
+  snprintf(r->note, sizeof r->note, "%s: %.150s", gpux_status_name(GPUX_ERROR_UNSUPPORTED_DTYPE),
+           gpux_last_error_message());
+  printf("  %s n=%" PRId64 ": skipped, %s\n", name, n, r->note);
+  goto done;
+
+no_values:
+  r->status = "skipped";
+  snprintf(r->note, sizeof r->note, "gpux-bench has no values for %s",
+           gpux_dtype_name(opt.dtype));
+  printf("  %s: skipped, %s\n", name, r->note);
+  return 0;
 }
 
 /* ---- host cost */
@@ -702,6 +828,13 @@ static int bench_transfer(int op, int64_t n) {
   snprintf(r->note, sizeof r->note, "gpux_array_%s_async %s %s memory (%s)",
            h2d ? "write" : "read", h2d ? "from" : "into", pinned ? "pinned" : "pageable",
            pinned ? "gpux_pinned_alloc" : "malloc");
+  if (!dtype_kind(opt.dtype)) {
+    r->status = "skipped";
+    snprintf(r->note, sizeof r->note, "gpux-bench has no values for %s",
+             gpux_dtype_name(opt.dtype));
+    printf("  %s: skipped, %s\n", r->op, r->note);
+    goto done;
+  }
   if (pinned) {
     gpux_status s = gpux_pinned_alloc((void **)&host, g_ctx, bytes);
     if (s == GPUX_ERROR_UNSUPPORTED) {
@@ -808,6 +941,7 @@ static int bench_overlap(int64_t n) {
   double *times = malloc(sizeof(double) * (size_t)opt.reps);
   result *r = new_result("overlap", n);
   if (!r || !times) TRY(GPUX_ERROR_OUT_OF_HOST_MEMORY);
+  snprintf(r->dtype, sizeof r->dtype, "float32"); /* whatever --dtype says */
   r->reps = opt.reps;
   r->bytes = (double)n * sizeof(float);
   snprintf(r->timing, sizeof r->timing, "host clock, median of %d after %d warm-up", opt.reps,
@@ -1031,8 +1165,8 @@ static double gemm_value(int op, uint64_t seed, int64_t i) {
 static gpux_dtype gemm_dtype(int op) {
   switch (op) {
     case OP_GEMM_F64: return GPUX_FLOAT64;
-    case OP_GEMM_F16: return BENCH_FLOAT16;
-    case OP_GEMM_BF16: return BENCH_BFLOAT16;
+    case OP_GEMM_F16: return GPUX_FLOAT16;
+    case OP_GEMM_BF16: return GPUX_BFLOAT16;
     default: return GPUX_FLOAT32;
   }
 }
@@ -1096,7 +1230,7 @@ static int check_gemm(int op, gpux_array_t c, int64_t n, char *why, size_t why_l
   gpux_array_t c32 = NULL, e = NULL;
   gpux_status s = GPUX_SUCCESS;
   int bad = 0;
-  if (dt == BENCH_FLOAT16 || dt == BENCH_BFLOAT16) {
+  if (is_half(dt)) {
     s = gpux_array_cast(&c32, c, GPUX_FLOAT32);
     dt = GPUX_FLOAT32;
   }
@@ -1163,7 +1297,7 @@ static void gemm_skip(result *r, const char *fmt, ...) {
 /* Why op cannot run on this path here at any size (NULL: it can). */
 static const char *gemm_skip_reason(int op, int path, char *buf, size_t len) {
   gpux_dtype dt = gemm_dtype(op);
-  if ((op == OP_GEMM_TF32 || dt == BENCH_FLOAT16 || dt == BENCH_BFLOAT16) &&
+  if ((op == OP_GEMM_TF32 || is_half(dt)) &&
       g_backend != GPUX_BACKEND_CUDA) {
     snprintf(buf, len, "CUDA only (the %s backend has no %s products)",
              gpux_backend_name(g_backend),
@@ -1488,7 +1622,21 @@ static void usage(FILE *f) {
           "  --sizes LIST     element counts: 1048576, 2^20, 16384x16384 (default 2^20,2^24);\n"
           "                   transpose, rowsum, colsum, rowargmax use side x side with\n"
           "                   side = floor(sqrt(n)) (2^28 -> 16384x16384)\n"
-          "  --dtype NAME     float32 (default), float64, int32, int64, uint8, bool\n"
+          "  --dtype NAME     the arrays' dtype, one of gpux's (an op gpux lacks for it is\n"
+          "                   skipped; gemm, hostcost, sumscalar and overlap have their own):\n");
+  /* the names from gpux, so that a new dtype shows without an edit here */
+  for (int d = 0, col = 0; d < GPUX_DTYPE_COUNT; d++) {
+    const char *nm = gpux_dtype_name((gpux_dtype)d);
+    if (!nm) continue;
+    if (col > 0 && col + 2 + strlen(nm) > 86) { /* a new line */
+      fprintf(f, ",\n");
+      col = 0;
+    }
+    col += fprintf(f, col ? ", %s%s" : "                   %s%s", nm,
+                   d == GPUX_FLOAT32 ? " (default)" : "");
+  }
+  fprintf(f,
+          "\n"
           "  --reps N         timed runs per size (default 20); --warmup N (default 3)\n"
           "  --backend NAME   cuda, opencl or auto (default: GPUX_BACKEND, else auto)\n"
           "  --device N|gpu   device index, or the backend's first GPU (default: GPUX_DEVICE)\n"
@@ -1511,8 +1659,8 @@ static int own_option(const char *a, const char *v) {
     bad = parse_list(v, add_size);
   } else if (!strcmp(a, "--dtype")) {
     bad = -1;
-    for (int d = 0; d < GPUX_DTYPE_COUNT; d++)
-      if (!strcmp(v, gpux_dtype_name((gpux_dtype)d))) {
+    for (int d = 0; d < GPUX_DTYPE_COUNT; d++) /* every dtype gpux names */
+      if (gpux_dtype_name((gpux_dtype)d) && !strcmp(v, gpux_dtype_name((gpux_dtype)d))) {
         opt.dtype = (gpux_dtype)d;
         bad = 0;
       }
