@@ -155,8 +155,10 @@ int main(void) {
                                 GPUX_REDUCE_NORM_MAX, GPUX_REDUCE_MIN,    GPUX_REDUCE_MAX,
                                 GPUX_REDUCE_ARGMAX};
   const int64_t s3[3] = {37, 129, 211}, rows[2] = {7, 100000}, big[1] = {((int64_t)1 << 22) + 3};
-  for (int d = 0; d < 2; d++) {
-    gpux_dtype dt = d ? GPUX_FLOAT64 : GPUX_FLOAT32;
+  /* float16 and bfloat16 reduce in float32: the same canonical order, the same bits */
+  static const gpux_dtype fdt[4] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_FLOAT16, GPUX_BFLOAT16};
+  for (int d = 0; d < 4; d++) {
+    gpux_dtype dt = fdt[d];
     if (dt == GPUX_FLOAT64 && !(i1.fp64 && i2.fp64)) continue;
     int64_t n3 = ref_shape_size(3, s3), nr = ref_shape_size(2, rows);
     size_t es = gpux_dtype_size(dt);

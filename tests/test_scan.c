@@ -15,7 +15,7 @@
 
 #include "test_util.h"
 
-static const gpux_dtype k_dtypes[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
+static const gpux_dtype k_dtypes[GT_STORAGE_DTYPES] = GT_STORAGE_DTYPE_INIT;
 static const char *const k_scan_names[2] = {"cumsum", "cumprod"};
 
 typedef struct scan_case {
@@ -456,7 +456,7 @@ int main(void) {
   tests[n++] = (struct CMUnitTest){"errors", test_errors, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"shorthands", test_shorthands, NULL, NULL, NULL};
   for (int op = 0; op < 2; op++)
-    for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+    for (int d = 0; d < GT_STORAGE_DTYPES; d++) {
       cases[n] = (scan_case){(gpux_scan_op)op, k_dtypes[d]};
       snprintf(names[n], sizeof names[n], "%s_%s", k_scan_names[op], gt_dtype_str(k_dtypes[d]));
       tests[n] = (struct CMUnitTest){names[n], test_op, NULL, NULL, &cases[n]};

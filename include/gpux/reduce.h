@@ -9,9 +9,12 @@
  *
  * Result dtypes (gpux_reduce_result_dtype): sum and prod of integers accumulate in and
  * return int64 (uint8 too); min, max: the input dtype; argmin, argmax, count_nonzero: int64;
- * any, all: bool; mean, var, std, norms: float32 for float32, float64 otherwise (integers are
- * converted to float64 first). Supported inputs: float32, float64, int32, int64, uint8;
- * any, all and count_nonzero also take bool; nothing else (GPUX_ERROR_UNSUPPORTED_DTYPE).
+ * any, all: bool; mean, var, std, norms: the input dtype for floats, float64 for integers
+ * (converted to float64 first). float16 and bfloat16 inputs are widened to float32 and
+ * reduced in float32 (accumulators, partial results, the mean of var/std), and the float32
+ * result is rounded once to the input dtype, as PyTorch does. Supported inputs: float32,
+ * float64, float16, bfloat16, int32, int64, uint8; any, all and count_nonzero also take
+ * bool; nothing else (GPUX_ERROR_UNSUPPORTED_DTYPE).
  *
  * Determinism: every result is computed in one documented order that depends only on the
  * shape (docs/reductions.md), so the same input gives the same bits on every run, on every
@@ -88,7 +91,8 @@ GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof
 /* Cumulative sum / product along axis (negative counts from the end), inclusive (NumPy's
  * cumsum) or exclusive (element i combines elements 0..i-1; the first is the identity: 1
  * for products, 0 for integer sums, -0.0 for float sums). The result has a's shape; its
- * dtype is a's for floats and int64 for integers. Inputs: float32, float64, int32, int64,
+ * dtype is a's for floats and int64 for integers. Inputs: float32, float64, float16,
+ * bfloat16 (accumulated in float32, each output rounded once to the dtype), int32, int64,
  * uint8. The output may be a itself when the dtypes agree. Deterministic as reductions are
  * (docs/reductions.md). */
 GPUX_API gpux_status gpux_scan(gpux_array_t *out, gpux_scan_op op, gpux_array_t a, int axis,

@@ -54,10 +54,6 @@ GPUX_DT_ALL(GPUX_DEF_BOOL_OPS_DT, _)
  * result rounded once to the dtype (bool results as they are); generated for the ops whose
  * list has the half dtypes (gpux_kernels.h) */
 #include "gpux_half.h"
-#define GPUX_HF_f16(x) as_float(gpux_f16_to_f32(x))
-#define GPUX_HF_bf16(x) as_float(gpux_bf16_to_f32(x))
-#define GPUX_FH_f16(x) gpux_f32_to_f16(as_uint(x))
-#define GPUX_FH_bf16(x) gpux_f32_to_bf16(as_uint(x))
 #define GPUX_HALF_ONLY_f32(M, a, dt)
 #define GPUX_HALF_ONLY_f64(M, a, dt)
 #define GPUX_HALF_ONLY_i32(M, a, dt)
@@ -68,17 +64,17 @@ GPUX_DT_ALL(GPUX_DEF_BOOL_OPS_DT, _)
 #define GPUX_HALF_ONLY_bf16(M, a, dt) M(a, dt)
 /* kn: gpux_binary_<op> or gpux_unary_<op> (op names are only pasted, as in gpux_cl_ops.h);
  * result kind 0 (GPUX_RES_SAME): rounded to dt; 1 (GPUX_RES_BOOL): the uchar as it is */
-#define GPUX_HFN(kn, dt, RT)       \
+#define GPUX_EW_HFN(kn, dt, RT)       \
   typedef RT kn##_##dt##_rt;       \
   GPUX_VTYPEDEF(RT, kn##_##dt##_rtv) \
   static inline RT kn##_##dt##_fn
 #define GPUX_HB_0(kn, dt) \
-  GPUX_HFN(kn, dt, ushort)(ushort a, ushort b) { return GPUX_FH_##dt(kn##_f32_fn(GPUX_HF_##dt(a), GPUX_HF_##dt(b))); }
+  GPUX_EW_HFN(kn, dt, ushort)(ushort a, ushort b) { return GPUX_FH_##dt(kn##_f32_fn(GPUX_HF_##dt(a), GPUX_HF_##dt(b))); }
 #define GPUX_HB_1(kn, dt) \
-  GPUX_HFN(kn, dt, uchar)(ushort a, ushort b) { return kn##_f32_fn(GPUX_HF_##dt(a), GPUX_HF_##dt(b)); }
+  GPUX_EW_HFN(kn, dt, uchar)(ushort a, ushort b) { return kn##_f32_fn(GPUX_HF_##dt(a), GPUX_HF_##dt(b)); }
 #define GPUX_HU_0(kn, dt) \
-  GPUX_HFN(kn, dt, ushort)(ushort x) { return GPUX_FH_##dt(kn##_f32_fn(GPUX_HF_##dt(x))); }
-#define GPUX_HU_1(kn, dt) GPUX_HFN(kn, dt, uchar)(ushort x) { return kn##_f32_fn(GPUX_HF_##dt(x)); }
+  GPUX_EW_HFN(kn, dt, ushort)(ushort x) { return GPUX_FH_##dt(kn##_f32_fn(GPUX_HF_##dt(x))); }
+#define GPUX_HU_1(kn, dt) GPUX_EW_HFN(kn, dt, uchar)(ushort x) { return kn##_f32_fn(GPUX_HF_##dt(x)); }
 #define GPUX_HB_SAME(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HB_0, kn, dt)
 #define GPUX_HB_BOOL(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HB_1, kn, dt)
 #define GPUX_HU_SAME(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HU_0, kn, dt)

@@ -107,9 +107,15 @@ typedef float gpux_real;
 #define GPUX_T_i64 long
 #define GPUX_T_u8 uchar
 #define GPUX_T_b8 uchar
-/* float16 / bfloat16: ushort bit patterns (kernels/common/gpux_half.h converts) */
+/* float16 / bfloat16: ushort bit patterns (kernels/common/gpux_half.h converts: a source
+ * that uses GPUX_HF_ / GPUX_FH_ includes it): GPUX_HF_<dt>(x) is the exact float value of
+ * x, GPUX_FH_<dt>(f) the float f rounded once to the dtype */
 #define GPUX_T_f16 ushort
 #define GPUX_T_bf16 ushort
+#define GPUX_HF_f16(x) as_float(gpux_f16_to_f32(x))
+#define GPUX_HF_bf16(x) as_float(gpux_bf16_to_f32(x))
+#define GPUX_FH_f16(x) gpux_f32_to_f16(as_uint(x))
+#define GPUX_FH_bf16(x) gpux_f32_to_bf16(as_uint(x))
 #define GPUX_U_f32 uint
 #define GPUX_U_f64 ulong
 #define GPUX_U_i32 uint
@@ -324,18 +330,41 @@ typedef float gpux_real;
  * gpux_kernels.h). -DGPUX_CL_CPU=1 selects the CPU form of their kernels (pocl: serial code
  * per work-item with contiguous inner loops that LLVM vectorizes, no local memory, no
  * barriers); without it, the GPU form (work-groups of GPUX_RED_LANES work-items).
+ * GPUX_RDC_<dt>: the type an input element computes in, GPUX_RDX_<dt>(x) its value there:
+ * float16 / bfloat16 compute in float (exact), the other dtypes in their own type; the
+ * half dtypes' kinds are float32's (their GPUX_RD*_<dt> below are float32's).
  * GPUX_RDW_*: accumulator and output of sum and prod (integers wrap: unsigned 64-bit, stored
  * bit for bit as int64). Identities are exact: e (+) x == x. */
+#define GPUX_RDC_f32 float
+#define GPUX_RDC_f64 double
+#define GPUX_RDC_i32 int
+#define GPUX_RDC_i64 long
+#define GPUX_RDC_u8 uchar
+#define GPUX_RDC_b8 uchar
+#define GPUX_RDC_f16 float
+#define GPUX_RDC_bf16 float
+#define GPUX_RDX_f32(x) (x)
+#define GPUX_RDX_f64(x) (x)
+#define GPUX_RDX_i32(x) (x)
+#define GPUX_RDX_i64(x) (x)
+#define GPUX_RDX_u8(x) (x)
+#define GPUX_RDX_b8(x) (x)
+#define GPUX_RDX_f16(x) GPUX_HF_f16(x)
+#define GPUX_RDX_bf16(x) GPUX_HF_bf16(x)
 #define GPUX_RDW_A_f32 float
 #define GPUX_RDW_A_f64 double
 #define GPUX_RDW_A_i32 ulong
 #define GPUX_RDW_A_i64 ulong
 #define GPUX_RDW_A_u8 ulong
+#define GPUX_RDW_A_f16 float
+#define GPUX_RDW_A_bf16 float
 #define GPUX_RDW_O_f32 float
 #define GPUX_RDW_O_f64 double
 #define GPUX_RDW_O_i32 long
 #define GPUX_RDW_O_i64 long
 #define GPUX_RDW_O_u8 long
+#define GPUX_RDW_O_f16 float
+#define GPUX_RDW_O_bf16 float
 /* the accumulator stored as the output type */
 #define GPUX_RDW_OUT_f32(v) (v)
 #define GPUX_RDW_OUT_f64(v) (v)
@@ -348,28 +377,38 @@ typedef float gpux_real;
 #define GPUX_RD_ZERO_i32 ((ulong)0)
 #define GPUX_RD_ZERO_i64 ((ulong)0)
 #define GPUX_RD_ZERO_u8 ((ulong)0)
+#define GPUX_RD_ZERO_f16 (-0.0f)
+#define GPUX_RD_ZERO_bf16 (-0.0f)
 #define GPUX_RD_ONE_f32 (1.0f)
 #define GPUX_RD_ONE_f64 (1.0)
 #define GPUX_RD_ONE_i32 ((ulong)1)
 #define GPUX_RD_ONE_i64 ((ulong)1)
 #define GPUX_RD_ONE_u8 ((ulong)1)
-/* identities of min (the largest value) and max (the smallest), in the input dtype */
+#define GPUX_RD_ONE_f16 (1.0f)
+#define GPUX_RD_ONE_bf16 (1.0f)
+/* identities of min (the largest value) and max (the smallest), in the compute type */
 #define GPUX_RD_HI_f32 (INFINITY)
 #define GPUX_RD_HI_f64 ((double)INFINITY)
 #define GPUX_RD_HI_i32 (INT_MAX)
 #define GPUX_RD_HI_i64 (LONG_MAX)
 #define GPUX_RD_HI_u8 ((uchar)UCHAR_MAX)
+#define GPUX_RD_HI_f16 (INFINITY)
+#define GPUX_RD_HI_bf16 (INFINITY)
 #define GPUX_RD_LO_f32 (-INFINITY)
 #define GPUX_RD_LO_f64 (-(double)INFINITY)
 #define GPUX_RD_LO_i32 (INT_MIN)
 #define GPUX_RD_LO_i64 (LONG_MIN)
 #define GPUX_RD_LO_u8 ((uchar)0)
+#define GPUX_RD_LO_f16 (-INFINITY)
+#define GPUX_RD_LO_bf16 (-INFINITY)
 /* NaN test; integers are never NaN */
 #define GPUX_RD_ISNAN_f32(x) isnan(x)
 #define GPUX_RD_ISNAN_f64(x) isnan(x)
 #define GPUX_RD_ISNAN_i32(x) 0
 #define GPUX_RD_ISNAN_i64(x) 0
 #define GPUX_RD_ISNAN_u8(x) 0
+#define GPUX_RD_ISNAN_f16(x) isnan(x)
+#define GPUX_RD_ISNAN_bf16(x) isnan(x)
 /* GPUX_REPn(M, a, o): M(a, o) M(a, o + 1) ... M(a, o + n - 1), straight-line code without
  * pragmas (NVIDIA's compiler keeps a private array in registers only when every index is a
  * constant; OpenCL C 1.2 has no portable unroll pragma, and none fits inside a macro). */

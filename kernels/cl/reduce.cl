@@ -7,11 +7,12 @@
  *
  * Kernels: gpux_reduce_<kind>_<dt>_r (input [outer][len]) and _c ([outer][len][inner]), one
  * per (kind, dtype) of GPUX_REDUCE_KINDS; float64 ones only where cl_khr_fp64 is defined.
- * Every kernel has the same arguments (T the input dtype, O the output dtype of the kind;
+ * Every kernel has the same arguments (T the input dtype, C its compute type (float for
+ * float16 / bfloat16, else T), O the output dtype of the kind;
  * offsets in elements; unused buffers may be NULL):
  *   (global const T *in, long in_off, global const long *in_idx, long in_idx_off,
  *    global O *out, long out_off, global long *out_idx, long out_idx_off,
- *    global const T *aux, long aux_off, long outer, long len, long inner, long nparts,
+ *    global const C *aux, long aux_off, long outer, long len, long inner, long nparts,
  *    int mode, int post, real post_div, long gbase)
  * nparts = ceil(len / GPUX_RED_CHUNK); out[o][p][i] for p < nparts; post is applied when
  * the host passes it (only when nparts == 1); real is double, or float without fp64.
@@ -47,6 +48,7 @@
  */
 
 #include "gpux_cl_prelude.h"
+#include "gpux_half.h" /* float16 / bfloat16 inputs: GPUX_RDX_<dt> */
 
 /* ------------------------------------------------------------------ post ops
  * float32: (float)((double)v / d), (float)sqrt((double)v); DIV_SQRT rounds the quotient to
@@ -75,6 +77,8 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
 /* the stored value of a float accumulator (post op) or of an integer one */
 #define GPUX_RD_FOUT_f32(v) gpux_rd_post_f32(v, post, d)
 #define GPUX_RD_FOUT_f64(v) gpux_rd_post_f64(v, post, d)
+#define GPUX_RD_FOUT_f16(v) gpux_rd_post_f32(v, post, d)
+#define GPUX_RD_FOUT_bf16(v) gpux_rd_post_f32(v, post, d)
 #define GPUX_RD_FOUT_i32(v) (v)
 #define GPUX_RD_FOUT_i64(v) (v)
 #define GPUX_RD_FOUT_u8(v) (v)
@@ -82,35 +86,39 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
 /* sum and prod: float accumulators get the post op, integer ones are stored as int64 */
 #define GPUX_RD_WOUT_f32(v) gpux_rd_post_f32(v, post, d)
 #define GPUX_RD_WOUT_f64(v) gpux_rd_post_f64(v, post, d)
+#define GPUX_RD_WOUT_f16(v) gpux_rd_post_f32(v, post, d)
+#define GPUX_RD_WOUT_bf16(v) gpux_rd_post_f32(v, post, d)
 #define GPUX_RD_WOUT_i32(v) as_long(v)
 #define GPUX_RD_WOUT_i64(v) as_long(v)
 #define GPUX_RD_WOUT_u8(v) as_long(v)
 
 /* ------------------------------------------------------------------ kinds
  * Each (kind, dtype) defines, with kd = gpux_rd_<kind>_<dt>:
- *   kd_t, kd_a, kd_o: input, accumulator and output types;
+ *   kd_t, kd_c, kd_a, kd_o: input, compute (GPUX_RDC_<dt>: float for float16 / bfloat16,
+ *     whose elements GPUX_RDX_<dt> widens), accumulator and output types;
  *   kd_e(): the identity; kd_op(a, b): a (+) b, a the lower lane / earlier element;
  *   kd_ai(): 1 where (+) is associative and commutative (argmin/argmax: any order of
  *     combines gives the same bits, so loads may be combined as a tree), 0 otherwise;
  *   kd_ld(x, m, r, ix, ipos): element x converted to the accumulator (m: the ssd mean;
  *     r: its position in the sequence; ix[ipos]: its carried index, argmin_p/argmax_p);
- *   kd_aux(aux, pos): the ssd mean of an output (0 for other kinds, aux is not read);
+ *   kd_aux(aux, pos): the ssd mean of an output, a kd_c (0 for other kinds, aux is not read);
  *   kd_st(out, oi, opos, ipos, v, post, d): stores the result (and its index). */
 #define GPUX_RD_TYPES(kd, dt, A, O)                                                           \
   typedef GPUX_T_##dt kd##_t;                                                                 \
+  typedef GPUX_RDC_##dt kd##_c;                                                               \
   typedef A kd##_a;                                                                           \
   typedef O kd##_o;
 
 #define GPUX_RD_VALUE(kd, dt, A, O, E, LDX, OPX, OUTX, AUXX)                                  \
   GPUX_RD_TYPES(kd, dt, A, O)                                                                 \
   static inline A kd##_e(void) { return (E); }                                                \
-  static inline A kd##_ld(GPUX_T_##dt x, GPUX_T_##dt m, long r, __global const long *ix,      \
+  static inline A kd##_ld(GPUX_T_##dt x, GPUX_RDC_##dt m, long r, __global const long *ix,    \
                           long ipos) {                                                        \
     return (LDX);                                                                             \
   }                                                                                           \
   static inline A kd##_op(A a, A b) { return (OPX); }                                         \
   static inline int kd##_ai(void) { return 0; }                                               \
-  static inline GPUX_T_##dt kd##_aux(__global const GPUX_T_##dt *aux, long pos) {             \
+  static inline GPUX_RDC_##dt kd##_aux(__global const GPUX_RDC_##dt *aux, long pos) {         \
     return (AUXX);                                                                            \
   }                                                                                           \
   static inline void kd##_st(__global O *out, __global long *oi, long opos, long ipos, A v,   \
@@ -126,35 +134,35 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
 
 #define GPUX_RD_DEF_sum_(kd, dt)                                                              \
   GPUX_RD_VALUE(kd, dt, GPUX_RDW_A_##dt, GPUX_RDW_O_##dt, GPUX_RD_ZERO_##dt,                  \
-                (GPUX_RDW_A_##dt)x, a + b, GPUX_RD_WOUT_##dt(v), (GPUX_T_##dt)0)
+                (GPUX_RDW_A_##dt)GPUX_RDX_##dt(x), a + b, GPUX_RD_WOUT_##dt(v), (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_prod_(kd, dt)                                                             \
   GPUX_RD_VALUE(kd, dt, GPUX_RDW_A_##dt, GPUX_RDW_O_##dt, GPUX_RD_ONE_##dt,                   \
-                (GPUX_RDW_A_##dt)x, a * b, GPUX_RD_WOUT_##dt(v), (GPUX_T_##dt)0)
+                (GPUX_RDW_A_##dt)GPUX_RDX_##dt(x), a * b, GPUX_RD_WOUT_##dt(v), (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_min_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_HI_##dt, x, GPUX_RD_MIN(dt, a, b),  \
-                GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_HI_##dt, GPUX_RDX_##dt(x), GPUX_RD_MIN(dt, a, b),  \
+                GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_max_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_LO_##dt, x, GPUX_RD_MAX(dt, a, b),  \
-                GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_LO_##dt, GPUX_RDX_##dt(x), GPUX_RD_MAX(dt, a, b),  \
+                GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_any_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)0, (uchar)(x != 0), a | b, v, (GPUX_T_##dt)0)
+  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)0, (uchar)(GPUX_RDX_##dt(x) != 0), a | b, v, (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_all_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)1, (uchar)(x != 0), a & b, v, (GPUX_T_##dt)0)
+  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)1, (uchar)(GPUX_RDX_##dt(x) != 0), a & b, v, (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_cnt_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, ulong, long, (ulong)0, (ulong)(x != 0), a + b, as_long(v),            \
-                (GPUX_T_##dt)0)
+  GPUX_RD_VALUE(kd, dt, ulong, long, (ulong)0, (ulong)(GPUX_RDX_##dt(x) != 0), a + b, as_long(v),            \
+                (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_asum_(kd, dt)                                                             \
-  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_ZERO_##dt, fabs(x), a + b,          \
-                GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_ZERO_##dt, fabs(GPUX_RDX_##dt(x)), a + b,          \
+                GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_ssq_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_ZERO_##dt, x * x, a + b,            \
-                GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_ZERO_##dt, GPUX_RDX_##dt(x) * GPUX_RDX_##dt(x), a + b,            \
+                GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
 #define GPUX_RD_DEF_ssd_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_ZERO_##dt, (x - m) * (x - m),       \
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_ZERO_##dt, (GPUX_RDX_##dt(x) - m) * (GPUX_RDX_##dt(x) - m),       \
                 a + b, GPUX_RD_FOUT_##dt(v), aux[pos])
 #define GPUX_RD_DEF_amax_(kd, dt)                                                             \
-  GPUX_RD_VALUE(kd, dt, GPUX_T_##dt, GPUX_T_##dt, GPUX_RD_LO_##dt, fabs(x),                   \
-                GPUX_RD_MAX(dt, a, b), GPUX_RD_FOUT_##dt(v), (GPUX_T_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_LO_##dt, fabs(GPUX_RDX_##dt(x)),                   \
+                GPUX_RD_MAX(dt, a, b), GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
 
 /* argmin/argmax: (value, index) pairs. A NaN value beats a non-NaN one; two NaNs or two
  * equal values: the smaller index; otherwise the smaller (larger) value. The identity's
@@ -166,9 +174,9 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
  * structs. Both give the same bits. */
 #ifndef GPUX_CL_NO_STRUCT_RETURN
 #define GPUX_RD_PAIR_TYPE(a_, dt)                                                             \
-  typedef struct gpux_rdp_##dt { GPUX_T_##dt v; long i; } gpux_rdp_##dt;
+  typedef struct gpux_rdp_##dt { GPUX_RDC_##dt v; long i; } gpux_rdp_##dt;
 #define GPUX_RD_PAIR_TYPE_DT(a_, dt) GPUX_ON_##dt(GPUX_RD_PAIR_TYPE, a_, dt)
-GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
+GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RDP_T(dt) gpux_rdp_##dt
 #define GPUX_RDP_V(dt, p) (p).v
 #define GPUX_RDP_I(dt, p) (p).i
@@ -178,23 +186,31 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #else /* GPUX_CL_NO_STRUCT_RETURN: values of 32 bits or less in a uint4 (x: the value's bits,
  * y and z: the index's low and high words, w unused), 64-bit values in a ulong2 (x, y) */
 #define GPUX_RDP_T_f32 uint4
+#define GPUX_RDP_T_f16 uint4
+#define GPUX_RDP_T_bf16 uint4
 #define GPUX_RDP_T_i32 uint4
 #define GPUX_RDP_T_u8 uint4
 #define GPUX_RDP_T_f64 ulong2
 #define GPUX_RDP_T_i64 ulong2
 #define GPUX_RDP_V_f32(p) as_float((p).x)
+#define GPUX_RDP_V_f16(p) as_float((p).x)
+#define GPUX_RDP_V_bf16(p) as_float((p).x)
 #define GPUX_RDP_V_i32(p) as_int((p).x)
 #define GPUX_RDP_V_u8(p) ((uchar)(p).x)
 #define GPUX_RDP_V_f64(p) as_double((p).x)
 #define GPUX_RDP_V_i64(p) as_long((p).x)
 #define GPUX_RDP_I32_(p) ((long)upsample((p).z, (p).y))
 #define GPUX_RDP_I_f32(p) GPUX_RDP_I32_(p)
+#define GPUX_RDP_I_f16(p) GPUX_RDP_I32_(p)
+#define GPUX_RDP_I_bf16(p) GPUX_RDP_I32_(p)
 #define GPUX_RDP_I_i32(p) GPUX_RDP_I32_(p)
 #define GPUX_RDP_I_u8(p) GPUX_RDP_I32_(p)
 #define GPUX_RDP_I_f64(p) ((long)(p).y)
 #define GPUX_RDP_I_i64(p) ((long)(p).y)
 #define GPUX_RDP_MK32_(bits, i) ((uint4)((bits), (uint)(i), (uint)((ulong)(i) >> 32), 0u))
 #define GPUX_RDP_MK_f32(v, i) GPUX_RDP_MK32_(as_uint(v), i)
+#define GPUX_RDP_MK_f16(v, i) GPUX_RDP_MK32_(as_uint(v), i)
+#define GPUX_RDP_MK_bf16(v, i) GPUX_RDP_MK32_(as_uint(v), i)
 #define GPUX_RDP_MK_i32(v, i) GPUX_RDP_MK32_(as_uint(v), i)
 #define GPUX_RDP_MK_u8(v, i) GPUX_RDP_MK32_((uint)(v), i)
 #define GPUX_RDP_MK_f64(v, i) ((ulong2)(as_ulong(v), (ulong)(i)))
@@ -206,20 +222,20 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #endif
 
 #define GPUX_RD_PAIR(kd, dt, E, CMP, IDX)                                                     \
-  GPUX_RD_TYPES(kd, dt, GPUX_RDP_T(dt), GPUX_T_##dt)                                          \
+  GPUX_RD_TYPES(kd, dt, GPUX_RDP_T(dt), GPUX_RDC_##dt)                                        \
   static inline GPUX_RDP_T(dt) kd##_e(void) {                                                 \
     GPUX_RDP_T(dt) p;                                                                         \
     GPUX_RDP_SET(dt, p, (E), LONG_MAX)                                                        \
     return p;                                                                                 \
   }                                                                                           \
-  static inline GPUX_RDP_T(dt) kd##_ld(GPUX_T_##dt x, GPUX_T_##dt m, long r,                  \
+  static inline GPUX_RDP_T(dt) kd##_ld(GPUX_T_##dt x, GPUX_RDC_##dt m, long r,                \
                                        __global const long *ix, long ipos) {                  \
     GPUX_RDP_T(dt) p;                                                                         \
-    GPUX_RDP_SET(dt, p, x, (IDX))                                                             \
+    GPUX_RDP_SET(dt, p, GPUX_RDX_##dt(x), (IDX))                                              \
     return p;                                                                                 \
   }                                                                                           \
   static inline GPUX_RDP_T(dt) kd##_op(GPUX_RDP_T(dt) a, GPUX_RDP_T(dt) b) {                  \
-    const GPUX_T_##dt av = GPUX_RDP_V(dt, a), bv = GPUX_RDP_V(dt, b);                         \
+    const GPUX_RDC_##dt av = GPUX_RDP_V(dt, a), bv = GPUX_RDP_V(dt, b);                       \
     int an = GPUX_RD_ISNAN_##dt(av) != 0, bn = GPUX_RD_ISNAN_##dt(bv) != 0;                   \
     /* the same choice without short-circuits: selects, no divergent branches */            \
     int take_b = (bn & !an) |                                                                 \
@@ -228,10 +244,10 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     return take_b ? b : a;                                                                    \
   }                                                                                           \
   static inline int kd##_ai(void) { return 1; }                                               \
-  static inline GPUX_T_##dt kd##_aux(__global const GPUX_T_##dt *aux, long pos) {             \
-    return (GPUX_T_##dt)0;                                                                    \
+  static inline GPUX_RDC_##dt kd##_aux(__global const GPUX_RDC_##dt *aux, long pos) {         \
+    return (GPUX_RDC_##dt)0;                                                                  \
   }                                                                                           \
-  static inline void kd##_st(__global GPUX_T_##dt *out, __global long *oi, long opos,         \
+  static inline void kd##_st(__global GPUX_RDC_##dt *out, __global long *oi, long opos,       \
                              long ipos, GPUX_RDP_T(dt) v, int post, gpux_real d) {            \
     out[opos] = GPUX_RDP_V(dt, v);                                                            \
     oi[ipos] = GPUX_RDP_I(dt, v);                                                             \
@@ -245,7 +261,7 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RD_ARGS(kd)                                                                      \
   __global const kd##_t *in, long in_off, __global const long *in_idx, long in_idx_off,       \
       __global kd##_o *out, long out_off, __global long *out_idx, long out_idx_off,           \
-      __global const kd##_t *aux, long aux_off, long outer, long len, long inner,             \
+      __global const kd##_c *aux, long aux_off, long outer, long len, long inner,             \
       long nparts, int mode, int post, gpux_real post_div, long gbase
 #define GPUX_RD_GROUP()                                                                       \
   (gbase + (long)get_group_id(0) + (long)get_group_id(1) * (long)get_num_groups(0))
@@ -288,7 +304,7 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     if (q < outer * inner) {                                                                  \
       const long o = inner > 1 ? q / inner : q, i = q - o * inner;                            \
       const long e0 = o * len * inner + i;                                                    \
-      const kd##_t m = kd##_aux(aux, aux_off + q);                                            \
+      const kd##_c m = kd##_aux(aux, aux_off + q);                                            \
       kd##_a a[32];                                                                           \
       GPUX_REP32(GPUX_RD_SHORT_LD, kd, 0)                                                     \
       GPUX_RD_TREE32(kd)                                                                      \
@@ -323,7 +339,7 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     const long o = nparts > 1 ? grp / nparts : grp, p = grp - o * nparts;                     \
     const long c0 = p * GPUX_RED_CHUNK, rem = len - c0;                                       \
     const long b = o * len + c0 + l; /* element of k = 0 */                                   \
-    const kd##_t m = kd##_aux(aux, aux_off + o);                                              \
+    const kd##_c m = kd##_aux(aux, aux_off + o);                                              \
     kd##_a acc = kd##_e();                                                                    \
     if (rem >= GPUX_RED_CHUNK) {                                                              \
       kd##_t v[GPUX_RED_ROWS];                                                                \
@@ -386,7 +402,7 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     const long c0 = p * GPUX_RED_CHUNK;                                                       \
     const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);             \
     const int ok = i < inner;                                                                 \
-    const kd##_t m = ok ? kd##_aux(aux, aux_off + o * inner + i) : (kd##_t)0;                 \
+    const kd##_c m = ok ? kd##_aux(aux, aux_off + o * inner + i) : (kd##_c)0;                 \
     kd##_a a[16];                                                                             \
     GPUX_REP16(GPUX_RD_INIT, kd, 0)                                                           \
     if (ok) {                                                                                 \
@@ -474,10 +490,10 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);             \
     const int ok = i < inner; /* inner % 4 == 0: columns i .. i + 3 all or none */            \
     const long ia = aux_off + o * inner + i;                                                  \
-    const kd##_t m0 = ok ? kd##_aux(aux, ia) : (kd##_t)0;                                     \
-    const kd##_t m1 = ok ? kd##_aux(aux, ia + 1) : (kd##_t)0;                                 \
-    const kd##_t m2 = ok ? kd##_aux(aux, ia + 2) : (kd##_t)0;                                 \
-    const kd##_t m3 = ok ? kd##_aux(aux, ia + 3) : (kd##_t)0;                                 \
+    const kd##_c m0 = ok ? kd##_aux(aux, ia) : (kd##_c)0;                                     \
+    const kd##_c m1 = ok ? kd##_aux(aux, ia + 1) : (kd##_c)0;                                 \
+    const kd##_c m2 = ok ? kd##_aux(aux, ia + 2) : (kd##_c)0;                                 \
+    const kd##_c m3 = ok ? kd##_aux(aux, ia + 3) : (kd##_c)0;                                 \
     kd##_a a0[8], a1[8], a2[8], a3[8];                                                        \
     GPUX_REP8(GPUX_RD_CV_INIT, kd, 0)                                                         \
     if (ok) {                                                                                 \
@@ -531,6 +547,8 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RD_CVD_i64 GPUX_RD_CV_NO
 #define GPUX_RD_CVD_u8 GPUX_RD_CV_NO
 #define GPUX_RD_CVD_b8 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_f16 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_bf16 GPUX_RD_CV_NO
 #define GPUX_RD_CVK_sum_(dt) GPUX_RD_CVD_##dt
 #define GPUX_RD_CVK_prod_(dt) GPUX_RD_CVD_##dt
 #define GPUX_RD_CVK_argmin_(dt) GPUX_RD_CVD_##dt
@@ -605,7 +623,7 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
       const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);           \
       __global const kd##_t *x = in + in_off + b;                                             \
       const long ib = in_idx_off + b;                                                         \
-      const kd##_t m = kd##_aux(aux, aux_off + o);                                            \
+      const kd##_c m = kd##_aux(aux, aux_off + o);                                            \
       kd##_a acc[GPUX_RED_LANES];                                                             \
       GPUX_RD_NLANES(n0)                                                                      \
       for (int l = 0; l < n0; l++) acc[l] = kd##_e();                                         \
@@ -636,9 +654,9 @@ GPUX_DT_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
       const int nc = (int)(inner - i0 < GPUX_RD_CW(kd) ? inner - i0 : GPUX_RD_CW(kd));        \
       const int rem = (int)(len - c0 < GPUX_RED_CHUNK ? len - c0 : GPUX_RED_CHUNK);           \
       const long e0 = (o * len + c0) * inner + i0;                                            \
-      kd##_t m[GPUX_RD_CW(kd)];                                                               \
+      kd##_c m[GPUX_RD_CW(kd)];                                                               \
       for (int j = 0; j < GPUX_RD_CW(kd); j++)                                                \
-        m[j] = j < nc ? kd##_aux(aux, aux_off + o * inner + i0 + j) : (kd##_t)0;              \
+        m[j] = j < nc ? kd##_aux(aux, aux_off + o * inner + i0 + j) : (kd##_c)0;              \
       kd##_a acc[GPUX_RED_LANES * GPUX_RD_CW(kd)];                                            \
       GPUX_RD_NLANES(n0)                                                                      \
       for (int u = 0; u < n0 * GPUX_RD_CW(kd); u++) acc[u] = kd##_e();                        \

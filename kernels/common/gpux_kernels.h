@@ -60,8 +60,8 @@
 #define GPUX_KDT_u8 4
 #define GPUX_KDT_b8 5
 /* half-precision dtypes: IEEE binary16 and bfloat16, 2 bytes each. Casts, copies,
- * fill/arange/linspace, GEMM inputs and the elementwise ops (computed in float32, rounded
- * once to the dtype: GPUX_DT_EW_*); reductions and scans do not take them yet. */
+ * fill/arange/linspace, GEMM inputs, the elementwise ops, reductions and scans (computed in
+ * float32, rounded once to the dtype: GPUX_DT_EW_*). */
 #define GPUX_KDT_f16 6
 #define GPUX_KDT_bf16 7
 #define GPUX_KDT_COUNT 8
@@ -101,8 +101,9 @@
 #define GPUX_DT_STORAGE(M, a) GPUX_DT_ALL(M, a) GPUX_DT_HALF(M, a)
 #define GPUX_DT_NUMERIC(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8)
 #define GPUX_DT_FLOAT(M, a) M(a, f32) M(a, f64)
-/* the elementwise ops' lists: those, and the half dtypes (whose ops are float32's on the
- * operands' exact float32 values, the result rounded once to the dtype) */
+/* the lists of the compute ops that take the half dtypes (elementwise ops, reductions and
+ * scans): those above, and the halves, whose ops are float32's on the operands' exact
+ * float32 values, the result rounded once to the dtype (reductions: accumulated in float32) */
 #define GPUX_DT_EW_NUMERIC(M, a) GPUX_DT_NUMERIC(M, a) GPUX_DT_HALF(M, a)
 #define GPUX_DT_EW_FLOAT(M, a) GPUX_DT_FLOAT(M, a) GPUX_DT_HALF(M, a)
 /* the dtypes of where: every dtype */
@@ -254,6 +255,11 @@ typedef struct gpux_nd_params {
  *                                      layout c: input [outer][len][inner] contiguous
  *   gpux_scan_<kind>_<dt>              input and output [rows][len] contiguous
  * <dt> is the input dtype; the accumulator (= output) dtype follows GPUX_RACC_* below.
+ * float16 / bfloat16 inputs are widened to float32 (exactly) as they are loaded and every
+ * kind but any, all and cnt runs in float32: its accumulator and output are float32 (min,
+ * max, amax and the argmin/argmax values too; ssd's mean is float32), later passes are
+ * float32's, and the front end rounds the final float32 result once to the half dtype.
+ * Scans of halves accumulate in float32 and round each output once to the dtype.
  *
  * THE CANONICAL ORDER. Every reduction is computed in one order that depends only on the
  * length of the reduced sequence, so float results are bit-identical on every backend,
@@ -324,29 +330,29 @@ typedef struct gpux_nd_params {
 #define GPUX_POST_DIV_SQRT 3
 
 /* accumulator (= output) dtype of a kind */
-#define GPUX_RACC_SAME 0 /* the input dtype */
-#define GPUX_RACC_WIDE 1 /* floats: the input dtype; integers (i32, i64, u8): i64 */
+#define GPUX_RACC_SAME 0 /* the input dtype (halves: f32) */
+#define GPUX_RACC_WIDE 1 /* floats: the input dtype (halves: f32); integers: i64 */
 #define GPUX_RACC_BOOL 2 /* b8 */
 #define GPUX_RACC_I64 3  /* i64 */
 
 /* X(kind, id, dtype list, accumulator). argmin/argmax also write an i64 index output;
  * argmin_p/argmax_p read (value, index) pairs written by an earlier pass. */
 #define GPUX_REDUCE_KINDS(X)                                                                 \
-  X(sum, 0, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                 \
-  X(prod, 1, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                \
-  X(min, 2, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                                 \
-  X(max, 3, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                                 \
-  X(argmin, 4, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                              \
-  X(argmax, 5, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                              \
+  X(sum, 0, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)                                              \
+  X(prod, 1, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)                                             \
+  X(min, 2, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                              \
+  X(max, 3, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                              \
+  X(argmin, 4, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                           \
+  X(argmax, 5, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                           \
   X(argmin_p, 6, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                            \
   X(argmax_p, 7, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                            \
-  X(any, 8, GPUX_DT_ALL, GPUX_RACC_BOOL)                                                     \
-  X(all, 9, GPUX_DT_ALL, GPUX_RACC_BOOL)                                                     \
-  X(cnt, 10, GPUX_DT_ALL, GPUX_RACC_I64)                                                     \
-  X(asum, 11, GPUX_DT_FLOAT, GPUX_RACC_SAME)                                                 \
-  X(ssq, 12, GPUX_DT_FLOAT, GPUX_RACC_SAME)                                                  \
-  X(ssd, 13, GPUX_DT_FLOAT, GPUX_RACC_SAME)                                                  \
-  X(amax, 14, GPUX_DT_FLOAT, GPUX_RACC_SAME)
+  X(any, 8, GPUX_DT_STORAGE, GPUX_RACC_BOOL)                                                 \
+  X(all, 9, GPUX_DT_STORAGE, GPUX_RACC_BOOL)                                                 \
+  X(cnt, 10, GPUX_DT_STORAGE, GPUX_RACC_I64)                                                 \
+  X(asum, 11, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)                                              \
+  X(ssq, 12, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)                                               \
+  X(ssd, 13, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)                                               \
+  X(amax, 14, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)
 #define GPUX_REDUCE_KIND_COUNT 15
 /* The kinds and dtypes with vector-column kernels (two 4-byte columns per thread: CUDA's
  * RV_CVEC variant, cvec_ok in kernels/cuda/reduce.cu; the OpenCL GPU form's
@@ -355,8 +361,8 @@ typedef struct gpux_nd_params {
 #define GPUX_REDUCE_CV_DT(M, a) M(a, f32) M(a, i32)
 
 #define GPUX_SCAN_KINDS(X)                                                                   \
-  X(sum, 0, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)                                                 \
-  X(prod, 1, GPUX_DT_NUMERIC, GPUX_RACC_WIDE)
+  X(sum, 0, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)                                              \
+  X(prod, 1, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)
 #define GPUX_SCAN_KIND_COUNT 2
 
 /* GEMM (include/gpux/linalg.h, gpux__gemm in src/api/gpux_backend.h). Native kernels are

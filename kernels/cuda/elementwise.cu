@@ -15,7 +15,6 @@
  * applies (operand 0 out, 1 a / cond, 2 b / a, 3 b). */
 #include "gpux_cuda.cuh"
 #include "gpux_cuda_ops.cuh" /* the ops themselves (k_add, ...), shared with expressions */
-#include "gpux_half.h"      /* float16 / bfloat16 conversions (bit work, as everywhere) */
 
 namespace gpux_cu {
 
@@ -62,19 +61,13 @@ template <> struct heavy<uop_exp, double> { static constexpr bool value = true; 
 
 /* float16 / bfloat16: the float32 op on the operands' exact float32 values, its result
  * rounded once to the dtype (bool results as they are; gpux_kernels.h) */
-template <class D> __device__ __forceinline__ float h2f(unsigned short h) {
-  return __uint_as_float(D::kind == K_F16 ? gpux_f16_to_f32(h) : gpux_bf16_to_f32(h));
-}
-template <class D> __device__ __forceinline__ unsigned short f2h(float x) {
-  return D::kind == K_F16 ? gpux_f32_to_f16(__float_as_uint(x)) : gpux_f32_to_bf16(__float_as_uint(x));
-}
 template <class OP, class D>
 __device__ __forceinline__ typename res_t<OP::rk, typename D::T>::type ew_b(typename D::T a,
                                                                             typename D::T b) {
   if constexpr (is_half<D>::value) {
-    const auto r = OP::apply(h2f<D>(a), h2f<D>(b));
+    const auto r = OP::apply(comp<D>::of(a), comp<D>::of(b));
     if constexpr (OP::rk == GPUX_RES_BOOL) return r;
-    else return f2h<D>(r);
+    else return comp<D>::back(r);
   } else {
     return OP::apply(a, b);
   }
@@ -82,9 +75,9 @@ __device__ __forceinline__ typename res_t<OP::rk, typename D::T>::type ew_b(type
 template <class OP, class D>
 __device__ __forceinline__ typename res_t<OP::rk, typename D::T>::type ew_u(typename D::T a) {
   if constexpr (is_half<D>::value) {
-    const auto r = OP::apply(h2f<D>(a));
+    const auto r = OP::apply(comp<D>::of(a));
     if constexpr (OP::rk == GPUX_RES_BOOL) return r;
-    else return f2h<D>(r);
+    else return comp<D>::back(r);
   } else {
     return OP::apply(a);
   }

@@ -14,6 +14,7 @@
 #define GPUX_CUDA_CUH
 
 #include "gpux_kernels.h"
+#include "gpux_half.h" /* float16 / bfloat16 conversions (bit work, as everywhere) */
 
 #define GPUX_CU_BLOCK 256
 
@@ -41,6 +42,25 @@ struct d_bf16 { typedef unsigned short T; static constexpr int kind = K_BF16; };
 template <class D> struct is_half { static constexpr bool value = D::kind == K_F16 || D::kind == K_BF16; };
 #define GPUX_CU_D(dt) gpux_cu::d_##dt
 #define GPUX_CU_T(dt) gpux_cu::d_##dt::T
+
+/* The type a dtype computes in, C, with of(x) (a stored value in C) and back(c) (C rounded
+ * once to the dtype): float16 / bfloat16 compute in float (of is exact), every other
+ * dtype in its own type. */
+template <class D, bool H = is_half<D>::value> struct comp {
+  typedef typename D::T C;
+  static __device__ __forceinline__ C of(typename D::T x) { return x; }
+  static __device__ __forceinline__ typename D::T back(C x) { return x; }
+};
+template <class D> struct comp<D, true> {
+  typedef float C;
+  static __device__ __forceinline__ float of(unsigned short h) {
+    return __uint_as_float(D::kind == K_F16 ? gpux_f16_to_f32(h) : gpux_bf16_to_f32(h));
+  }
+  static __device__ __forceinline__ unsigned short back(float x) {
+    return D::kind == K_F16 ? gpux_f32_to_f16(__float_as_uint(x))
+                            : gpux_f32_to_bf16(__float_as_uint(x));
+  }
+};
 
 /* unsigned counterpart used for wrap-around arithmetic (u8 computes in unsigned int and
  * truncates on the way out). */

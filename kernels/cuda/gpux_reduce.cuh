@@ -6,11 +6,13 @@
  * A kind policy K (rk_<kind><D>, D the input dtype tag) gives:
  *   T, A        input and accumulator types (integer sum/prod/cnt accumulate in unsigned
  *               64-bit: wrap-around without UB);
- *   Out         the output element type (A, long long for unsigned 64-bit, T for argmin/max);
+ *   C, val(x)   the type the input computes in and an element's value there (comp<D>:
+ *               float for float16 / bfloat16, else T);
+ *   Out         the output element type (A, long long for unsigned 64-bit, C for argmin/max);
  *   id()        the identity (exact: id() (+) x == x and x (+) id() == x bit for bit);
  *   conv(x, r, xi, m)  one input element as an accumulator: r its position in the reduced
  *               sequence (argmin/argmax), xi the carried index (argmin_p/argmax_p), m the
- *               mean (ssd); each kind ignores what it does not use;
+ *               mean (ssd, a C); each kind ignores what it does not use;
  *   comb(a, b)  a (+) b, a the left operand (lower lane / earlier element).
  * Float math is rounded per operation (__fadd_rn, __fmul_rn, ...): a product never fuses
  * into an FMA with the sum it feeds, so results match the canonical order bit for bit
@@ -78,15 +80,19 @@ template <class T> struct conditional_fp<true, T> { typedef T type; };
 template <class A> struct out_of { typedef A type; };
 template <> struct out_of<u64> { typedef long long type; };
 
-/* sum/prod accumulate floats in their own type, integers in unsigned 64-bit */
+/* sum/prod accumulate floats in their compute type, integers in unsigned 64-bit */
 template <class D> struct wide {
-  typedef typename conditional_fp<is_fp<typename D::T>::value, typename D::T>::type A;
+  typedef typename comp<D>::C C;
+  typedef typename conditional_fp<is_fp<C>::value, C>::type A;
 };
 
 template <class D, class A_, class Out_> struct rk_base {
+  typedef D Dt;
   typedef typename D::T T;
+  typedef typename comp<D>::C C;
   typedef A_ A;
   typedef Out_ Out;
+  static __device__ __forceinline__ C val(T x) { return comp<D>::of(x); }
   /* Whether the bits depend on the order of combination: float arithmetic and float
    * min/max (+-0, NaN payloads). The other kinds (integers, bool, argmin/argmax: a unique
    * minimum of a total order) are exactly associative and commutative, so kernels may fold
@@ -105,8 +111,8 @@ struct rk_sum : rk_base<D, typename wide<D>::A, typename out_of<typename wide<D>
     if constexpr (is_fp<A>::value) return (A)-0.0;
     else return 0;
   }
-  static __device__ __forceinline__ A conv(T x, long long, long long, T) {
-    if constexpr (is_fp<A>::value) return x;
+  static __device__ __forceinline__ A conv(T x, long long, long long, typename comp<D>::C) {
+    if constexpr (is_fp<A>::value) return comp<D>::of(x);
     else return (A)(long long)x; /* sign- or zero-extends, then wraps */
   }
   static __device__ __forceinline__ A comb(A a, A b) {
@@ -120,8 +126,8 @@ struct rk_prod : rk_base<D, typename wide<D>::A, typename out_of<typename wide<D
   typedef typename D::T T;
   typedef typename wide<D>::A A;
   static __device__ __forceinline__ A id() { return (A)1; }
-  static __device__ __forceinline__ A conv(T x, long long, long long, T) {
-    if constexpr (is_fp<A>::value) return x;
+  static __device__ __forceinline__ A conv(T x, long long, long long, typename comp<D>::C) {
+    if constexpr (is_fp<A>::value) return comp<D>::of(x);
     else return (A)(long long)x;
   }
   static __device__ __forceinline__ A comb(A a, A b) {
@@ -140,44 +146,47 @@ template <class A> __device__ __forceinline__ A comb_max(A a, A b) {
   else return b > a ? b : a;
 }
 
-template <class D> struct rk_min : rk_base<D, typename D::T, typename D::T> {
+template <class D> struct rk_min : rk_base<D, typename comp<D>::C, typename comp<D>::C> {
   typedef typename D::T T;
-  static __device__ __forceinline__ T id() { return lim<T>::hi(); }
-  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return x; }
-  static __device__ __forceinline__ T comb(T a, T b) { return comb_min(a, b); }
+  typedef typename comp<D>::C C;
+  static __device__ __forceinline__ C id() { return lim<C>::hi(); }
+  static __device__ __forceinline__ C conv(T x, long long, long long, C) { return comp<D>::of(x); }
+  static __device__ __forceinline__ C comb(C a, C b) { return comb_min(a, b); }
 };
-template <class D> struct rk_max : rk_base<D, typename D::T, typename D::T> {
+template <class D> struct rk_max : rk_base<D, typename comp<D>::C, typename comp<D>::C> {
   typedef typename D::T T;
-  static __device__ __forceinline__ T id() { return lim<T>::lo(); }
-  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return x; }
-  static __device__ __forceinline__ T comb(T a, T b) { return comb_max(a, b); }
+  typedef typename comp<D>::C C;
+  static __device__ __forceinline__ C id() { return lim<C>::lo(); }
+  static __device__ __forceinline__ C conv(T x, long long, long long, C) { return comp<D>::of(x); }
+  static __device__ __forceinline__ C comb(C a, C b) { return comb_max(a, b); }
 };
 
 /* argmin/argmax: a NaN value beats a non-NaN one; two NaNs or two equal values: the smaller
  * index; otherwise the smaller (MAX: larger) value. Identity (+inf / -inf or the integer
  * limit, INT64_MAX). */
 template <class D, bool MAX, bool CARRY>
-struct rk_arg : rk_base<D, vpair<typename D::T>, typename D::T> {
+struct rk_arg : rk_base<D, vpair<typename comp<D>::C>, typename comp<D>::C> {
   typedef typename D::T T;
-  typedef vpair<T> A;
+  typedef typename comp<D>::C C;
+  typedef vpair<C> A;
   static constexpr bool ARG = true;
   static constexpr bool IDX_IN = CARRY;
   static __device__ __forceinline__ A id() {
     A a;
-    a.v = MAX ? lim<T>::lo() : lim<T>::hi();
+    a.v = MAX ? lim<C>::lo() : lim<C>::hi();
     a.i = 0x7fffffffffffffffLL;
     return a;
   }
-  static __device__ __forceinline__ A conv(T x, long long r, long long xi, T) {
+  static __device__ __forceinline__ A conv(T x, long long r, long long xi, C) {
     A a;
-    a.v = x;
+    a.v = comp<D>::of(x);
     a.i = CARRY ? xi : r;
     return a;
   }
   /* whether a (+) b is b (the same rule as comb), branch-free. I is the index type: a
    * kernel may compare 32-bit offsets whose order is the order of the full indices. */
   template <class I>
-  static __device__ __forceinline__ bool take_b(T av, I ai, T bv, I bi) {
+  static __device__ __forceinline__ bool take_b(C av, I ai, C bv, I bi) {
     const bool an = isnan_(av), bn = isnan_(bv), lt = bi < ai;
     const bool better = MAX ? bv > av : bv < av;
     /* b NaN, a not: b; both NaN or equal: the smaller index; neither NaN: the better */
@@ -203,8 +212,9 @@ template <class D> struct rk_argmax_p : rk_arg<D, true, true> {};
 template <class D> struct rk_any : rk_base<D, unsigned char, unsigned char> {
   typedef typename D::T T;
   static __device__ __forceinline__ unsigned char id() { return 0; }
-  static __device__ __forceinline__ unsigned char conv(T x, long long, long long, T) {
-    return x != 0 ? 1 : 0;
+  static __device__ __forceinline__ unsigned char conv(T x, long long, long long,
+                                                       typename comp<D>::C) {
+    return comp<D>::of(x) != 0 ? 1 : 0; /* halves by value: -0.0 is zero */
   }
   static __device__ __forceinline__ unsigned char comb(unsigned char a, unsigned char b) {
     return a | b;
@@ -213,8 +223,9 @@ template <class D> struct rk_any : rk_base<D, unsigned char, unsigned char> {
 template <class D> struct rk_all : rk_base<D, unsigned char, unsigned char> {
   typedef typename D::T T;
   static __device__ __forceinline__ unsigned char id() { return 1; }
-  static __device__ __forceinline__ unsigned char conv(T x, long long, long long, T) {
-    return x != 0 ? 1 : 0;
+  static __device__ __forceinline__ unsigned char conv(T x, long long, long long,
+                                                       typename comp<D>::C) {
+    return comp<D>::of(x) != 0 ? 1 : 0; /* halves by value: -0.0 is zero */
   }
   static __device__ __forceinline__ unsigned char comb(unsigned char a, unsigned char b) {
     return a & b;
@@ -223,40 +234,51 @@ template <class D> struct rk_all : rk_base<D, unsigned char, unsigned char> {
 template <class D> struct rk_cnt : rk_base<D, u64, long long> {
   typedef typename D::T T;
   static __device__ __forceinline__ u64 id() { return 0; }
-  static __device__ __forceinline__ u64 conv(T x, long long, long long, T) {
-    return x != 0 ? 1 : 0;
+  static __device__ __forceinline__ u64 conv(T x, long long, long long, typename comp<D>::C) {
+    return comp<D>::of(x) != 0 ? 1 : 0;
   }
   static __device__ __forceinline__ u64 comb(u64 a, u64 b) { return a + b; }
 };
 
 /* float-only kinds: asum (|x|), ssq (x*x), ssd ((x-m)*(x-m)), all summed; amax (max |x|) */
-template <class D> struct rk_asum : rk_base<D, typename D::T, typename D::T> {
+template <class D> struct rk_asum : rk_base<D, typename comp<D>::C, typename comp<D>::C> {
   typedef typename D::T T;
-  static __device__ __forceinline__ T id() { return (T)-0.0; }
-  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return f_abs(x); }
-  static __device__ __forceinline__ T comb(T a, T b) { return f_add(a, b); }
+  typedef typename comp<D>::C C;
+  static __device__ __forceinline__ C id() { return (C)-0.0; }
+  static __device__ __forceinline__ C conv(T x, long long, long long, C) {
+    return f_abs(comp<D>::of(x));
+  }
+  static __device__ __forceinline__ C comb(C a, C b) { return f_add(a, b); }
 };
-template <class D> struct rk_ssq : rk_base<D, typename D::T, typename D::T> {
+template <class D> struct rk_ssq : rk_base<D, typename comp<D>::C, typename comp<D>::C> {
   typedef typename D::T T;
-  static __device__ __forceinline__ T id() { return (T)-0.0; }
-  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return f_mul(x, x); }
-  static __device__ __forceinline__ T comb(T a, T b) { return f_add(a, b); }
+  typedef typename comp<D>::C C;
+  static __device__ __forceinline__ C id() { return (C)-0.0; }
+  static __device__ __forceinline__ C conv(T x, long long, long long, C) {
+    const C v = comp<D>::of(x);
+    return f_mul(v, v);
+  }
+  static __device__ __forceinline__ C comb(C a, C b) { return f_add(a, b); }
 };
-template <class D> struct rk_ssd : rk_base<D, typename D::T, typename D::T> {
+template <class D> struct rk_ssd : rk_base<D, typename comp<D>::C, typename comp<D>::C> {
   typedef typename D::T T;
+  typedef typename comp<D>::C C;
   static constexpr bool AUX = true;
-  static __device__ __forceinline__ T id() { return (T)-0.0; }
-  static __device__ __forceinline__ T conv(T x, long long, long long, T m) {
-    const T d = f_sub(x, m);
+  static __device__ __forceinline__ C id() { return (C)-0.0; }
+  static __device__ __forceinline__ C conv(T x, long long, long long, C m) {
+    const C d = f_sub(comp<D>::of(x), m);
     return f_mul(d, d);
   }
-  static __device__ __forceinline__ T comb(T a, T b) { return f_add(a, b); }
+  static __device__ __forceinline__ C comb(C a, C b) { return f_add(a, b); }
 };
-template <class D> struct rk_amax : rk_base<D, typename D::T, typename D::T> {
+template <class D> struct rk_amax : rk_base<D, typename comp<D>::C, typename comp<D>::C> {
   typedef typename D::T T;
-  static __device__ __forceinline__ T id() { return lim<T>::lo(); }
-  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return f_abs(x); }
-  static __device__ __forceinline__ T comb(T a, T b) { return comb_max(a, b); }
+  typedef typename comp<D>::C C;
+  static __device__ __forceinline__ C id() { return lim<C>::lo(); }
+  static __device__ __forceinline__ C conv(T x, long long, long long, C) {
+    return f_abs(comp<D>::of(x));
+  }
+  static __device__ __forceinline__ C comb(C a, C b) { return comb_max(a, b); }
 };
 
 /* ---- warp shuffles of accumulators ---------------------------------------------------- */

@@ -3,13 +3,14 @@
  *
  * Signature (T = the input dtype's type, Out = the kind's output type, see gpux_reduce.cuh):
  *   gpux_reduce_<kind>_<dt>_<r|c>(Out *out, long long *out_idx, const T *in,
- *                                 const long long *in_idx, const T *aux, long long outer,
+ *                                 const long long *in_idx, const C *aux, long long outer,
  *                                 long long len, long long inner, int variant, int post,
  *                                 double post_div)
  * Pointers are already offset. Layout r: in[outer][len] (inner is 1), layout c:
  * in[outer][len][inner]; out[outer][nparts][inner], nparts = ceil(len / 4096). out_idx:
  * argmin/argmax kinds (out may be NULL there: indices only); in_idx: argmin_p/argmax_p;
- * aux[outer][inner]: ssd's means. The post op applies when nparts == 1.
+ * aux[outer][inner]: ssd's means, of the compute type C (float for float16 / bfloat16 inputs,
+ * whose kinds compute and write float32). The post op applies when nparts == 1.
  *
  * Variants (a uniform kernel argument; each computes the canonical order exactly, so the
  * choice changes speed, never bits; the host picks, see src/backend_cuda/cuda_reduce.c):
@@ -42,7 +43,7 @@ template <class K> struct rargs {
   long long *out_idx;
   const typename K::T *in;
   const long long *in_idx;
-  const typename K::T *aux;
+  const typename K::C *aux;
   u64 outer, len, inner;
   int post;
   double div;
@@ -86,9 +87,9 @@ __device__ __forceinline__ void ld(const rargs<K> &p, u64 e, typename K::T &x, l
   if constexpr (K::IDX_IN) xi = p.in_idx[e];
 }
 
-template <class K> __device__ __forceinline__ typename K::T mean_of(const rargs<K> &p, u64 o) {
+template <class K> __device__ __forceinline__ typename K::C mean_of(const rargs<K> &p, u64 o) {
   if constexpr (K::AUX) return p.aux[o];
-  else return typename K::T();
+  else return typename K::C();
 }
 
 /* The lane tree over a[0..N) in registers: levels s = N/2 .. 1, a[j] (+)= a[j + s].
@@ -138,7 +139,7 @@ template <class K> __device__ __forceinline__ void red_r_thread(const rargs<K> &
   for (u64 o = (u64)blockIdx.x * blockDim.x + threadIdx.x; o < p.outer;
        o += (u64)gridDim.x * blockDim.x) {
     const u64 row = o * len;
-    const T m = mean_of(p, o);
+    const typename K::C m = mean_of(p, o);
     T x[N];
     long long xi[N];
     A a[NA];
@@ -166,7 +167,7 @@ template <class K> __device__ __forceinline__ void red_r_warp(const rargs<K> &p)
   for (u64 o = (u64)blockIdx.x * (GPUX_RED_LANES / 32) + w; o < p.outer;
        o += (u64)gridDim.x * (GPUX_RED_LANES / 32)) { /* warp-uniform */
     const u64 row = o * len;
-    const T m = mean_of(p, o);
+    const typename K::C m = mean_of(p, o);
     A acc[NA];
 #pragma unroll
     for (int j = 0; j < NA; ++j) acc[j] = K::id();
@@ -225,7 +226,7 @@ __device__ __forceinline__ typename K::A tree_block(typename K::A a, typename K:
 
 /* levels S .. 1 of a (value, 32-bit index) tree, all indices constant (registers only) */
 template <class K, int S, int N>
-__device__ __forceinline__ void arg_tree(typename K::T (&v)[N], int (&ki)[N]) {
+__device__ __forceinline__ void arg_tree(typename K::C (&v)[N], int (&ki)[N]) {
 #pragma unroll
   for (int k = 0; k < S; ++k) {
     const bool tb = K::take_b(v[k], ki[k], v[k + S], ki[k + S]);
@@ -242,7 +243,7 @@ __device__ __forceinline__ void arg_tree(typename K::T (&v)[N], int (&ki)[N]) {
 template <class K>
 __device__ __forceinline__ typename K::A fold16(const typename K::T (&x)[GPUX_RED_ROWS],
                                                 const long long (&xi)[GPUX_RED_ROWS], u64 r0,
-                                                typename K::T m) {
+                                                typename K::C m) {
   typedef typename K::T T;
   typedef typename K::A A;
   if constexpr (K::ORDERED) {
@@ -252,11 +253,11 @@ __device__ __forceinline__ typename K::A fold16(const typename K::T (&x)[GPUX_RE
       a = K::comb(a, K::conv(x[k], (long long)(r0 + (u64)k * GPUX_RED_LANES), xi[k], m));
     return a;
   } else if constexpr (K::ARG && !K::IDX_IN) {
-    T v[GPUX_RED_ROWS];
+    typename K::C v[GPUX_RED_ROWS];
     int ki[GPUX_RED_ROWS];
 #pragma unroll
     for (int k = 0; k < GPUX_RED_ROWS; ++k) {
-      v[k] = x[k];
+      v[k] = K::val(x[k]);
       ki[k] = k;
     }
     arg_tree<K, GPUX_RED_ROWS / 2>(v, ki);
@@ -282,7 +283,7 @@ template <class K> __device__ __forceinline__ void red_r_block(const rargs<K> &p
   const u64 nparts = (len + GPUX_RED_CHUNK - 1) / GPUX_RED_CHUNK;
   for (u64 o = blockIdx.y; o < p.outer; o += gridDim.y) {
     const u64 row = o * len;
-    const T m = mean_of(p, o);
+    const typename K::C m = mean_of(p, o);
     for (u64 c = blockIdx.x; c < nparts; c += gridDim.x) {
       const u64 c0 = c * GPUX_RED_CHUNK, r0 = c0 + l;
       T x[GPUX_RED_ROWS];
@@ -332,7 +333,7 @@ template <class K> __device__ __forceinline__ void red_c_thread(const rargs<K> &
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < inner;
          i += (u64)gridDim.x * blockDim.x) {
       const T *xp = p.in + o * len * inner + i; /* consecutive threads: consecutive columns */
-      const T m = mean_of(p, o * inner + i);
+      const typename K::C m = mean_of(p, o * inner + i);
       T x[N];
       long long xi[N];
       A a[NA];
@@ -375,7 +376,7 @@ template <class K> __device__ __forceinline__ void red_c_block(const rargs<K> &p
       for (u64 cb = blockIdx.x; cb < ncb; cb += gridDim.x) {
         const u64 i = cb * C + tx;
         const bool colok = i < inner;
-        const T m = colok ? mean_of(p, o * inner + i) : T();
+        const typename K::C m = colok ? mean_of(p, o * inner + i) : typename K::C();
         const u64 r0 = c * GPUX_RED_CHUNK;
         const unsigned left = (unsigned)min(len - r0, (u64)GPUX_RED_CHUNK); /* rows, >= 1 */
         u64 e = (o * len + r0 + g) * inner + i; /* element of (row r0 + g, column i) */
@@ -453,8 +454,8 @@ template <class K> __device__ __forceinline__ void red_c_vec(const rargs<K> &p) 
       for (u64 cb = blockIdx.x; cb < ncb; cb += gridDim.x) {
         const u64 i = cb * C + 2 * tx; /* columns i, i + 1 (inner even: both or neither) */
         const bool colok = i < inner;
-        const T m0 = colok ? mean_of(p, o * inner + i) : T();
-        const T m1 = colok ? mean_of(p, o * inner + i + 1) : T();
+        const typename K::C m0 = colok ? mean_of(p, o * inner + i) : typename K::C();
+        const typename K::C m1 = colok ? mean_of(p, o * inner + i + 1) : typename K::C();
         const u64 r0 = c * GPUX_RED_CHUNK;
         const unsigned left = (unsigned)min(len - r0, (u64)GPUX_RED_CHUNK);
         const T *xp = p.in + ((o * len + r0 + g) * inner + i);
@@ -533,7 +534,7 @@ template <class K> __device__ __forceinline__ void red_c_async(const rargs<K> &p
       for (u64 cb = blockIdx.x; cb < ncb; cb += gridDim.x) {
         const u64 i = cb * C + tx;
         const bool colok = i < inner;
-        const T m = colok ? mean_of(p, o * inner + i) : T();
+        const typename K::C m = colok ? mean_of(p, o * inner + i) : typename K::C();
         const u64 r0 = c * GPUX_RED_CHUNK;
         const unsigned left = (unsigned)min(len - r0, (u64)GPUX_RED_CHUNK);
         const unsigned nst = (left + R - 1) / R;
@@ -622,7 +623,7 @@ template <class K>
 __device__ __forceinline__ rargs<K> make_rargs(typename K::Out *out, long long *out_idx,
                                                const typename K::T *in,
                                                const long long *in_idx,
-                                               const typename K::T *aux, long long outer,
+                                               const typename K::C *aux, long long outer,
                                                long long len, long long inner, int post,
                                                double div) {
   rargs<K> p;
@@ -647,7 +648,7 @@ __device__ __forceinline__ rargs<K> make_rargs(typename K::Out *out, long long *
 #define GPUX_CU_RED_PARAMS(kind, dt)                                                    \
   GPUX_CU_RK(kind, dt)::Out *out, long long *out_idx,                                   \
       const GPUX_CU_T(dt) *__restrict__ in, const long long *__restrict__ in_idx,       \
-      const GPUX_CU_T(dt) *__restrict__ aux, long long outer, long long len,            \
+      const GPUX_CU_RK(kind, dt)::C *__restrict__ aux, long long outer, long long len,  \
       long long inner, int variant, int post, double post_div
 #define GPUX_CU_RED_KERNELS(kind, dt)                                                   \
   GPUX_CU_RKERNEL gpux_reduce_##kind##_##dt##_r(GPUX_CU_RED_PARAMS(kind, dt)) {         \

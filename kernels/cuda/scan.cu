@@ -1,7 +1,8 @@
 /* gpux CUDA kernels, scan family: THE CANONICAL SCAN (gpux_kernels.h) for every (kind,
  * dtype) of GPUX_SCAN_KINDS, in a single pass. Compiled with -fmad=false.
  *
- * Signature (T = the input dtype's type, Out = float, double or long long for integers):
+ * Signature (T = the input dtype's type; Out = float, double, long long for integers, or T
+ * for float16 / bfloat16, whose float32 sums are rounded once per output):
  *   gpux_scan_<kind>_<dt>(Out *out, const T *in, long long rows, long long len,
  *                         int exclusive, int variant, unsigned long long *state,
  *                         long long ntiles)
@@ -62,8 +63,19 @@ template <class K> struct paired {
                                 is_fp<typename K::A>::value;
 };
 
+/* What a scan stores: the accumulator as the kind's output type; float16 / bfloat16 rows
+ * (float32 accumulators) each output rounded once to the dtype. */
+template <class K, bool H = is_half<typename K::Dt>::value> struct sout {
+  typedef typename K::Out type;
+  static __device__ __forceinline__ type of(typename K::A a) { return (type)a; }
+};
+template <class K> struct sout<K, true> {
+  typedef typename K::T type;
+  static __device__ __forceinline__ type of(typename K::A a) { return comp<typename K::Dt>::back(a); }
+};
+
 template <class K> struct sargs {
-  typename K::Out *out;
+  typename sout<K>::type *out;
   const typename K::T *in;
   u64 rows, len;
   int exclusive;
@@ -468,8 +480,8 @@ template <class K> __device__ __forceinline__ void scan_thread(const sargs<K> &p
 #pragma unroll
     for (int k = 0; k < N; ++k)
       if ((unsigned)k < len) {
-        const A sk = K::comb(s, K::conv(x[k], 0, 0, T()));
-        p.out[e0 + k] = (typename K::Out)K::comb(base, p.exclusive ? s : sk);
+        const A sk = K::comb(s, K::conv(x[k], 0, 0, typename K::C()));
+        p.out[e0 + k] = sout<K>::of(K::comb(base, p.exclusive ? s : sk));
         s = sk;
       }
   }
@@ -494,7 +506,7 @@ __device__ __forceinline__ void scan_warp(const sargs<K> &p, typename K::A *shal
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
       const unsigned e = q + 32 * i;
-      sh[S::at(e)] = e < n ? K::conv(x[i], 0, 0, T()) : K::id();
+      sh[S::at(e)] = e < n ? K::conv(x[i], 0, 0, typename K::C()) : K::id();
     }
     __syncwarp();
     A wprev;
@@ -507,7 +519,7 @@ __device__ __forceinline__ void scan_warp(const sargs<K> &p, typename K::A *shal
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
       const unsigned e = q + 32 * i;
-      if (e < n) p.out[e0 + e] = (typename K::Out)sh[S::at(e)];
+      if (e < n) p.out[e0 + e] = sout<K>::of(sh[S::at(e)]);
     }
     __syncwarp(); /* sh is reused */
   }
@@ -538,7 +550,7 @@ __device__ __forceinline__ void store_tile(const sargs<K> &p, const typename K::
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) {
     const unsigned e = threadIdx.x + GPUX_SCAN_THREADS * i;
-    if (e < t.n) p.out[t.e0 + e] = (typename K::Out)sh[S::at(e)];
+    if (e < t.n) p.out[t.e0 + e] = sout<K>::of(sh[S::at(e)]);
   }
 }
 
@@ -651,7 +663,7 @@ __device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) {
     const unsigned e = j + GPUX_SCAN_THREADS * i;
-    sh[S::at(e)] = e < t.n ? K::conv(x[i], 0, 0, T()) : K::id();
+    sh[S::at(e)] = e < t.n ? K::conv(x[i], 0, 0, typename K::C()) : K::id();
   }
   __syncthreads();
   tile_body<K>(p, sh, wt, sp, lb, gt, t, lookback);
@@ -790,7 +802,7 @@ template <class K> __device__ __forceinline__ void scan(const sargs<K> &p, int v
 }
 
 template <class K>
-__device__ __forceinline__ sargs<K> make_sargs(typename K::Out *out, const typename K::T *in,
+__device__ __forceinline__ sargs<K> make_sargs(typename sout<K>::type *out, const typename K::T *in,
                                                long long rows, long long len, int exclusive,
                                                unsigned long long *state, long long ntiles) {
   sargs<K> p;
@@ -823,7 +835,8 @@ __device__ __forceinline__ sargs<K> make_sargs(typename K::Out *out, const typen
   extern "C" __global__ void __launch_bounds__(                                         \
       GPUX_SCAN_THREADS, sizeof(GPUX_CU_SK(kind, dt)::A) == 4 ? GPUX_CU_SCAN_MINB4 : 3)
 #define GPUX_CU_SCAN_KERNEL(kind, dt)                                                   \
-  GPUX_CU_SKERNEL(kind, dt) gpux_scan_##kind##_##dt(GPUX_CU_SK(kind, dt)::Out *out,     \
+  GPUX_CU_SKERNEL(kind, dt) gpux_scan_##kind##_##dt(                                   \
+      gpux_cu::sout<GPUX_CU_SK(kind, dt)>::type *out,                                   \
                                           const GPUX_CU_T(dt) *__restrict__ in,         \
                                           long long rows, long long len, int exclusive, \
                                           int variant, unsigned long long *state,       \

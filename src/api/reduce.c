@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "../../kernels/common/gpux_half.h" /* float16 / bfloat16 scalar results */
 
 /* ---- kernel-level tables, from the lists of gpux_kernels.h */
 #define DT_BIT(unused, dt) | (1u << GPUX_KDT_##dt)
@@ -53,15 +54,25 @@ static const op_info op_table[GPUX_REDUCE_OP_COUNT] = {
  * reductions go through a transposing copy and the row layout. */
 #define COL_MIN_INNER 8
 
-static int is_float(gpux_dtype dt) { return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64; }
+static int is_half(gpux_dtype dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
+static int is_float(gpux_dtype dt) { return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64 || is_half(dt); }
 
+/* The dtype a kernel of `kind` writes for input dtype `in` (gpux_kernels.h): float16 and
+ * bfloat16 compute in float32. */
 static gpux_dtype acc_dtype(int kind, gpux_dtype in) {
+  gpux_dtype c = is_half(in) ? GPUX_FLOAT32 : in;
   switch (kind_acc[kind]) {
-    case GPUX_RACC_WIDE: return is_float(in) ? in : GPUX_INT64;
+    case GPUX_RACC_WIDE: return is_float(c) ? c : GPUX_INT64;
     case GPUX_RACC_BOOL: return GPUX_BOOL;
     case GPUX_RACC_I64: return GPUX_INT64;
-    default: return in;
+    default: return c;
   }
+}
+
+/* The public result of `kind` on `in`: the kernel's, rounded back to a half input's dtype. */
+static gpux_dtype public_dtype(int kind, gpux_dtype in) {
+  gpux_dtype k = acc_dtype(kind, in);
+  return is_half(in) && k == GPUX_FLOAT32 ? in : k;
 }
 
 /* The kind that combines the partial results of a pass of `kind`. */
@@ -88,22 +99,19 @@ static gpux_status result_dtype(gpux_dtype *out, gpux_reduce_op op, gpux_dtype d
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown reduction op %d", (int)op);
   GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
   const op_info *oi = &op_table[op];
-  if (dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16) /* no half reductions yet */
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                           "%s is not defined for %s (cast to float32 first)",
-                           oi->name, gpux_dtype_name(dt));
   if (oi->float_math) {
     if (dt == GPUX_BOOL)
       return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for bool (cast first)",
                              oi->name);
-    *out = dt == GPUX_FLOAT32 ? GPUX_FLOAT32 : GPUX_FLOAT64;
+    /* integers compute in float64; float16 / bfloat16 in float32, rounded back */
+    *out = is_float(dt) ? dt : GPUX_FLOAT64;
     return GPUX_SUCCESS;
   }
   if (!(kind_support[oi->kind] >> dt & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
                            "%s is not defined for %s (use count_nonzero, any or all, or cast first)",
                            oi->name, gpux_dtype_name(dt));
-  *out = (op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX) ? GPUX_INT64 : acc_dtype(oi->kind, dt);
+  *out = (op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX) ? GPUX_INT64 : public_dtype(oi->kind, dt);
   return GPUX_SUCCESS;
 }
 
@@ -391,37 +399,42 @@ static gpux_status reduce_into(struct gpux_array *out, gpux_reduce_op op, const 
   s = shape_input(&rs, &copy, src, p->red);
   if (s != GPUX_SUCCESS) goto done;
 
-  /* the final pass writes into out when it is contiguous, else into res, copied after */
+  /* The final pass writes into out when it is contiguous and of the kernel's dtype, else
+   * into res, copied after (or cast: a float32 result of a half input is rounded once). */
+  int arg = is_arg(oi->kind);
+  gpux_dtype kdt = arg ? GPUX_INT64 : acc_dtype(oi->kind, src->dtype);
+  gpux_dtype cdt = acc_dtype(RK_min, src->dtype); /* the compute dtype: values, means */
   struct gpux_array *dst = out;
-  if (!gpux__is_contiguous(out)) {
-    s = gpux__array_new(&res, ctx, out->dtype, out->ndim, out->shape);
+  if (!gpux__is_contiguous(out) || out->dtype != kdt) {
+    s = gpux__array_new(&res, ctx, kdt, out->ndim, out->shape);
     if (s != GPUX_SUCCESS) goto done;
     dst = res;
   }
   gpux__operand o_val = OPND(dst), o_idx = opnd(NULL, 0, GPUX_INT64);
-  if (is_arg(oi->kind)) {
+  if (arg) {
     /* argmin/argmax: the values of the last pass are dropped */
     o_idx = o_val;
-    s = tmp_alloc(ctx, &vals, p->n_out, src->dtype);
+    s = tmp_alloc(ctx, &vals, p->n_out, cdt);
     if (s != GPUX_SUCCESS) goto done;
-    o_val = opnd(vals.blk.buf, 0, src->dtype);
+    o_val = opnd(vals.blk.buf, 0, cdt);
   }
-  gpux__operand aux = opnd(NULL, 0, src->dtype);
+  gpux__operand aux = opnd(NULL, 0, cdt);
   double n = (double)p->n_red;
   if (oi->kind == RK_ssd) {
     /* two passes over the data, as NumPy: the mean, then the squared deviations */
-    s = gpux__array_new(&mean, ctx, src->dtype, 1, &p->n_out);
+    s = gpux__array_new(&mean, ctx, cdt, 1, &p->n_out);
     if (s != GPUX_SUCCESS) goto done;
     aux = OPND(mean);
     s = run_passes(ctx, RK_sum, src->dtype, rs.layout, rs.outer, rs.len, rs.inner, rs.in,
-                   opnd(NULL, 0, src->dtype), GPUX_POST_DIV, n, aux, opnd(NULL, 0, GPUX_INT64));
+                   opnd(NULL, 0, cdt), GPUX_POST_DIV, n, aux, opnd(NULL, 0, GPUX_INT64));
     if (s != GPUX_SUCCESS) goto done;
     n = (double)p->n_red - (double)ddof;
     if (n < 0) n = 0;
   }
   s = run_passes(ctx, oi->kind, src->dtype, rs.layout, rs.outer, rs.len, rs.inner, rs.in, aux,
                  oi->post, n, o_val, o_idx);
-  if (s == GPUX_SUCCESS && res) s = gpux__copy_strided(out, res);
+  if (s == GPUX_SUCCESS && res)
+    s = res->dtype == out->dtype ? gpux__copy_strided(out, res) : gpux_array_cast_into(out, res);
 done:
   tmp_free(ctx, &vals);
   gpux_array_release(mean);
@@ -512,8 +525,20 @@ typedef union host_value {
   double f64;
   int64_t i64;
   int32_t i32;
-  uint8_t u8; /* uint8 and bool */
+  uint16_t u16; /* float16, bfloat16 */
+  uint8_t u8;   /* uint8 and bool */
 } host_value;
+
+/* A float result as double. */
+static double host_float(const host_value *v, gpux_dtype dt) {
+  if (dt == GPUX_FLOAT64) return v->f64;
+  float f = v->f32;
+  if (is_half(dt)) {
+    uint32_t b = dt == GPUX_FLOAT16 ? gpux_f16_to_f32(v->u16) : gpux_bf16_to_f32(v->u16);
+    memcpy(&f, &b, sizeof f);
+  }
+  return f;
+}
 
 /* An integer or bool result (min/max of int32 or uint8 keep the input dtype). */
 static int64_t host_int(const host_value *v, gpux_dtype dt) {
@@ -541,11 +566,17 @@ static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, g
     memset(&out, 0, sizeof out);
     out.ctx = ctx;
     out.st = &st;
-    out.dtype = *dt;
+    /* a half result: its float32 value, rounded here as the cast kernel rounds */
+    out.dtype = is_half(*dt) ? GPUX_FLOAT32 : *dt;
     out.size = 1;
     GPUX__CHECK(reduce_into(&out, op, a, &p, ddof));
     GPUX__CHECK(ctx->be->synchronize(gpux__q(ctx)));
-    memcpy(v, host, gpux_dtype_size(*dt));
+    memcpy(v, host, gpux_dtype_size(out.dtype));
+    if (is_half(*dt)) {
+      uint32_t b;
+      memcpy(&b, &v->f32, sizeof b);
+      v->u16 = *dt == GPUX_FLOAT16 ? gpux_f32_to_f16(b) : gpux_f32_to_bf16(b);
+    }
     return GPUX_SUCCESS;
   }
   struct gpux_array *r = NULL;
@@ -563,7 +594,7 @@ GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_a
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
-  *value = dt == GPUX_FLOAT32 ? (double)v.f32 : dt == GPUX_FLOAT64 ? v.f64 : (double)host_int(&v, dt);
+  *value = is_float(dt) ? host_float(&v, dt) : (double)host_int(&v, dt);
   return GPUX_SUCCESS;
 }
 
@@ -590,7 +621,7 @@ static gpux_status moment_scalar(double *value, gpux_reduce_op op, gpux_array_t 
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, ddof, fn));
-  *value = dt == GPUX_FLOAT32 ? (double)v.f32 : v.f64;
+  *value = host_float(&v, dt);
   return GPUX_SUCCESS;
 }
 
@@ -611,9 +642,8 @@ static gpux_status scan_check(gpux_scan_op op, const struct gpux_array *a, int *
   if ((unsigned)op >= GPUX_SCAN_KIND_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "%s: unknown scan op %d", fn, (int)op);
   if (!(scan_support[op] >> a->dtype & 1u))
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s is not defined for %s (cast %s first)", fn,
-                           op == GPUX_SCAN_SUM ? "cumsum" : "cumprod", gpux_dtype_name(a->dtype),
-                           a->dtype == GPUX_FLOAT16 || a->dtype == GPUX_BFLOAT16 ? "to float32" : "it");
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s is not defined for %s (cast it first)", fn,
+                           op == GPUX_SCAN_SUM ? "cumsum" : "cumprod", gpux_dtype_name(a->dtype));
   int nd = a->ndim ? a->ndim : 1;
   if (*axis < -nd || *axis >= nd)
     return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "%s: axis %d is out of range for %d dimensions", fn,

@@ -198,7 +198,7 @@ static gpux_status gpux_cuda_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
   out_idx = p->out_idx.buf ? gpux_cuda_opnd_ptr(&p->out_idx, GPUX_KDT_i64) : 0;
   in = gpux_cuda_opnd_ptr(&p->in, dt);
   in_idx = p->in_idx.buf ? gpux_cuda_opnd_ptr(&p->in_idx, GPUX_KDT_i64) : 0;
-  aux = p->aux.buf ? gpux_cuda_opnd_ptr(&p->aux, dt) : 0;
+  aux = p->aux.buf ? gpux_cuda_opnd_ptr(&p->aux, p->aux.dtype) : 0;
   outer = (long long)p->outer;
   len = (long long)p->len;
   inner = lay == GPUX_RL_ROW ? 1 : (long long)p->inner;

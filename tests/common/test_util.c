@@ -381,6 +381,13 @@ int64_t gt_special_values(void *buf, gpux_dtype dt, int64_t cap) {
     static const double f[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0, -1.0, 0.5, -0.5,
                                1.5, 2.5, -2.5, 3.0, 100.0, -100.0, 1e30, -1e30};
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) v[n++].f = f[k];
+    /* the half dtypes' edges: the largest finite value, the smallest normal and subnormal
+     * ones, the largest subnormal */
+    static const double h16[] = {65504.0, -65504.0, 0x1p-14, 0x1p-24, -0x1p-24, 0x1p-14 - 0x1p-24};
+    static const double hbf[] = {0x1.fep127, -0x1.fep127, 0x1p-126, 0x1p-133, -0x1p-133,
+                                 0x1p-126 - 0x1p-133};
+    for (size_t k = 0; ref_dtype_is_half(dt) && k < 6; k++)
+      v[n++].f = dt == GPUX_FLOAT16 ? h16[k] : hbf[k];
   } else if (dt == GPUX_UINT8) {
     static const int64_t u[] = {0, 1, 2, 3, 7, 8, 127, 128, 254, 255};
     for (size_t k = 0; k < sizeof u / sizeof u[0]; k++) v[n++].i = u[k];
@@ -624,6 +631,7 @@ static void fmt_value(char *buf, size_t cap, gpux_dtype dt, const void *p, int64
   ref_value v = ref_load(dt, p, i);
   if (dt == GPUX_FLOAT32) snprintf(buf, cap, "%.9g", v.f);
   else if (dt == GPUX_FLOAT64) snprintf(buf, cap, "%.17g", v.f);
+  else if (ref_dtype_is_half(dt)) snprintf(buf, cap, "%.6g", v.f);
   else snprintf(buf, cap, "%" PRId64, v.i);
 }
 
@@ -741,31 +749,42 @@ gpux_array_t gt_filled_bytes(gpux_dtype dt, int ndim, const int64_t *shape, unsi
  *                                                              prefixes form a serial chain
  *   cumprod at p       min(p + 2, 8 sqrt(p + 1) + 8) u|want| + tiny
  *   integer scans      exact (int64, wrapping) */
+/* A float16 / bfloat16 result is float32 math rounded once to the dtype: the float32 bound
+ * plus half an ulp of the result (its unit roundoff times |want|, or the spacing of the
+ * smallest values). */
+static double half_rounding(gpux_dtype rdt, double w) {
+  if (rdt == GPUX_FLOAT16) return 0x1p-11 * w + 0x1p-24;
+  if (rdt == GPUX_BFLOAT16) return 0x1p-8 * w + FLT_MIN;
+  return 0.0;
+}
+
 double gt_reduce_tol(gpux_reduce_op op, gpux_dtype in_dt, gpux_dtype rdt, int64_t n, double want,
                      double sumabs) {
   if (!ref_dtype_is_float(rdt)) return 0.0;
-  double u = rdt == GPUX_FLOAT32 ? 0x1p-24 : 0x1p-53;
-  double tiny = rdt == GPUX_FLOAT32 ? FLT_MIN : DBL_MIN;
+  double u = rdt == GPUX_FLOAT64 ? 0x1p-53 : 0x1p-24; /* halves: float32 math */
+  double tiny = rdt == GPUX_FLOAT64 ? DBL_MIN : FLT_MIN;
   double D = ref_reduce_depth(n > 0 ? n : 1), w = fabs(want), nn = n > 0 ? (double)n : 1.0;
-  double c = ref_dtype_is_float(in_dt) ? 0.0 : 1.0;
+  double c = ref_dtype_is_float(in_dt) ? 0.0 : 1.0, t;
   switch (op) {
-    case GPUX_REDUCE_SUM: return 1.01 * D * u * sumabs + 2 * u * w + tiny;
-    case GPUX_REDUCE_MEAN: return (1.01 * D + c) * u * sumabs / nn + 2 * u * w + tiny;
-    case GPUX_REDUCE_NORM_L1: return (1.01 * D + c) * u * sumabs + 2 * u * w + tiny;
-    case GPUX_REDUCE_PROD: return fmin(nn + 1, 8 * sqrt(nn) + 8) * u * w + tiny;
-    case GPUX_REDUCE_VAR: return (D + 8 + 2 * c) * u * w + tiny;
-    case GPUX_REDUCE_STD: return ((D + 8 + 2 * c) / 2 + 2) * u * w + tiny;
-    case GPUX_REDUCE_NORM_L2: return ((D + 1 + 2 * c) / 2 + 2) * u * w + tiny;
-    default: return 0.0;
+    case GPUX_REDUCE_SUM: t = 1.01 * D * u * sumabs + 2 * u * w + tiny; break;
+    case GPUX_REDUCE_MEAN: t = (1.01 * D + c) * u * sumabs / nn + 2 * u * w + tiny; break;
+    case GPUX_REDUCE_NORM_L1: t = (1.01 * D + c) * u * sumabs + 2 * u * w + tiny; break;
+    case GPUX_REDUCE_PROD: t = fmin(nn + 1, 8 * sqrt(nn) + 8) * u * w + tiny; break;
+    case GPUX_REDUCE_VAR: t = (D + 8 + 2 * c) * u * w + tiny; break;
+    case GPUX_REDUCE_STD: t = ((D + 8 + 2 * c) / 2 + 2) * u * w + tiny; break;
+    case GPUX_REDUCE_NORM_L2: t = ((D + 1 + 2 * c) / 2 + 2) * u * w + tiny; break;
+    default: return 0.0; /* min, max, norm_max: exact */
   }
+  return t + half_rounding(rdt, w);
 }
 
 double gt_scan_tol(gpux_scan_op op, gpux_dtype rdt, int64_t pos, double want, double sumabs) {
   if (!ref_dtype_is_float(rdt)) return 0.0;
-  double u = rdt == GPUX_FLOAT32 ? 0x1p-24 : 0x1p-53;
-  double tiny = rdt == GPUX_FLOAT32 ? FLT_MIN : DBL_MIN, w = fabs(want), p = (double)pos;
-  if (op == GPUX_SCAN_SUM) return ((double)(pos / 4096) + 40) * u * sumabs + 2 * u * w + tiny;
-  return fmin(p + 2, 8 * sqrt(p + 1) + 8) * u * w + tiny;
+  double u = rdt == GPUX_FLOAT64 ? 0x1p-53 : 0x1p-24;
+  double tiny = rdt == GPUX_FLOAT64 ? DBL_MIN : FLT_MIN, w = fabs(want), p = (double)pos;
+  if (op == GPUX_SCAN_SUM)
+    return ((double)(pos / 4096) + 40) * u * sumabs + 2 * u * w + tiny + half_rounding(rdt, w);
+  return fmin(p + 2, 8 * sqrt(p + 1) + 8) * u * w + tiny + half_rounding(rdt, w);
 }
 
 static void fmt_bits(char *buf, size_t cap, gpux_dtype dt, const void *p, int64_t i) {
@@ -779,6 +798,10 @@ static void fmt_bits(char *buf, size_t cap, gpux_dtype dt, const void *p, int64_
     uint64_t b;
     memcpy(&b, (const char *)p + (size_t)i * 8, 8);
     snprintf(buf, cap, "%s (0x%016" PRIx64 ")", v, b);
+  } else if (ref_dtype_is_half(dt)) {
+    uint16_t b;
+    memcpy(&b, (const char *)p + (size_t)i * 2, 2);
+    snprintf(buf, cap, "%s (0x%04x)", v, (unsigned)b);
   } else {
     snprintf(buf, cap, "%s", v);
   }
@@ -796,6 +819,8 @@ void gt_compare_tol(const char *label, gpux_dtype rdt, const void *got, const re
       double w = want[i].f;
       /* beyond float32's range the result is an infinity */
       if (rdt == GPUX_FLOAT32 && isfinite(w) && fabs(w) >= 0x1.ffffffp127) w = copysign(INFINITY, w);
+      if (rdt == GPUX_FLOAT16 && isfinite(w) && fabs(w) >= 65520.0) w = copysign(INFINITY, w);
+      if (rdt == GPUX_BFLOAT16 && isfinite(w) && fabs(w) >= 0x1.ffp127) w = copysign(INFINITY, w);
       if (isnan(w)) ok = isnan(g.f);
       else if (isinf(w)) ok = g.f == w;
       else ok = !isnan(g.f) && fabs(g.f - w) <= t;

@@ -662,6 +662,7 @@ static acc_type acc_type_of(gpux_dtype acc) {
 }
 
 gpux_dtype ref_rkind_acc(ref_rkind kind, gpux_dtype dt) {
+  if (ref_dtype_is_half(dt)) dt = GPUX_FLOAT32; /* halves compute in float32 */
   switch (k_kind_acc[kind]) {
     case GPUX_RACC_WIDE: return ref_dtype_is_float(dt) ? dt : GPUX_INT64;
     case GPUX_RACC_BOOL: return GPUX_BOOL;
@@ -742,12 +743,13 @@ REF_INLINE rv load_elem(ref_rkind kind, gpux_dtype dt, const void *x, int64_t i,
   int64_t iv = 0;
   if (dt == GPUX_FLOAT32) s = ((const float *)x)[i];
   else if (dt == GPUX_FLOAT64) d = ((const double *)x)[i];
+  else if (ref_dtype_is_half(dt)) s = (float)ref_load(dt, x, i).f; /* exact */
   else iv = ref_load(dt, x, i).i;
   switch (kind) {
     case REF_RK_ANY:
     case REF_RK_ALL:
     case REF_RK_CNT: /* NaN != 0 */
-      r.i = dt == GPUX_FLOAT32 ? (s != 0.0f) : dt == GPUX_FLOAT64 ? (d != 0.0) : (iv != 0);
+      r.i = dt == GPUX_FLOAT64 ? (d != 0.0) : ref_dtype_is_float(dt) ? (s != 0.0f) : (iv != 0);
       return r;
     case REF_RK_ASUM:
     case REF_RK_AMAX:
@@ -906,7 +908,7 @@ static rv post_op(acc_type at, rv v, int post, double d) {
 static rv aux_value(gpux_dtype dt, double aux) {
   rv m;
   memset(&m, 0, sizeof m);
-  if (dt == GPUX_FLOAT32) m.s = (float)aux; /* a float32 value */
+  if (dt == GPUX_FLOAT32 || ref_dtype_is_half(dt)) m.s = (float)aux; /* a float32 value */
   m.d = aux;
   return m;
 }
@@ -919,7 +921,9 @@ static void store_rv(gpux_dtype acc, void *out, int64_t i, rv v) {
     case GPUX_INT64: ((int64_t *)out)[i] = v.i; break;
     case GPUX_UINT8:
     case GPUX_BOOL: ((uint8_t *)out)[i] = (uint8_t)v.i; break;
-    default: break; /* no reduction accumulates in a half dtype */
+    /* a half result: the float32 accumulator rounded once */
+    case GPUX_FLOAT16:
+    case GPUX_BFLOAT16: ((uint16_t *)out)[i] = ref_half_from_f64(acc, v.s); break;
   }
 }
 
@@ -971,7 +975,7 @@ void ref_reduce_chain(ref_rkind kind, gpux_dtype dt, int64_t len, const void *x,
 }
 
 int ref_reduce_result(gpux_reduce_op op, gpux_dtype dt, gpux_dtype *rdt) {
-  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT || ref_dtype_is_half(dt)) return 0;
+  if ((int)dt < 0 || (int)dt >= GPUX_DTYPE_COUNT) return 0;
   int numeric = dt != GPUX_BOOL;
   switch (op) {
     case GPUX_REDUCE_SUM:
@@ -991,7 +995,7 @@ int ref_reduce_result(gpux_reduce_op op, gpux_dtype dt, gpux_dtype *rdt) {
     case GPUX_REDUCE_NORM_L1:
     case GPUX_REDUCE_NORM_L2:
     case GPUX_REDUCE_NORM_MAX:
-      *rdt = dt == GPUX_FLOAT32 ? GPUX_FLOAT32 : GPUX_FLOAT64;
+      *rdt = ref_dtype_is_float(dt) ? dt : GPUX_FLOAT64; /* halves: float32 math, rounded */
       return numeric;
   }
   return 0;
@@ -1350,7 +1354,7 @@ void ref_scan_canon(gpux_scan_op op, gpux_dtype dt, int64_t rows, int64_t len, c
           int64_t p = c * STILE + SITEMS * j + k;
           if (p >= len) break;
           rv v = exclusive ? (k == 0 ? e : s[SITEMS * j + k - 1]) : s[SITEMS * j + k];
-          store_rv(acc, out, t0 + SITEMS * j + k, combine(kind, at, base, v));
+          store_rv(ref_scan_result(dt), out, t0 + SITEMS * j + k, combine(kind, at, base, v));
         }
       }
       P = combine(kind, at, P, A);
