@@ -1872,10 +1872,11 @@ static void act_bad(void) {
     }
     default: { /* unsupported dtypes */
       gpux_array_t i = track(gt_poisoned(GPUX_INT32, nd, S)), h = track(gt_poisoned(GPUX_FLOAT16, nd, S));
+      gpux_array_t b = track(gt_poisoned(GPUX_BOOL, nd, S));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_unary(&o, GPUX_EXP, i));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_binary(&o, GPUX_BITWISE_AND, h, h));
-      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_reduce(&o, GPUX_REDUCE_SUM, h, NULL, GPUX_ALL_AXES, 0));
-      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_scan(&o, GPUX_SCAN_PROD, h, 0, 0));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_reduce(&o, GPUX_REDUCE_SUM, b, NULL, GPUX_ALL_AXES, 0));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_scan(&o, GPUX_SCAN_PROD, b, 0, 0));
       break;
     }
   }
