@@ -104,8 +104,10 @@ static gpux_status gpux_cuda_device_info(int index, gpux__devinfo *info) {
   return GPUX_SUCCESS;
 }
 
-/* The kernel families (GPUX__KERNEL_FAMILIES), loaded with the context in this order and
- * unloaded in reverse. Unloading one that was not (or only partly) loaded is safe. */
+/* The kernel families (GPUX__KERNEL_FAMILIES), set up with the context in this order and
+ * unloaded in reverse. Each module is loaded on the first launch of one of its kernels
+ * (gpux_cuda_resolve): a context costs no module loads and no lookups until it runs
+ * something, and then only those of the kernels it runs. */
 static const struct {
   const gpux_cuda_family *fam;
   const unsigned char *fatbin; /* embedded (cmake/embed.cmake); the x86-64 and AArch64 ABIs
@@ -117,26 +119,55 @@ static const struct {
 #undef GPUX_CUDA_FAM_ROW
 };
 
-static gpux_status gpux_cuda_load_family(gpux__bctx *b, int f) {
-  const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
-  if (fam->state_size && !(b->fam[f] = calloc(1, fam->state_size)))
-    return gpux_cuda_host->set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "CUDA %s state",
-                                     gpux_cuda_families[f].what);
-  gpux_status s = gpux_cuda_module_load(&b->mod[f], gpux_cuda_families[f].fatbin,
-                                        gpux_cuda_families[f].what);
-  if (s == GPUX_SUCCESS && fam->load) s = fam->load(b);
-  return s;
+static gpux_status gpux_cuda_init_families(gpux__bctx *b) {
+  for (int f = 0; f < GPUX_CUDA_FAM_COUNT; f++) {
+    const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
+    if (fam->state_size && !(b->fam[f] = calloc(1, fam->state_size)))
+      return gpux_cuda_host->set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "CUDA %s state",
+                                       gpux_cuda_families[f].what);
+    gpux_status s = fam->init ? fam->init(b) : GPUX_SUCCESS;
+    if (s != GPUX_SUCCESS) return s;
+  }
+  return GPUX_SUCCESS;
 }
 
+/* context current, every queue idle; only the modules that were loaded are unloaded */
 static void gpux_cuda_unload_families(gpux__bctx *b) {
   for (int f = GPUX_CUDA_FAM_COUNT; f-- > 0;) {
     const gpux_cuda_family *fam = gpux_cuda_families[f].fam;
-    if (fam->unload && (b->mod[f] || b->fam[f])) fam->unload(b);
+    if (fam->unload) fam->unload(b);
     if (b->mod[f]) (void)gpux_cuda_drv.ModuleUnload(b->mod[f]);
     b->mod[f] = NULL;
     free(b->fam[f]);
     b->fam[f] = NULL;
   }
+}
+
+gpux_status gpux_cuda_resolve(gpux__bctx *b, int fam, CUfunction *slot, const char *name,
+                              gpux_cuda_kernel_init init, int i, int j, CUfunction *f) {
+  gpux_status s = GPUX_SUCCESS;
+  int pushed = 0;
+  CUresult r = gpux_cuda_enter(b, &pushed);
+  *f = NULL;
+  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
+  pthread_mutex_lock(&b->load_lock);
+  /* slots and modules are written only under this lock: read again, another thread may
+   * have resolved this kernel while this one waited */
+  CUfunction k = *slot;
+  if (!k) {
+    if (!b->mod[fam])
+      s = gpux_cuda_module_load(&b->mod[fam], gpux_cuda_families[fam].fatbin,
+                                gpux_cuda_families[fam].what);
+    if (s == GPUX_SUCCESS) s = gpux_cuda_get_function(b->mod[fam], name, &k);
+    if (s == GPUX_SUCCESS) {
+      if (init) init(b, k, i, j);
+      __atomic_store_n(slot, k, __ATOMIC_RELEASE); /* after init's writes */
+    }
+  }
+  pthread_mutex_unlock(&b->load_lock);
+  gpux_cuda_leave(pushed);
+  *f = k;
+  return s;
 }
 
 /* Frees q's scratch: each family's, then the host-result buffer (context current, q's
@@ -159,11 +190,17 @@ static gpux__bctx *gpux_cuda_bctx_new(void) {
     free(b);
     return NULL;
   }
+  if (pthread_mutex_init(&b->load_lock, NULL) != 0) {
+    pthread_mutex_destroy(&b->lock);
+    free(b);
+    return NULL;
+  }
   b->q0.b = b;
   return b;
 }
 
 static void gpux_cuda_bctx_free(gpux__bctx *b) {
+  pthread_mutex_destroy(&b->load_lock);
   pthread_mutex_destroy(&b->lock);
   free(b);
 }
@@ -198,8 +235,7 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
     s = gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuStreamCreate");
     goto cleanup;
   }
-  for (int f = 0; f < GPUX_CUDA_FAM_COUNT && s == GPUX_SUCCESS; f++)
-    s = gpux_cuda_load_family(b, f);
+  s = gpux_cuda_init_families(b);
   if (s != GPUX_SUCCESS) goto cleanup;
   *out = b;
   b = NULL;
@@ -323,8 +359,7 @@ static gpux_status gpux_cuda_context_adopt(const gpux__native *n, gpux__bctx **o
                                   (int)b->dev, count);
   }
   b->index = (int)b->dev;
-  for (int f = 0; f < GPUX_CUDA_FAM_COUNT && s == GPUX_SUCCESS; f++)
-    s = gpux_cuda_load_family(b, f);
+  if (s == GPUX_SUCCESS) s = gpux_cuda_init_families(b);
   if (s != GPUX_SUCCESS) {
     gpux_cuda_unload_families(b);
     gpux_cuda_leave(pushed);

@@ -96,20 +96,22 @@ extern const gpux__host_iface *gpux_cuda_host;
 
 /* The kernel families (kernels/cuda/<family>.cu, each embedded as the fatbin
  * gpux_cuda_fatbin_<family>): GPUX_CUDA_FAM_<family> is its slot in gpux__bctx.mod and .fam.
- * The family's file defines its record, gpux_cuda_fam_<family>; cuda_backend.c loads every
- * family's module with the context, then calls its load, and installs its interface
- * entries when the module is opened. A new family needs no edit outside its own files. */
+ * The family's file defines its record, gpux_cuda_fam_<family>; cuda_backend.c calls its
+ * init with the context, loads its module on the first launch of one of its kernels
+ * (gpux_cuda_resolve), and installs its interface entries when the backend module is
+ * opened. A new family needs no edit outside its own files. */
 #define GPUX_CUDA_FAM_ID(f) GPUX_CUDA_FAM_##f,
 enum { GPUX__KERNEL_FAMILIES(GPUX_CUDA_FAM_ID) GPUX_CUDA_FAM_COUNT };
 #undef GPUX_CUDA_FAM_ID
 typedef struct gpux_cuda_family {
-  /* bytes of the family's own state, b->fam[id] (zeroed before load, freed after unload);
-   * 0: none (the older families keep their tables in gpux__bctx) */
+  /* bytes of the family's own state, b->fam[id] (zeroed with the context before init, freed
+   * after unload); 0: none (the older families keep their tables in gpux__bctx) */
   size_t state_size;
-  /* the module b->mod[id] is loaded; resolves its kernels (context current). NULL: nothing */
-  gpux_status (*load)(gpux__bctx *b);
-  /* undoes load, also after a partial one (context current, every queue idle); the module
-   * goes after it. NULL: nothing */
+  /* with the context (context current): the family's settings (environment, device
+   * attributes), nothing that needs its module: kernels resolve on first use. NULL: nothing */
+  gpux_status (*init)(gpux__bctx *b);
+  /* undoes init, also after a failed one or none (context current, every queue idle); the
+   * module, if it was loaded, goes after it. NULL: nothing */
   void (*unload)(gpux__bctx *b);
   /* frees what the family keeps in queue q (context current, q's stream idle), when q goes
    * (the default queue: before unload). NULL: nothing */
@@ -127,7 +129,9 @@ typedef struct gpux_cuda_family {
 GPUX__KERNEL_FAMILIES(GPUX_CUDA_FAM_DECL)
 #undef GPUX_CUDA_FAM_DECL
 
-/* Kernel handle tables, resolved once per context. Layout index = GPUX_LAYOUT_*. */
+/* Kernel handle tables: a slot is NULL until the kernel's first launch resolves it
+ * (GPUX_CUDA_GET_KERNEL), then keeps the handle for the context's life. Layout index =
+ * GPUX_LAYOUT_*. */
 #define GPUX_CUDA_NLAYOUTS 3
 #define GPUX_CUDA_NSIZES GPUX_ELEM_SIZE_COUNT /* copy kernels by element size */
 #define GPUX_CUDA_NRLAYOUTS 2 /* reductions: GPUX_RL_ROW, GPUX_RL_COL */
@@ -166,7 +170,11 @@ struct gpux__bctx {
   /* guards what changes after creation: the queue list, user kernels' shared-memory
    * opt-in (cuda_program.c) */
   pthread_mutex_t lock;
-  CUmodule mod[GPUX_CUDA_FAM_COUNT]; /* each family's module */
+  /* guards loading the modules and filling the kernel slots (gpux_cuda_resolve): taken on a
+   * kernel's first launch only, never across a launch; apart from lock, whose holder may
+   * wait for every queue (gpux_cuda_sync_all) */
+  pthread_mutex_t load_lock;
+  CUmodule mod[GPUX_CUDA_FAM_COUNT]; /* each family's module; NULL until first use */
   void *fam[GPUX_CUDA_FAM_COUNT];    /* each family's own state (gpux_cuda_family) */
   CUfunction binary[GPUX_BINARY_OP_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
   CUfunction unary[GPUX_UNARY_OP_COUNT][GPUX_KDT_COUNT][GPUX_CUDA_NLAYOUTS];
@@ -186,7 +194,7 @@ struct gpux__bctx {
   CUfunction random[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT];
   unsigned random_grid[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT]; /* blocks per launch: one
                                                                    wave (the kernels loop) */
-  uint64_t zig_tune; /* float32 normals' queue settings (GPUX_RANDOM_ZIG), read at load */
+  uint64_t zig_tune; /* float32 normals' queue settings (GPUX_RANDOM_ZIG), read at init */
   uint64_t zig_dyn;  /* the least draw (Philox blocks) with dynamic chunks (GPUX_RANDOM_ZIG_DYN) */
   CUfunction zig_std; /* gpux_random_normal_f32_std: the standard normal's kernel */
 };
@@ -195,6 +203,37 @@ struct gpux__bctx {
 /* cuda_backend.c: waits for every queue of b (context current), for what any queued work
  * may still use */
 void gpux_cuda_sync_all(gpux__bctx *b);
+
+/* The kernel in a table slot of b: the hot path of every built-in launch is this acquire
+ * load and one branch, taken once per kernel and context. The acquire pairs with
+ * gpux_cuda_resolve's release store, so whoever sees the handle also sees what the
+ * kernel's init wrote for it. */
+static inline CUfunction gpux_cuda_kernel_get(CUfunction *slot) {
+  return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+/* f = the kernel in *slot; while the slot is NULL, `resolve` runs (a gpux_status
+ * expression: builds the kernel's name, calls gpux_cuda_resolve) and an error from it is
+ * returned from the caller. Use it before entering the context or taking anything that
+ * needs releasing. */
+#define GPUX_CUDA_GET_KERNEL(f, slot, resolve)            \
+  do {                                                     \
+    if (((f) = gpux_cuda_kernel_get(slot)) == NULL) {      \
+      const gpux_status s_ = (resolve);                    \
+      if (s_ != GPUX_SUCCESS) return s_;                   \
+    }                                                      \
+  } while (0)
+/* what a family sets up for one of its kernels on first use, before any launch can see
+ * the handle (b->load_lock held, context current): attributes, grids. i, j: the caller's
+ * (the kernel's indices in its table). */
+typedef void (*gpux_cuda_kernel_init)(gpux__bctx *b, CUfunction f, int i, int j);
+/* The slow path of GPUX_CUDA_GET_KERNEL: makes b's context current and, under
+ * b->load_lock, loads family fam's module if it is not loaded yet, resolves `name` into
+ * *slot unless another thread got there first, runs init (if any) on the new handle, and
+ * stores it with release. Errors leave the slot NULL (the next launch tries again) and the
+ * context usable: cuModuleLoadData's is GPUX_ERROR_KERNEL_BUILD naming the family's
+ * fatbin, cuModuleGetFunction's GPUX_ERROR_KERNEL_NOT_FOUND naming the kernel. */
+gpux_status gpux_cuda_resolve(gpux__bctx *b, int fam, CUfunction *slot, const char *name,
+                              gpux_cuda_kernel_init init, int i, int j, CUfunction *f);
 
 /* cuda_driver.c */
 gpux_status gpux_cuda_load_driver(void);

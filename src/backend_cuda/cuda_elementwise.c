@@ -1,9 +1,10 @@
 /* gpux CUDA backend: the elementwise family (kernels/cuda/elementwise.cu: binary, unary,
  * where) and the copy family (kernels/cuda/copy.cu: casts, copies, fill, arange, linspace).
- * Their fatbins are embedded in this library; each context loads them with
- * cuModuleLoadData and resolves every kernel once into tables indexed [op][dtype][layout],
- * so a launch does no string work: look up the handle, fill the parameter array,
- * cuLaunchKernel on the queue's stream.
+ * Their fatbins are embedded in this library. A context loads one with cuModuleLoadData on
+ * the first launch of one of its kernels, and resolves each kernel on its own first launch
+ * into tables indexed [op][dtype][layout] (gpux_cuda_resolve), so later launches do no
+ * string work: look up the handle, fill the parameter array, cuLaunchKernel on the
+ * queue's stream.
  *
  * Launch shapes (the kernels' contract is in kernels/cuda/gpux_cuda.cuh):
  *   contiguous (layouts C, S; cast C; fill, arange, linspace): GPUX_CUDA_BLOCK threads,
@@ -106,87 +107,29 @@ static void gpux_cuda_kernel_name(char *buf, size_t size, int fam, int a, int b,
 }
 
 /* ---- loading ------------------------------------------------------------------------- */
-static gpux_status gpux_cuda_resolve(CUmodule m, CUfunction *f, int fam, int a, int b,
-                                     int layout) {
+/* The slow path of a lookup (a kernel's first launch in the context): its name, then
+ * gpux_cuda_resolve in its family's module (K_BINARY to K_WHERE: elementwise.cu; the
+ * others: copy.cu). */
+static gpux_status gpux_cuda_ew_resolve(gpux__bctx *b, CUfunction *slot, int kind, int a,
+                                        int c, int layout, CUfunction *f) {
   char name[96];
-  gpux_cuda_kernel_name(name, sizeof name, fam, a, b, layout);
-  return gpux_cuda_get_function(m, name, f);
-}
-
-static const int gpux_cuda_cn[2] = {GPUX_LAYOUT_C, GPUX_LAYOUT_N};
-
-static gpux_status gpux_cuda_elementwise_load(gpux__bctx *b) {
-  gpux_status s;
-  int op, dt, lay, k;
-  const int *cn = gpux_cuda_cn;
-  CUmodule m = b->mod[GPUX_CUDA_FAM_elementwise];
-
-  for (op = 0; op < GPUX_BINARY_OP_COUNT; ++op)
-    for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
-      if (!gpux_cuda_binary_names[op][dt]) continue;
-      for (lay = 0; lay < GPUX_CUDA_NLAYOUTS; ++lay) {
-        s = gpux_cuda_resolve(m, &b->binary[op][dt][lay], GPUX_CUDA_K_BINARY,
-                              op, dt, lay);
-        if (s != GPUX_SUCCESS) return s;
-      }
-    }
-  for (op = 0; op < GPUX_UNARY_OP_COUNT; ++op)
-    for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
-      if (!gpux_cuda_unary_names[op][dt]) continue;
-      for (k = 0; k < 2; ++k) {
-        s = gpux_cuda_resolve(m, &b->unary[op][dt][cn[k]], GPUX_CUDA_K_UNARY, op,
-                              dt, cn[k]);
-        if (s != GPUX_SUCCESS) return s;
-      }
-    }
-  for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
-    if (!gpux_cuda_dt_names[dt]) continue;
-    for (k = 0; k < 2; ++k) { /* where: every dtype */
-      s = gpux_cuda_resolve(m, &b->where[dt][cn[k]], GPUX_CUDA_K_WHERE, dt, 0, cn[k]);
-      if (s != GPUX_SUCCESS) return s;
-    }
-  }
-  return GPUX_SUCCESS;
-}
-
-static gpux_status gpux_cuda_copy_load(gpux__bctx *b) {
-  gpux_status s;
-  int dt, to, k;
-  const int *cn = gpux_cuda_cn;
-  CUmodule m = b->mod[GPUX_CUDA_FAM_copy];
-
-  for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
-    if (!gpux_cuda_dt_names[dt]) continue;
-    for (to = 0; to < GPUX_KDT_COUNT; ++to) {
-      if (!gpux_cuda_dt_names[to]) continue;
-      for (k = 0; k < 2; ++k) {
-        s = gpux_cuda_resolve(m, &b->cast[dt][to][cn[k]], GPUX_CUDA_K_CAST, dt, to,
-                              cn[k]);
-        if (s != GPUX_SUCCESS) return s;
-      }
-    }
-    s = gpux_cuda_resolve(m, &b->fill[dt], GPUX_CUDA_K_FILL, dt, 0, 0);
-    if (s == GPUX_SUCCESS)
-      s = gpux_cuda_resolve(m, &b->arange[dt], GPUX_CUDA_K_ARANGE, dt, 0, 0);
-    if (s == GPUX_SUCCESS)
-      s = gpux_cuda_resolve(m, &b->linspace[dt], GPUX_CUDA_K_LINSPACE, dt, 0, 0);
-    if (s != GPUX_SUCCESS) return s;
-  }
-  for (k = 0; k < GPUX_CUDA_NSIZES; ++k) {
-    s = gpux_cuda_resolve(m, &b->copy_n[k], GPUX_CUDA_K_COPY_N, k, 0, 0);
-    if (s == GPUX_SUCCESS)
-      s = gpux_cuda_resolve(m, &b->copy_t[k], GPUX_CUDA_K_COPY_T, k, 0, 0);
-    if (s != GPUX_SUCCESS) return s;
-  }
-  return GPUX_SUCCESS;
+  gpux_cuda_kernel_name(name, sizeof name, kind, a, c, layout);
+  return gpux_cuda_resolve(b,
+                           kind <= GPUX_CUDA_K_WHERE ? GPUX_CUDA_FAM_elementwise
+                                                     : GPUX_CUDA_FAM_copy,
+                           slot, name, NULL, 0, 0, f);
 }
 
 /* ---- launching ----------------------------------------------------------------------- */
-static gpux_status gpux_cuda_launch(gpux__bq *q, CUfunction f, gpux_cuda_grid g, void **args,
-                                    int fam, int ka, int kb, int layout) {
+/* Launches the kernel in `slot` (fam, ka, kb, layout: which one, gpux_cuda_kernel_name) */
+static gpux_status gpux_cuda_launch(gpux__bq *q, CUfunction *slot, gpux_cuda_grid g,
+                                    void **args, int fam, int ka, int kb, int layout) {
   char name[96];
   int pushed = 0;
-  CUresult r = gpux_cuda_enter(q->b, &pushed);
+  CUfunction f;
+  CUresult r;
+  GPUX_CUDA_GET_KERNEL(f, slot, gpux_cuda_ew_resolve(q->b, slot, fam, ka, kb, layout, &f));
+  r = gpux_cuda_enter(q->b, &pushed);
   if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
   r = gpux_cuda_launch_current(q, f, g, args);
   gpux_cuda_leave(pushed);
@@ -221,11 +164,10 @@ static int gpux_cuda_max(int a, int b) { return a > b ? a : b; }
 
 static gpux_status gpux_cuda_binary(gpux__bq *q, int op, const gpux__launch *l) {
   const int dt = l->opnd[1].dtype, lay = l->layout;
-  CUfunction f;
+  CUfunction *slot = &q->b->binary[op][dt][lay];
   CUdeviceptr out, pa, pb;
   long long n;
   int so, sa, first;
-  f = q->b->binary[op][dt][lay];
   so = gpux_cuda_dt_size[l->opnd[0].dtype];
   sa = gpux_cuda_dt_size[dt];
   if (lay == GPUX_LAYOUT_N) {
@@ -233,7 +175,7 @@ static gpux_status gpux_cuda_binary(gpux__bq *q, int op, const gpux__launch *l) 
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
     pb = gpux_cuda_opnd_base(&l->opnd[2]);
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_BINARY, op, dt,
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_BINARY, op, dt,
                             lay);
   }
   n = (long long)l->n;
@@ -242,28 +184,27 @@ static gpux_status gpux_cuda_binary(gpux__bq *q, int op, const gpux__launch *l) 
   if (lay == GPUX_LAYOUT_S) {
     void *args[] = {&out, &pa, (void *)&l->scalar, &first, &n};
     first = l->scalar_first ? 1 : 0;
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
                             args, GPUX_CUDA_K_BINARY, op, dt, lay);
   } else {
     void *args[] = {&out, &pa, &pb, &n};
     pb = gpux_cuda_opnd_ptr(&l->opnd[2], dt);
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
                             args, GPUX_CUDA_K_BINARY, op, dt, lay);
   }
 }
 
 static gpux_status gpux_cuda_unary(gpux__bq *q, int op, const gpux__launch *l) {
   const int dt = l->opnd[1].dtype, lay = l->layout;
-  CUfunction f;
+  CUfunction *slot = &q->b->unary[op][dt][lay];
   CUdeviceptr out, pa;
   long long n;
   int so, sa;
-  f = q->b->unary[op][dt][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pa, (void *)&l->nd};
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_UNARY, op, dt, lay);
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_UNARY, op, dt, lay);
   } else {
     void *args[] = {&out, &pa, &n};
     n = (long long)l->n;
@@ -271,24 +212,23 @@ static gpux_status gpux_cuda_unary(gpux__bq *q, int op, const gpux__launch *l) {
     sa = gpux_cuda_dt_size[dt];
     out = gpux_cuda_opnd_ptr(&l->opnd[0], l->opnd[0].dtype);
     pa = gpux_cuda_opnd_ptr(&l->opnd[1], dt);
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
                             args, GPUX_CUDA_K_UNARY, op, dt, lay);
   }
 }
 
 static gpux_status gpux_cuda_where(gpux__bq *q, const gpux__launch *l) {
   const int dt = l->opnd[2].dtype, lay = l->layout;
-  CUfunction f;
+  CUfunction *slot = &q->b->where[dt][lay];
   CUdeviceptr out, pc, pa, pb;
   long long n;
-  f = q->b->where[dt][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pc, &pa, &pb, (void *)&l->nd};
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pc = gpux_cuda_opnd_base(&l->opnd[1]);
     pa = gpux_cuda_opnd_base(&l->opnd[2]);
     pb = gpux_cuda_opnd_base(&l->opnd[3]);
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_WHERE, dt, 0, lay);
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_WHERE, dt, 0, lay);
   } else {
     void *args[] = {&out, &pc, &pa, &pb, &n};
     n = (long long)l->n;
@@ -296,22 +236,21 @@ static gpux_status gpux_cuda_where(gpux__bq *q, const gpux__launch *l) {
     pc = gpux_cuda_opnd_ptr(&l->opnd[1], GPUX_KDT_b8);
     pa = gpux_cuda_opnd_ptr(&l->opnd[2], dt);
     pb = gpux_cuda_opnd_ptr(&l->opnd[3], dt);
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]), args,
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]), args,
                             GPUX_CUDA_K_WHERE, dt, 0, lay);
   }
 }
 
 static gpux_status gpux_cuda_cast(gpux__bq *q, const gpux__launch *l) {
   const int from = l->opnd[1].dtype, to = l->opnd[0].dtype, lay = l->layout;
-  CUfunction f;
+  CUfunction *slot = &q->b->cast[from][to][lay];
   CUdeviceptr out, pa;
   long long n;
-  f = q->b->cast[from][to][lay];
   if (lay == GPUX_LAYOUT_N) {
     void *args[] = {&out, &pa, (void *)&l->nd};
     out = gpux_cuda_opnd_base(&l->opnd[0]);
     pa = gpux_cuda_opnd_base(&l->opnd[1]);
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_CAST, from, to,
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_n(l->nd.n), args, GPUX_CUDA_K_CAST, from, to,
                             lay);
   } else {
     void *args[] = {&out, &pa, &n};
@@ -319,7 +258,7 @@ static gpux_status gpux_cuda_cast(gpux__bq *q, const gpux__launch *l) {
     n = (long long)l->n;
     out = gpux_cuda_opnd_ptr(&l->opnd[0], to);
     pa = gpux_cuda_opnd_ptr(&l->opnd[1], from);
-    return gpux_cuda_launch(q, f, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
+    return gpux_cuda_launch(q, slot, gpux_cuda_grid_c(n, gpux_cuda_max(so, sa)),
                             args, GPUX_CUDA_K_CAST, from, to, lay);
   }
 }
@@ -347,9 +286,9 @@ static gpux_status gpux_cuda_copy(gpux__bq *q, int elem_size, const gpux__launch
     g.gx = (unsigned)(gx > GPUX_CUDA_MAX_GRID_X ? GPUX_CUDA_MAX_GRID_X : gx);
     g.gy = (unsigned)gy;
     g.gz = (unsigned)(gz > GPUX_CUDA_MAX_GRID_YZ ? GPUX_CUDA_MAX_GRID_YZ : gz);
-    return gpux_cuda_launch(q, q->b->copy_t[k], g, args, GPUX_CUDA_K_COPY_T, k, 0, 0);
+    return gpux_cuda_launch(q, &q->b->copy_t[k], g, args, GPUX_CUDA_K_COPY_T, k, 0, 0);
   }
-  return gpux_cuda_launch(q, q->b->copy_n[k], gpux_cuda_grid_n(p->n), args, GPUX_CUDA_K_COPY_N,
+  return gpux_cuda_launch(q, &q->b->copy_n[k], gpux_cuda_grid_n(p->n), args, GPUX_CUDA_K_COPY_N,
                           k, 0, 0);
 }
 
@@ -359,7 +298,7 @@ static gpux_status gpux_cuda_fill(gpux__bq *q, const gpux__launch *l) {
   long long n = (long long)l->n;
   void *args[] = {&out, (void *)&l->scalar, &n};
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
-  return gpux_cuda_launch(q, q->b->fill[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
+  return gpux_cuda_launch(q, &q->b->fill[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_FILL, dt, 0, 0);
 }
 
@@ -369,7 +308,7 @@ static gpux_status gpux_cuda_arange(gpux__bq *q, const gpux__launch *l, double s
   long long n = (long long)l->n;
   void *args[] = {&out, &start, &step, &n};
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
-  return gpux_cuda_launch(q, q->b->arange[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
+  return gpux_cuda_launch(q, &q->b->arange[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_ARANGE, dt, 0, 0);
 }
 
@@ -380,7 +319,7 @@ static gpux_status gpux_cuda_linspace(gpux__bq *q, const gpux__launch *l, double
   long long n = (long long)l->n;
   void *args[] = {&out, &start, &step, &stop, &n};
   out = gpux_cuda_opnd_ptr(&l->opnd[0], dt);
-  return gpux_cuda_launch(q, q->b->linspace[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
+  return gpux_cuda_launch(q, &q->b->linspace[dt], gpux_cuda_grid_c(n, gpux_cuda_dt_size[dt]),
                           args, GPUX_CUDA_K_LINSPACE, dt, 0, 0);
 }
 
@@ -390,7 +329,6 @@ static void gpux_cuda_elementwise_install(gpux__backend_iface *it) {
   it->where = gpux_cuda_where;
 }
 const gpux_cuda_family gpux_cuda_fam_elementwise = {
-    .load = gpux_cuda_elementwise_load,
     .install = gpux_cuda_elementwise_install,
     .query = -1,
 };
@@ -403,7 +341,6 @@ static void gpux_cuda_copy_install(gpux__backend_iface *it) {
   it->linspace = gpux_cuda_linspace;
 }
 const gpux_cuda_family gpux_cuda_fam_copy = {
-    .load = gpux_cuda_copy_load,
     .install = gpux_cuda_copy_install,
     .query = -1,
 };

@@ -18,8 +18,8 @@
  *     refuses int32/int64 and a missing cuBLAS for this path (the front end asks first, and
  *     auto then takes native). k == 0 takes the native kernel (C = beta * C without touching
  *     A or B).
- *   native: the kernels of kernels/cuda/gemm.cu (gpux_gemm_<dt>, resolved once per
- *     context), every dtype of GPUX_GEMM_DT and GPUX_GEMM_DT_HALF. */
+ *   native: the kernels of kernels/cuda/gemm.cu (gpux_gemm_<dt>, each resolved on its first
+ *     launch in the context), every dtype of GPUX_GEMM_DT and GPUX_GEMM_DT_HALF. */
 #include <cublas_api.h>
 #include <dlfcn.h>
 #include <limits.h>
@@ -32,7 +32,7 @@
 /* the family's own state (b->fam[GPUX_CUDA_FAM_gemm]) */
 #define GPUX_CUDA_GEMM_NDT 8 /* gemm kernels indexed by GPUX_KDT_* (f16 = 6, bf16 = 7) */
 typedef struct gpux_cuda_gemm_state {
-  CUfunction gemm[GPUX_CUDA_GEMM_NDT]; /* the native kernels; NULL for dtypes without one */
+  CUfunction gemm[GPUX_CUDA_GEMM_NDT]; /* the native kernels; NULL until first use */
 } gpux_cuda_gemm_state;
 #define GPUX_CUDA_GEMM_STATE(b) ((gpux_cuda_gemm_state *)(b)->fam[GPUX_CUDA_FAM_gemm])
 
@@ -66,17 +66,6 @@ static const char *gpux_cuda_gemm_dt_name(int dt) {
   return (unsigned)dt < GPUX_KDT_COUNT ? names[dt] : "unknown dtype";
 }
 
-static gpux_status gpux_cuda_gemm_load(gpux__bctx *b) {
-  gpux_cuda_gemm_state *st = GPUX_CUDA_GEMM_STATE(b);
-  for (int dt = 0; dt < GPUX_CUDA_GEMM_NDT; ++dt) {
-    if (!gpux_cuda_gemm_names[dt]) continue;
-    gpux_status s = gpux_cuda_get_function(b->mod[GPUX_CUDA_FAM_gemm], gpux_cuda_gemm_names[dt],
-                                           &st->gemm[dt]);
-    if (s != GPUX_SUCCESS) return s;
-  }
-  return GPUX_SUCCESS;
-}
-
 /* element pointer of an operand */
 static CUdeviceptr gpux_cuda_gemm_ptr(const gpux__operand *o, int esize) {
   return (CUdeviceptr)(uintptr_t)o->buf + (CUdeviceptr)(o->offset * (int64_t)esize);
@@ -103,7 +92,10 @@ static gpux_status gpux_cuda_gemm_native(gpux__bq *q, const gpux__gemm *g) {
   gpux_cuda_grid grid = {1, 1, 1, GPUX_CUDA_GEMM_THREADS, 1};
   CUresult r;
 
-  f = GPUX_CUDA_GEMM_STATE(q->b)->gemm[dt]; /* every dtype of GPUX_GEMM_DT and _DT_HALF */
+  /* every dtype of GPUX_GEMM_DT and _DT_HALF has a kernel (the front end asked supports) */
+  CUfunction *slot = &GPUX_CUDA_GEMM_STATE(q->b)->gemm[dt];
+  GPUX_CUDA_GET_KERNEL(f, slot, gpux_cuda_resolve(q->b, GPUX_CUDA_FAM_gemm, slot,
+                                                  gpux_cuda_gemm_names[dt], NULL, 0, 0, &f));
   esize = gpux_cuda_dt_size[dt];
   m = (long long)g->m;
   n = (long long)g->n;
@@ -439,7 +431,7 @@ cleanup:
 static gpux_status gpux_cuda_gemm_supports(gpux__bctx *b, const gpux__query *q, char *why,
                                            size_t len) {
   const int dt = q->dtype;
-  if ((unsigned)dt >= GPUX_CUDA_GEMM_NDT || !GPUX_CUDA_GEMM_STATE(b)->gemm[dt]) {
+  if ((unsigned)dt >= GPUX_CUDA_GEMM_NDT || !gpux_cuda_gemm_names[dt]) {
     snprintf(why, len, "no products of this dtype");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
@@ -470,7 +462,6 @@ static void gpux_cuda_gemm_queue_release(gpux__bq *q) {
 static void gpux_cuda_gemm_install(gpux__backend_iface *it) { it->gemm = gpux_cuda_gemm; }
 const gpux_cuda_family gpux_cuda_fam_gemm = {
     .state_size = sizeof(gpux_cuda_gemm_state),
-    .load = gpux_cuda_gemm_load,
     .queue_release = gpux_cuda_gemm_queue_release,
     .install = gpux_cuda_gemm_install,
     .query = GPUX__Q_GEMM,

@@ -16,35 +16,35 @@ static const char *const gpux_cuda_random_names[GPUX_RANDOM_KIND_COUNT][GPUX_KDT
 #undef GPUX_CUDA_RANDOM_KIND
 #undef GPUX_CUDA_RANDOM_NAME
 
-static gpux_status gpux_cuda_random_load(gpux__bctx *b) {
-  gpux_status s;
+/* with the context: the float32 normals' settings */
+static gpux_status gpux_cuda_random_init(gpux__bctx *b) {
   const char *zig = getenv("GPUX_RANDOM_ZIG");
   b->zig_tune = zig ? gpux_r_zig_tune_env(zig) : GPUX_R_ZIG_TUNE_CUDA;
   b->zig_dyn = gpux_r_zig_dyn_env(getenv("GPUX_RANDOM_ZIG_DYN"));
-  for (int k = 0; k < GPUX_RANDOM_KIND_COUNT; ++k)
-    for (int dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
-      if (!gpux_cuda_random_names[k][dt]) continue;
-      s = gpux_cuda_get_function(b->mod[GPUX_CUDA_FAM_random], gpux_cuda_random_names[k][dt], &b->random[k][dt]);
-      if (s != GPUX_SUCCESS) return s;
-      /* float32 normals hold the ziggurat's table and queue in shared memory (34 KB a
-       * block: 5 blocks on an H200 need a carveout of 196 KB or more). A hint, as for scans:
-       * the kernel is right under any carveout, so a refusal is not an error. */
-      if (k == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
-        (void)gpux_cuda_drv.FuncSetAttribute(b->random[k][dt],
-                                             CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                                             CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
-        s = gpux_cuda_get_function(b->mod[GPUX_CUDA_FAM_random], GPUX_KN_RANDOM_NORMAL_STD, &b->zig_std);
-        if (s != GPUX_SUCCESS) return s;
-        (void)gpux_cuda_drv.FuncSetAttribute(b->zig_std,
-                                             CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                                             CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
-      }
-      /* one wave of resident thread blocks, each thread then looping over Philox blocks:
-       * far fewer, longer-lived thread blocks than one Philox block per thread (2.6 -> 4.1
-       * TB/s for uniform float32 on the H200) */
-      b->random_grid[k][dt] = gpux_cuda_one_wave(b, b->random[k][dt], GPUX_CUDA_RANDOM_THREADS);
-    }
   return GPUX_SUCCESS;
+}
+
+/* float32 normals hold the ziggurat's table and queue in shared memory (34 KB a block:
+ * 5 blocks on an H200 need a carveout of 196 KB or more). A hint, as for scans: the kernel
+ * is right under any carveout, so a refusal is not an error. */
+static void gpux_cuda_random_max_shared(CUfunction f) {
+  (void)gpux_cuda_drv.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                       CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
+}
+
+/* a random kernel's first use (gpux_cuda_kernel_init), before any launch reads its grid */
+static void gpux_cuda_random_kernel_init(gpux__bctx *b, CUfunction f, int kind, int dt) {
+  if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) gpux_cuda_random_max_shared(f);
+  /* one wave of resident thread blocks, each thread then looping over Philox blocks:
+   * far fewer, longer-lived thread blocks than one Philox block per thread (2.6 -> 4.1
+   * TB/s for uniform float32 on the H200) */
+  b->random_grid[kind][dt] = gpux_cuda_one_wave(b, f, GPUX_CUDA_RANDOM_THREADS);
+}
+
+/* the standard normal's kernel (gpux_random_normal_f32_std) takes its grid from the float32
+ * normals' kernel: only the carveout is its own */
+static void gpux_cuda_zig_std_init(gpux__bctx *b, CUfunction f, int i, int j) {
+  gpux_cuda_random_max_shared(f);
 }
 
 static void gpux_cuda_random_queue_release(gpux__bq *q) {
@@ -53,9 +53,14 @@ static void gpux_cuda_random_queue_release(gpux__bq *q) {
 }
 
 static gpux_status gpux_cuda_random(gpux__bq *q, const gpux__random *r) {
-  const gpux__bctx *b = q->b;
+  gpux__bctx *b = q->b;
   const int kind = r->kind, dt = r->out.dtype;
-  CUfunction f = b->random[kind][dt];
+  CUfunction f;
+  /* first: b->random_grid[kind][dt] is set with the handle */
+  GPUX_CUDA_GET_KERNEL(f, &b->random[kind][dt],
+                       gpux_cuda_resolve(b, GPUX_CUDA_FAM_random, &b->random[kind][dt],
+                                         gpux_cuda_random_names[kind][dt],
+                                         gpux_cuda_random_kernel_init, kind, dt, &f));
   CUdeviceptr out = gpux_cuda_opnd_ptr(&r->out, dt), work = 0;
   gpux_rparams p = r->p;
   const uint64_t groups = (p.nblocks + GPUX_CUDA_RANDOM_THREADS - 1) / GPUX_CUDA_RANDOM_THREADS;
@@ -66,7 +71,12 @@ static gpux_status gpux_cuda_random(gpux__bq *q, const gpux__random *r) {
   if (kind == GPUX_RK_NORMAL && dt == GPUX_KDT_f32) {
     p.pc = b->zig_tune;
     p.pd = GPUX_R_PRE(p.stream); /* the loop's Philox first-round product */
-    if (GPUX_R_STD_F32(&p)) f = b->zig_std;
+    if (GPUX_R_STD_F32(&p)) {
+      GPUX_CUDA_GET_KERNEL(f, &b->zig_std,
+                           gpux_cuda_resolve(b, GPUX_CUDA_FAM_random, &b->zig_std,
+                                             GPUX_KN_RANDOM_NORMAL_STD, gpux_cuda_zig_std_init,
+                                             0, 0, &f));
+    }
     /* dynamic chunks (from the queue's counter): one wave */
     dynamic = gpux_r_zig_dyn(p.nblocks, grid.gx, GPUX_CUDA_RANDOM_THREADS, b->zig_tune,
                              b->zig_dyn);
@@ -111,7 +121,7 @@ static gpux_status gpux_cuda_random(gpux__bq *q, const gpux__random *r) {
 
 static void gpux_cuda_random_install(gpux__backend_iface *it) { it->random = gpux_cuda_random; }
 const gpux_cuda_family gpux_cuda_fam_random = {
-    .load = gpux_cuda_random_load,
+    .init = gpux_cuda_random_init,
     .queue_release = gpux_cuda_random_queue_release,
     .install = gpux_cuda_random_install,
     .query = -1,

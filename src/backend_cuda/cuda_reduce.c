@@ -1,7 +1,8 @@
 /* gpux CUDA backend: reductions and scans. The fatbins of kernels/cuda/reduce.cu and scan.cu
- * are loaded per context and every kernel is resolved once into tables indexed
- * [kind][dtype][layout] (reduce) and [kind][dtype] (scan), as cuda_elementwise.c does for the
- * other families; a pass looks up its handle, picks a variant and a grid, and launches.
+ * are loaded per context on first use and each kernel is resolved on its first launch into
+ * tables indexed [kind][dtype][layout] (reduce) and [kind][dtype] (scan), as
+ * cuda_elementwise.c does for the other families; a pass looks up its handle, picks a
+ * variant and a grid, and launches.
  *
  * Every variant computes the canonical order of gpux_kernels.h exactly, so the choices
  * below change speed only (the kernels' comments describe the variants):
@@ -91,54 +92,38 @@ static const char gpux_cuda_rlayout_suffix[GPUX_CUDA_NRLAYOUTS] = {[GPUX_RL_ROW]
                                                                     [GPUX_RL_COL] = 'c'};
 
 /* ---- loading ------------------------------------------------------------------------- */
-static gpux_status gpux_cuda_reduce_load(gpux__bctx *b) {
+/* the slow path of a reduce kernel's lookup (its first launch in the context) */
+static gpux_status gpux_cuda_reduce_resolve(gpux__bctx *b, int kind, int dt, int lay,
+                                            CUfunction *f) {
   char name[96];
-  gpux_status s;
-  int k, dt, lay;
-
-  for (k = 0; k < GPUX_REDUCE_KIND_COUNT; ++k)
-    for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
-      if (!gpux_cuda_reduce_names[k][dt]) continue;
-      for (lay = 0; lay < GPUX_CUDA_NRLAYOUTS; ++lay) {
-        snprintf(name, sizeof name, GPUX_KN_LAYOUT("%s", "%c"), gpux_cuda_reduce_names[k][dt],
-                 gpux_cuda_rlayout_suffix[lay]);
-        s = gpux_cuda_get_function(b->mod[GPUX_CUDA_FAM_reduce], name, &b->reduce[k][dt][lay]);
-        if (s != GPUX_SUCCESS) return s;
-      }
-    }
-  return GPUX_SUCCESS;
+  snprintf(name, sizeof name, GPUX_KN_LAYOUT("%s", "%c"), gpux_cuda_reduce_names[kind][dt],
+           gpux_cuda_rlayout_suffix[lay]);
+  return gpux_cuda_resolve(b, GPUX_CUDA_FAM_reduce, &b->reduce[kind][dt][lay], name, NULL, 0,
+                           0, f);
 }
 
-static gpux_status gpux_cuda_scan_load(gpux__bctx *b) {
-  gpux_status s;
-  int k, dt;
+/* a scan kernel's first use (gpux_cuda_kernel_init), before any launch reads its grid */
+static void gpux_cuda_scan_kernel_init(gpux__bctx *b, CUfunction f, int kind, int dt) {
+  /* The paired scan's blocks hold two tiles in shared memory (40 KB a block for float32:
+   * 5 blocks on an H200 only with the largest carveout). A hint: the kernels are right
+   * under any carveout, so a refusal is not an error. */
+  (void)gpux_cuda_drv.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                       CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
+  /* the paired look-back's grid: its blocks loop over the tiles */
+  b->scan_grid[kind][dt] = gpux_cuda_one_wave(b, f, GPUX_SCAN_THREADS);
+}
 
-  for (k = 0; k < GPUX_SCAN_KIND_COUNT; ++k)
-    for (dt = 0; dt < GPUX_KDT_COUNT; ++dt) {
-      if (!gpux_cuda_scan_names[k][dt]) continue;
-      s = gpux_cuda_get_function(b->mod[GPUX_CUDA_FAM_scan], gpux_cuda_scan_names[k][dt],
-                                 &b->scan[k][dt]);
-      if (s != GPUX_SUCCESS) return s;
-      /* The paired scan's blocks hold two tiles in shared memory (40 KB a block for
-       * float32: 5 blocks on an H200 only with the largest carveout). A hint: the kernels
-       * are right under any carveout, so a refusal is not an error. */
-      (void)gpux_cuda_drv.FuncSetAttribute(b->scan[k][dt],
-                                           CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                                           CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
-      /* the paired look-back's grid: its blocks loop over the tiles */
-      b->scan_grid[k][dt] = gpux_cuda_one_wave(b, b->scan[k][dt], GPUX_SCAN_THREADS);
-    }
+/* with the context: the scan variant, the same for all its kernels */
+static gpux_status gpux_cuda_scan_init(gpux__bctx *b) {
   /* SV_PAIR where the kernels pair tiles (sm_90+, GPUX_CU_SCAN_PAIR of scan.cu; elsewhere
    * the kernel would run SV_LOOKBACK, which wants a block per tile) */
-  {
-    int major = 0;
-    const char *e = getenv("GPUX_CUDA_SCAN");
-    b->scan_pair = !(e && !strcmp(e, "plain"));
-    if (gpux_cuda_drv.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                         b->dev) != CUDA_SUCCESS ||
-        major < 9)
-      b->scan_pair = 0;
-  }
+  int major = 0;
+  const char *e = getenv("GPUX_CUDA_SCAN");
+  b->scan_pair = !(e && !strcmp(e, "plain"));
+  if (gpux_cuda_drv.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                       b->dev) != CUDA_SUCCESS ||
+      major < 9)
+    b->scan_pair = 0;
   return GPUX_SUCCESS;
 }
 
@@ -191,7 +176,8 @@ static gpux_status gpux_cuda_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
   void *args[] = {&out, &out_idx, &in, &in_idx, &aux, &outer, &len, &inner, &variant, &post,
                   &post_div};
 
-  f = q->b->reduce[kind][dt][lay];
+  GPUX_CUDA_GET_KERNEL(f, &q->b->reduce[kind][dt][lay],
+                       gpux_cuda_reduce_resolve(q->b, kind, dt, lay, &f));
   /* argmin/argmax may leave out the values (indices only); in_idx and aux only for the
    * kinds that read them */
   out = p->out.buf ? gpux_cuda_opnd_ptr(&p->out, p->out.dtype) : 0;
@@ -281,7 +267,7 @@ static gpux_status gpux_cuda_scan_state(gpux__bq *q, size_t bytes) {
 }
 
 static gpux_status gpux_cuda_scan(gpux__bq *q, const gpux__scan_pass *p) {
-  const gpux__bctx *b = q->b;
+  gpux__bctx *b = q->b;
   const int kind = p->kind, dt = p->dtype;
   gpux_cuda_grid g = {1, 1, 1, GPUX_CUDA_BLOCK, 1};
   gpux_status s = GPUX_SUCCESS;
@@ -292,7 +278,11 @@ static gpux_status gpux_cuda_scan(gpux__bq *q, const gpux__scan_pass *p) {
   CUresult r;
   void *args[] = {&out, &in, &rows, &len, &exclusive, &variant, &state, &ntiles};
 
-  f = b->scan[kind][dt];
+  /* first: b->scan_grid[kind][dt] is set with the handle */
+  GPUX_CUDA_GET_KERNEL(f, &b->scan[kind][dt],
+                       gpux_cuda_resolve(b, GPUX_CUDA_FAM_scan, &b->scan[kind][dt],
+                                         gpux_cuda_scan_names[kind][dt],
+                                         gpux_cuda_scan_kernel_init, kind, dt, &f));
   out = gpux_cuda_opnd_ptr(&p->out, p->out.dtype);
   in = gpux_cuda_opnd_ptr(&p->in, dt);
   rows = (long long)p->rows;
@@ -342,14 +332,13 @@ cleanup:
 
 static void gpux_cuda_reduce_install(gpux__backend_iface *it) { it->reduce = gpux_cuda_reduce; }
 const gpux_cuda_family gpux_cuda_fam_reduce = {
-    .load = gpux_cuda_reduce_load,
     .install = gpux_cuda_reduce_install,
     .query = -1,
 };
 
 static void gpux_cuda_scan_install(gpux__backend_iface *it) { it->scan = gpux_cuda_scan; }
 const gpux_cuda_family gpux_cuda_fam_scan = {
-    .load = gpux_cuda_scan_load,
+    .init = gpux_cuda_scan_init,
     .queue_release = gpux_cuda_scan_queue_release,
     .install = gpux_cuda_scan_install,
     .query = -1,
