@@ -392,11 +392,13 @@ static void test_expected_set(void **state) {
    * logical_not x 8 + bitwise_not and popcount x 3 integer dtypes, 2 layouts */
   assert_int_equal(nu, 2 * (4 * 7 + 14 * 4 + 8 + 2 * 3));
   size_t nr = sizeof k_reduce / sizeof k_reduce[0], ns = sizeof k_scan / sizeof k_scan[0];
-  /* reduce: 8 numeric kinds x 5 + any/all/cnt x 6 + 4 float kinds x 2, layouts r and c */
-  assert_int_equal(nr, 2 * (8 * 5 + 3 * 6 + 4 * 2));
+  /* reduce: 6 numeric kinds x 7 (the 5 numeric and the 2 half) + argmin_p/argmax_p x 5 (the
+   * partials of a half input are float32) + any/all/cnt x 8 + 4 float kinds x 4, layouts r
+   * and c */
+  assert_int_equal(nr, 2 * (6 * 7 + 2 * 5 + 3 * 8 + 4 * 4));
   assert_int_equal(GPUX_REDUCE_KIND_COUNT, 15);
-  /* scan: sum, prod x 5 numeric dtypes */
-  assert_int_equal(ns, 2 * 5);
+  /* scan: sum, prod x 7 (the 5 numeric and the 2 half) */
+  assert_int_equal(ns, 2 * 7);
   assert_int_equal(GPUX_SCAN_KIND_COUNT, 2);
   /* random: uniform and normal x f32 f64, integers x i32 i64, bernoulli x bool */
   size_t nrand = sizeof k_random / sizeof k_random[0];

@@ -53,19 +53,19 @@
 #define GPUX_H_CVT_F16 1
 #endif
 
-/* float32 bits -> float16 bits, round to nearest even */
+/* float32 bits -> float16 bits, round to nearest even. NaN: quiet, with the sign and the
+ * leading payload bits (a select after cvt, not a branch: a branch to the integer work made
+ * the compiler predicate all of it into every conversion) */
 #ifdef GPUX_H_CVT_F16
-GPUX_HFN GPUX_H_U16 gpux__f32_to_f16_bits(GPUX_H_U32 b);
 GPUX_HFN GPUX_H_U16 gpux_f32_to_f16(GPUX_H_U32 b) {
-  if ((b & 0x7fffffffu) > 0x7f800000u) return gpux__f32_to_f16_bits(b); /* NaN */
+  const GPUX_H_U32 a = b & 0x7fffffffu;
   unsigned short r;
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(__uint_as_float(b)));
-  return r;
+  return a > 0x7f800000u ? (GPUX_H_U16)(((b >> 16) & 0x8000u) | 0x7e00u | ((a >> 13) & 0x3ffu))
+                         : r;
 }
-GPUX_HFN GPUX_H_U16 gpux__f32_to_f16_bits(GPUX_H_U32 b) {
 #else
 GPUX_HFN GPUX_H_U16 gpux_f32_to_f16(GPUX_H_U32 b) {
-#endif
   const GPUX_H_U32 sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
   if (a > 0x7f800000u) return (GPUX_H_U16)(sign | 0x7e00u | ((a >> 13) & 0x3ffu)); /* NaN */
   const int e = (int)(a >> 23) - 127;
@@ -87,6 +87,7 @@ GPUX_HFN GPUX_H_U16 gpux_f32_to_f16(GPUX_H_U32 b) {
   if (rem > tie || (rem == tie && (h & 1u))) h++;
   return (GPUX_H_U16)(sign | h);
 }
+#endif
 /* float32 bits -> bfloat16 bits, round to nearest even (a carry may reach inf) */
 GPUX_HFN GPUX_H_U16 gpux_f32_to_bf16(GPUX_H_U32 b) {
   if ((b & 0x7fffffffu) > 0x7f800000u) return (GPUX_H_U16)((b >> 16) | 0x0040u); /* NaN */
@@ -146,12 +147,12 @@ GPUX_HFN GPUX_H_U16 gpux_i64_to_bf16(GPUX_H_I64 x) {
  * 21.10 reads with the sign bit still in it. */
 GPUX_HFN GPUX_H_U32 gpux_f16_to_f32(GPUX_H_U16 hv) {
   const GPUX_H_U32 h = hv, sign = (h & 0x8000u) << 16, a = h & 0x7fffu, m = h & 0x3ffu;
-  if (a >= 0x7c00u) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
 #ifdef GPUX_H_CVT_F16
-  float f;
+  float f; /* exact, inf included; NaN by the payload rule, selected */
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(hv));
-  return __float_as_uint(f);
+  return a > 0x7c00u ? (sign | 0x7fc00000u | (m << 13)) : __float_as_uint(f);
 #else
+  if (a >= 0x7c00u) return m ? (sign | 0x7fc00000u | (m << 13)) : (sign | 0x7f800000u);
   if (a < 0x400u) {
     if (!m) return sign;
     const GPUX_H_U32 p = 31u - GPUX_H_CLZ32(m); /* subnormal m * 2^-24: leading bit p (0..9) */

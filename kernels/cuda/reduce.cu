@@ -20,7 +20,8 @@
  *     over outer.
  *   RV_WARP (layout r, len <= 4096): one warp per row (8 rows per block, grid-stride over
  *     outer); lane t of the warp owns canonical lanes t + 32m (m = 0..7).
- *   RV_BLOCK: layout r: one block per (row, chunk): blockIdx.x over chunks, blockIdx.y over
+ *   RV_BLOCK: layout r: one block per (row, chunk) (inputs narrower than 4 bytes: two
+ *     full chunks c, c + gridDim.x at a time): blockIdx.x over chunks, blockIdx.y over
  *     rows. Layout c: 16 columns x 16 lane groups per block: blockIdx.x over column blocks,
  *     blockIdx.y over chunks, blockIdx.z over outer.
  *   RV_CVEC (layout c, 4-byte inputs, inner even, pointer 8-byte aligned, kinds of cvec_ok;
@@ -286,6 +287,30 @@ template <class K> __device__ __forceinline__ void red_r_block(const rargs<K> &p
     const typename K::C m = mean_of(p, o);
     for (u64 c = blockIdx.x; c < nparts; c += gridDim.x) {
       const u64 c0 = c * GPUX_RED_CHUNK, r0 = c0 + l;
+      if constexpr (sizeof(T) < 4 && !K::IDX_IN) {
+        /* Inputs narrower than 4 bytes: 16 loads are too few bytes in flight, so a block
+         * takes two full chunks at a time (c and c + gridDim.x, block-uniform), 32 loads,
+         * each chunk folded and reduced exactly as alone. */
+        const u64 c1 = c + gridDim.x;
+        if (c1 < nparts && len - c1 * GPUX_RED_CHUNK >= GPUX_RED_CHUNK) {
+          const u64 r1 = c1 * GPUX_RED_CHUNK + l;
+          const T *xb = p.in + (row + r0), *yb = p.in + (row + r1);
+          T x[GPUX_RED_ROWS], y[GPUX_RED_ROWS];
+          const long long xi[GPUX_RED_ROWS] = {};
+#pragma unroll
+          for (int k = 0; k < GPUX_RED_ROWS; ++k) {
+            x[k] = xb[(unsigned)k * GPUX_RED_LANES];
+            y[k] = yb[(unsigned)k * GPUX_RED_LANES];
+          }
+          A a = fold16<K>(x, xi, r0, m), b = fold16<K>(y, xi, r1, m);
+          a = tree_block<K>(a, sh);
+          if (l == 0) put(p, o * nparts + c, a, nparts == 1);
+          b = tree_block<K>(b, sh);
+          if (l == 0) put(p, o * nparts + c1, b, nparts == 1);
+          c = c1; /* the loop's step moves past both */
+          continue;
+        }
+      }
       T x[GPUX_RED_ROWS];
       long long xi[GPUX_RED_ROWS];
       A a;

@@ -203,7 +203,9 @@ static gpux_status gpux_cuda_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
                            GPUX_CUDA_MAX_GRID_X);
     } else {
       variant = GPUX_CUDA_RV_BLOCK;
-      g.gx = gpux_cuda_cap(nparts, GPUX_CUDA_MAX_GRID_X);
+      /* inputs narrower than 4 bytes: a block takes two chunks at a time (reduce.cu) */
+      g.gx = gpux_cuda_cap(gpux_cuda_dt_size[dt] < 4 ? gpux_cuda_ceil_div(nparts, 2) : nparts,
+                           GPUX_CUDA_MAX_GRID_X);
       g.gy = gpux_cuda_cap((uint64_t)outer, GPUX_CUDA_MAX_GRID_YZ);
     }
   } else if (len <= GPUX_CUDA_RED_THREAD_MAX_C) {
