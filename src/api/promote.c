@@ -66,13 +66,6 @@ GPUX_API gpux_status gpux_result_type(gpux_dtype *out, gpux_dtype a, gpux_dtype 
   return GPUX_SUCCESS;
 }
 
-/* the least and greatest integer dtype d holds (integer kinds only) */
-static void int_range(gpux_dtype d, double *lo, double *hi) {
-  const int digits = info[d].digits;
-  *hi = ldexp(1.0, digits) - 1.0;
-  *lo = info[d].kind == 'i' ? -ldexp(1.0, digits) : 0.0;
-}
-
 GPUX_API gpux_status gpux_result_type_scalar(gpux_dtype *out, gpux_dtype a,
                                              gpux_scalar_kind kind, double value) {
   GPUX__API_FN();
@@ -90,10 +83,9 @@ GPUX_API gpux_status gpux_result_type_scalar(gpux_dtype *out, gpux_dtype a,
                              value);
     const gpux_dtype d = info[a].kind == 'b' ? GPUX_INT64 : a;
     if (info[d].kind == 'i' || info[d].kind == 'u') {
-      double lo, hi;
-      int_range(d, &lo, &hi);
-      /* hi of int64 rounds up to 2^63 as a double: < excludes it */
-      if (value < lo || (d == GPUX_INT64 ? value >= ldexp(1.0, 63) : value > hi))
+      /* d holds [-2^digits (signed) or 0, 2^digits): both bounds exact as doubles */
+      const double top = ldexp(1.0, info[d].digits), lo = info[d].kind == 'i' ? -top : 0.0;
+      if (value < lo || value >= top)
         return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "the integer %.17g is out of the range of %s",
                                value, gpux_dtype_name(d));
     }

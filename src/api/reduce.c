@@ -57,10 +57,12 @@ static const op_info op_table[GPUX_REDUCE_OP_COUNT] = {
 static int is_half(gpux_dtype dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
 static int is_float(gpux_dtype dt) { return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64 || is_half(dt); }
 
-/* The dtype a kernel of `kind` writes for input dtype `in` (gpux_kernels.h): float16 and
- * bfloat16 compute in float32. */
+/* The dtype an input computes in: float16 and bfloat16 in float32 (gpux_kernels.h). */
+static gpux_dtype comp_dtype(gpux_dtype in) { return is_half(in) ? GPUX_FLOAT32 : in; }
+
+/* The dtype a kernel of `kind` writes for input dtype `in`. */
 static gpux_dtype acc_dtype(int kind, gpux_dtype in) {
-  gpux_dtype c = is_half(in) ? GPUX_FLOAT32 : in;
+  gpux_dtype c = comp_dtype(in);
   switch (kind_acc[kind]) {
     case GPUX_RACC_WIDE: return is_float(c) ? c : GPUX_INT64;
     case GPUX_RACC_BOOL: return GPUX_BOOL;
@@ -403,7 +405,7 @@ static gpux_status reduce_into(struct gpux_array *out, gpux_reduce_op op, const 
    * into res, copied after (or cast: a float32 result of a half input is rounded once). */
   int arg = is_arg(oi->kind);
   gpux_dtype kdt = arg ? GPUX_INT64 : acc_dtype(oi->kind, src->dtype);
-  gpux_dtype cdt = acc_dtype(RK_min, src->dtype); /* the compute dtype: values, means */
+  gpux_dtype cdt = comp_dtype(src->dtype); /* of the argmin/argmax values and the means */
   struct gpux_array *dst = out;
   if (!gpux__is_contiguous(out) || out->dtype != kdt) {
     s = gpux__array_new(&res, ctx, kdt, out->ndim, out->shape);
