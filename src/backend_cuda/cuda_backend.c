@@ -106,7 +106,8 @@ static gpux_status gpux_cuda_device_info(int index, gpux__devinfo *info) {
 
 /* The kernel families (GPUX__KERNEL_FAMILIES), set up with the context in this order and
  * unloaded in reverse. Each module is loaded on the first launch of one of its kernels
- * (gpux_cuda_resolve): a context costs no module loads and no lookups until it runs
+ * (gpux_cuda_resolve): a context loads only the copy family's, as a probe that the device
+ * can run the fatbins (gpux_cuda_context_create), and resolves no kernel until it runs
  * something, and then only those of the kernels it runs. */
 static const struct {
   const gpux_cuda_family *fam;
@@ -236,6 +237,14 @@ static gpux_status gpux_cuda_context_create(int index, gpux__bctx **out) {
     goto cleanup;
   }
   s = gpux_cuda_init_families(b);
+  if (s != GPUX_SUCCESS) goto cleanup;
+  /* Load one module now, the small copy family's (which most programs use), as a probe: a
+   * device the fatbins have no code for (an older architecture, or a driver too old for
+   * their PTX) fails here, where GPUX_BACKEND=auto can still move on to OpenCL, rather than
+   * at a first launch. */
+  s = gpux_cuda_module_load(&b->mod[GPUX_CUDA_FAM_copy],
+                            gpux_cuda_families[GPUX_CUDA_FAM_copy].fatbin,
+                            gpux_cuda_families[GPUX_CUDA_FAM_copy].what);
   if (s != GPUX_SUCCESS) goto cleanup;
   *out = b;
   b = NULL;
