@@ -187,9 +187,14 @@ static char dtype_kind(gpux_dtype dt) {
     case GPUX_FLOAT64:
     case GPUX_FLOAT16:
     case GPUX_BFLOAT16: return 'f';
+    case GPUX_INT8:
+    case GPUX_INT16:
     case GPUX_INT32:
     case GPUX_INT64: return 'i';
-    case GPUX_UINT8: return 'u';
+    case GPUX_UINT8:
+    case GPUX_UINT16:
+    case GPUX_UINT32:
+    case GPUX_UINT64: return 'u';
     case GPUX_BOOL: return 'b';
     default: return 0;
   }

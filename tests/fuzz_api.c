@@ -178,10 +178,11 @@ static gpux_dtype rand_dtype(void) {
   }
 }
 
-static gpux_dtype rand_compute_dtype(void) { /* float32 .. bool, mostly */
+static gpux_dtype rand_compute_dtype(void) { /* the GPUX_DT_ALL dtypes, mostly */
+  static const gpux_dtype all[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
   if (chance(8)) return rand_dtype();
   for (;;) {
-    gpux_dtype dt = (gpux_dtype)rnd(0, GT_COMPUTE_DTYPES - 1);
+    gpux_dtype dt = all[rnd(0, GT_COMPUTE_DTYPES - 1)];
     if (gt_dtype_available(dt)) return dt;
   }
 }
@@ -522,11 +523,14 @@ static void make_operand(fz_arr *x, gpux_dtype dt, int ndim, const int64_t *shap
       t.dl_tensor.data = x->n ? x->host : NULL;
       t.dl_tensor.device.device_type = kDLCPU;
       t.dl_tensor.ndim = ndim;
-      static const struct { uint8_t code, bits; } dl[8] = {
-          {kDLFloat, 32}, {kDLFloat, 64}, {kDLInt, 32}, {kDLInt, 64},
-          {kDLUInt, 8},   {kDLBool, 8},   {kDLFloat, 16}, {kDLBfloat, 16}};
-      t.dl_tensor.dtype.code = dl[dt].code;
-      t.dl_tensor.dtype.bits = dl[dt].bits;
+      /* DLPack's code from the dtype's kind (bfloat16 has its own), bits from its size */
+      const int kind = ref_dtype_is_half(dt) ? (dt == GPUX_BFLOAT16 ? 'B' : 'f')
+                       : ref_dtype_is_float(dt) ? 'f'
+                       : dt == GPUX_BOOL ? 'b'
+                       : ref_int_min(dt) < 0 ? 'i' : 'u';
+      t.dl_tensor.dtype.code = kind == 'f' ? kDLFloat : kind == 'B' ? kDLBfloat
+                               : kind == 'b' ? kDLBool : kind == 'i' ? kDLInt : kDLUInt;
+      t.dl_tensor.dtype.bits = (uint8_t)(8 * ref_dtype_size(dt));
       t.dl_tensor.dtype.lanes = 1;
       t.dl_tensor.shape = (int64_t *)shape;
       t.dl_tensor.strides = chance(50) ? st : NULL;
@@ -753,6 +757,7 @@ static double exact_scalar(gpux_dtype dt, gt_domain dom) {
   ref_value v = ref_load(dt, buf, 0);
   if (ref_dtype_is_float(dt)) return v.f;
   if (dt == GPUX_INT64 && (v.i > (1LL << 53) || v.i < -(1LL << 53))) return (double)(v.i >> 11);
+  if (dt == GPUX_UINT64 && (uint64_t)v.i > (1ULL << 53)) return (double)((uint64_t)v.i >> 11);
   return (double)v.i;
 }
 
@@ -1018,6 +1023,7 @@ static void act_reduce(void) {
     char one[8];
     int rc1 = ref_reduce_axes_canon(op, dt, nd, S, a.host, all, ddof, one);
     if (is_moment(op)) st = op == GPUX_REDUCE_VAR ? gpux_var_scalar(&v, a.h, ddof) : gpux_std_scalar(&v, a.h, ddof);
+    else if (want_i && rdt == GPUX_UINT64) st = gpux_reduce_scalar_u64((uint64_t *)&vi, op, a.h);
     else if (want_i) st = gpux_reduce_scalar_i64(&vi, op, a.h);
     else st = gpux_reduce_scalar(&v, op, a.h);
     desc_add(" scalar form (n %" PRId64 ")", nall);
@@ -1030,7 +1036,7 @@ static void act_reduce(void) {
     if (want_i) GT_ASSERT(vi == w.i, "%s: %" PRId64 ", canonical %" PRId64, g_desc, vi, w.i);
     else if (ref_dtype_is_float(rdt))
       GT_ASSERT(v == w.f || (isnan(v) && isnan(w.f)), "%s: %.17g, canonical %.17g", g_desc, v, w.f);
-    else GT_ASSERT(v == (double)w.i, "%s: %.17g, canonical %" PRId64, g_desc, v, w.i);
+    else GT_ASSERT(v == ref_int_to_double(rdt, w.i), "%s: %.17g, canonical %" PRId64, g_desc, v, w.i);
     return;
   }
   fz_out out;
@@ -1367,10 +1373,16 @@ static void act_create(void) {
   check_ew("range", dt, got, want, n, tol, dt, NULL, NULL);
 }
 
+/* an integer dtype (random integers take them all: GPUX_DT_RINT) */
+static gpux_dtype rand_int_dtype(void) {
+  static const gpux_dtype d[] = {GPUX_DT_INTEGER(GT__DT, _)};
+  return d[rnd(0, (int64_t)(sizeof d / sizeof d[0]) - 1)];
+}
+
 static void act_random(void) {
   gpux_random_kind kind = (gpux_random_kind)rnd(0, 3);
   gpux_dtype dt = kind == GPUX_RANDOM_BERNOULLI ? GPUX_BOOL
-                  : kind == GPUX_RANDOM_INTEGERS ? (chance(50) ? GPUX_INT32 : GPUX_INT64)
+                  : kind == GPUX_RANDOM_INTEGERS ? rand_int_dtype()
                   : (chance(50) || !gt_dtype_available(GPUX_FLOAT64) ? GPUX_FLOAT32 : GPUX_FLOAT64);
   int nd;
   int64_t S[GPUX_MAX_DIMS];
@@ -1386,11 +1398,14 @@ static void act_random(void) {
     case GPUX_RANDOM_UNIFORM: fa = gt_rng_uniform(&R, -10, 10); fb = fa + gt_rng_uniform(&R, 1e-3, 100); break;
     case GPUX_RANDOM_NORMAL: fa = gt_rng_uniform(&R, -10, 10); fb = gt_rng_uniform(&R, 0, 5); break;
     case GPUX_RANDOM_INTEGERS:
-      ia = dt == GPUX_INT32 ? rnd(INT32_MIN, INT32_MAX - 1) : (int64_t)gt_rng_u64(&R);
+    {
+      /* [lo, top]: the dtype's values the int64 bounds can spell (uint64: below 2^63) */
+      const int64_t lo = ref_int_min(dt), top = dt == GPUX_UINT64 ? INT64_MAX : ref_int_max(dt);
+      ia = dt == GPUX_INT64 ? (int64_t)gt_rng_u64(&R) : rnd(lo, top - 1);
       if (ia == INT64_MAX) ia--;
-      ib = chance(50) && ia < INT64_MAX - 100 ? ia + rnd(1, 100)
-                                              : rnd(ia + 1, dt == GPUX_INT32 ? (int64_t)INT32_MAX + 1 : INT64_MAX);
-      if (dt == GPUX_INT32 && ib > (int64_t)INT32_MAX + 1) ib = (int64_t)INT32_MAX + 1;
+      ib = chance(50) && ia < top - 100 ? ia + rnd(1, 100) : rnd(ia + 1, top);
+      if (dt != GPUX_INT64 && dt != GPUX_UINT64 && chance(20)) ib = top + 1; /* the end */
+    }
       break;
     default: fa = chance(20) ? (double)rnd(0, 1) : gt_rng_unit(&R); break;
   }

@@ -29,9 +29,10 @@ static void expect_bytes_equal(const char *label, gpux_dtype dt, const void *got
 
 static void test_dtype_queries(void **state) {
   (void)state;
-  static const char *names[] = {"float32", "float64", "int32", "int64",
-                                "uint8",   "bool",    "float16", "bfloat16"};
-  static const size_t sizes[] = {4, 8, 4, 8, 1, 1, 2, 2};
+  static const char *names[] = {"float32", "float64", "int32",  "int64",  "uint8",
+                                "bool",    "float16", "bfloat16", "int8", "int16",
+                                "uint16",  "uint32",  "uint64"};
+  static const size_t sizes[] = {4, 8, 4, 8, 1, 1, 2, 2, 1, 2, 2, 4, 8};
   assert_int_equal(GPUX_DTYPE_COUNT, sizeof sizes / sizeof sizes[0]);
   for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
     assert_non_null(gpux_dtype_name((gpux_dtype)d));
@@ -1073,9 +1074,9 @@ static void test_cast(void **state) {
 
 int main(void) {
   gt_init("test_array");
-  static struct CMUnitTest tests[64];
-  static cast_case cc[36];
-  static char names[36][48];
+  static struct CMUnitTest tests[64 + GT_COMPUTE_DTYPES * GT_COMPUTE_DTYPES];
+  static cast_case cc[GT_COMPUTE_DTYPES * GT_COMPUTE_DTYPES];
+  static char names[GT_COMPUTE_DTYPES * GT_COMPUTE_DTYPES][48];
   size_t n = 0;
 #define ADD(f) tests[n++] = (struct CMUnitTest){#f, f, NULL, NULL, NULL}
   ADD(test_dtype_queries);

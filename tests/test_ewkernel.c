@@ -43,7 +43,9 @@ typedef struct dt_case {
 } dt_case;
 
 static const dt_case k_f32 = {GPUX_FLOAT32}, k_f64 = {GPUX_FLOAT64}, k_i32 = {GPUX_INT32},
-                     k_i64 = {GPUX_INT64}, k_u8 = {GPUX_UINT8};
+                     k_i64 = {GPUX_INT64}, k_u8 = {GPUX_UINT8}, k_i8 = {GPUX_INT8},
+                     k_i16 = {GPUX_INT16}, k_u16 = {GPUX_UINT16}, k_u32 = {GPUX_UINT32},
+                     k_u64 = {GPUX_UINT64};
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -126,6 +128,11 @@ static gpux_arg scalar_of(gpux_dtype dt, double v) {
     case GPUX_INT32: return gpux_arg_i32((int32_t)v);
     case GPUX_INT64: return gpux_arg_i64((int64_t)v);
     case GPUX_UINT8: return gpux_arg_u8((uint8_t)v);
+    case GPUX_INT8: return gpux_arg_i8((int8_t)v);
+    case GPUX_INT16: return gpux_arg_i16((int16_t)v);
+    case GPUX_UINT16: return gpux_arg_u16((uint16_t)v);
+    case GPUX_UINT32: return gpux_arg_u32((uint32_t)v);
+    case GPUX_UINT64: return gpux_arg_u64((uint64_t)v);
     default: return gpux_arg_bool(v != 0);
   }
 }
@@ -963,7 +970,7 @@ static void test_divmod(void **state) {
     gt_rng_seed(&r, 191);
     for (int64_t i = base; i < base + 2000; i++) {
       ref_value v;
-      v.i = gt_rng_int(&r, dt == GPUX_UINT8 ? 0 : -9, 9);
+      v.i = gt_rng_int(&r, ref_int_min(dt) == 0 ? 0 : -9, 9);
       ref_store(dt, hb, i, v);
     }
   }
@@ -1470,6 +1477,16 @@ int main(void) {
       {"ops_prelude_int32", test_ops_prelude, &k_i32},
       {"ops_prelude_int64", test_ops_prelude, &k_i64},
       {"ops_prelude_uint8", test_ops_prelude, &k_u8},
+      {"ops_prelude_int8", test_ops_prelude, &k_i8},
+      {"ops_prelude_int16", test_ops_prelude, &k_i16},
+      {"ops_prelude_uint16", test_ops_prelude, &k_u16},
+      {"ops_prelude_uint32", test_ops_prelude, &k_u32},
+      {"ops_prelude_uint64", test_ops_prelude, &k_u64},
+      {"divmod_int8", test_divmod, &k_i8},
+      {"divmod_uint16", test_divmod, &k_u16},
+      {"divmod_uint64", test_divmod, &k_u64},
+      {"fusion_misc_int16", test_fusion_misc, &k_i16},
+      {"fusion_misc_uint32", test_fusion_misc, &k_u32},
       {"half_exprs", test_half_exprs, NULL},
       {"empty", test_empty, NULL},
       {"errors_params", test_errors_params, NULL},

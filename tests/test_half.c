@@ -160,6 +160,17 @@ static void *gen_source(gpux_dtype dt, gpux_dtype hdt, int64_t n, uint64_t seed)
       case GPUX_INT64: ((int64_t *)p)[i] = gen_int(hdt, GPUX_INT64, &s); break;
       case GPUX_UINT8: ((uint8_t *)p)[i] = (uint8_t)rng_next(&s); break;
       case GPUX_BOOL: ((uint8_t *)p)[i] = (uint8_t)(rng_next(&s) & 1); break;
+      case GPUX_INT8:
+      case GPUX_INT16:
+      case GPUX_UINT16:
+      case GPUX_UINT32:
+      case GPUX_UINT64: { /* the int64 values wrapped (16 bits and less: every pattern once) */
+        ref_value v;
+        v.i = ref_wrap(dt, (uint64_t)gen_int(hdt, GPUX_INT64, &s));
+        if (i < 65536 && n >= 65536 && ref_dtype_size(dt) <= 2) v.i = ref_wrap(dt, (uint64_t)i);
+        ref_store(dt, p, i, v);
+        break;
+      }
       default: { /* a half: every bit pattern is a value to convert */
         uint16_t h = (uint16_t)rng_next(&s);
         if (i < 65536 && n >= 65536) h = (uint16_t)i; /* every pattern once */
@@ -207,8 +218,8 @@ static void test_dtype_info(void **state) {
   assert_string_equal(gpux_dtype_name(GPUX_BFLOAT16), "bfloat16");
   assert_int_equal(gpux_dtype_size(GPUX_FLOAT16), 2);
   assert_int_equal(gpux_dtype_size(GPUX_BFLOAT16), 2);
-  assert_int_equal(GPUX_DTYPE_COUNT, 8);
-  assert_null(gpux_dtype_name((gpux_dtype)8));
+  assert_int_equal(GPUX_DTYPE_COUNT, 13);
+  assert_null(gpux_dtype_name((gpux_dtype)GPUX_DTYPE_COUNT));
   /* the reference itself, on values known by heart */
   assert_int_equal(ref_half_from_f64(GPUX_FLOAT16, 1.0), 0x3c00);
   assert_int_equal(ref_half_from_f64(GPUX_FLOAT16, 65504.0), 0x7bff);
@@ -232,6 +243,9 @@ static void test_dtype_info(void **state) {
   assert_int_equal(ref_half_from_f32(GPUX_FLOAT16, bits_f32(0x7fa00000u)), 0x7f00);
   assert_int_equal(ref_half_from_i64(GPUX_BFLOAT16, (int64_t)0x2020001), 0x4c01); /* > tie */
   assert_int_equal(ref_half_from_i64(GPUX_BFLOAT16, (int64_t)0x2020000), 0x4c00); /* tie */
+  /* uint64 beyond 2^63 in one rounding (through float32 it would round twice) */
+  assert_int_equal(ref_half_from_u64(GPUX_BFLOAT16, UINT64_C(0x8080000000000001)), 0x5f01);
+  assert_int_equal(ref_half_from_u64(GPUX_BFLOAT16, UINT64_C(0xff7fffffffffffff)), 0x5f7f);
   assert_true(ref_half_to_f32(GPUX_FLOAT16, 0x0001) == 0x1p-24f);
   assert_true(ref_half_to_f32(GPUX_BFLOAT16, 0x0001) == 0x1p-133f);
   assert_true(ref_half_to_f64(GPUX_FLOAT16, 0xfc00) == -INFINITY);

@@ -377,7 +377,7 @@ static void test_expected_set(void **state) {
   size_t nb = sizeof k_binary / sizeof k_binary[0], nu = sizeof k_unary / sizeof k_unary[0];
   size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
   size_t nst = sizeof k_dt_storage / sizeof k_dt_storage[0];
-  assert_int_equal(ndt, 6);
+  assert_int_equal(ndt, 11); /* f32 f64, 8 integers, bool */
   assert_int_equal(nst, GPUX_KDT_COUNT);
   assert_int_equal(GPUX_KDT_f16, 6);
   assert_int_equal(GPUX_KDT_bf16, 7);
@@ -385,27 +385,27 @@ static void test_expected_set(void **state) {
   size_t ngemm_half = sizeof k_gemm_cuda / sizeof k_gemm_cuda[0];
   assert_int_equal(ngemm, 4);      /* f32 f64 i32 i64 */
   assert_int_equal(ngemm_half, 2); /* f16 bf16, CUDA only */
-  /* binary: 8 numeric ops x 7 dtypes (the 5 numeric and the 2 half) + 9 every-dtype ops x
-   * 8 + 3 bitwise ops x 4 (integers and bool) + 2 shifts x 3 integer dtypes, 3 layouts */
-  assert_int_equal(nb, 3 * (8 * 7 + 9 * 8 + 3 * 4 + 2 * 3));
-  /* unary: 4 numeric ops x 7 + 14 float ops x 4 (float32, float64, the half dtypes) +
-   * logical_not x 8 + bitwise_not and popcount x 3 integer dtypes, 2 layouts */
-  assert_int_equal(nu, 2 * (4 * 7 + 14 * 4 + 8 + 2 * 3));
+  /* binary: 8 numeric ops x 12 dtypes (2 float, 8 integer, 2 half) + 9 every-dtype ops x
+   * 13 + 3 bitwise ops x 9 (integers and bool) + 2 shifts x 8 integer dtypes, 3 layouts */
+  assert_int_equal(nb, 3 * (8 * 12 + 9 * 13 + 3 * 9 + 2 * 8));
+  /* unary: 4 numeric ops x 12 + 14 float ops x 4 (float32, float64, the half dtypes) +
+   * logical_not x 13 + bitwise_not and popcount x 8 integer dtypes, 2 layouts */
+  assert_int_equal(nu, 2 * (4 * 12 + 14 * 4 + 13 + 2 * 8));
   size_t nr = sizeof k_reduce / sizeof k_reduce[0], ns = sizeof k_scan / sizeof k_scan[0];
-  /* reduce: 6 numeric kinds x 7 (the 5 numeric and the 2 half) + argmin_p/argmax_p x 5 (the
-   * partials of a half input are float32) + any/all/cnt x 8 + 4 float kinds x 4, layouts r
-   * and c */
-  assert_int_equal(nr, 2 * (6 * 7 + 2 * 5 + 3 * 8 + 4 * 4));
+  /* reduce: 6 numeric kinds x 12 (the 10 numeric and the 2 half) + argmin_p/argmax_p x 10
+   * (the partials of a half input are float32) + any/all/cnt x 13 + 4 float kinds x 4,
+   * layouts r and c */
+  assert_int_equal(nr, 2 * (6 * 12 + 2 * 10 + 3 * 13 + 4 * 4));
   assert_int_equal(GPUX_REDUCE_KIND_COUNT, 15);
-  /* scan: sum, prod x 7 (the 5 numeric and the 2 half) */
-  assert_int_equal(ns, 2 * 7);
+  /* scan: sum, prod x 12 (the 10 numeric and the 2 half) */
+  assert_int_equal(ns, 2 * 12);
   assert_int_equal(GPUX_SCAN_KIND_COUNT, 2);
-  /* random: uniform and normal x f32 f64, integers x i32 i64, bernoulli x bool */
+  /* random: uniform and normal x f32 f64, integers x the 8 integer dtypes, bernoulli x bool */
   size_t nrand = sizeof k_random / sizeof k_random[0];
-  assert_int_equal(nrand, 7);
+  assert_int_equal(nrand, 2 * 2 + 8 + 1);
   assert_int_equal(GPUX_RANDOM_KIND_COUNT, 4);
-  /* where x 8 dtypes x 2 layouts; fill, arange, linspace and casts (every pair, c and n)
-   * over the 8 storage dtypes; copies by size; native GEMM; random */
+  /* where x 13 dtypes x 2 layouts; fill, arange, linspace and casts (every pair, c and n)
+   * over the 13 storage dtypes; copies by size; native GEMM; random */
   assert_int_equal(sizeof k_dt_where / sizeof k_dt_where[0], nst);
   assert_int_equal(exp.n,
                    nb + nu + nr + ns + 2 * nst + nst * (3 + 2 * nst) + 2 * 4 + ngemm + nrand);

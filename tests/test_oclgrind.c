@@ -19,10 +19,8 @@
 #define N_SMALL 37
 #define N_CHUNKS (2 * 4096 + 5) /* passes and tiles of the reductions and scans */
 
-static const gpux_dtype k_compute[GT_COMPUTE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
-                                                       GPUX_INT64,   GPUX_UINT8,   GPUX_BOOL};
-static const gpux_dtype k_storage[GT_STORAGE_DTYPES] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,   GPUX_INT64,
-                                        GPUX_UINT8,   GPUX_BOOL,    GPUX_FLOAT16, GPUX_BFLOAT16};
+static const gpux_dtype k_compute[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
+static const gpux_dtype k_storage[GT_STORAGE_DTYPES] = GT_STORAGE_DTYPE_INIT;
 static int g_kernels; /* cases run: each is at least one kernel launch */
 
 static void *host_random(gpux_dtype dt, int64_t n, gt_domain dom, uint64_t seed) {

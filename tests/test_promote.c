@@ -16,6 +16,11 @@
 #define B8 GPUX_BOOL
 #define F16 GPUX_FLOAT16
 #define BF16 GPUX_BFLOAT16
+#define I8 GPUX_INT8
+#define I16 GPUX_INT16
+#define U16 GPUX_UINT16
+#define U32 GPUX_UINT32
+#define U64 GPUX_UINT64
 
 /* np.result_type for the dtypes NumPy has (numpy 2.x), bfloat16 as ml_dtypes and PyTorch
  * promote it with the others (uint8 and bool fit; int32 and int64 do not, as with float16;
@@ -30,7 +35,19 @@ static const struct {
     {I32, F64, F64},  {I64, I64, I64},  {I64, F16, F64},  {I64, BF16, F64}, {I64, F32, F64},
     {I64, F64, F64},  {F16, F16, F16},  {F16, BF16, F32}, {F16, F32, F32},  {F16, F64, F64},
     {BF16, BF16, BF16}, {BF16, F32, F32}, {BF16, F64, F64}, {F32, F32, F32}, {F32, F64, F64},
-    {F64, F64, F64}};
+    {F64, F64, F64},
+    /* the other integer widths (NumPy 2: uint64 with a signed integer gives float64) */
+    {B8, I8, I8},     {B8, I16, I16},   {B8, U16, U16},   {B8, U32, U32},   {B8, U64, U64},
+    {U8, I8, I16},    {U8, I16, I16},   {U8, U16, U16},   {U8, U32, U32},   {U8, U64, U64},
+    {I8, I8, I8},     {I8, I16, I16},   {I8, I32, I32},   {I8, I64, I64},   {I8, U16, I32},
+    {I8, U32, I64},   {I8, U64, F64},   {I8, F16, F16},   {I8, BF16, BF16}, {I8, F32, F32},
+    {I8, F64, F64},   {I16, I16, I16},  {I16, I32, I32},  {I16, I64, I64},  {I16, U16, I32},
+    {I16, U32, I64},  {I16, U64, F64},  {I16, F16, F32},  {I16, BF16, F32}, {I16, F32, F32},
+    {I16, F64, F64},  {U16, U16, U16},  {U16, U32, U32},  {U16, U64, U64},  {U16, I32, I32},
+    {U16, I64, I64},  {U16, F16, F32},  {U16, BF16, F32}, {U16, F32, F32},  {U16, F64, F64},
+    {U32, U32, U32},  {U32, U64, U64},  {U32, I32, I64},  {U32, I64, I64},  {U32, F16, F64},
+    {U32, BF16, F64}, {U32, F32, F64},  {U32, F64, F64},  {U64, U64, U64},  {U64, I32, F64},
+    {U64, I64, F64},  {U64, F16, F64},  {U64, BF16, F64}, {U64, F32, F64},  {U64, F64, F64}};
 
 static void test_result_type(void **state) {
   (void)state;

@@ -10,7 +10,8 @@
  *                [-3.5, 7.25), [0.1, 0.7), [1e6, 1e6 + 1) (fma rounds up to high: the value
  *                below high instead); normal standard and (mean, std), std 0; integers
  *                [0, 1), [0, 3), [-7, 1000003), [INT32_MIN, 2^31), ranges that do not divide
- *                2^32, [-2^62, 2^62 + 12345), [INT64_MIN, INT64_MAX); bernoulli p = 0, 0.3, 1)
+ *                2^32, [-2^62, 2^62 + 12345), [INT64_MIN, INT64_MAX); the other integer
+ *                dtypes over their whole range and a part of it; bernoulli p = 0, 0.3, 1)
  *                at sizes 0, 1, 2, 3, 5, 1001, 4099 and positions 0, 1, 2, 3, 5, 2^32 - 1,
  *                2^40 - 3, 2^40 + 2 (draws that start mid-block), several seeds and streams
  *                (up to 2^63 - 1), into outputs poisoned with NaN / 0x7f bytes:
@@ -132,6 +133,16 @@ static const rcase k_cases[] = {
     {INTS, GPUX_INT64, 0, 0, -P62, P62 + 12345},
     {INTS, GPUX_INT64, 0, 0, INT64_MIN, INT64_MAX},
     {INTS, GPUX_INT64, 0, 0, -5, 3 * (P62 / 2) + 7}, /* range 3 2^61 + 12 */
+    {INTS, GPUX_INT8, 0, 0, -128, 128},
+    {INTS, GPUX_INT8, 0, 0, -3, 7},
+    {INTS, GPUX_UINT8, 0, 0, 0, 256},
+    {INTS, GPUX_INT16, 0, 0, -32768, 32768},
+    {INTS, GPUX_INT16, 0, 0, -7, 1003},
+    {INTS, GPUX_UINT16, 0, 0, 0, 65536},
+    {INTS, GPUX_UINT32, 0, 0, 0, 2 * P31},
+    {INTS, GPUX_UINT32, 0, 0, 5, 5 + 3000000019LL},
+    {INTS, GPUX_UINT64, 0, 0, 0, INT64_MAX},
+    {INTS, GPUX_UINT64, 0, 0, 3, 3 * (P62 / 2) + 7},
     {BERN, GPUX_BOOL, 0.0, 0, 0, 0},
     {BERN, GPUX_BOOL, 0.3, 0, 0, 0},
     {BERN, GPUX_BOOL, 1.0, 0, 0, 0},
@@ -197,17 +208,13 @@ static gpux_status host_draw(const rcase *c, void *dst, int64_t first, int64_t n
 }
 
 static double fval(gpux_dtype dt, const void *p, int64_t i) {
-  switch ((int)dt) {
-    case GPUX_FLOAT32: return ((const float *)p)[i];
-    case GPUX_FLOAT64: return ((const double *)p)[i];
-    case GPUX_INT32: return ((const int32_t *)p)[i];
-    case GPUX_INT64: return (double)((const int64_t *)p)[i];
-    default: return ((const uint8_t *)p)[i];
-  }
+  const ref_value v = ref_load(dt, p, i);
+  return ref_dtype_is_float(dt) ? v.f : ref_int_to_double(dt, v.i);
 }
 
 static void fmt_val(char *b, size_t cap, gpux_dtype dt, const void *p, int64_t i) {
-  if (dt == GPUX_INT64) snprintf(b, cap, "%" PRId64, ((const int64_t *)p)[i]);
+  if (dt == GPUX_UINT64) snprintf(b, cap, "%" PRIu64, ((const uint64_t *)p)[i]);
+  else if (ref_dtype_is_int(dt)) snprintf(b, cap, "%" PRId64, ref_load(dt, p, i).i);
   else if (dt == GPUX_FLOAT32) snprintf(b, cap, "%.9g (0x%08x)", ((const float *)p)[i],
                                         ((const uint32_t *)p)[i]);
   else snprintf(b, cap, "%.17g", fval(dt, p, i));
@@ -338,7 +345,7 @@ static void check_one(const rcase *c, int64_t n, uint64_t seed, uint64_t stream,
       double hi = c->dt == GPUX_FLOAT32 ? (double)(float)c->fb : c->fb;
       GT_ASSERT(v >= lo && v < hi, "%s: [%" PRId64 "] = %.17g outside [low, high)", label, i, v);
     } else if (c->kind == INTS) {
-      int64_t x = c->dt == GPUX_INT32 ? ((int32_t *)dev)[i] : ((int64_t *)dev)[i];
+      int64_t x = ref_load(c->dt, dev, i).i; /* uint64: ranges below 2^63 */
       GT_ASSERT(x >= c->ia && x < c->ib, "%s: [%" PRId64 "] = %" PRId64 " outside [low, high)",
                 label, i, x);
     } else if (c->kind == BERN) {
@@ -1269,8 +1276,8 @@ static void test_errors(void **state) {
     EXPECT_ERR(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_random_uniform(not_float[k], g, 0, 1), gt_dtype_str(dt));
     EXPECT_ERR(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_random_normal(not_float[k], g, 0, 1), gt_dtype_str(dt));
   }
-  gpux_array_t not_int[6] = {f32, f64, b8, u8, h16, bf16};
-  for (int k = 0; k < 6; k++) {
+  gpux_array_t not_int[5] = {f32, f64, b8, h16, bf16};
+  for (int k = 0; k < 5; k++) {
     if (!not_int[k]) continue;
     gpux_dtype dt;
     GT_OK(gpux_array_dtype(&dt, not_int[k]));
@@ -1287,7 +1294,12 @@ static void test_errors(void **state) {
   EXPECT_ERR(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_rand(&o, gt_ctx, g, GPUX_FLOAT16, 1, s5), "float16");
   EXPECT_ERR(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_randn(&o, gt_ctx, g, GPUX_BFLOAT16, 1, s5), "bfloat16");
   EXPECT_ERR(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_randint(&o, gt_ctx, g, GPUX_FLOAT32, 1, s5, 0, 3), "float32");
-  EXPECT_ERR(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_randint(&o, gt_ctx, g, GPUX_UINT8, 1, s5, 0, 3), "uint8");
+  EXPECT_ERR(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_randint(&o, gt_ctx, g, GPUX_BOOL, 1, s5, 0, 2), "bool");
+  /* integer dtypes: [low, high) within the dtype */
+  EXPECT_ERR(GPUX_ERROR_INVALID_ARGUMENT, gpux_randint(&o, gt_ctx, g, GPUX_UINT8, 1, s5, 0, 257), "uint8");
+  EXPECT_ERR(GPUX_ERROR_INVALID_ARGUMENT, gpux_randint(&o, gt_ctx, g, GPUX_INT8, 1, s5, -129, 0), "int8");
+  EXPECT_ERR(GPUX_ERROR_INVALID_ARGUMENT, gpux_randint(&o, gt_ctx, g, GPUX_UINT64, 1, s5, -1, 5), "uint64");
+  EXPECT_ERR(GPUX_ERROR_INVALID_ARGUMENT, gpux_randint(&o, gt_ctx, g, GPUX_UINT32, 1, s5, 0, 2 * P31 + 1), "uint32");
   GT_ASSERT(o == NULL, "a failed gpux_rand/randn/randint left *out set");
 
   /* parameters */

@@ -60,8 +60,7 @@ static void fill_input(gpux_reduce_op op, gpux_dtype dt, void *buf, int64_t n, u
         else if (k < 13) v.i = 2;
         else if (k < 15) v.i = 3;
         else v.i = (int64_t)(gt_rng_u64(&r) | 1);
-        if (dt == GPUX_UINT8) v.i &= 0xff;
-        else v.i = ref_wrap(dt, (uint64_t)(neg && dt != GPUX_UINT8 ? -v.i : v.i));
+        v.i = ref_wrap(dt, (uint64_t)(neg && ref_int_min(dt) < 0 ? -v.i : v.i));
       }
       ref_store(dt, buf, i, v);
     }
@@ -368,16 +367,30 @@ static void test_op(void **state) {
       GT_ASSERT(v == want.f || (isnan(v) && isnan(want.f)), "%s %s: gpux_reduce_scalar = %.17g, canonical %.17g",
                 k_op_names[op], gt_dtype_str(dt), v, want.f);
     } else {
-      GT_ASSERT(v == (double)want.i, "%s %s: gpux_reduce_scalar = %.17g, expected %" PRId64,
+      GT_ASSERT(v == ref_int_to_double(rdt, want.i), "%s %s: gpux_reduce_scalar = %.17g, expected %" PRId64,
                 k_op_names[op], gt_dtype_str(dt), v, want.i);
     }
     int64_t iv = -12345;
     if (ref_dtype_is_float(rdt)) {
       GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_reduce_scalar_i64(&iv, op, a));
+    } else if (rdt == GPUX_UINT64 && want.i < 0) { /* beyond int64: the _u64 form only */
+      GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_reduce_scalar_i64(&iv, op, a));
+      uint64_t uv = 0;
+      GT_OK(gpux_reduce_scalar_u64(&uv, op, a));
+      GT_ASSERT(uv == (uint64_t)want.i, "%s %s: gpux_reduce_scalar_u64 = %" PRIu64 ", expected %" PRIu64,
+                k_op_names[op], gt_dtype_str(dt), uv, (uint64_t)want.i);
     } else {
       GT_OK(gpux_reduce_scalar_i64(&iv, op, a));
       GT_ASSERT(iv == want.i, "%s %s: gpux_reduce_scalar_i64 = %" PRId64 ", expected %" PRId64,
                 k_op_names[op], gt_dtype_str(dt), iv, want.i);
+      uint64_t uv = 0;
+      if (want.i < 0) { /* a negative value: not for the _u64 form */
+        GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_reduce_scalar_u64(&uv, op, a));
+      } else {
+        GT_OK(gpux_reduce_scalar_u64(&uv, op, a));
+        GT_ASSERT(uv == (uint64_t)want.i, "%s %s: gpux_reduce_scalar_u64 = %" PRIu64,
+                  k_op_names[op], gt_dtype_str(dt), uv);
+      }
     }
     if (is_moment(op)) {
       for (int64_t ddof = 0; ddof <= 2; ddof++) {
@@ -1084,7 +1097,7 @@ static void test_col4(void **state) {
 
 int main(void) {
   gt_init("test_reduce");
-  enum { MAXT = 160 };
+  enum { MAXT = NOPS * GT_STORAGE_DTYPES + 32 };
   static struct CMUnitTest tests[MAXT];
   static red_case cases[MAXT];
   static char names[MAXT][64];

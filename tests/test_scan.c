@@ -447,7 +447,7 @@ static void test_ref_selfcheck(void **state) {
 
 int main(void) {
   gt_init("test_scan");
-  enum { MAXT = 32 };
+  enum { MAXT = 2 * GT_STORAGE_DTYPES + 8 };
   static struct CMUnitTest tests[MAXT];
   static scan_case cases[MAXT];
   static char names[MAXT][64];

@@ -20,9 +20,10 @@ typedef void (*gpux_deleter)(void *user_data);
  * byte holding 0 or 1. FLOAT16 (IEEE binary16) and BFLOAT16 (the upper half of a float32)
  * take 2 bytes each (host data: uint16_t bit patterns): arrays of them can be created,
  * filled, copied, viewed, cast to and from every dtype, used as GEMM inputs and in the
- * elementwise ops float32 takes and where (computed in float32, rounded once to the dtype);
- * reductions and scans reject them (GPUX_ERROR_UNSUPPORTED_DTYPE: cast to float32 first).
- * Conversions to them round to nearest even (docs/semantics.md). */
+ * elementwise ops float32 takes, reductions, scans and where (computed in float32, rounded
+ * once to the dtype). Conversions to them round to nearest even (docs/semantics.md).
+ * The integers INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64 take every op of
+ * int32, with the same rules (wrapping arithmetic, floor division, x / 0 == 0). */
 typedef enum gpux_dtype {
   GPUX_FLOAT32 = 0,
   GPUX_FLOAT64 = 1,
@@ -31,9 +32,14 @@ typedef enum gpux_dtype {
   GPUX_UINT8 = 4,
   GPUX_BOOL = 5,
   GPUX_FLOAT16 = 6,
-  GPUX_BFLOAT16 = 7
+  GPUX_BFLOAT16 = 7,
+  GPUX_INT8 = 8,
+  GPUX_INT16 = 9,
+  GPUX_UINT16 = 10,
+  GPUX_UINT32 = 11,
+  GPUX_UINT64 = 12
 } gpux_dtype;
-#define GPUX_DTYPE_COUNT 8
+#define GPUX_DTYPE_COUNT 13
 
 #ifdef __cplusplus
 extern "C" {

@@ -66,6 +66,11 @@ typedef struct gpux_arg {
     int64_t i64;
     uint8_t u8;     /* uint8 and bool (0 or 1) */
     uint16_t bits16; /* float16 / bfloat16 bits */
+    int8_t i8;
+    int16_t i16;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
     uint64_t local_bytes;
   } v;
 } gpux_arg;
@@ -95,6 +100,11 @@ GPUX__ARG_SCALAR(gpux_arg_u8, uint8_t, GPUX_UINT8, u8)
 GPUX__ARG_SCALAR(gpux_arg_bool, uint8_t, GPUX_BOOL, u8)
 GPUX__ARG_SCALAR(gpux_arg_f16_bits, uint16_t, GPUX_FLOAT16, bits16)
 GPUX__ARG_SCALAR(gpux_arg_bf16_bits, uint16_t, GPUX_BFLOAT16, bits16)
+GPUX__ARG_SCALAR(gpux_arg_i8, int8_t, GPUX_INT8, i8)
+GPUX__ARG_SCALAR(gpux_arg_i16, int16_t, GPUX_INT16, i16)
+GPUX__ARG_SCALAR(gpux_arg_u16, uint16_t, GPUX_UINT16, u16)
+GPUX__ARG_SCALAR(gpux_arg_u32, uint32_t, GPUX_UINT32, u32)
+GPUX__ARG_SCALAR(gpux_arg_u64, uint64_t, GPUX_UINT64, u64)
 #undef GPUX__ARG_SCALAR
 static inline gpux_arg gpux_arg_local(uint64_t bytes) {
   gpux_arg r;

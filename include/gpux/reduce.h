@@ -8,13 +8,14 @@
  * argmin/argmax take one axis or GPUX_ALL_AXES (then the index is the flat row-major index).
  *
  * Result dtypes (gpux_reduce_result_dtype): sum and prod of integers accumulate in and
- * return int64 (uint8 too); min, max: the input dtype; argmin, argmax, count_nonzero: int64;
+ * return int64 (unsigned ones narrower than 64 bits too, as PyTorch; NumPy gives uint64),
+ * uint64's return uint64 (both wrap modulo 2^64); min, max: the input dtype; argmin, argmax, count_nonzero: int64;
  * any, all: bool; mean, var, std, norms: the input dtype for floats, float64 for integers
  * (converted to float64 first). float16 and bfloat16 inputs are widened to float32 and
  * reduced in float32 (accumulators, partial results, the mean of var/std), and the float32
- * result is rounded once to the input dtype, as PyTorch does. Supported inputs: float32,
- * float64, float16, bfloat16, int32, int64, uint8; any, all and count_nonzero also take
- * bool; nothing else (GPUX_ERROR_UNSUPPORTED_DTYPE).
+ * result is rounded once to the input dtype, as PyTorch does. Supported inputs: the float
+ * and integer dtypes; any, all and count_nonzero also take bool (GPUX_ERROR_UNSUPPORTED_DTYPE
+ * otherwise).
  *
  * Determinism: every result is computed in one documented order that depends only on the
  * shape (docs/reductions.md), so the same input gives the same bits on every run, on every
@@ -83,17 +84,20 @@ GPUX_API gpux_status gpux_std_into(gpux_array_t out, gpux_array_t a, const int *
  * double (exact for float results; integers beyond 2^53 round: use the _i64 form). */
 GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_array_t a);
 /* For ops with an integer or bool result (sum/prod of integers, min/max of integers, argmin,
- * argmax, any, all, count_nonzero); others fail with GPUX_ERROR_UNSUPPORTED_DTYPE. */
+ * argmax, any, all, count_nonzero); others fail with GPUX_ERROR_UNSUPPORTED_DTYPE. A value
+ * the form's type cannot hold (a uint64 result beyond INT64_MAX for _i64, a negative one for
+ * _u64) fails with GPUX_ERROR_INVALID_ARGUMENT. */
 GPUX_API gpux_status gpux_reduce_scalar_i64(int64_t *value, gpux_reduce_op op, gpux_array_t a);
+GPUX_API gpux_status gpux_reduce_scalar_u64(uint64_t *value, gpux_reduce_op op, gpux_array_t a);
 GPUX_API gpux_status gpux_var_scalar(double *value, gpux_array_t a, int64_t ddof);
 GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof);
 
 /* Cumulative sum / product along axis (negative counts from the end), inclusive (NumPy's
  * cumsum) or exclusive (element i combines elements 0..i-1; the first is the identity: 1
  * for products, 0 for integer sums, -0.0 for float sums). The result has a's shape; its
- * dtype is a's for floats and int64 for integers. Inputs: float32, float64, float16,
- * bfloat16 (accumulated in float32, each output rounded once to the dtype), int32, int64,
- * uint8. The output may be a itself when the dtypes agree. Deterministic as reductions are
+ * dtype is a's for floats, int64 for integers (uint64 for uint64). Inputs: the float dtypes
+ * (float16 and bfloat16 accumulated in float32, each output rounded once to the dtype) and
+ * the integer dtypes. The output may be a itself when the dtypes agree. Deterministic as reductions are
  * (docs/reductions.md). */
 GPUX_API gpux_status gpux_scan(gpux_array_t *out, gpux_scan_op op, gpux_array_t a, int axis,
                                int exclusive);

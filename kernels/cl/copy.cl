@@ -33,29 +33,31 @@
 
 
 /* ------------------------------------------------------------------ conversions
- * GPUX_CVT(from, to, x) by class pair: to bool x != 0; from bool 0 or 1; float -> int
- * truncates and saturates (convert_*_sat_rtz), NaN -> 0; int -> int wraps (through the
- * unsigned type of the target width); to float rounds to nearest. NaN is tested explicitly:
- * NVIDIA's OpenCL gives INT64_MIN for convert_long_sat_rtz(NaN), and not 0 for every pair. */
-#define GPUX_CVT(from, to, x) GPUX_CAT3(GPUX_CVT_, GPUX_CLS_##from, GPUX_CLS_##to)(to, x)
-#define GPUX_CVT_FF(to, x) ((GPUX_T_##to)(x))
-#define GPUX_CVT_SF(to, x) ((GPUX_T_##to)(x))
-#define GPUX_CVT_UF(to, x) ((GPUX_T_##to)(x))
-#define GPUX_CVT_BF(to, x) ((GPUX_T_##to)((x) != 0))
-#define GPUX_CVT_FS(to, x) (isnan(x) ? (GPUX_T_##to)0 : GPUX_CAT3(convert_, GPUX_T_##to, _sat_rtz)(x))
-#define GPUX_CVT_FU(to, x) (isnan(x) ? (GPUX_T_##to)0 : GPUX_CAT3(convert_, GPUX_T_##to, _sat_rtz)(x))
-#define GPUX_CVT_SS(to, x) GPUX_ASS_##to((GPUX_U_##to)(x))
-#define GPUX_CVT_SU(to, x) GPUX_ASS_##to((GPUX_U_##to)(x))
-#define GPUX_CVT_US(to, x) GPUX_ASS_##to((GPUX_U_##to)(x))
-#define GPUX_CVT_UU(to, x) GPUX_ASS_##to((GPUX_U_##to)(x))
-#define GPUX_CVT_BS(to, x) ((GPUX_T_##to)((x) != 0))
-#define GPUX_CVT_BU(to, x) ((GPUX_T_##to)((x) != 0))
-#define GPUX_CVT_FB(to, x) ((uchar)((x) != 0))
-#define GPUX_CVT_SB(to, x) ((uchar)((x) != 0))
-#define GPUX_CVT_UB(to, x) ((uchar)((x) != 0))
-#define GPUX_CVT_BB(to, x) ((uchar)((x) != 0))
-/* from the real type of arange / linspace (a float class) */
-#define GPUX_CVT_REAL(to, x) GPUX_CAT(GPUX_CVT_F, GPUX_CLS_##to)(to, x)
+ * GPUX_CVT(from, to, x) by class pair (GPUX_CLS_<dt>: F float, H float16 / bfloat16, S / U
+ * signed / unsigned integer, B bool), the rules of gpux_kernels.h: to bool x != 0; from bool
+ * 0 or 1; float -> int truncates and saturates (convert_*_sat_rtz: the bounds are the
+ * target's range itself, 2^63 and 2^64 included, not a float rounding of its limits), NaN
+ * -> 0; int -> int wraps (the low bits: GPUX_ASS); int -> float rounds to nearest even (C's
+ * conversion in OpenCL's default rounding mode). NaN is tested explicitly: NVIDIA's OpenCL
+ * gives INT64_MIN for convert_long_sat_rtz(NaN), and not 0 for every pair. */
+#define GPUX_CVT(from, to, x) GPUX_CAT3(GPUX_CVT_, GPUX_CLS_##from, GPUX_CLS_##to)(from, to, x)
+#define GPUX_CVT_FF(from, to, x) ((GPUX_T_##to)(x))
+#define GPUX_CVT_SF(from, to, x) ((GPUX_T_##to)(x))
+#define GPUX_CVT_UF(from, to, x) ((GPUX_T_##to)(x))
+#define GPUX_CVT_BF(from, to, x) ((GPUX_T_##to)((x) != 0))
+#define GPUX_CVT_FS(from, to, x)                                                              \
+  (isnan(x) ? (GPUX_T_##to)0 : GPUX_CAT3(convert_, GPUX_T_##to, _sat_rtz)(x))
+#define GPUX_CVT_FU GPUX_CVT_FS
+#define GPUX_CVT_SS(from, to, x) GPUX_ASS(to, x)
+#define GPUX_CVT_SU(from, to, x) GPUX_ASS(to, x)
+#define GPUX_CVT_US(from, to, x) GPUX_ASS(to, x)
+#define GPUX_CVT_UU(from, to, x) GPUX_ASS(to, x)
+#define GPUX_CVT_BS(from, to, x) ((GPUX_T_##to)((x) != 0))
+#define GPUX_CVT_BU(from, to, x) ((GPUX_T_##to)((x) != 0))
+#define GPUX_CVT_FB(from, to, x) ((uchar)((x) != 0))
+#define GPUX_CVT_SB(from, to, x) ((uchar)((x) != 0))
+#define GPUX_CVT_UB(from, to, x) ((uchar)((x) != 0))
+#define GPUX_CVT_BB(from, to, x) ((uchar)((x) != 0))
 
 /* ------------------------------------------------------------------ float16 / bfloat16
  * Stored as ushort bit patterns; every conversion is integer bit work (no cl_khr_fp16, no
@@ -66,52 +68,45 @@
 #include "gpux_half.h" /* gpux_f32_to_f16, ...: the conversions, spliced in */
 #define GPUX_H2F_f16(x) gpux_f16_to_f32(x)
 #define GPUX_H2F_bf16(x) gpux_bf16_to_f32(x)
-/* to a half dtype, by source dtype */
+/* to a half dtype: the exact value rounded once. Integers to float16 through float32: its
+ * rounding is exact below 2^24, and from 2^24 on both it and float16's are inf (from 65520
+ * on); to bfloat16 from the 64-bit magnitude (through float32 would round twice) */
+#define GPUX_CVT_FH(from, to, x) GPUX_TOH_##to##_##from(x)
+#define GPUX_CVT_SH(from, to, x) GPUX_TOH_##to##_S(x)
+#define GPUX_CVT_UH(from, to, x) GPUX_TOH_##to##_U(x)
+#define GPUX_CVT_BH(from, to, x) GPUX_TOH_##to##_B(x)
 #define GPUX_TOH_f16_f32(x) gpux_f32_to_f16(as_uint(x))
 #define GPUX_TOH_f16_f64(x) gpux_f64_to_f16(as_ulong(x))
-#define GPUX_TOH_f16_i32(x) gpux_f32_to_f16(as_uint((float)(x))) /* |x| > 2^24 is inf anyway */
-#define GPUX_TOH_f16_i64(x) gpux_f32_to_f16(as_uint((float)(x)))
-#define GPUX_TOH_f16_u8(x) gpux_f32_to_f16(as_uint((float)(x)))
-#define GPUX_TOH_f16_b8(x) ((ushort)((x) != 0 ? 0x3c00u : 0u))
+#define GPUX_TOH_f16_S(x) gpux_f32_to_f16(as_uint((float)(x)))
+#define GPUX_TOH_f16_U(x) gpux_f32_to_f16(as_uint((float)(x)))
+#define GPUX_TOH_f16_B(x) ((ushort)((x) != 0 ? 0x3c00u : 0u))
 #define GPUX_TOH_bf16_f32(x) gpux_f32_to_bf16(as_uint(x))
 #define GPUX_TOH_bf16_f64(x) gpux_f64_to_bf16(as_ulong(x))
-#define GPUX_TOH_bf16_i32(x) gpux_i64_to_bf16((long)(x))
-#define GPUX_TOH_bf16_i64(x) gpux_i64_to_bf16((long)(x))
-#define GPUX_TOH_bf16_u8(x) gpux_f32_to_bf16(as_uint((float)(x)))
-#define GPUX_TOH_bf16_b8(x) ((ushort)((x) != 0 ? 0x3f80u : 0u))
-/* from a half dtype, by target dtype (h: f16 or bf16) */
+#define GPUX_TOH_bf16_S(x) gpux_i64_to_bf16((long)(x))
+#define GPUX_TOH_bf16_U(x) gpux_u64_to_bf16((ulong)(x))
+#define GPUX_TOH_bf16_B(x) ((ushort)((x) != 0 ? 0x3f80u : 0u))
+/* from a half dtype: to floats exactly, to integers through float32 (exact) then the float
+ * -> int rule, to bool by the bits (-0.0 is false, NaN true), to the other half through
+ * float32 (one rounding) */
+#define GPUX_CVT_HF(from, to, x) GPUX_FROMH_##to(from, x)
+#define GPUX_CVT_HS(from, to, x) GPUX_CVT_FS(f32, to, as_float(GPUX_H2F_##from(x)))
+#define GPUX_CVT_HU GPUX_CVT_HS
+#define GPUX_CVT_HB(from, to, x) ((uchar)(((x) & 0x7fffu) != 0))
+#define GPUX_CVT_HH(from, to, x) GPUX_H2H_##to##_##from(x)
 #define GPUX_FROMH_f32(h, x) as_float(GPUX_H2F_##h(x))
 #define GPUX_FROMH_f64(h, x) as_double(gpux_f32b_to_f64b(GPUX_H2F_##h(x)))
-#define GPUX_FROMH_i32(h, x) GPUX_CVT_FS(i32, as_float(GPUX_H2F_##h(x)))
-#define GPUX_FROMH_i64(h, x) GPUX_CVT_FS(i64, as_float(GPUX_H2F_##h(x)))
-#define GPUX_FROMH_u8(h, x) GPUX_CVT_FU(u8, as_float(GPUX_H2F_##h(x)))
-#define GPUX_FROMH_b8(h, x) ((uchar)(((x) & 0x7fffu) != 0))
-#define GPUX_FROMH_f16(h, x) GPUX_CAT(GPUX_H2H_f16_, h)(x)
-#define GPUX_FROMH_bf16(h, x) GPUX_CAT(GPUX_H2H_bf16_, h)(x)
 #define GPUX_H2H_f16_f16(x) (x)
 #define GPUX_H2H_f16_bf16(x) gpux_f32_to_f16(gpux_bf16_to_f32(x))
 #define GPUX_H2H_bf16_bf16(x) (x)
 #define GPUX_H2H_bf16_f16(x) gpux_f32_to_bf16(gpux_f16_to_f32(x))
-/* every pair: N = a compute dtype, H = a half dtype */
-#define GPUX_HK_f32 N
-#define GPUX_HK_f64 N
-#define GPUX_HK_i32 N
-#define GPUX_HK_i64 N
-#define GPUX_HK_u8 N
-#define GPUX_HK_b8 N
-#define GPUX_HK_f16 H
-#define GPUX_HK_bf16 H
-#define GPUX_XCVT(from, to, x) GPUX_CAT3(GPUX_XCVT_, GPUX_HK_##from, GPUX_HK_##to)(from, to, x)
-#define GPUX_XCVT_NN(from, to, x) GPUX_CVT(from, to, x)
-#define GPUX_XCVT_NH(from, to, x) GPUX_TOH_##to##_##from(x)
-#define GPUX_XCVT_HN(from, to, x) GPUX_FROMH_##to(from, x)
-#define GPUX_XCVT_HH(from, to, x) GPUX_FROMH_##to(from, x)
 /* arange / linspace: from gpux_real (double with fp64, else float) */
 #ifdef GPUX_HAVE_FP64
-#define GPUX_CVT_FH(to, x) GPUX_TOH_##to##_f64(x)
+#define GPUX_REAL_DT f64
 #else
-#define GPUX_CVT_FH(to, x) GPUX_TOH_##to##_f32(x)
+#define GPUX_REAL_DT f32
 #endif
+#define GPUX_CVT_REAL(to, x) GPUX_CVT_REAL_(GPUX_REAL_DT, to, x)
+#define GPUX_CVT_REAL_(from, to, x) GPUX_CVT(from, to, x)
 
 /* ------------------------------------------------------------------ cast */
 #define GPUX_CAST_KERNELS(from, to) \
@@ -119,13 +114,13 @@
 #define GPUX_CAST_KERNELS_(k, F, T, from, to)                                                 \
   __kernel void k##_c(__global T *out, long out_off, __global const F *in, long in_off,       \
                       long n) {                                                               \
-    GPUX_MAP_C1(T, GPUX_VEC(T), out, out_off, F, in, in_off, n, GPUX_XCVT(from, to, x1))                   \
+    GPUX_MAP_C1(T, GPUX_VEC(T), out, out_off, F, in, in_off, n, GPUX_CVT(from, to, x1))       \
   }                                                                                           \
   __kernel void k##_n(__global T *out, __global const F *in, gpux_nd_params p) {              \
     long i = (long)get_global_id(0);                                                          \
     if (GPUX_IN_RANGE(i, p.n)) {                                                                            \
       GPUX_ND_BEGIN(p, i, 2)                                                       \
-      out[GPUX_ND_OFF(p, 0)] = GPUX_XCVT(from, to, in[GPUX_ND_OFF(p, 1)]);                                          \
+      out[GPUX_ND_OFF(p, 0)] = GPUX_CVT(from, to, in[GPUX_ND_OFF(p, 1)]);                     \
     }                                                                                         \
   }
 /* Every (from, to) pair of GPUX_DT_STORAGE. A macro cannot expand inside its own

@@ -54,14 +54,13 @@ GPUX_DT_ALL(GPUX_DEF_BOOL_OPS_DT, _)
  * result rounded once to the dtype (bool results as they are); generated for the ops whose
  * list has the half dtypes (gpux_kernels.h) */
 #include "gpux_half.h"
-#define GPUX_HALF_ONLY_f32(M, a, dt)
-#define GPUX_HALF_ONLY_f64(M, a, dt)
-#define GPUX_HALF_ONLY_i32(M, a, dt)
-#define GPUX_HALF_ONLY_i64(M, a, dt)
-#define GPUX_HALF_ONLY_u8(M, a, dt)
-#define GPUX_HALF_ONLY_b8(M, a, dt)
-#define GPUX_HALF_ONLY_f16(M, a, dt) M(a, dt)
-#define GPUX_HALF_ONLY_bf16(M, a, dt) M(a, dt)
+/* GPUX_HALF_ONLY(M, a, dt): M(a, dt) for the half dtypes (class H), else nothing */
+#define GPUX_HALF_ONLY(M, a, dt) GPUX_BYCLS(GPUX_HALF_ONLY_, dt)(M, a, dt)
+#define GPUX_HALF_ONLY_H(M, a, dt) M(a, dt)
+#define GPUX_HALF_ONLY_F(M, a, dt)
+#define GPUX_HALF_ONLY_S(M, a, dt)
+#define GPUX_HALF_ONLY_U(M, a, dt)
+#define GPUX_HALF_ONLY_B(M, a, dt)
 /* kn: gpux_binary_<op> or gpux_unary_<op> (op names are only pasted, as in gpux_cl_ops.h);
  * result kind 0 (GPUX_RES_SAME): rounded to dt; 1 (GPUX_RES_BOOL): the uchar as it is */
 #define GPUX_EW_HFN(kn, dt, RT)       \
@@ -75,10 +74,10 @@ GPUX_DT_ALL(GPUX_DEF_BOOL_OPS_DT, _)
 #define GPUX_HU_0(kn, dt) \
   GPUX_EW_HFN(kn, dt, ushort)(ushort x) { return GPUX_FH_##dt(kn##_f32_fn(GPUX_HF_##dt(x))); }
 #define GPUX_HU_1(kn, dt) GPUX_EW_HFN(kn, dt, uchar)(ushort x) { return kn##_f32_fn(GPUX_HF_##dt(x)); }
-#define GPUX_HB_SAME(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HB_0, kn, dt)
-#define GPUX_HB_BOOL(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HB_1, kn, dt)
-#define GPUX_HU_SAME(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HU_0, kn, dt)
-#define GPUX_HU_BOOL(kn, dt) GPUX_HALF_ONLY_##dt(GPUX_HU_1, kn, dt)
+#define GPUX_HB_SAME(kn, dt) GPUX_HALF_ONLY(GPUX_HB_0, kn, dt)
+#define GPUX_HB_BOOL(kn, dt) GPUX_HALF_ONLY(GPUX_HB_1, kn, dt)
+#define GPUX_HU_SAME(kn, dt) GPUX_HALF_ONLY(GPUX_HU_0, kn, dt)
+#define GPUX_HU_BOOL(kn, dt) GPUX_HALF_ONLY(GPUX_HU_1, kn, dt)
 #define GPUX_HB_RES_0 GPUX_HB_SAME
 #define GPUX_HB_RES_1 GPUX_HB_BOOL
 #define GPUX_HU_RES_0 GPUX_HU_SAME

@@ -1,7 +1,7 @@
 /* gpux OpenCL kernels: the arithmetic and math ops of the elementwise family, one function
  * per op and dtype (OpenCL C 1.2). Included by elementwise.cl (the built-in kernels) and by
  * gpux_ew_ops.h (the ops prelude of elementwise expressions: gpux_relu, ...), so both compute
- * with the same definitions. Needs gpux_cl_prelude.h first (GPUX_T_*, GPUX_ASS_*,
+ * with the same definitions. Needs gpux_cl_prelude.h first (GPUX_T_*, GPUX_ASS, GPUX_MIN_*,
  * GPUX_VTYPEDEF, GPUX_HAVE_FP64). */
 #ifndef GPUX_CL_OPS_H
 #define GPUX_CL_OPS_H
@@ -20,15 +20,21 @@
   GPUX_VTYPEDEF(RT, gpux_unary_##op##_##dt##_rtv) \
   static inline RT gpux_unary_##op##_##dt##_fn(GPUX_T_##dt x)
 
+/* Integers: U is the unsigned type they compute in: GPUX_U_<dt>, or uint for 8- and 16-bit
+ * ones (C promotes those to int, where a product could overflow); results keep the low
+ * bits (GPUX_ASS). W is the width in bits. */
+#define GPUX_WIDTH(dt) (8 * (int)sizeof(GPUX_T_##dt))
+
 /* signed integers: wrap through the unsigned type; division and remainder never divide by
  * 0 or MIN by -1 (pocl traps on both): the divisor is made safe first and the special
  * results are selected after. abs is OpenCL's abs (unsigned |x|, so MIN wraps to MIN): a
  * hand-written select is folded by LLVM into llvm.abs, which oclgrind cannot run; the
  * built-in gives the same bits and the same code on pocl. */
-#define GPUX_DEF_BINARY_S(dt, T, U, MIN)                                     \
-  GPUX_BFN(add, dt, T) { return GPUX_ASS_##dt((U)a + (U)b); }                \
-  GPUX_BFN(sub, dt, T) { return GPUX_ASS_##dt((U)a - (U)b); }                \
-  GPUX_BFN(mul, dt, T) { return GPUX_ASS_##dt((U)a * (U)b); }                \
+#define GPUX_DEF_BINARY_S(dt, U) GPUX_DEF_BINARY_S_(dt, GPUX_T_##dt, U, GPUX_MIN_##dt)
+#define GPUX_DEF_BINARY_S_(dt, T, U, MIN)                                    \
+  GPUX_BFN(add, dt, T) { return GPUX_ASS(dt, (U)a + (U)b); }                 \
+  GPUX_BFN(sub, dt, T) { return GPUX_ASS(dt, (U)a - (U)b); }                 \
+  GPUX_BFN(mul, dt, T) { return GPUX_ASS(dt, (U)a * (U)b); }                 \
   GPUX_BFN(div, dt, T) {                                                     \
     T d = (b == 0 || (a == MIN && b == -1)) ? (T)1 : b;                      \
     T q = a / d;                                                             \
@@ -50,28 +56,27 @@
       x *= x;                                                                \
       e >>= 1;                                                               \
     }                                                                        \
-    return GPUX_ASS_##dt(r);                                                 \
+    return GPUX_ASS(dt, r);                                                  \
   }                                                                          \
   GPUX_BFN(minimum, dt, T) { return a < b ? a : b; }                         \
   GPUX_BFN(maximum, dt, T) { return a > b ? a : b; }                         \
-  GPUX_UFN(neg, dt, T) { return GPUX_ASS_##dt((U)0 - (U)x); }                \
-  GPUX_UFN(abs, dt, T) { return GPUX_ASS_##dt(abs(x)); }                   \
+  GPUX_UFN(neg, dt, T) { return GPUX_ASS(dt, (U)0 - (U)x); }                 \
+  GPUX_UFN(abs, dt, T) { return GPUX_ASS(dt, abs(x)); }                      \
   GPUX_UFN(sign, dt, T) { return (T)((x > 0) - (x < 0)); }                   \
   GPUX_UFN(relu, dt, T) { return x < 0 ? (T)0 : x; }
 
-GPUX_DEF_BINARY_S(i32, int, uint, INT_MIN)
-GPUX_DEF_BINARY_S(i64, long, ulong, LONG_MIN)
-
-/* bits of signed integers (W: the width). Shifts as NumPy defines them: a count outside
- * [0, W) gives 0, and -1 for a negative value shifted right; a left shift wraps through the
- * unsigned type; a right shift is arithmetic, spelled out (C leaves a negative value's
- * right shift to the implementation). */
-#define GPUX_DEF_BITS_S(dt, T, U, W)                                                    \
+/* bits of signed integers. Shifts as NumPy defines them: a count outside [0, W) gives 0,
+ * and -1 for a negative value shifted right; a left shift wraps through the unsigned type;
+ * a right shift is arithmetic, spelled out (C leaves a negative value's right shift to the
+ * implementation); narrow types shift their value promoted to int, which has the same low
+ * bits and sign. popcount counts the bits of the dtype's width (OpenCL's is by type). */
+#define GPUX_DEF_BITS_S(dt, U) GPUX_DEF_BITS_S_(dt, GPUX_T_##dt, U, GPUX_WIDTH(dt))
+#define GPUX_DEF_BITS_S_(dt, T, U, W)                                                   \
   GPUX_BFN(bitwise_and, dt, T) { return a & b; }                                       \
   GPUX_BFN(bitwise_or, dt, T) { return a | b; }                                        \
   GPUX_BFN(bitwise_xor, dt, T) { return a ^ b; }                                       \
   GPUX_BFN(left_shift, dt, T) {                                                        \
-    return (b < 0 || b >= W) ? (T)0 : GPUX_ASS_##dt((U)a << b);                        \
+    return (b < 0 || b >= W) ? (T)0 : GPUX_ASS(dt, (U)a << b);                         \
   }                                                                                    \
   GPUX_BFN(right_shift, dt, T) {                                                       \
     if (b < 0 || b >= W) return a < 0 ? (T)-1 : (T)0;                                  \
@@ -80,43 +85,55 @@ GPUX_DEF_BINARY_S(i64, long, ulong, LONG_MIN)
   GPUX_UFN(bitwise_not, dt, T) { return ~x; }                                          \
   GPUX_UFN(popcount, dt, T) { return popcount(x); }
 
-GPUX_DEF_BITS_S(i32, int, uint, 32)
-GPUX_DEF_BITS_S(i64, long, ulong, 64)
+#define GPUX_DEF_INT_S(dt, U) GPUX_DEF_BINARY_S(dt, U) GPUX_DEF_BITS_S(dt, U)
+GPUX_DEF_INT_S(i32, uint)
+GPUX_DEF_INT_S(i64, ulong)
+GPUX_DEF_INT_S(i8, uint)
+GPUX_DEF_INT_S(i16, uint)
 
-/* uint8: wrap by truncation */
-GPUX_BFN(add, u8, uchar) { return (uchar)(a + b); }
-GPUX_BFN(sub, u8, uchar) { return (uchar)(a - b); }
-GPUX_BFN(mul, u8, uchar) { return (uchar)((uint)a * (uint)b); }
-GPUX_BFN(div, u8, uchar) {
-  uchar d = b == 0 ? (uchar)1 : b;
-  return b == 0 ? (uchar)0 : (uchar)(a / d);
-}
-GPUX_BFN(mod, u8, uchar) {
-  uchar d = b == 0 ? (uchar)1 : b;
-  return b == 0 ? (uchar)0 : (uchar)(a % d);
-}
-GPUX_BFN(pow, u8, uchar) {
-  uint r = 1, x = a, e = b;
-  while (e) {
-    if (e & 1) r = (r * x) & 0xffu;
-    x = (x * x) & 0xffu;
-    e >>= 1;
-  }
-  return (uchar)r;
-}
-GPUX_BFN(minimum, u8, uchar) { return a < b ? a : b; }
-GPUX_BFN(maximum, u8, uchar) { return a > b ? a : b; }
-GPUX_UFN(neg, u8, uchar) { return (uchar)(0u - x); }
-GPUX_UFN(abs, u8, uchar) { return x; }
-GPUX_UFN(sign, u8, uchar) { return x != 0; }
-GPUX_UFN(relu, u8, uchar) { return x; }
-GPUX_BFN(bitwise_and, u8, uchar) { return a & b; }
-GPUX_BFN(bitwise_or, u8, uchar) { return a | b; }
-GPUX_BFN(bitwise_xor, u8, uchar) { return a ^ b; }
-GPUX_BFN(left_shift, u8, uchar) { return b >= 8 ? (uchar)0 : (uchar)((uint)a << b); }
-GPUX_BFN(right_shift, u8, uchar) { return b >= 8 ? (uchar)0 : (uchar)(a >> b); }
-GPUX_UFN(bitwise_not, u8, uchar) { return (uchar)~x; }
-GPUX_UFN(popcount, u8, uchar) { return popcount(x); }
+/* unsigned integers: wrap by truncation; x / 0 and x % 0 are 0 (the divisor made safe
+ * first, as above); abs and relu are the identity, sign is 0 or 1; a shift count of W or
+ * more gives 0 */
+#define GPUX_DEF_INT_U(dt, U) GPUX_DEF_INT_U_(dt, GPUX_T_##dt, U, GPUX_WIDTH(dt))
+#define GPUX_DEF_INT_U_(dt, T, U, W)                                                   \
+  GPUX_BFN(add, dt, T) { return (T)((U)a + (U)b); }                                    \
+  GPUX_BFN(sub, dt, T) { return (T)((U)a - (U)b); }                                    \
+  GPUX_BFN(mul, dt, T) { return (T)((U)a * (U)b); }                                    \
+  GPUX_BFN(div, dt, T) {                                                               \
+    T d = b == 0 ? (T)1 : b;                                                           \
+    return b == 0 ? (T)0 : (T)(a / d);                                                 \
+  }                                                                                    \
+  GPUX_BFN(mod, dt, T) {                                                               \
+    T d = b == 0 ? (T)1 : b;                                                           \
+    return b == 0 ? (T)0 : (T)(a % d);                                                 \
+  }                                                                                    \
+  GPUX_BFN(pow, dt, T) {                                                               \
+    U r = 1, x = a, e = b;                                                             \
+    while (e) {                                                                        \
+      if (e & 1) r *= x;                                                               \
+      x *= x;                                                                          \
+      e >>= 1;                                                                         \
+    }                                                                                  \
+    return (T)r;                                                                       \
+  }                                                                                    \
+  GPUX_BFN(minimum, dt, T) { return a < b ? a : b; }                                   \
+  GPUX_BFN(maximum, dt, T) { return a > b ? a : b; }                                   \
+  GPUX_UFN(neg, dt, T) { return (T)((U)0 - (U)x); }                                    \
+  GPUX_UFN(abs, dt, T) { return x; }                                                   \
+  GPUX_UFN(sign, dt, T) { return (T)(x != 0); }                                        \
+  GPUX_UFN(relu, dt, T) { return x; }                                                  \
+  GPUX_BFN(bitwise_and, dt, T) { return a & b; }                                       \
+  GPUX_BFN(bitwise_or, dt, T) { return a | b; }                                        \
+  GPUX_BFN(bitwise_xor, dt, T) { return a ^ b; }                                       \
+  GPUX_BFN(left_shift, dt, T) { return b >= W ? (T)0 : (T)((U)a << b); }               \
+  GPUX_BFN(right_shift, dt, T) { return b >= W ? (T)0 : (T)(a >> b); }                 \
+  GPUX_UFN(bitwise_not, dt, T) { return (T)~x; }                                       \
+  GPUX_UFN(popcount, dt, T) { return popcount(x); }
+
+GPUX_DEF_INT_U(u8, uint)
+GPUX_DEF_INT_U(u16, uint)
+GPUX_DEF_INT_U(u32, uint)
+GPUX_DEF_INT_U(u64, ulong)
 
 /* bool: and, or and xor of 0 / 1 stay 0 / 1 (the logical ops) */
 GPUX_BFN(bitwise_and, b8, uchar) { return a & b; }

@@ -24,6 +24,11 @@ typedef float gpux_real;
 #define GPUX_ON_b8(M, a, dt) M(a, dt)
 #define GPUX_ON_f16(M, a, dt) M(a, dt)
 #define GPUX_ON_bf16(M, a, dt) M(a, dt)
+#define GPUX_ON_i8(M, a, dt) M(a, dt)
+#define GPUX_ON_i16(M, a, dt) M(a, dt)
+#define GPUX_ON_u16(M, a, dt) M(a, dt)
+#define GPUX_ON_u32(M, a, dt) M(a, dt)
+#define GPUX_ON_u64(M, a, dt) M(a, dt)
 /* Kernel generation goes through GPUX_KON_<dt>: GPUX_ON_<dt> when the program is built
  * whole or as dtype dt's part (GPUX_PART, gpux_kernels.h), else nothing. Helpers (types,
  * functions) keep GPUX_ON_<dt>: another part's kernels may use them. */
@@ -67,6 +72,31 @@ typedef float gpux_real;
 #else
 #define GPUX_KON_bf16(M, a, dt)
 #endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_i8
+#define GPUX_KON_i8(M, a, dt) GPUX_ON_i8(M, a, dt)
+#else
+#define GPUX_KON_i8(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_i16
+#define GPUX_KON_i16(M, a, dt) GPUX_ON_i16(M, a, dt)
+#else
+#define GPUX_KON_i16(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_u16
+#define GPUX_KON_u16(M, a, dt) GPUX_ON_u16(M, a, dt)
+#else
+#define GPUX_KON_u16(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_u32
+#define GPUX_KON_u32(M, a, dt) GPUX_ON_u32(M, a, dt)
+#else
+#define GPUX_KON_u32(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_u64
+#define GPUX_KON_u64(M, a, dt) GPUX_ON_u64(M, a, dt)
+#else
+#define GPUX_KON_u64(M, a, dt)
+#endif
 /* the kernels of no dtype (GPUX_PART_NONE) */
 #if !defined(GPUX_PART) || GPUX_PART == GPUX_PART_NONE
 #define GPUX_PART_HAS_NONE 1
@@ -79,6 +109,11 @@ typedef float gpux_real;
 #define GPUX_ON2_b8(M, a, dt) M(a, dt)
 #define GPUX_ON2_f16(M, a, dt) M(a, dt)
 #define GPUX_ON2_bf16(M, a, dt) M(a, dt)
+#define GPUX_ON2_i8(M, a, dt) M(a, dt)
+#define GPUX_ON2_i16(M, a, dt) M(a, dt)
+#define GPUX_ON2_u16(M, a, dt) M(a, dt)
+#define GPUX_ON2_u32(M, a, dt) M(a, dt)
+#define GPUX_ON2_u64(M, a, dt) M(a, dt)
 
 #ifndef GPUX_ELEMS_PER_ITEM
 #define GPUX_ELEMS_PER_ITEM 1
@@ -101,6 +136,10 @@ typedef float gpux_real;
 #define GPUX_CAT3_(a, b, c) a##b##c
 #define GPUX_CAT3(a, b, c) GPUX_CAT3_(a, b, c)
 
+/* Per dtype: GPUX_T_<dt> its type, GPUX_U_<dt> the unsigned type of its width, GPUX_CLS_<dt>
+ * its class (F float, H float16 / bfloat16, S signed, U unsigned integer, B bool). A fact
+ * that follows from the class is written once per class, GPUX_BYCLS(prefix, dt) picking
+ * prefix<class>. */
 #define GPUX_T_f32 float
 #define GPUX_T_f64 double
 #define GPUX_T_i32 int
@@ -112,6 +151,11 @@ typedef float gpux_real;
  * x, GPUX_FH_<dt>(f) the float f rounded once to the dtype */
 #define GPUX_T_f16 ushort
 #define GPUX_T_bf16 ushort
+#define GPUX_T_i8 char
+#define GPUX_T_i16 short
+#define GPUX_T_u16 ushort
+#define GPUX_T_u32 uint
+#define GPUX_T_u64 ulong
 #define GPUX_HF_f16(x) as_float(gpux_f16_to_f32(x))
 #define GPUX_HF_bf16(x) as_float(gpux_bf16_to_f32(x))
 #define GPUX_FH_f16(x) gpux_f32_to_f16(as_uint(x))
@@ -122,6 +166,11 @@ typedef float gpux_real;
 #define GPUX_U_i64 ulong
 #define GPUX_U_u8 uchar
 #define GPUX_U_b8 uchar
+#define GPUX_U_i8 uchar
+#define GPUX_U_i16 ushort
+#define GPUX_U_u16 ushort
+#define GPUX_U_u32 uint
+#define GPUX_U_u64 ulong
 #define GPUX_CLS_f32 F
 #define GPUX_CLS_f64 F
 #define GPUX_CLS_i32 S
@@ -130,9 +179,37 @@ typedef float gpux_real;
 #define GPUX_CLS_b8 B
 #define GPUX_CLS_f16 H
 #define GPUX_CLS_bf16 H
-#define GPUX_ASS_i32(x) as_int(x)
-#define GPUX_ASS_i64(x) as_long(x)
-#define GPUX_ASS_u8(x) ((uchar)(x))
+#define GPUX_CLS_i8 S
+#define GPUX_CLS_i16 S
+#define GPUX_CLS_u16 U
+#define GPUX_CLS_u32 U
+#define GPUX_CLS_u64 U
+#define GPUX_BYCLS(prefix, dt) GPUX_CAT(prefix, GPUX_CLS_##dt)
+/* the integers' ranges */
+#define GPUX_MIN_i32 INT_MIN
+#define GPUX_MAX_i32 INT_MAX
+#define GPUX_MIN_i64 LONG_MIN
+#define GPUX_MAX_i64 LONG_MAX
+#define GPUX_MIN_u8 0
+#define GPUX_MAX_u8 UCHAR_MAX
+#define GPUX_MIN_i8 CHAR_MIN
+#define GPUX_MAX_i8 CHAR_MAX
+#define GPUX_MIN_i16 SHRT_MIN
+#define GPUX_MAX_i16 SHRT_MAX
+#define GPUX_MIN_u16 0
+#define GPUX_MAX_u16 USHRT_MAX
+#define GPUX_MIN_u32 0
+#define GPUX_MAX_u32 UINT_MAX
+#define GPUX_MIN_u64 0
+#define GPUX_MAX_u64 ULONG_MAX
+/* GPUX_ASS(dt, x): the dt value whose bits are the low bits of the integer x, with no
+ * signed overflow: floats and signed integers reinterpret them as GPUX_U_<dt> (as_<type>),
+ * unsigned integers and bool convert (C wraps those) */
+#define GPUX_ASS(dt, x) GPUX_BYCLS(GPUX_ASS_, dt)(dt, x)
+#define GPUX_ASS_F(dt, x) GPUX_CAT(as_, GPUX_T_##dt)((GPUX_U_##dt)(x))
+#define GPUX_ASS_S GPUX_ASS_F
+#define GPUX_ASS_U(dt, x) ((GPUX_T_##dt)(x))
+#define GPUX_ASS_B GPUX_ASS_U
 
 /* Offsets of an n-d launch: GPUX_ND_BEGIN(p, i, NOPS) starts them for work-item i, then
  * GPUX_ND_OFF(p, k) is the element offset of operand k < NOPS; p is the parameter block
@@ -330,85 +407,68 @@ typedef float gpux_real;
  * gpux_kernels.h). -DGPUX_CL_CPU=1 selects the CPU form of their kernels (pocl: serial code
  * per work-item with contiguous inner loops that LLVM vectorizes, no local memory, no
  * barriers); without it, the GPU form (work-groups of GPUX_RED_LANES work-items).
- * GPUX_RDC_<dt>: the type an input element computes in, GPUX_RDX_<dt>(x) its value there:
- * float16 / bfloat16 compute in float (exact), the other dtypes in their own type; the
- * half dtypes' kinds are float32's (their GPUX_RD*_<dt> below are float32's).
- * GPUX_RDW_*: accumulator and output of sum and prod (integers wrap: unsigned 64-bit, stored
- * bit for bit as int64). Identities are exact: e (+) x == x. */
-#define GPUX_RDC_f32 float
-#define GPUX_RDC_f64 double
-#define GPUX_RDC_i32 int
-#define GPUX_RDC_i64 long
-#define GPUX_RDC_u8 uchar
-#define GPUX_RDC_b8 uchar
-#define GPUX_RDC_f16 float
-#define GPUX_RDC_bf16 float
-#define GPUX_RDX_f32(x) (x)
-#define GPUX_RDX_f64(x) (x)
-#define GPUX_RDX_i32(x) (x)
-#define GPUX_RDX_i64(x) (x)
-#define GPUX_RDX_u8(x) (x)
-#define GPUX_RDX_b8(x) (x)
-#define GPUX_RDX_f16(x) GPUX_HF_f16(x)
-#define GPUX_RDX_bf16(x) GPUX_HF_bf16(x)
-#define GPUX_RDW_A_f32 float
-#define GPUX_RDW_A_f64 double
-#define GPUX_RDW_A_i32 ulong
-#define GPUX_RDW_A_i64 ulong
-#define GPUX_RDW_A_u8 ulong
-#define GPUX_RDW_A_f16 float
-#define GPUX_RDW_A_bf16 float
-#define GPUX_RDW_O_f32 float
-#define GPUX_RDW_O_f64 double
-#define GPUX_RDW_O_i32 long
-#define GPUX_RDW_O_i64 long
-#define GPUX_RDW_O_u8 long
-#define GPUX_RDW_O_f16 float
-#define GPUX_RDW_O_bf16 float
+ * By class (GPUX_BYCLS): GPUX_RDC(dt) is the type an input element computes in, GPUX_RDX(dt,
+ * x) its value there: float16 / bfloat16 compute in float (exact), the other dtypes in their
+ * own type; the half dtypes' kinds are float32's.
+ * GPUX_RDW_*: accumulator and output of sum and prod. Integers wrap: unsigned 64-bit, stored
+ * bit for bit as int64 (uint64 inputs, whose output dtype is uint64: the same bits).
+ * Identities are exact: e (+) x == x. */
+#define GPUX_RDC(dt) GPUX_BYCLS(GPUX_RDC_, dt)(dt)
+#define GPUX_RDC_F(dt) GPUX_T_##dt
+#define GPUX_RDC_H(dt) float
+#define GPUX_RDC_S(dt) GPUX_T_##dt
+#define GPUX_RDC_U(dt) GPUX_T_##dt
+#define GPUX_RDC_B(dt) GPUX_T_##dt
+#define GPUX_RDX(dt, x) GPUX_BYCLS(GPUX_RDX_, dt)(dt, x)
+#define GPUX_RDX_F(dt, x) (x)
+#define GPUX_RDX_H(dt, x) GPUX_HF_##dt(x)
+#define GPUX_RDX_S(dt, x) (x)
+#define GPUX_RDX_U(dt, x) (x)
+#define GPUX_RDX_B(dt, x) (x)
+#define GPUX_RDW_A(dt) GPUX_BYCLS(GPUX_RDW_A_, dt)(dt)
+#define GPUX_RDW_A_F(dt) GPUX_T_##dt
+#define GPUX_RDW_A_H(dt) float
+#define GPUX_RDW_A_S(dt) ulong
+#define GPUX_RDW_A_U(dt) ulong
+#define GPUX_RDW_O(dt) GPUX_BYCLS(GPUX_RDW_O_, dt)(dt)
+#define GPUX_RDW_O_F(dt) GPUX_T_##dt
+#define GPUX_RDW_O_H(dt) float
+#define GPUX_RDW_O_S(dt) long
+#define GPUX_RDW_O_U(dt) long
 /* the accumulator stored as the output type */
-#define GPUX_RDW_OUT_f32(v) (v)
-#define GPUX_RDW_OUT_f64(v) (v)
-#define GPUX_RDW_OUT_i32(v) as_long(v)
-#define GPUX_RDW_OUT_i64(v) as_long(v)
-#define GPUX_RDW_OUT_u8(v) as_long(v)
+#define GPUX_RDW_OUT(dt, v) GPUX_BYCLS(GPUX_RDW_OUT_, dt)(v)
+#define GPUX_RDW_OUT_F(v) (v)
+#define GPUX_RDW_OUT_H(v) (v)
+#define GPUX_RDW_OUT_S(v) as_long(v)
+#define GPUX_RDW_OUT_U(v) as_long(v)
 /* identity of sum: -0.0 for floats (-0.0 + x == x for every x, +0.0 too) */
-#define GPUX_RD_ZERO_f32 (-0.0f)
-#define GPUX_RD_ZERO_f64 (-0.0)
-#define GPUX_RD_ZERO_i32 ((ulong)0)
-#define GPUX_RD_ZERO_i64 ((ulong)0)
-#define GPUX_RD_ZERO_u8 ((ulong)0)
-#define GPUX_RD_ZERO_f16 (-0.0f)
-#define GPUX_RD_ZERO_bf16 (-0.0f)
-#define GPUX_RD_ONE_f32 (1.0f)
-#define GPUX_RD_ONE_f64 (1.0)
-#define GPUX_RD_ONE_i32 ((ulong)1)
-#define GPUX_RD_ONE_i64 ((ulong)1)
-#define GPUX_RD_ONE_u8 ((ulong)1)
-#define GPUX_RD_ONE_f16 (1.0f)
-#define GPUX_RD_ONE_bf16 (1.0f)
+#define GPUX_RD_ZERO(dt) GPUX_BYCLS(GPUX_RD_ZERO_, dt)(dt)
+#define GPUX_RD_ZERO_F(dt) ((GPUX_T_##dt)-0.0f)
+#define GPUX_RD_ZERO_H(dt) (-0.0f)
+#define GPUX_RD_ZERO_S(dt) ((ulong)0)
+#define GPUX_RD_ZERO_U(dt) ((ulong)0)
+#define GPUX_RD_ONE(dt) GPUX_BYCLS(GPUX_RD_ONE_, dt)(dt)
+#define GPUX_RD_ONE_F(dt) ((GPUX_T_##dt)1.0f)
+#define GPUX_RD_ONE_H(dt) (1.0f)
+#define GPUX_RD_ONE_S(dt) ((ulong)1)
+#define GPUX_RD_ONE_U(dt) ((ulong)1)
 /* identities of min (the largest value) and max (the smallest), in the compute type */
-#define GPUX_RD_HI_f32 (INFINITY)
-#define GPUX_RD_HI_f64 ((double)INFINITY)
-#define GPUX_RD_HI_i32 (INT_MAX)
-#define GPUX_RD_HI_i64 (LONG_MAX)
-#define GPUX_RD_HI_u8 ((uchar)UCHAR_MAX)
-#define GPUX_RD_HI_f16 (INFINITY)
-#define GPUX_RD_HI_bf16 (INFINITY)
-#define GPUX_RD_LO_f32 (-INFINITY)
-#define GPUX_RD_LO_f64 (-(double)INFINITY)
-#define GPUX_RD_LO_i32 (INT_MIN)
-#define GPUX_RD_LO_i64 (LONG_MIN)
-#define GPUX_RD_LO_u8 ((uchar)0)
-#define GPUX_RD_LO_f16 (-INFINITY)
-#define GPUX_RD_LO_bf16 (-INFINITY)
+#define GPUX_RD_HI(dt) GPUX_BYCLS(GPUX_RD_HI_, dt)(dt)
+#define GPUX_RD_HI_F(dt) ((GPUX_T_##dt)INFINITY)
+#define GPUX_RD_HI_H(dt) (INFINITY)
+#define GPUX_RD_HI_S(dt) ((GPUX_T_##dt)GPUX_MAX_##dt)
+#define GPUX_RD_HI_U(dt) ((GPUX_T_##dt)GPUX_MAX_##dt)
+#define GPUX_RD_LO(dt) GPUX_BYCLS(GPUX_RD_LO_, dt)(dt)
+#define GPUX_RD_LO_F(dt) (-(GPUX_T_##dt)INFINITY)
+#define GPUX_RD_LO_H(dt) (-INFINITY)
+#define GPUX_RD_LO_S(dt) ((GPUX_T_##dt)GPUX_MIN_##dt)
+#define GPUX_RD_LO_U(dt) ((GPUX_T_##dt)GPUX_MIN_##dt)
 /* NaN test; integers are never NaN */
-#define GPUX_RD_ISNAN_f32(x) isnan(x)
-#define GPUX_RD_ISNAN_f64(x) isnan(x)
-#define GPUX_RD_ISNAN_i32(x) 0
-#define GPUX_RD_ISNAN_i64(x) 0
-#define GPUX_RD_ISNAN_u8(x) 0
-#define GPUX_RD_ISNAN_f16(x) isnan(x)
-#define GPUX_RD_ISNAN_bf16(x) isnan(x)
+#define GPUX_RD_ISNAN(dt, x) GPUX_BYCLS(GPUX_RD_ISNAN_, dt)(x)
+#define GPUX_RD_ISNAN_F(x) isnan(x)
+#define GPUX_RD_ISNAN_H(x) isnan(x)
+#define GPUX_RD_ISNAN_S(x) 0
+#define GPUX_RD_ISNAN_U(x) 0
 /* GPUX_REPn(M, a, o): M(a, o) M(a, o + 1) ... M(a, o + n - 1), straight-line code without
  * pragmas (NVIDIA's compiler keeps a private array in registers only when every index is a
  * constant; OpenCL C 1.2 has no portable unroll pragma, and none fits inside a macro). */

@@ -19,11 +19,14 @@
 #define GPUX_HAS_ATOMIC_I64 0
 #endif
 
+typedef char gpux_i8;
+typedef short gpux_i16;
 typedef int gpux_i32;
-typedef uint gpux_u32;
 typedef long gpux_i64;
-typedef ulong gpux_u64;
 typedef uchar gpux_u8;
+typedef ushort gpux_u16;
+typedef uint gpux_u32;
+typedef ulong gpux_u64;
 typedef float gpux_f32;
 #if GPUX_HAS_FP64
 typedef double gpux_f64;

@@ -1,8 +1,9 @@
 /* gpux kernel dialect, OpenCL ops prelude (program flag GPUX__PROG_OPS: elementwise
  * expressions, docs/kernels.md): the built-in elementwise ops as overloaded functions
- * gpux_<op>(...) for float, double (where the device has fp64), int, long and uchar
- * (uint8 semantics). Each one calls the built-in kernels' own definition
- * (gpux_cl_ops.h), so a fused expression computes exactly what the chain of ops does.
+ * gpux_<op>(...) for float, double (where the device has fp64) and the integer types (char,
+ * short, int, long, uchar, ushort, uint, ulong: int8 .. uint64's semantics). Each one calls
+ * the built-in kernels' own definition (gpux_cl_ops.h), so a fused expression computes
+ * exactly what the chain of ops does.
  * Overloads use __attribute__((overloadable)): NVIDIA's OpenCL compiler and pocl accept
  * it, and reject C11 _Generic. Put after gpux_dialect.h; both headers are spliced in when
  * embedded (cmake/embed.cmake). */

@@ -73,6 +73,12 @@
 #define GPUX_CL_RANDOM_ONE_normal_f64 GPUX_CL_RANDOM_KERNEL(normal, f64, 2)
 #define GPUX_CL_RANDOM_ONE_integers_i32 GPUX_CL_RANDOM_KERNEL(integers, i32, 2)
 #define GPUX_CL_RANDOM_ONE_integers_i64 GPUX_CL_RANDOM_KERNEL(integers, i64, 1)
+#define GPUX_CL_RANDOM_ONE_integers_u32 GPUX_CL_RANDOM_KERNEL(integers, u32, 2)
+#define GPUX_CL_RANDOM_ONE_integers_u64 GPUX_CL_RANDOM_KERNEL(integers, u64, 1)
+#define GPUX_CL_RANDOM_ONE_integers_i16 GPUX_CL_RANDOM_KERNEL(integers, i16, 2)
+#define GPUX_CL_RANDOM_ONE_integers_u16 GPUX_CL_RANDOM_KERNEL(integers, u16, 2)
+#define GPUX_CL_RANDOM_ONE_integers_i8 GPUX_CL_RANDOM_KERNEL(integers, i8, 2)
+#define GPUX_CL_RANDOM_ONE_integers_u8 GPUX_CL_RANDOM_KERNEL(integers, u8, 2)
 #define GPUX_CL_RANDOM_ONE_bernoulli_b8 GPUX_CL_RANDOM_KERNEL(bernoulli, b8, 4)
 #define GPUX_CL_RANDOM_ONE(kind, dt) GPUX_CL_RANDOM_ONE_##kind##_##dt
 #define GPUX_CL_RANDOM_DT(kind, dt) GPUX_ON_##dt(GPUX_CL_RANDOM_ONE, kind, dt)

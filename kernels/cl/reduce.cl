@@ -29,11 +29,11 @@
  *     work-item (i = l % 16, g = l / 16) owns lanes g + 16m (m = 0..15) of column i, folds
  *     each over k, combines them in registers for tree levels s >= 16; after one barrier,
  *     work-item i (g = 0) does levels 8, 4, 2, 1 of its column from local memory.
- *   _cv, vector columns (GPU form only; float32 and int32 inputs of sum, prod, argmin,
- *     argmax, asum, ssq, ssd; mode ignored): run in place of _c's mode 0 where inner and
- *     in_off are multiples of 4 (the host checks): one group per (block of 32 columns,
- *     chunk, row), 4 adjacent columns per work-item read as one 16-byte vector per row
- *     (GPUX_RD_CV_BODY). _c serves every other case.
+ *   _cv, vector columns (GPU form only; the 4-byte dtypes of GPUX_REDUCE_CV_DT and the
+ *     kinds of GPUX_REDUCE_CV_KINDS; mode ignored): run in place of _c's mode 0 where
+ *     inner and in_off are multiples of 4 (the host checks): one group per (block of 32
+ *     columns, chunk, row), 4 adjacent columns per work-item read as one 16-byte vector per
+ *     row (GPUX_RD_CV_BODY). _c serves every other case.
  *   _r and _c, mode 1 (len <= 32): one work-item per output (o, i), output q = o * inner + i
  *     = group * 256 + l: lanes 0..31 in registers, tree levels 16..1. Levels 128, 64 and 32
  *     combine only identities (lanes >= len hold e) and are left out: a (+) e == a.
@@ -74,23 +74,19 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
   return v;
 }
 #endif
-/* the stored value of a float accumulator (post op) or of an integer one */
-#define GPUX_RD_FOUT_f32(v) gpux_rd_post_f32(v, post, d)
-#define GPUX_RD_FOUT_f64(v) gpux_rd_post_f64(v, post, d)
-#define GPUX_RD_FOUT_f16(v) gpux_rd_post_f32(v, post, d)
-#define GPUX_RD_FOUT_bf16(v) gpux_rd_post_f32(v, post, d)
-#define GPUX_RD_FOUT_i32(v) (v)
-#define GPUX_RD_FOUT_i64(v) (v)
-#define GPUX_RD_FOUT_u8(v) (v)
-#define GPUX_RD_FOUT_b8(v) (v)
-/* sum and prod: float accumulators get the post op, integer ones are stored as int64 */
-#define GPUX_RD_WOUT_f32(v) gpux_rd_post_f32(v, post, d)
-#define GPUX_RD_WOUT_f64(v) gpux_rd_post_f64(v, post, d)
-#define GPUX_RD_WOUT_f16(v) gpux_rd_post_f32(v, post, d)
-#define GPUX_RD_WOUT_bf16(v) gpux_rd_post_f32(v, post, d)
-#define GPUX_RD_WOUT_i32(v) as_long(v)
-#define GPUX_RD_WOUT_i64(v) as_long(v)
-#define GPUX_RD_WOUT_u8(v) as_long(v)
+/* the stored value of a float accumulator (post op) or of an integer one, by class */
+#define GPUX_RD_FOUT(dt, v) GPUX_BYCLS(GPUX_RD_FOUT_, dt)(dt, v)
+#define GPUX_RD_FOUT_F(dt, v) gpux_rd_post_##dt(v, post, d)
+#define GPUX_RD_FOUT_H(dt, v) gpux_rd_post_f32(v, post, d)
+#define GPUX_RD_FOUT_S(dt, v) (v)
+#define GPUX_RD_FOUT_U(dt, v) (v)
+#define GPUX_RD_FOUT_B(dt, v) (v)
+/* sum and prod: float accumulators get the post op, integer ones store their 64 bits */
+#define GPUX_RD_WOUT(dt, v) GPUX_BYCLS(GPUX_RD_WOUT_, dt)(dt, v)
+#define GPUX_RD_WOUT_F GPUX_RD_FOUT_F
+#define GPUX_RD_WOUT_H GPUX_RD_FOUT_H
+#define GPUX_RD_WOUT_S(dt, v) GPUX_RDW_OUT(dt, v)
+#define GPUX_RD_WOUT_U(dt, v) GPUX_RDW_OUT(dt, v)
 
 /* ------------------------------------------------------------------ kinds
  * Each (kind, dtype) defines, with kd = gpux_rd_<kind>_<dt>:
@@ -105,20 +101,20 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
  *   kd_st(out, oi, opos, ipos, v, post, d): stores the result (and its index). */
 #define GPUX_RD_TYPES(kd, dt, A, O)                                                           \
   typedef GPUX_T_##dt kd##_t;                                                                 \
-  typedef GPUX_RDC_##dt kd##_c;                                                               \
+  typedef GPUX_RDC(dt) kd##_c;                                                                \
   typedef A kd##_a;                                                                           \
   typedef O kd##_o;
 
 #define GPUX_RD_VALUE(kd, dt, A, O, E, LDX, OPX, OUTX, AUXX)                                  \
   GPUX_RD_TYPES(kd, dt, A, O)                                                                 \
   static inline A kd##_e(void) { return (E); }                                                \
-  static inline A kd##_ld(GPUX_T_##dt x, GPUX_RDC_##dt m, long r, __global const long *ix,    \
+  static inline A kd##_ld(GPUX_T_##dt x, GPUX_RDC(dt) m, long r, __global const long *ix,     \
                           long ipos) {                                                        \
     return (LDX);                                                                             \
   }                                                                                           \
   static inline A kd##_op(A a, A b) { return (OPX); }                                         \
   static inline int kd##_ai(void) { return 0; }                                               \
-  static inline GPUX_RDC_##dt kd##_aux(__global const GPUX_RDC_##dt *aux, long pos) {         \
+  static inline GPUX_RDC(dt) kd##_aux(__global const GPUX_RDC(dt) *aux, long pos) {           \
     return (AUXX);                                                                            \
   }                                                                                           \
   static inline void kd##_st(__global O *out, __global long *oi, long opos, long ipos, A v,   \
@@ -128,41 +124,45 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
 
 /* min and max: NaN in a wins, then NaN in b, then the smaller (larger) one, a on ties */
 #define GPUX_RD_MIN(dt, a, b)                                                                 \
-  (GPUX_RD_ISNAN_##dt(a) ? (a) : GPUX_RD_ISNAN_##dt(b) ? (b) : ((b) < (a) ? (b) : (a)))
+  (GPUX_RD_ISNAN(dt, a) ? (a) : GPUX_RD_ISNAN(dt, b) ? (b) : ((b) < (a) ? (b) : (a)))
 #define GPUX_RD_MAX(dt, a, b)                                                                 \
-  (GPUX_RD_ISNAN_##dt(a) ? (a) : GPUX_RD_ISNAN_##dt(b) ? (b) : ((b) > (a) ? (b) : (a)))
+  (GPUX_RD_ISNAN(dt, a) ? (a) : GPUX_RD_ISNAN(dt, b) ? (b) : ((b) > (a) ? (b) : (a)))
 
 #define GPUX_RD_DEF_sum_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_RDW_A_##dt, GPUX_RDW_O_##dt, GPUX_RD_ZERO_##dt,                  \
-                (GPUX_RDW_A_##dt)GPUX_RDX_##dt(x), a + b, GPUX_RD_WOUT_##dt(v), (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDW_A(dt), GPUX_RDW_O(dt), GPUX_RD_ZERO(dt),                     \
+                (GPUX_RDW_A(dt))GPUX_RDX(dt, x), a + b, GPUX_RD_WOUT(dt, v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_prod_(kd, dt)                                                             \
-  GPUX_RD_VALUE(kd, dt, GPUX_RDW_A_##dt, GPUX_RDW_O_##dt, GPUX_RD_ONE_##dt,                   \
-                (GPUX_RDW_A_##dt)GPUX_RDX_##dt(x), a * b, GPUX_RD_WOUT_##dt(v), (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDW_A(dt), GPUX_RDW_O(dt), GPUX_RD_ONE(dt),                      \
+                (GPUX_RDW_A(dt))GPUX_RDX(dt, x), a * b, GPUX_RD_WOUT(dt, v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_min_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_HI_##dt, GPUX_RDX_##dt(x), GPUX_RD_MIN(dt, a, b),  \
-                GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_HI(dt), GPUX_RDX(dt, x),          \
+                GPUX_RD_MIN(dt, a, b), GPUX_RD_FOUT(dt, v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_max_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_LO_##dt, GPUX_RDX_##dt(x), GPUX_RD_MAX(dt, a, b),  \
-                GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_LO(dt), GPUX_RDX(dt, x),          \
+                GPUX_RD_MAX(dt, a, b), GPUX_RD_FOUT(dt, v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_any_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)0, (uchar)(GPUX_RDX_##dt(x) != 0), a | b, v, (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)0, (uchar)(GPUX_RDX(dt, x) != 0), a | b, v,      \
+                (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_all_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)1, (uchar)(GPUX_RDX_##dt(x) != 0), a & b, v, (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)1, (uchar)(GPUX_RDX(dt, x) != 0), a & b, v,      \
+                (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_cnt_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, ulong, long, (ulong)0, (ulong)(GPUX_RDX_##dt(x) != 0), a + b, as_long(v),            \
-                (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, ulong, long, (ulong)0, (ulong)(GPUX_RDX(dt, x) != 0), a + b,          \
+                as_long(v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_asum_(kd, dt)                                                             \
-  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_ZERO_##dt, fabs(GPUX_RDX_##dt(x)), a + b,          \
-                GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_ZERO(dt), fabs(GPUX_RDX(dt, x)),  \
+                a + b, GPUX_RD_FOUT(dt, v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_ssq_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_ZERO_##dt, GPUX_RDX_##dt(x) * GPUX_RDX_##dt(x), a + b,            \
-                GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_ZERO(dt),                         \
+                GPUX_RDX(dt, x) * GPUX_RDX(dt, x), a + b, GPUX_RD_FOUT(dt, v),                \
+                (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_ssd_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_ZERO_##dt, (GPUX_RDX_##dt(x) - m) * (GPUX_RDX_##dt(x) - m),       \
-                a + b, GPUX_RD_FOUT_##dt(v), aux[pos])
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_ZERO(dt),                         \
+                (GPUX_RDX(dt, x) - m) * (GPUX_RDX(dt, x) - m), a + b, GPUX_RD_FOUT(dt, v),    \
+                aux[pos])
 #define GPUX_RD_DEF_amax_(kd, dt)                                                             \
-  GPUX_RD_VALUE(kd, dt, GPUX_RDC_##dt, GPUX_RDC_##dt, GPUX_RD_LO_##dt, fabs(GPUX_RDX_##dt(x)),                   \
-                GPUX_RD_MAX(dt, a, b), GPUX_RD_FOUT_##dt(v), (GPUX_RDC_##dt)0)
+  GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_LO(dt), fabs(GPUX_RDX(dt, x)),    \
+                GPUX_RD_MAX(dt, a, b), GPUX_RD_FOUT(dt, v), (GPUX_RDC(dt))0)
 
 /* argmin/argmax: (value, index) pairs. A NaN value beats a non-NaN one; two NaNs or two
  * equal values: the smaller index; otherwise the smaller (larger) value. The identity's
@@ -174,7 +174,7 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
  * structs. Both give the same bits. */
 #ifndef GPUX_CL_NO_STRUCT_RETURN
 #define GPUX_RD_PAIR_TYPE(a_, dt)                                                             \
-  typedef struct gpux_rdp_##dt { GPUX_RDC_##dt v; long i; } gpux_rdp_##dt;
+  typedef struct gpux_rdp_##dt { GPUX_RDC(dt) v; long i; } gpux_rdp_##dt;
 #define GPUX_RD_PAIR_TYPE_DT(a_, dt) GPUX_ON_##dt(GPUX_RD_PAIR_TYPE, a_, dt)
 GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RDP_T(dt) gpux_rdp_##dt
@@ -183,60 +183,39 @@ GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RDP_SET(dt, p, x, idx) \
   (p).v = (x);                      \
   (p).i = (idx);
-#else /* GPUX_CL_NO_STRUCT_RETURN: values of 32 bits or less in a uint4 (x: the value's bits,
- * y and z: the index's low and high words, w unused), 64-bit values in a ulong2 (x, y) */
-#define GPUX_RDP_T_f32 uint4
-#define GPUX_RDP_T_f16 uint4
-#define GPUX_RDP_T_bf16 uint4
-#define GPUX_RDP_T_i32 uint4
-#define GPUX_RDP_T_u8 uint4
-#define GPUX_RDP_T_f64 ulong2
-#define GPUX_RDP_T_i64 ulong2
-#define GPUX_RDP_V_f32(p) as_float((p).x)
-#define GPUX_RDP_V_f16(p) as_float((p).x)
-#define GPUX_RDP_V_bf16(p) as_float((p).x)
-#define GPUX_RDP_V_i32(p) as_int((p).x)
-#define GPUX_RDP_V_u8(p) ((uchar)(p).x)
-#define GPUX_RDP_V_f64(p) as_double((p).x)
-#define GPUX_RDP_V_i64(p) as_long((p).x)
-#define GPUX_RDP_I32_(p) ((long)upsample((p).z, (p).y))
-#define GPUX_RDP_I_f32(p) GPUX_RDP_I32_(p)
-#define GPUX_RDP_I_f16(p) GPUX_RDP_I32_(p)
-#define GPUX_RDP_I_bf16(p) GPUX_RDP_I32_(p)
-#define GPUX_RDP_I_i32(p) GPUX_RDP_I32_(p)
-#define GPUX_RDP_I_u8(p) GPUX_RDP_I32_(p)
-#define GPUX_RDP_I_f64(p) ((long)(p).y)
-#define GPUX_RDP_I_i64(p) ((long)(p).y)
-#define GPUX_RDP_MK32_(bits, i) ((uint4)((bits), (uint)(i), (uint)((ulong)(i) >> 32), 0u))
-#define GPUX_RDP_MK_f32(v, i) GPUX_RDP_MK32_(as_uint(v), i)
-#define GPUX_RDP_MK_f16(v, i) GPUX_RDP_MK32_(as_uint(v), i)
-#define GPUX_RDP_MK_bf16(v, i) GPUX_RDP_MK32_(as_uint(v), i)
-#define GPUX_RDP_MK_i32(v, i) GPUX_RDP_MK32_(as_uint(v), i)
-#define GPUX_RDP_MK_u8(v, i) GPUX_RDP_MK32_((uint)(v), i)
-#define GPUX_RDP_MK_f64(v, i) ((ulong2)(as_ulong(v), (ulong)(i)))
-#define GPUX_RDP_MK_i64(v, i) ((ulong2)(as_ulong(v), (ulong)(i)))
-#define GPUX_RDP_T(dt) GPUX_RDP_T_##dt
-#define GPUX_RDP_V(dt, p) GPUX_RDP_V_##dt(p)
-#define GPUX_RDP_I(dt, p) GPUX_RDP_I_##dt(p)
-#define GPUX_RDP_SET(dt, p, x, idx) (p) = GPUX_RDP_MK_##dt((x), (idx));
+#else /* GPUX_CL_NO_STRUCT_RETURN: a ulong2 per pair, x the value's bits (GPUX_RDP_B, read
+ * back with GPUX_ASS), y the index */
+#define GPUX_RDP_T(dt) ulong2
+#define GPUX_RDP_V(dt, p) GPUX_BYCLS(GPUX_RDP_V_, dt)(dt, (p).x)
+#define GPUX_RDP_V_F(dt, b) GPUX_ASS(dt, b)
+#define GPUX_RDP_V_H(dt, b) GPUX_ASS(f32, b)
+#define GPUX_RDP_V_S(dt, b) GPUX_ASS(dt, b)
+#define GPUX_RDP_V_U(dt, b) GPUX_ASS(dt, b)
+#define GPUX_RDP_B(dt, v) GPUX_BYCLS(GPUX_RDP_B_, dt)(dt, v)
+#define GPUX_RDP_B_F(dt, v) ((ulong)GPUX_CAT(as_, GPUX_U_##dt)(v))
+#define GPUX_RDP_B_H(dt, v) ((ulong)as_uint(v))
+#define GPUX_RDP_B_S(dt, v) ((ulong)(v))
+#define GPUX_RDP_B_U(dt, v) ((ulong)(v))
+#define GPUX_RDP_I(dt, p) ((long)(p).y)
+#define GPUX_RDP_SET(dt, p, x, idx) (p) = (ulong2)(GPUX_RDP_B(dt, x), (ulong)(idx));
 #endif
 
 #define GPUX_RD_PAIR(kd, dt, E, CMP, IDX)                                                     \
-  GPUX_RD_TYPES(kd, dt, GPUX_RDP_T(dt), GPUX_RDC_##dt)                                        \
+  GPUX_RD_TYPES(kd, dt, GPUX_RDP_T(dt), GPUX_RDC(dt))                                         \
   static inline GPUX_RDP_T(dt) kd##_e(void) {                                                 \
     GPUX_RDP_T(dt) p;                                                                         \
     GPUX_RDP_SET(dt, p, (E), LONG_MAX)                                                        \
     return p;                                                                                 \
   }                                                                                           \
-  static inline GPUX_RDP_T(dt) kd##_ld(GPUX_T_##dt x, GPUX_RDC_##dt m, long r,                \
+  static inline GPUX_RDP_T(dt) kd##_ld(GPUX_T_##dt x, GPUX_RDC(dt) m, long r,                 \
                                        __global const long *ix, long ipos) {                  \
     GPUX_RDP_T(dt) p;                                                                         \
-    GPUX_RDP_SET(dt, p, GPUX_RDX_##dt(x), (IDX))                                              \
+    GPUX_RDP_SET(dt, p, GPUX_RDX(dt, x), (IDX))                                               \
     return p;                                                                                 \
   }                                                                                           \
   static inline GPUX_RDP_T(dt) kd##_op(GPUX_RDP_T(dt) a, GPUX_RDP_T(dt) b) {                  \
-    const GPUX_RDC_##dt av = GPUX_RDP_V(dt, a), bv = GPUX_RDP_V(dt, b);                       \
-    int an = GPUX_RD_ISNAN_##dt(av) != 0, bn = GPUX_RD_ISNAN_##dt(bv) != 0;                   \
+    const GPUX_RDC(dt) av = GPUX_RDP_V(dt, a), bv = GPUX_RDP_V(dt, b);                        \
+    int an = GPUX_RD_ISNAN(dt, av) != 0, bn = GPUX_RD_ISNAN(dt, bv) != 0;                     \
     /* the same choice without short-circuits: selects, no divergent branches */            \
     int take_b = (bn & !an) |                                                                 \
                  (((an & bn) | (av == bv)) & (GPUX_RDP_I(dt, b) < GPUX_RDP_I(dt, a))) |       \
@@ -244,18 +223,18 @@ GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     return take_b ? b : a;                                                                    \
   }                                                                                           \
   static inline int kd##_ai(void) { return 1; }                                               \
-  static inline GPUX_RDC_##dt kd##_aux(__global const GPUX_RDC_##dt *aux, long pos) {         \
-    return (GPUX_RDC_##dt)0;                                                                  \
+  static inline GPUX_RDC(dt) kd##_aux(__global const GPUX_RDC(dt) *aux, long pos) {           \
+    return (GPUX_RDC(dt))0;                                                                   \
   }                                                                                           \
-  static inline void kd##_st(__global GPUX_RDC_##dt *out, __global long *oi, long opos,       \
+  static inline void kd##_st(__global GPUX_RDC(dt) *out, __global long *oi, long opos,        \
                              long ipos, GPUX_RDP_T(dt) v, int post, gpux_real d) {            \
     out[opos] = GPUX_RDP_V(dt, v);                                                            \
     oi[ipos] = GPUX_RDP_I(dt, v);                                                             \
   }
-#define GPUX_RD_DEF_argmin_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI_##dt, <, r)
-#define GPUX_RD_DEF_argmax_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_LO_##dt, >, r)
-#define GPUX_RD_DEF_argmin_p_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI_##dt, <, ix[ipos])
-#define GPUX_RD_DEF_argmax_p_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_LO_##dt, >, ix[ipos])
+#define GPUX_RD_DEF_argmin_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI(dt), <, r)
+#define GPUX_RD_DEF_argmax_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_LO(dt), >, r)
+#define GPUX_RD_DEF_argmin_p_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_HI(dt), <, ix[ipos])
+#define GPUX_RD_DEF_argmax_p_(kd, dt) GPUX_RD_PAIR(kd, dt, GPUX_RD_LO(dt), >, ix[ipos])
 
 /* ------------------------------------------------------------------ kernel bodies */
 #define GPUX_RD_ARGS(kd)                                                                      \
@@ -443,7 +422,7 @@ GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 /* _c (mode 0): levels 8, 4, 2, 1 */
 #define GPUX_RD_COL_TREE(kd) GPUX_RD_COLS_TREE(kd, 16, 4, mode == 0)
 
-/* _cv, vector columns: 4-byte inputs of the kinds of GPUX_RD_CVK_* (the CUDA backend's
+/* _cv, vector columns: 4-byte inputs of the kinds of GPUX_REDUCE_CV_KINDS (the CUDA backend's
  * RV_CVEC), len > 32, inner % 4 == 0 and in_off % 4 == 0 (the host checks; buffers are
  * aligned far beyond 16 bytes): one group per (block of 32 columns, chunk, row), the block
  * fastest; work-item (tx = l % 8, g = l / 8) owns columns 4tx .. 4tx + 3 of its block,
@@ -455,8 +434,6 @@ GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
  * lane g of column c, and work-item c < 32 does levels 16 .. 1 (GPUX_RD_CV_TREE).
  * Order-free kinds (kd_ai: argmin, argmax) fold all of a work-item's lanes of a column
  * into its accumulator 0 (any order of combines gives the same bits) to save registers. */
-#define GPUX_RD_V4_f32 float4
-#define GPUX_RD_V4_i32 int4
 #define GPUX_RD_CV_J(kd, j) (kd##_ai() ? 0 : (j))
 #define GPUX_RD_CV_LD(xq, rr, j)                                                              \
   x[j] = (rr) + 32 * (j) < rem ? (xq)[(j) * vs32] : (gpux_rd_cv_t)0;
@@ -530,8 +507,10 @@ GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
  * GPUX_RD_CV_NO, called (kd, kn, dt) after the kernels _r and _c. A kernel of its own (mode
  * ignored: it only runs the vector case), so that its registers (and so its groups per
  * compute unit) are its own and _c keeps its own for the cases it serves (other inner or
- * in_off, len <= 32); src/backend_opencl/cl_reduce.c (col_vec_kind) keeps the same list.
- * min, max, amax, any, all and cnt are left out as on CUDA. */
+ * in_off, len <= 32). The tables are GPUX_REDUCE_CV_KINDS and GPUX_REDUCE_CV_DT of
+ * gpux_kernels.h (which src/backend_opencl/cl_reduce.c reads, and the kernel coverage test
+ * compares with the kernels built) spelled per kind and dtype: the preprocessor cannot ask
+ * whether a name is in a list. min, max, amax, any, all and cnt are left out as on CUDA. */
 #define GPUX_RD_CV_KERNEL(kd, kn, V)                                                          \
   __kernel __attribute__((reqd_work_group_size(GPUX_RED_LANES, 1, 1))) void kn##_cv(          \
       GPUX_RD_ARGS(kd)) {                                                                     \
@@ -539,7 +518,8 @@ GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
     GPUX_RD_CV_BODY(kd, V)                                                                    \
     GPUX_RD_CV_TREE(kd)                                                                       \
   }
-#define GPUX_RD_CV_YES(kd, kn, dt) GPUX_RD_CV_KERNEL(kd, kn, GPUX_RD_V4_##dt)
+/* V: the input's 4-vector type */
+#define GPUX_RD_CV_YES(kd, kn, dt) GPUX_RD_CV_KERNEL(kd, kn, GPUX_CAT(GPUX_T_##dt, 4))
 #define GPUX_RD_CV_NO(kd, kn, dt)
 #define GPUX_RD_CVD_f32 GPUX_RD_CV_YES
 #define GPUX_RD_CVD_i32 GPUX_RD_CV_YES
@@ -549,6 +529,11 @@ GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RD_CVD_b8 GPUX_RD_CV_NO
 #define GPUX_RD_CVD_f16 GPUX_RD_CV_NO
 #define GPUX_RD_CVD_bf16 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_i8 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_i16 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_u16 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_u32 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_u64 GPUX_RD_CV_NO
 #define GPUX_RD_CVK_sum_(dt) GPUX_RD_CVD_##dt
 #define GPUX_RD_CVK_prod_(dt) GPUX_RD_CVD_##dt
 #define GPUX_RD_CVK_argmin_(dt) GPUX_RD_CVD_##dt

@@ -6,8 +6,9 @@
  * Kernels: gpux_scan_<kind>_<dt>, one per (kind, dtype) of GPUX_SCAN_KINDS (float64 ones only
  * where cl_khr_fp64 is defined), all with the arguments (T the input dtype, A the
  * accumulator and O the output dtype: float, double, or int64 for integers, which
- * accumulate in ulong and wrap; float16 / bfloat16 accumulate in float and store each output
- * rounded once to the dtype; offsets in elements):
+ * accumulate in ulong and wrap (uint64's output, uint64, holds the same bits); float16 /
+ * bfloat16 accumulate in float and store each output rounded once to the dtype; offsets in
+ * elements):
  *   (global const T *in, long in_off, global O *out, long out_off, global A *tiles,
  *    long rows, long len, long ntiles, int phase, int exclusive, long gbase)
  * ntiles = ceil(len / GPUX_SCAN_TILE); tiles holds rows * ntiles values (phases 1 and 2;
@@ -34,30 +35,30 @@
 #include "gpux_cl_prelude.h"
 #include "gpux_half.h" /* float16 / bfloat16 rows: GPUX_RDX_<dt>, GPUX_FH_<dt> */
 
-/* What a scan stores, by the dtype's class (GPUX_CLS_<dt>): the accumulator as
- * GPUX_RDW_O_<dt>; float16 / bfloat16 rows (float32 accumulators) round each output once
+/* What a scan stores, by the dtype's class (GPUX_BYCLS): the accumulator as
+ * GPUX_RDW_O(dt); float16 / bfloat16 rows (float32 accumulators) round each output once
  * to the dtype. */
-#define GPUX_SC_O_F(dt) GPUX_RDW_O_##dt
-#define GPUX_SC_O_S(dt) GPUX_RDW_O_##dt
-#define GPUX_SC_O_U(dt) GPUX_RDW_O_##dt
+#define GPUX_SC_O_F(dt) GPUX_RDW_O(dt)
+#define GPUX_SC_O_S(dt) GPUX_RDW_O(dt)
+#define GPUX_SC_O_U(dt) GPUX_RDW_O(dt)
 #define GPUX_SC_O_H(dt) GPUX_T_##dt
-#define GPUX_SC_OUT_F(dt, v) GPUX_RDW_OUT_##dt(v)
-#define GPUX_SC_OUT_S(dt, v) GPUX_RDW_OUT_##dt(v)
-#define GPUX_SC_OUT_U(dt, v) GPUX_RDW_OUT_##dt(v)
+#define GPUX_SC_OUT_F(dt, v) GPUX_RDW_OUT(dt, v)
+#define GPUX_SC_OUT_S(dt, v) GPUX_RDW_OUT(dt, v)
+#define GPUX_SC_OUT_U(dt, v) GPUX_RDW_OUT(dt, v)
 #define GPUX_SC_OUT_H(dt, v) GPUX_FH_##dt(v)
 
 /* sd = gpux_sc_<kind>_<dt>: sd_t, sd_a, sd_o types; sd_e(), sd_ld(x), sd_op(a, b),
  * sd_out(v) (the accumulator stored as the output type) */
 #define GPUX_SC_FNS(sd, dt, E, OPX)                                                           \
   typedef GPUX_T_##dt sd##_t;                                                                 \
-  typedef GPUX_RDW_A_##dt sd##_a;                                                             \
-  typedef GPUX_CAT(GPUX_SC_O_, GPUX_CLS_##dt)(dt) sd##_o;                                     \
+  typedef GPUX_RDW_A(dt) sd##_a;                                                              \
+  typedef GPUX_BYCLS(GPUX_SC_O_, dt)(dt) sd##_o;                                              \
   static inline sd##_a sd##_e(void) { return (E); }                                           \
-  static inline sd##_a sd##_ld(GPUX_T_##dt x) { return (sd##_a)GPUX_RDX_##dt(x); }            \
+  static inline sd##_a sd##_ld(GPUX_T_##dt x) { return (sd##_a)GPUX_RDX(dt, x); }             \
   static inline sd##_a sd##_op(sd##_a a, sd##_a b) { return (OPX); }                          \
-  static inline sd##_o sd##_out(sd##_a v) { return GPUX_CAT(GPUX_SC_OUT_, GPUX_CLS_##dt)(dt, v); }
-#define GPUX_SC_DEF_sum_(sd, dt) GPUX_SC_FNS(sd, dt, GPUX_RD_ZERO_##dt, a + b)
-#define GPUX_SC_DEF_prod_(sd, dt) GPUX_SC_FNS(sd, dt, GPUX_RD_ONE_##dt, a * b)
+  static inline sd##_o sd##_out(sd##_a v) { return GPUX_BYCLS(GPUX_SC_OUT_, dt)(dt, v); }
+#define GPUX_SC_DEF_sum_(sd, dt) GPUX_SC_FNS(sd, dt, GPUX_RD_ZERO(dt), a + b)
+#define GPUX_SC_DEF_prod_(sd, dt) GPUX_SC_FNS(sd, dt, GPUX_RD_ONE(dt), a * b)
 
 #define GPUX_SC_ARGS(sd)                                                                      \
   __global const sd##_t *in, long in_off, __global sd##_o *out, long out_off,                 \

@@ -126,10 +126,9 @@ GPUX_HFN GPUX_H_U16 gpux_f32_to_bf16(GPUX_H_U32 b) {
   }
 GPUX_H_DEF_F64_TO_H(gpux_f64_to_f16, 10, 15)
 GPUX_H_DEF_F64_TO_H(gpux_f64_to_bf16, 7, 127)
-/* int64 -> bfloat16, rounded once (a detour through float would round twice) */
-GPUX_HFN GPUX_H_U16 gpux_i64_to_bf16(GPUX_H_I64 x) {
-  const GPUX_H_U32 sign = x < 0 ? 0x8000u : 0u;
-  const GPUX_H_U64 m = GPUX_H_UABS64(x);
+/* An integer -> bfloat16, rounded once (a detour through float would round twice): the
+ * magnitude m with the sign bit `sign` (0 or 0x8000). */
+GPUX_HFN GPUX_H_U16 gpux_mag_to_bf16(GPUX_H_U32 sign, GPUX_H_U64 m) {
   if (m == 0) return (GPUX_H_U16)0;
   const int p = 63 - (int)GPUX_H_CLZ64(m); /* the leading bit */
   if (p <= 7)
@@ -142,6 +141,10 @@ GPUX_HFN GPUX_H_U16 gpux_i64_to_bf16(GPUX_H_I64 x) {
   if (rem > tie || (rem == tie && (h & 1u))) h++;
   return (GPUX_H_U16)(sign | h);
 }
+GPUX_HFN GPUX_H_U16 gpux_i64_to_bf16(GPUX_H_I64 x) {
+  return gpux_mag_to_bf16(x < 0 ? 0x8000u : 0u, GPUX_H_UABS64(x));
+}
+GPUX_HFN GPUX_H_U16 gpux_u64_to_bf16(GPUX_H_U64 x) { return gpux_mag_to_bf16(0u, x); }
 /* float16 bits -> float32 bits (exact; NaN quiet). The exponent's cases are ranges of |h|:
  * tests of the 5-bit field for equality become a switch on an i5 value, which oclgrind
  * 21.10 reads with the sign bit still in it. */

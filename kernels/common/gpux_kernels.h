@@ -29,7 +29,8 @@
  *   logical ops take x != 0 as true (NaN is true); results are bool;
  *   sign: -1, 0 or 1 (NaN -> NaN); relu(x) = x < 0 ? 0 : x (NaN stays NaN);
  *   round: half to even (rint); sigmoid(x) = 1 / (1 + exp(-x)); rsqrt(x) = 1 / sqrt(x);
- *   cast float -> int: truncate toward zero, saturate, NaN -> 0; int -> int: wrap;
+ *   cast float -> int: truncate toward zero, saturate to the target's range, NaN -> 0;
+ *     int -> int: wrap (the low bits, two's complement); int -> float: round to nearest even;
  *     x -> bool: x != 0; bool -> x: 0 or 1.
  *   float16 / bfloat16 elementwise ops: the float32 op on the operands' exact float32
  *     values, its result rounded to nearest even to the dtype (comparisons, logical ops:
@@ -38,7 +39,7 @@
  *     the same bits on every device; div and sqrt too where the device's float32 ones are
  *     correctly rounded (CUDA, pocl);
  *   float16 / bfloat16 (bit-exact on every backend, done with integer bit operations):
- *     x -> f16/bf16: the exact value of x (f32, f64, i32, i64, u8) rounded once to nearest
+ *     x -> f16/bf16: the exact value of x (a float or any integer) rounded once to nearest
  *       even, subnormals kept (never flushed), overflow -> +-inf (f16: |x| >= 65520;
  *       bf16: |x| >= 2^128 - 2^119), -0.0 kept; NaN -> a quiet NaN with the sign and the
  *       leading payload bits of x (f32 -> bf16: (bits >> 16) | 0x0040;
@@ -64,7 +65,13 @@
  * float32, rounded once to the dtype: GPUX_DT_EW_*). */
 #define GPUX_KDT_f16 6
 #define GPUX_KDT_bf16 7
-#define GPUX_KDT_COUNT 8
+/* the other integer widths (issue 23): everything int32 / uint8 have, with the same rules */
+#define GPUX_KDT_i8 8
+#define GPUX_KDT_i16 9
+#define GPUX_KDT_u16 10
+#define GPUX_KDT_u32 11
+#define GPUX_KDT_u64 12
+#define GPUX_KDT_COUNT 13
 /* Program parts: an OpenCL family whose kernels each belong to one dtype is built per part,
  * on the first use of that part, with -DGPUX_PART=<id> (a dtype id, or GPUX_PART_NONE for
  * kernels of no dtype: the copies by element size), so that a program using float32 only
@@ -87,20 +94,32 @@
   X(u8, 1, "uint8", 'u', 8, 0)                                                               \
   X(b8, 1, "bool", 'b', 1, 0)                                                                \
   X(f16, 2, "float16", 'f', 11, 5)                                                           \
-  X(bf16, 2, "bfloat16", 'f', 8, 8)
+  X(bf16, 2, "bfloat16", 'f', 8, 8)                                                          \
+  X(i8, 1, "int8", 'i', 7, 0)                                                                \
+  X(i16, 2, "int16", 'i', 15, 0)                                                             \
+  X(u16, 2, "uint16", 'u', 16, 0)                                                            \
+  X(u32, 4, "uint32", 'u', 32, 0)                                                            \
+  X(u64, 8, "uint64", 'u', 64, 0)
 #define GPUX_KDT_SIZE_INIT(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = bytes,
 #define GPUX_KDT_NAME_INIT(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = name,
 
 /* dtype lists: M(arg, dt) for each dt */
-/* the dtypes the compute ops take (elementwise, where, reductions, scans) */
-#define GPUX_DT_ALL(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8) M(a, b8)
+/* every array dtype, in id order: casts (every (from, to) pair, layouts c and n), fill,
+ * arange and linspace exist for these */
+#define GPUX_DT_STORAGE(M, a)                                                                \
+  M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8) M(a, b8) M(a, f16) M(a, bf16) M(a, i8)    \
+  M(a, i16) M(a, u16) M(a, u32) M(a, u64)
 /* the half-precision storage dtypes */
 #define GPUX_DT_HALF(M, a) M(a, f16) M(a, bf16)
-/* every array dtype: casts (every (from, to) pair, layouts c and n), fill, arange and
- * linspace exist for these */
-#define GPUX_DT_STORAGE(M, a) GPUX_DT_ALL(M, a) GPUX_DT_HALF(M, a)
-#define GPUX_DT_NUMERIC(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8)
 #define GPUX_DT_FLOAT(M, a) M(a, f32) M(a, f64)
+/* the integer dtypes (shifts, popcount, bitwise_not), and those with bool (bitwise and, or,
+ * xor: on bool they are the logical ops) */
+#define GPUX_DT_INTEGER(M, a)                                                                \
+  M(a, i32) M(a, i64) M(a, u8) M(a, i8) M(a, i16) M(a, u16) M(a, u32) M(a, u64)
+#define GPUX_DT_BITS(M, a) GPUX_DT_INTEGER(M, a) M(a, b8)
+#define GPUX_DT_NUMERIC(M, a) GPUX_DT_FLOAT(M, a) GPUX_DT_INTEGER(M, a)
+/* the dtypes that compute in their own type (every op takes them) */
+#define GPUX_DT_ALL(M, a) GPUX_DT_NUMERIC(M, a) M(a, b8)
 /* the lists of the compute ops that take the half dtypes (elementwise ops, reductions and
  * scans): those above, and the halves, whose ops are float32's on the operands' exact
  * float32 values, the result rounded once to the dtype (reductions: accumulated in float32) */
@@ -108,10 +127,6 @@
 #define GPUX_DT_EW_FLOAT(M, a) GPUX_DT_FLOAT(M, a) GPUX_DT_HALF(M, a)
 /* the dtypes of where: every dtype */
 #define GPUX_DT_WHERE(M, a) GPUX_DT_STORAGE(M, a)
-/* the integer dtypes (shifts, popcount, bitwise_not), and those with bool (bitwise and, or,
- * xor: on bool they are the logical ops) */
-#define GPUX_DT_INTEGER(M, a) M(a, i32) M(a, i64) M(a, u8)
-#define GPUX_DT_BITS(M, a) GPUX_DT_INTEGER(M, a) M(a, b8)
 /* Whether a compute dtype has a kernel type of its own: bool's is uint8's (uchar / unsigned
  * char), so a set of overloads by type (the expressions' ops preludes) leaves bool out and
  * uint8's overload serves it (the same result on 0 / 1: bitwise and, or, xor).
@@ -126,6 +141,11 @@
  * preludes have no half overloads (expressions take the compute dtypes) */
 #define GPUX_OWN_TYPE_f16(M, a, dt)
 #define GPUX_OWN_TYPE_bf16(M, a, dt)
+#define GPUX_OWN_TYPE_i8(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_i16(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_u16(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_u32(M, a, dt) M(a, dt)
+#define GPUX_OWN_TYPE_u64(M, a, dt) M(a, dt)
 /* element sizes the copy kernels exist for, and the index of a size in that list */
 #define GPUX_ELEM_SIZES(M) M(1) M(2) M(4) M(8)
 #define GPUX_ELEM_SIZE_COUNT 4
@@ -331,7 +351,7 @@ typedef struct gpux_nd_params {
 
 /* accumulator (= output) dtype of a kind */
 #define GPUX_RACC_SAME 0 /* the input dtype (halves: f32) */
-#define GPUX_RACC_WIDE 1 /* floats: the input dtype (halves: f32); integers: i64 */
+#define GPUX_RACC_WIDE 1 /* floats: the input dtype (halves: f32); integers: i64 (u64: u64) */
 #define GPUX_RACC_BOOL 2 /* b8 */
 #define GPUX_RACC_I64 3  /* i64 */
 

@@ -39,9 +39,11 @@
  *     +-cos phi); ln through s = f / (2 + f) (double division and sqrt are correctly
  *     rounded everywhere), sin and cos polynomials in y^2; then fma(z, std, mean).
  *   integers in [low, low + range), Lemire's multiply-shift with rejection (no modulo
- *     bias): int32: a 64-bit candidate x = x64 (WPV 2): value low + hi64(x * range),
+ *     bias): dtypes of up to 32 bits (int8 ... uint32: the same values as int32 for the
+ *     same range, stored in the dtype): a 64-bit candidate x = x64 (WPV 2): value
+ *     low + hi64(x * range),
  *     rejected when lo64(x * range) < 2^64 mod range (probability < 2^-32); int64: a
- *     128-bit candidate from 4 words (WPV 4), value low + floor(x * range / 2^128),
+ *     128-bit candidate from 4 words (WPV 4; uint64 too), value low + floor(x * range / 2^128),
  *     rejected when (x * range) mod 2^128 < 2^128 mod range (probability < 2^-64).
  *     A rejected value i draws again from its retry chain: counter {g lo, g hi, stream lo,
  *     stream hi | 2^31} with g = P + WPV * i, then each next block's counter is the last
@@ -60,6 +62,10 @@ typedef uint gpux_u32;
 typedef ulong gpux_u64;
 typedef int gpux_i32;
 typedef long gpux_i64;
+typedef char gpux_r_i8;
+typedef short gpux_r_i16;
+typedef uchar gpux_r_u8;
+typedef ushort gpux_r_u16;
 #define GPUX_R_MULHI32(a, b) mul_hi((uint)(a), (uint)(b))
 #define GPUX_R_MULHI64(a, b) mul_hi((ulong)(a), (ulong)(b))
 #define GPUX_R_F2U(x) as_uint(x)
@@ -84,6 +90,10 @@ typedef unsigned int gpux_u32;
 typedef unsigned long long gpux_u64;
 typedef int gpux_i32;
 typedef long long gpux_i64;
+typedef signed char gpux_r_i8;
+typedef short gpux_r_i16;
+typedef unsigned char gpux_r_u8;
+typedef unsigned short gpux_r_u16;
 #define GPUX_R_MULHI32(a, b) __umulhi((a), (b))
 #define GPUX_R_MULHI64(a, b) __umul64hi((a), (b))
 #define GPUX_R_F2U(x) __float_as_uint(x)
@@ -113,6 +123,10 @@ typedef uint32_t gpux_u32;
 typedef uint64_t gpux_u64;
 typedef int32_t gpux_i32;
 typedef int64_t gpux_i64;
+typedef int8_t gpux_r_i8;
+typedef int16_t gpux_r_i16;
+typedef uint8_t gpux_r_u8;
+typedef uint16_t gpux_r_u16;
 #define GPUX_R_MULHI32(a, b) ((gpux_u32)(((gpux_u64)(a) * (gpux_u64)(b)) >> 32))
 #define GPUX_R_MULHI64(a, b) gpux_r_mulhi64_host((a), (b))
 static inline gpux_u64 gpux_r_mulhi64_host(gpux_u64 a, gpux_u64 b) {
@@ -166,7 +180,7 @@ static inline double gpux_r_u2d_host(gpux_u64 u) {
 /* ---- draw kinds, words per value -------------------------------------------------------- */
 /* X(kind, id, dtype list). Kernels: gpux_random_<kind>_<dt>. ids equal GPUX_RANDOM_* of
  * include/gpux/random.h. */
-#define GPUX_DT_RINT(M, a) M(a, i32) M(a, i64)
+#define GPUX_DT_RINT(M, a) GPUX_DT_INTEGER(M, a)
 #define GPUX_DT_RBOOL(M, a) M(a, b8)
 #define GPUX_RANDOM_KINDS(X)       \
   X(uniform, 0, GPUX_DT_FLOAT)     \
@@ -184,11 +198,11 @@ static inline double gpux_r_u2d_host(gpux_u64 u) {
 #define GPUX_RK_BERNOULLI 3
 
 /* Words per value (normals: per value of a pair). One Philox block (4 words) gives
- * 4 / GPUX_R_WPV values. dt: GPUX_KDT_* ids (f32 0, f64 1, i32 2, i64 3, b8 5). */
+ * 4 / GPUX_R_WPV values. dt: GPUX_KDT_* ids. */
 #define GPUX_R_WPV(kind, dt)                                                          \
   ((kind) == GPUX_RK_BERNOULLI ? 1                                                     \
-   : (kind) == GPUX_RK_INTEGERS ? ((dt) == 3 ? 4 : 2)                                  \
-                                : ((dt) == 1 ? 2 : 1))
+   : (kind) == GPUX_RK_INTEGERS ? ((dt) == GPUX_KDT_i64 || (dt) == GPUX_KDT_u64 ? 4 : 2) \
+                                : ((dt) == GPUX_KDT_f64 ? 2 : 1))
 
 /* Launch parameters, passed by value to every random kernel; only 64-bit fields so the
  * host, CUDA and OpenCL layouts agree. Float parameters travel as the bits of the output
@@ -777,14 +791,27 @@ GPUX_RFN void gpux_r_blk_normal_f64(double *v, gpux_r4 w, gpux_u64 g0,
   v[1] = GPUX_R_DFMA(a.y, sd, mean);
 }
 #endif
-GPUX_RFN void gpux_r_blk_integers_i32(gpux_i32 *v, gpux_r4 w, gpux_u64 g0,
-                                      const gpux_rparams *p) {
-  v[0] = (gpux_i32)(gpux_u32)gpux_r_int32(w.x, w.y, g0, p);
-  v[1] = (gpux_i32)(gpux_u32)gpux_r_int32(w.z, w.w, g0 + 2u, p);
-}
+/* integers of up to 32 bits: two values of the 32-bit path (the low bits of low + offset,
+ * a value of the dtype); 64-bit ones: one of the 128-bit path */
+#define GPUX_R_DEF_BLK_INT32(dt, T)                                                         \
+  GPUX_RFN void gpux_r_blk_integers_##dt(T *v, gpux_r4 w, gpux_u64 g0,                       \
+                                         const gpux_rparams *p) {                            \
+    v[0] = (T)gpux_r_int32(w.x, w.y, g0, p);                                                 \
+    v[1] = (T)gpux_r_int32(w.z, w.w, g0 + 2u, p);                                            \
+  }
+GPUX_R_DEF_BLK_INT32(i32, gpux_i32)
+GPUX_R_DEF_BLK_INT32(u32, gpux_u32)
+GPUX_R_DEF_BLK_INT32(i16, gpux_r_i16)
+GPUX_R_DEF_BLK_INT32(u16, gpux_r_u16)
+GPUX_R_DEF_BLK_INT32(i8, gpux_r_i8)
+GPUX_R_DEF_BLK_INT32(u8, gpux_r_u8)
 GPUX_RFN void gpux_r_blk_integers_i64(gpux_i64 *v, gpux_r4 w, gpux_u64 g0,
                                       const gpux_rparams *p) {
   v[0] = (gpux_i64)gpux_r_int64(w, g0, p);
+}
+GPUX_RFN void gpux_r_blk_integers_u64(gpux_u64 *v, gpux_r4 w, gpux_u64 g0,
+                                      const gpux_rparams *p) {
+  v[0] = gpux_r_int64(w, g0, p);
 }
 GPUX_RFN void gpux_r_blk_bernoulli_b8(unsigned char *v, gpux_r4 w, gpux_u64 g0,
                                       const gpux_rparams *p) {

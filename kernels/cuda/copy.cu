@@ -38,14 +38,16 @@ template <class DF, class DT> __device__ __forceinline__ unsigned short to_half(
   } else if constexpr (is_fp<typename DF::T>::value) {
     if constexpr (F16) return gpux_f32_to_f16(__float_as_uint(x));
     else return gpux_f32_to_bf16(__float_as_uint(x));
-  } else if constexpr (F16 || DF::kind == K_UINT) {
+  } else if constexpr (F16 || sizeof(typename DF::T) <= 2) {
     /* integers -> f16: exact in float up to 2^24, and anything larger is inf in f16;
-     * uint8 -> bf16: exact in float */
+     * 8- and 16-bit integers -> bf16: exact in float */
     const float f = (float)x; /* round to nearest */
     if constexpr (F16) return gpux_f32_to_f16(__float_as_uint(f));
     else return gpux_f32_to_bf16(__float_as_uint(f));
+  } else if constexpr (DF::kind == K_UINT && sizeof(typename DF::T) == 8) {
+    return gpux_u64_to_bf16(x); /* one rounding, as below */
   } else {
-    return gpux_i64_to_bf16((long long)x);
+    return gpux_i64_to_bf16((long long)x); /* int32, uint32, int64: exact in int64 */
   }
 }
 

@@ -14,12 +14,13 @@
 #define GPUX_CUDA_CUH
 
 #include "gpux_kernels.h"
-#include "gpux_half.h" /* float16 / bfloat16 conversions (bit work, as everywhere) */
+#include "gpux_half.h"       /* float16 / bfloat16 conversions (bit work, as everywhere) */
+#include "gpux_cuda_ops.cuh" /* the ops, and wrap_type: the type integers wrap in */
 
 #define GPUX_CU_BLOCK 256
 
 /* preprocessor helpers: a list macro used inside the expansion of the same list macro
- * (the 6 x 6 casts) must be deferred and re-scanned. */
+ * (the casts: every pair of GPUX_DT_STORAGE) must be deferred and re-scanned. */
 #define GPUX_CU_EMPTY()
 #define GPUX_CU_EXPAND(...) __VA_ARGS__
 
@@ -28,8 +29,9 @@ namespace gpux_cu {
 typedef unsigned long long u64;
 typedef long long i64;
 
-/* dtype tags: u8 and b8 share a C++ type but not their conversion rules; float16 and
- * bfloat16 are unsigned short bit patterns (kernels/common/gpux_half.h converts). */
+/* dtype tags: u8 and b8 share a C++ type but not their conversion rules, nor do uint16 and
+ * the halves, float16 and bfloat16, which are unsigned short bit patterns
+ * (kernels/common/gpux_half.h converts): whatever depends on the rules goes by the tag. */
 enum Kind { K_FLOAT = 0, K_SINT = 1, K_UINT = 2, K_BOOL = 3, K_F16 = 4, K_BF16 = 5 };
 struct d_f32 { typedef float T; static constexpr int kind = K_FLOAT; };
 struct d_f64 { typedef double T; static constexpr int kind = K_FLOAT; };
@@ -39,6 +41,11 @@ struct d_u8 { typedef unsigned char T; static constexpr int kind = K_UINT; };
 struct d_b8 { typedef unsigned char T; static constexpr int kind = K_BOOL; };
 struct d_f16 { typedef unsigned short T; static constexpr int kind = K_F16; };
 struct d_bf16 { typedef unsigned short T; static constexpr int kind = K_BF16; };
+struct d_i8 { typedef signed char T; static constexpr int kind = K_SINT; };
+struct d_i16 { typedef short T; static constexpr int kind = K_SINT; };
+struct d_u16 { typedef unsigned short T; static constexpr int kind = K_UINT; };
+struct d_u32 { typedef unsigned int T; static constexpr int kind = K_UINT; };
+struct d_u64 { typedef unsigned long long T; static constexpr int kind = K_UINT; };
 template <class D> struct is_half { static constexpr bool value = D::kind == K_F16 || D::kind == K_BF16; };
 #define GPUX_CU_D(dt) gpux_cu::d_##dt
 #define GPUX_CU_T(dt) gpux_cu::d_##dt::T
@@ -62,13 +69,6 @@ template <class D> struct comp<D, true> {
   }
 };
 
-/* unsigned counterpart used for wrap-around arithmetic (u8 computes in unsigned int and
- * truncates on the way out). */
-template <class T> struct uns;
-template <> struct uns<int> { typedef unsigned int type; };
-template <> struct uns<long long> { typedef unsigned long long type; };
-template <> struct uns<unsigned char> { typedef unsigned int type; };
-
 template <class T> struct is_fp { static constexpr bool value = false; };
 template <> struct is_fp<float> { static constexpr bool value = true; };
 template <> struct is_fp<double> { static constexpr bool value = true; };
@@ -78,7 +78,23 @@ template <int R, class T> struct res_t { typedef T type; };
 template <class T> struct res_t<GPUX_RES_BOOL, T> { typedef unsigned char type; };
 
 /* ---- 16-byte vector I/O of register arrays --------------------------------------- */
-template <class T> struct vio;
+/* The integers without vectors of their own below move as the type of the same size and the
+ * other signedness (an object may be accessed through either; the bits are the same). */
+template <class T> struct twin;
+template <> struct twin<signed char> { typedef unsigned char type; };
+template <> struct twin<short> { typedef unsigned short type; };
+template <> struct twin<unsigned int> { typedef int type; };
+template <> struct twin<unsigned long long> { typedef long long type; };
+template <class T> struct vio {
+  typedef typename twin<T>::type W;
+  static constexpr int N = 16 / (int)sizeof(T);
+  static __device__ __forceinline__ void ld(T *r, const T *p) {
+    vio<W>::ld(reinterpret_cast<W *>(r), reinterpret_cast<const W *>(p));
+  }
+  static __device__ __forceinline__ void st(T *p, const T *r) {
+    vio<W>::st(reinterpret_cast<W *>(p), reinterpret_cast<const W *>(r));
+  }
+};
 template <> struct vio<float> {
   static constexpr int N = 4;
   static __device__ __forceinline__ void ld(float *r, const float *p) {
@@ -99,7 +115,7 @@ template <> struct vio<double> {
     *reinterpret_cast<double2 *>(p) = make_double2(r[0], r[1]);
   }
 };
-/* 16-byte vectors of unsigned short (eight per vector), for the contiguous engine */
+/* 16-byte vectors of unsigned short (eight per vector: uint16, float16, bfloat16) */
 template <> struct vio<unsigned short> {
   static constexpr int N = 8;
   static __device__ __forceinline__ void ld(unsigned short *r, const unsigned short *p) {
@@ -357,22 +373,25 @@ __device__ __forceinline__ typename DT::T cast(typename DF::T x) {
   } else if constexpr (DT::kind == K_FLOAT) {
     return (To)x; /* round to nearest */
   } else if constexpr (DF::kind == K_FLOAT) {
-    /* float -> int: NaN -> 0, truncate toward zero, saturate */
+    /* float -> int: NaN -> 0, truncate toward zero, saturate. The bounds are powers of two,
+     * exact in either float type (2^64 too: (F)UINT64_MAX would round up to it) */
+    typedef typename wrap_type<To>::type U;
+    constexpr int bits = (int)sizeof(To) * 8;
+    const F msb = (F)(1ULL << (bits - 1)); /* 2^(bits-1) */
     if (x != x) return (To)0;
     if constexpr (DT::kind == K_UINT) {
-      if (x >= (F)256) return (To)255;
+      if (x >= msb * (F)2) return (To)~0ULL; /* MAX */
       if (x <= (F)-1) return (To)0;
-      return (To)(int)x; /* -1 < x < 256: truncation is in range */
     } else {
-      constexpr int bits = (int)sizeof(To) * 8;
-      const F hi = (F)(1ULL << (bits - 1)); /* 2^(bits-1), exact */
-      if (x >= hi) return (To)(((1ULL << (bits - 1)) - 1)); /* MAX */
-      if (x <= -hi) return (To)(typename uns<To>::type)(1ULL << (bits - 1)); /* MIN */
-      return (To)x; /* -2^(b-1) < x < 2^(b-1): truncation is in range */
+      if (x >= msb) return (To)((1ULL << (bits - 1)) - 1); /* MAX */
+      if (x <= -msb) return (To)(U)(1ULL << (bits - 1));   /* MIN */
     }
+    /* the truncated value is in range (narrow targets: through int, where it fits) */
+    if constexpr (sizeof(To) < 4) return (To)(int)x;
+    else return (To)x;
   } else {
     /* int -> int: two's complement wrap */
-    return (To)(typename uns<To>::type)(u64)x;
+    return (To)(typename wrap_type<To>::type)(u64)x;
   }
 }
 

@@ -10,19 +10,18 @@
 
 namespace gpux_cu {
 
-/* The element types of the ops: float, double, int, long long, unsigned char. The traits
- * are enumerators: NVRTC emits a static constexpr data member as a device global into
- * every program that instantiates it. */
+/* The element types of the ops: float, double and the integers (signed char, short, int,
+ * long long and their unsigned types). The traits are enumerators: NVRTC emits a static
+ * constexpr data member as a device global into every program that instantiates it. */
 template <class T> struct tr {
   enum { fp = (T)0.5 != (T)0, /* float and double */
          sgn = (T)(-1) < (T)0 };
 };
-/* the unsigned type integer arithmetic wraps in (uint8 computes in unsigned int and
- * truncates on the way out) */
-template <class T> struct wrap_type;
-template <> struct wrap_type<int> { typedef unsigned int type; };
-template <> struct wrap_type<long long> { typedef unsigned long long type; };
-template <> struct wrap_type<unsigned char> { typedef unsigned int type; };
+/* the unsigned type integer arithmetic wraps in: 8-byte integers in unsigned long long, the
+ * others in unsigned int (8- and 16-bit ones truncate on the way out; left to the integer
+ * promotions they would multiply as int, which may overflow) */
+template <class T, bool W = sizeof(T) == 8> struct wrap_type { typedef unsigned int type; };
+template <class T> struct wrap_type<T, true> { typedef unsigned long long type; };
 
 template <class T> __device__ __forceinline__ T wrap_neg(T a) {
   typedef typename wrap_type<T>::type U;
@@ -156,9 +155,8 @@ template <class T> __device__ __forceinline__ T k_bitwise_not(T a) {
 }
 template <class T> __device__ __forceinline__ T k_popcount(T a) {
   static_assert(!tr<T>::fp, "popcount is defined for integer dtypes only");
-  typedef typename wrap_type<T>::type U;
   if constexpr (sizeof(T) == 8) return (T)__popcll((unsigned long long)a);
-  else return (T)__popc((unsigned int)(U)a);
+  else return (T)__popc((unsigned int)a & (~0u >> (32 - 8 * sizeof(T)))); /* a's own bits */
 }
 
 template <class T> __device__ __forceinline__ T k_neg(T a) {

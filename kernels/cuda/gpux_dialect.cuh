@@ -10,11 +10,14 @@
 #define GPUX_HAS_FP64 1
 #define GPUX_HAS_ATOMIC_I64 1
 
+typedef signed char gpux_i8;
+typedef unsigned char gpux_u8;
+typedef short gpux_i16;
+typedef unsigned short gpux_u16;
 typedef int gpux_i32;
 typedef unsigned int gpux_u32;
 typedef long long gpux_i64;
 typedef unsigned long long gpux_u64;
-typedef unsigned char gpux_u8;
 typedef float gpux_f32;
 typedef double gpux_f64;
 

@@ -1,7 +1,8 @@
 /* gpux CUDA backend: the ops prelude of elementwise expressions (program build flag
  * GPUX__PROG_OPS, docs/kernels.md): the built-in elementwise ops as functions
- * gpux_<op>(...) overloaded for float, double, int, long long and unsigned char (uint8
- * semantics: wraps modulo 256), float-only ops for float and double. Each is the built-in
+ * gpux_<op>(...) overloaded for float, double and the integer types of the dialect
+ * (gpux_dialect.cuh: signed char, short, int, long long and their unsigned types, each with
+ * its dtype's wrap-around), float-only ops for float and double. Each is the built-in
  * kernels' own definition (gpux_cuda_ops.cuh, spliced in when this file is embedded), so
  * a fused expression gives the bits of the chain of built-in ops. Plain overloads, not
  * templates, as the OpenCL prelude has them (__attribute__((overloadable))): a call with
@@ -29,6 +30,11 @@ __device__ __forceinline__ unsigned short gpux__f2h_bf16(float x) { return gpux_
 #define GPUX__EW_T_i32 int
 #define GPUX__EW_T_i64 long long
 #define GPUX__EW_T_u8 unsigned char
+#define GPUX__EW_T_i8 signed char
+#define GPUX__EW_T_i16 short
+#define GPUX__EW_T_u16 unsigned short
+#define GPUX__EW_T_u32 unsigned int
+#define GPUX__EW_T_u64 unsigned long long
 #define GPUX__EW_BIN1(op, dt)                                                     \
   __device__ __forceinline__ GPUX__EW_T_##dt gpux_##op(GPUX__EW_T_##dt a,         \
                                                        GPUX__EW_T_##dt b) {       \
@@ -59,6 +65,11 @@ GPUX_UNARY_OPS(GPUX__EW_UOP)
 #undef GPUX__EW_BIN
 #undef GPUX__EW_UN1
 #undef GPUX__EW_BIN1
+#undef GPUX__EW_T_u64
+#undef GPUX__EW_T_u32
+#undef GPUX__EW_T_u16
+#undef GPUX__EW_T_i16
+#undef GPUX__EW_T_i8
 #undef GPUX__EW_T_u8
 #undef GPUX__EW_T_i64
 #undef GPUX__EW_T_i32

@@ -8,7 +8,8 @@
  *               64-bit: wrap-around without UB);
  *   C, val(x)   the type the input computes in and an element's value there (comp<D>:
  *               float for float16 / bfloat16, else T);
- *   Out         the output element type (A, long long for unsigned 64-bit, C for argmin/max);
+ *   Out         the output element type (A; integer sum/prod: int64, uint64 for uint64
+ *               inputs, and cnt: int64; C for argmin/max);
  *   id()        the identity (exact: id() (+) x == x and x (+) id() == x bit for bit);
  *   conv(x, r, xi, m)  one input element as an accumulator: r its position in the reduced
  *               sequence (argmin/argmax), xi the carried index (argmin_p/argmax_p), m the
@@ -36,7 +37,17 @@ __device__ __forceinline__ double f_mul(double a, double b) { return __dmul_rn(a
 __device__ __forceinline__ float f_abs(float a) { return fabsf(a); }
 __device__ __forceinline__ double f_abs(double a) { return fabs(a); }
 
-template <class T> struct lim;
+/* the identities of min and max: the type's range (integers), +-inf (floats) */
+template <class T> struct lim {
+  static __device__ __forceinline__ T hi() {
+    if constexpr ((T)-1 < (T)0) return (T)(~0ULL >> (65 - 8 * (int)sizeof(T)));
+    else return (T)~0ULL;
+  }
+  static __device__ __forceinline__ T lo() {
+    if constexpr ((T)-1 < (T)0) return (T)(-hi() - 1);
+    else return (T)0;
+  }
+};
 template <> struct lim<float> {
   static __device__ __forceinline__ float hi() { return __int_as_float(0x7f800000); }
   static __device__ __forceinline__ float lo() { return __int_as_float((int)0xff800000u); }
@@ -48,18 +59,6 @@ template <> struct lim<double> {
   static __device__ __forceinline__ double lo() {
     return __longlong_as_double((long long)0xfff0000000000000ULL);
   }
-};
-template <> struct lim<int> {
-  static __device__ __forceinline__ int hi() { return 0x7fffffff; }
-  static __device__ __forceinline__ int lo() { return -0x7fffffff - 1; }
-};
-template <> struct lim<long long> {
-  static __device__ __forceinline__ long long hi() { return 0x7fffffffffffffffLL; }
-  static __device__ __forceinline__ long long lo() { return -0x7fffffffffffffffLL - 1; }
-};
-template <> struct lim<unsigned char> {
-  static __device__ __forceinline__ unsigned char hi() { return 255; }
-  static __device__ __forceinline__ unsigned char lo() { return 0; }
 };
 
 template <class T> __device__ __forceinline__ bool isnan_(T x) {
@@ -74,16 +73,17 @@ template <class T> struct vpair {
 };
 
 /* ---- the kinds ------------------------------------------------------------------------ */
-template <bool FP, class T> struct conditional_fp { typedef u64 type; };
-template <class T> struct conditional_fp<true, T> { typedef T type; };
-/* what an accumulator is stored as: unsigned 64-bit as int64, the rest as itself */
-template <class A> struct out_of { typedef A type; };
-template <> struct out_of<u64> { typedef long long type; };
+template <bool B, class X, class Y> struct sel { typedef X type; };
+template <class X, class Y> struct sel<false, X, Y> { typedef Y type; };
 
-/* sum/prod accumulate floats in their compute type, integers in unsigned 64-bit */
+/* sum/prod accumulate floats in their compute type, integers in unsigned 64-bit; integer
+ * results are stored as int64, as uint64 for uint64 inputs (GPUX_RACC_WIDE; the same bits) */
 template <class D> struct wide {
   typedef typename comp<D>::C C;
-  typedef typename conditional_fp<is_fp<C>::value, C>::type A;
+  static constexpr bool FP = is_fp<C>::value;
+  static constexpr bool U64 = D::kind == K_UINT && sizeof(typename D::T) == 8;
+  typedef typename sel<FP, C, u64>::type A;
+  typedef typename sel<FP, C, typename sel<U64, u64, long long>::type>::type Out;
 };
 
 template <class D, class A_, class Out_> struct rk_base {
@@ -104,7 +104,7 @@ template <class D, class A_, class Out_> struct rk_base {
 };
 
 template <class D>
-struct rk_sum : rk_base<D, typename wide<D>::A, typename out_of<typename wide<D>::A>::type> {
+struct rk_sum : rk_base<D, typename wide<D>::A, typename wide<D>::Out> {
   typedef typename D::T T;
   typedef typename wide<D>::A A;
   static __device__ __forceinline__ A id() {
@@ -113,7 +113,7 @@ struct rk_sum : rk_base<D, typename wide<D>::A, typename out_of<typename wide<D>
   }
   static __device__ __forceinline__ A conv(T x, long long, long long, typename comp<D>::C) {
     if constexpr (is_fp<A>::value) return comp<D>::of(x);
-    else return (A)(long long)x; /* sign- or zero-extends, then wraps */
+    else return (A)x; /* modulo 2^64: sign- or zero-extends */
   }
   static __device__ __forceinline__ A comb(A a, A b) {
     if constexpr (is_fp<A>::value) return f_add(a, b);
@@ -122,13 +122,13 @@ struct rk_sum : rk_base<D, typename wide<D>::A, typename out_of<typename wide<D>
 };
 
 template <class D>
-struct rk_prod : rk_base<D, typename wide<D>::A, typename out_of<typename wide<D>::A>::type> {
+struct rk_prod : rk_base<D, typename wide<D>::A, typename wide<D>::Out> {
   typedef typename D::T T;
   typedef typename wide<D>::A A;
   static __device__ __forceinline__ A id() { return (A)1; }
   static __device__ __forceinline__ A conv(T x, long long, long long, typename comp<D>::C) {
     if constexpr (is_fp<A>::value) return comp<D>::of(x);
-    else return (A)(long long)x;
+    else return (A)x;
   }
   static __device__ __forceinline__ A comb(A a, A b) {
     if constexpr (is_fp<A>::value) return f_mul(a, b);

@@ -19,6 +19,12 @@
 #define GPUX_CU_RMB_normal_f64 5
 #define GPUX_CU_RMB_integers_i32 5
 #define GPUX_CU_RMB_integers_i64 5
+#define GPUX_CU_RMB_integers_u64 5
+#define GPUX_CU_RMB_integers_u32 5
+#define GPUX_CU_RMB_integers_i16 5
+#define GPUX_CU_RMB_integers_u16 5
+#define GPUX_CU_RMB_integers_i8 5
+#define GPUX_CU_RMB_integers_u8 5
 #define GPUX_CU_RMB_bernoulli_b8 6
 /* float32 normals (zdraw): 4 (64 registers), not the 6 their shared memory allows (H200,
  * 2^28 values: 2.98 TB/s against 2.94-2.96 with 5 and 48 registers) */
@@ -36,6 +42,13 @@ template <> struct rvec<double, 2> { typedef double2 type; };
 template <> struct rvec<int, 2> { typedef int2 type; };
 template <> struct rvec<long long, 1> { typedef long long type; };
 template <> struct rvec<unsigned char, 4> { typedef uchar4 type; };
+/* integers of up to 32 bits draw two values per block, 64-bit ones one (GPUX_R_WPV) */
+template <> struct rvec<signed char, 2> { typedef char2 type; };
+template <> struct rvec<unsigned char, 2> { typedef uchar2 type; };
+template <> struct rvec<short, 2> { typedef short2 type; };
+template <> struct rvec<unsigned short, 2> { typedef ushort2 type; };
+template <> struct rvec<unsigned int, 2> { typedef uint2 type; };
+template <> struct rvec<unsigned long long, 1> { typedef unsigned long long type; };
 
 /* The draw, for K a tag with T, V (values per block) and blk = gpux_r_blk_<kind>_<dt>.
  * Blocks whose V values are all written go through one of two loops without a branch in
@@ -440,6 +453,12 @@ __device__ __forceinline__ void zdraw(float *out, const gpux_rparams &p, unsigne
 #define GPUX_CU_RANDOM_KERNEL_normal_f64 GPUX_CU_RANDOM_KERNEL(normal, f64)
 #define GPUX_CU_RANDOM_KERNEL_integers_i32 GPUX_CU_RANDOM_KERNEL(integers, i32)
 #define GPUX_CU_RANDOM_KERNEL_integers_i64 GPUX_CU_RANDOM_KERNEL(integers, i64)
+#define GPUX_CU_RANDOM_KERNEL_integers_u32 GPUX_CU_RANDOM_KERNEL(integers, u32)
+#define GPUX_CU_RANDOM_KERNEL_integers_u64 GPUX_CU_RANDOM_KERNEL(integers, u64)
+#define GPUX_CU_RANDOM_KERNEL_integers_i16 GPUX_CU_RANDOM_KERNEL(integers, i16)
+#define GPUX_CU_RANDOM_KERNEL_integers_u16 GPUX_CU_RANDOM_KERNEL(integers, u16)
+#define GPUX_CU_RANDOM_KERNEL_integers_i8 GPUX_CU_RANDOM_KERNEL(integers, i8)
+#define GPUX_CU_RANDOM_KERNEL_integers_u8 GPUX_CU_RANDOM_KERNEL(integers, u8)
 #define GPUX_CU_RANDOM_KERNEL_bernoulli_b8 GPUX_CU_RANDOM_KERNEL(bernoulli, b8)
 #define GPUX_CU_RANDOM_DT(kind, dt) GPUX_CU_RANDOM_KERNEL_##kind##_##dt
 #define GPUX_CU_RANDOM_KIND(kind, id, dts) dts(GPUX_CU_RANDOM_DT, kind)

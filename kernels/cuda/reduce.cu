@@ -450,17 +450,22 @@ static_assert(GPUX_RED_LANES / 32 * 2 == GPUX_CU_RC_COLS, "two columns per warp"
 template <class T> struct vec2_of;
 template <> struct vec2_of<float> { typedef float2 type; };
 template <> struct vec2_of<int> { typedef int2 type; };
-/* min, max, amax, any, all and cnt are left out: with two columns per thread their kernels
- * spilled a few bytes (ptxas 12.x, sm_80 .. sm_90) */
+/* The kinds and dtypes of GPUX_REDUCE_CV_KINDS and GPUX_REDUCE_CV_DT (4-byte inputs). min,
+ * max, amax, any, all and cnt are left out: with two columns per thread their kernels
+ * spilled a few bytes (ptxas 12.x, sm_80 .. sm_90). */
+template <class K> struct cv_kind { static constexpr bool value = false; };
+#define GPUX_CU_CV_KIND(kind)                                                           \
+  template <class D> struct cv_kind<rk_##kind<D>> { static constexpr bool value = true; };
+GPUX_REDUCE_CV_KINDS(GPUX_CU_CV_KIND)
+#undef GPUX_CU_CV_KIND
+template <class D> struct cv_dt { static constexpr bool value = false; };
+#define GPUX_CU_CV_DT(unused, dt)                                                       \
+  template <> struct cv_dt<GPUX_CU_D(dt)> { static constexpr bool value = true; };
+GPUX_REDUCE_CV_DT(GPUX_CU_CV_DT, _)
+#undef GPUX_CU_CV_DT
 template <class K> struct cvec_ok {
-  static constexpr bool value = sizeof(typename K::T) == 4 && !K::IDX_IN;
+  static constexpr bool value = cv_kind<K>::value && cv_dt<typename K::Dt>::value;
 };
-template <class D> struct cvec_ok<rk_min<D>> { static constexpr bool value = false; };
-template <class D> struct cvec_ok<rk_max<D>> { static constexpr bool value = false; };
-template <class D> struct cvec_ok<rk_amax<D>> { static constexpr bool value = false; };
-template <class D> struct cvec_ok<rk_all<D>> { static constexpr bool value = false; };
-template <class D> struct cvec_ok<rk_any<D>> { static constexpr bool value = false; };
-template <class D> struct cvec_ok<rk_cnt<D>> { static constexpr bool value = false; };
 template <class K> __device__ __forceinline__ void red_c_vec(const rargs<K> &p) {
   typedef typename K::T T;
   typedef typename K::A A;

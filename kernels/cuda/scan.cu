@@ -1,8 +1,9 @@
 /* gpux CUDA kernels, scan family: THE CANONICAL SCAN (gpux_kernels.h) for every (kind,
  * dtype) of GPUX_SCAN_KINDS, in a single pass. Compiled with -fmad=false.
  *
- * Signature (T = the input dtype's type; Out = float, double, long long for integers, or T
- * for float16 / bfloat16, whose float32 sums are rounded once per output):
+ * Signature (T = the input dtype's type; Out = float, double, long long for integers
+ * (unsigned long long for uint64), or T for float16 / bfloat16, whose float32 sums are
+ * rounded once per output):
  *   gpux_scan_<kind>_<dt>(Out *out, const T *in, long long rows, long long len,
  *                         int exclusive, int variant, unsigned long long *state,
  *                         long long ntiles)

@@ -169,43 +169,53 @@ static uint64_t f64_bits(double v) {
   return b;
 }
 
+/* an integer scalar's bits (two's complement), stored in the field of dt's width */
+static void scalar_set_int(gpux__scalar *s, gpux_dtype dt, uint64_t bits) {
+  switch (gpux__dt_info[dt].bytes) {
+    case 1: s->u8 = (uint8_t)bits; break;
+    case 2: s->u16 = (uint16_t)bits; break;
+    case 4: s->u32 = (uint32_t)bits; break;
+    default: s->u64 = bits; break;
+  }
+}
+
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
   gpux__scalar s;
   memset(&s, 0, sizeof s);
+  if (gpux__dt_is_int(dt)) { /* the float -> int cast: truncate, saturate, NaN -> 0 */
+    const int digits = gpux__dt_info[dt].digits, is_signed = gpux__dt_info[dt].kind == 'i';
+    const uint64_t max = digits == 64 ? UINT64_MAX : ((uint64_t)1 << digits) - 1,
+                   min = is_signed ? (uint64_t)0 - ((uint64_t)1 << digits) : 0;
+    double lo, top;
+    gpux__int_bounds(dt, &lo, &top);
+    scalar_set_int(&s, dt,
+                   isnan(v)    ? 0
+                   : v >= top  ? max
+                   : v <= lo   ? min
+                   : is_signed ? (uint64_t)(int64_t)v
+                               : (uint64_t)v);
+    return s;
+  }
   switch (dt) {
     case GPUX_FLOAT32: s.f32 = (float)v; break;
     case GPUX_FLOAT64: s.f64 = v; break;
-    case GPUX_INT32:
-      s.i32 = isnan(v) ? 0 : v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : (int32_t)v;
-      break;
-    case GPUX_INT64:
-      s.i64 = isnan(v) ? 0
-              : v >= 9223372036854775807.0 ? INT64_MAX
-              : v <= -9223372036854775808.0 ? INT64_MIN
-                                            : (int64_t)v;
-      break;
-    case GPUX_UINT8: s.u8 = isnan(v) ? 0 : v >= 255.0 ? 255 : v <= 0.0 ? 0 : (uint8_t)v; break;
     case GPUX_BOOL: s.b8 = v != 0.0; break;
     case GPUX_FLOAT16: s.f16 = gpux_f64_to_f16(f64_bits(v)); break;
     case GPUX_BFLOAT16: s.bf16 = gpux_f64_to_bf16(f64_bits(v)); break;
+    default: break;
   }
   return s;
 }
 
 gpux_status gpux__scalar_exact(gpux__scalar *out, double v, gpux_dtype dt) {
-  double lo = 0, hi = -1; /* float dtypes: any value, rounded as casts round */
-  switch (dt) {
-    case GPUX_INT32: lo = -2147483648.0; hi = 2147483647.0; break;
-    case GPUX_INT64: lo = -9223372036854775808.0; hi = 9223372036854774784.0; break;
-    case GPUX_UINT8: lo = 0; hi = 255; break;
-    case GPUX_BOOL: lo = 0; hi = 1; break;
-    default: break;
-  }
-  if (lo <= hi && !(v >= lo && v <= hi && v == floor(v)))
+  double lo = 0, top = -1; /* float dtypes: any value, rounded as casts round */
+  if (gpux__dt_is_int(dt)) gpux__int_bounds(dt, &lo, &top);
+  if (dt == GPUX_BOOL) top = 2;
+  if (lo <= top && !(v >= lo && v < top && v == floor(v)))
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
                            "the scalar %.17g is not a %s value (a %s array takes integers in "
-                           "%.17g..%.17g; cast the array to a float dtype for other values)",
-                           v, gpux_dtype_name(dt), gpux_dtype_name(dt), lo, hi);
+                           "[%.17g, %.17g); cast the array to a float dtype for other values)",
+                           v, gpux_dtype_name(dt), gpux_dtype_name(dt), lo, top);
   *out = gpux__scalar_from_double(v, dt);
   return GPUX_SUCCESS;
 }

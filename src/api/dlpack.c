@@ -23,6 +23,9 @@ static const struct {
     [GPUX_INT32] = {kDLInt, 32},      [GPUX_INT64] = {kDLInt, 64},
     [GPUX_UINT8] = {kDLUInt, 8},      [GPUX_BOOL] = {kDLBool, 8},
     [GPUX_FLOAT16] = {kDLFloat, 16},  [GPUX_BFLOAT16] = {kDLBfloat, 16},
+    [GPUX_INT8] = {kDLInt, 8},        [GPUX_INT16] = {kDLInt, 16},
+    [GPUX_UINT16] = {kDLUInt, 16},    [GPUX_UINT32] = {kDLUInt, 32},
+    [GPUX_UINT64] = {kDLUInt, 64},
 };
 #define N_DL_DTYPES ((int)(sizeof k_dl_dtype / sizeof k_dl_dtype[0]))
 

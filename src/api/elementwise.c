@@ -20,10 +20,13 @@ static const char *const unary_names[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(NAME
 /* The public enums and the kernel lists must agree. */
 _Static_assert(GPUX_RIGHT_SHIFT + 1 == GPUX_BINARY_OP_COUNT, "binary op ids");
 _Static_assert(GPUX_POPCOUNT + 1 == GPUX_UNARY_OP_COUNT, "unary op ids");
-_Static_assert(GPUX_BFLOAT16 + 1 == GPUX_KDT_COUNT && GPUX_DTYPE_COUNT == GPUX_KDT_COUNT &&
+_Static_assert(GPUX_UINT64 + 1 == GPUX_KDT_COUNT && GPUX_DTYPE_COUNT == GPUX_KDT_COUNT &&
                    GPUX_BOOL == GPUX_KDT_b8 && GPUX_UINT8 == GPUX_KDT_u8 &&
                    GPUX_FLOAT64 == GPUX_KDT_f64 && GPUX_INT64 == GPUX_KDT_i64 &&
-                   GPUX_FLOAT16 == GPUX_KDT_f16 && GPUX_BFLOAT16 == GPUX_KDT_bf16,
+                   GPUX_FLOAT16 == GPUX_KDT_f16 && GPUX_BFLOAT16 == GPUX_KDT_bf16 &&
+                   GPUX_INT8 == GPUX_KDT_i8 && GPUX_INT16 == GPUX_KDT_i16 &&
+                   GPUX_UINT16 == GPUX_KDT_u16 && GPUX_UINT32 == GPUX_KDT_u32 &&
+                   GPUX_UINT64 == GPUX_KDT_u64,
                "dtype ids");
 
 GPUX_API const char *gpux_binary_op_name(gpux_binary_op op) {

@@ -67,9 +67,13 @@ static const char *ctype_of(gpux_dtype dt) {
   switch (dt) {
     case GPUX_FLOAT32: case GPUX_FLOAT16: case GPUX_BFLOAT16: return "float";
     case GPUX_FLOAT64: return "double";
-    case GPUX_INT32: return "gpux_i32";
-    case GPUX_INT64: return "gpux_i64";
-    default: return "gpux_u8"; /* uint8 and bool */
+    case GPUX_BOOL: return "gpux_u8";
+    default: { /* the integers: the dialect's gpux_<dt> (gpux_i32, gpux_u8, ...) */
+#define EW_CTYPE(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = "gpux_" #dt,
+      static const char *const k_int[GPUX_DTYPE_COUNT] = {GPUX_DTYPES(EW_CTYPE)};
+#undef EW_CTYPE
+      return k_int[dt];
+    }
   }
 }
 static int is_half(int dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
@@ -403,23 +407,31 @@ static gpux__scalar scalar_to(const gpux_arg *a, gpux_dtype dt) {
     memcpy(&f, &fb, sizeof f);
     return gpux__scalar_from_double((double)f, dt);
   }
-  int64_t v = a->dtype == GPUX_INT32   ? a->v.i32
-              : a->dtype == GPUX_INT64 ? a->v.i64
-              : a->dtype == GPUX_BOOL  ? (a->v.u8 != 0)
-                                       : a->v.u8;
+  /* an integer or bool: its value as 64-bit two's complement bits (sign-extended) */
+  const int bytes = gpux__dt_info[a->dtype].bytes, sh = 64 - 8 * bytes;
+  uint64_t u = bytes == 1 ? a->v.u8 : bytes == 2 ? a->v.u16 : bytes == 4 ? a->v.u32 : a->v.u64;
+  if (a->dtype == GPUX_BOOL) u = u != 0;
+  if (gpux__dt_info[a->dtype].kind == 'i') u = (uint64_t)((int64_t)(u << sh) >> sh);
+  const int neg = gpux__dt_info[a->dtype].kind == 'i' && (int64_t)u < 0;
   gpux__scalar s;
   memset(&s, 0, sizeof s);
   switch (dt) {
-    case GPUX_FLOAT32: s.f32 = (float)v; break; /* one rounding */
-    case GPUX_FLOAT64: s.f64 = (double)v; break;
-    case GPUX_INT32: s.i32 = (int32_t)(uint32_t)(uint64_t)v; break;
-    case GPUX_INT64: s.i64 = v; break;
-    case GPUX_UINT8: s.u8 = (uint8_t)(uint64_t)v; break;
+    case GPUX_FLOAT32: s.f32 = neg ? (float)(int64_t)u : (float)u; break; /* one rounding */
+    case GPUX_FLOAT64: s.f64 = neg ? (double)(int64_t)u : (double)u; break;
     case GPUX_FLOAT16: /* exact in float up to 2^24; anything larger is inf in float16 */
-      s = gpux__scalar_from_double((double)v, dt);
+      s = gpux__scalar_from_double(neg ? (double)(int64_t)u : (double)u, dt);
       break;
-    case GPUX_BFLOAT16: s.bf16 = gpux_i64_to_bf16(v); break; /* one rounding, as casts do */
-    default: s.b8 = v != 0; break;
+    case GPUX_BFLOAT16: /* one rounding, as casts do */
+      s.bf16 = neg ? gpux_i64_to_bf16((int64_t)u) : gpux_u64_to_bf16(u);
+      break;
+    case GPUX_BOOL: s.b8 = u != 0; break;
+    default: /* integer to integer wraps: the low bits */
+      switch (gpux__dt_info[dt].bytes) {
+        case 1: s.u8 = (uint8_t)u; break;
+        case 2: s.u16 = (uint16_t)u; break;
+        case 4: s.u32 = (uint32_t)u; break;
+        default: s.u64 = u; break;
+      }
   }
   return s;
 }

@@ -60,6 +60,11 @@ typedef union gpux__scalar {
   uint8_t b8;
   uint16_t f16;  /* float16 bits */
   uint16_t bf16; /* bfloat16 bits */
+  int8_t i8;
+  int16_t i16;
+  uint16_t u16;
+  uint32_t u32;
+  uint64_t u64;
 } gpux__scalar;
 
 /* One operand: a buffer from mem_alloc plus an offset in elements. */

@@ -3,6 +3,7 @@
 #define GPUX_INTERNAL_H
 #include <pthread.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include "gpux_backend.h"
 
@@ -206,6 +207,23 @@ struct gpux_array {
   int64_t shape[GPUX_MAX_DIMS];
   int64_t strides[GPUX_MAX_DIMS]; /* in elements */
 };
+
+/* The facts of each dtype (the record GPUX_DTYPES of gpux_kernels.h), indexed by dtype:
+ * kind 'b', 'u', 'i' or 'f', element bytes, digits, exponent bits (0 for integers). */
+typedef struct gpux__dtinfo {
+  char kind;
+  int bytes, digits, exp;
+} gpux__dtinfo;
+extern const gpux__dtinfo gpux__dt_info[GPUX_DTYPE_COUNT];
+static inline int gpux__dt_is_int(gpux_dtype dt) {
+  return gpux__dt_info[dt].kind == 'i' || gpux__dt_info[dt].kind == 'u';
+}
+/* An integer dtype holds [*lo, *top): -2^digits (signed) or 0, and 2^digits; both bounds
+ * are exact as doubles. */
+static inline void gpux__int_bounds(gpux_dtype dt, double *lo, double *top) {
+  *top = ldexp(1.0, gpux__dt_info[dt].digits);
+  *lo = gpux__dt_info[dt].kind == 'i' ? -*top : 0.0;
+}
 
 /* Validating helpers: each sets the error naming `what`. */
 gpux_status gpux__check_array(const struct gpux_array *a, const char *what);

@@ -139,8 +139,7 @@ static int is_qualifier(tok t) {
   return 0;
 }
 
-/* C type spelling -> dtype class: a gpux_dtype, -1 any (void), -2 any 2-byte value, -3
- * not a type gpux knows. */
+/* C type spelling -> dtype class: a gpux_dtype, -1 any (void), -3 not a type gpux knows. */
 static int type_class(const char *name, int *size) {
   static const struct {
     const char *n;
@@ -150,21 +149,23 @@ static int type_class(const char *name, int *size) {
       {"gpux_f64", GPUX_FLOAT64, 8}, {"half", GPUX_FLOAT16, 2}, {"__half", GPUX_FLOAT16, 2},
       {"__nv_bfloat16", GPUX_BFLOAT16, 2}, {"bfloat16", GPUX_BFLOAT16, 2},
       {"__bf16", GPUX_BFLOAT16, 2}, {"int", GPUX_INT32, 4}, {"signed", GPUX_INT32, 4},
-      {"signed int", GPUX_INT32, 4}, {"unsigned", GPUX_INT32, 4},
-      {"unsigned int", GPUX_INT32, 4}, {"uint", GPUX_INT32, 4}, {"int32_t", GPUX_INT32, 4},
-      {"uint32_t", GPUX_INT32, 4}, {"gpux_i32", GPUX_INT32, 4}, {"gpux_u32", GPUX_INT32, 4},
+      {"signed int", GPUX_INT32, 4}, {"unsigned", GPUX_UINT32, 4},
+      {"unsigned int", GPUX_UINT32, 4}, {"uint", GPUX_UINT32, 4}, {"int32_t", GPUX_INT32, 4},
+      {"uint32_t", GPUX_UINT32, 4}, {"gpux_i32", GPUX_INT32, 4}, {"gpux_u32", GPUX_UINT32, 4},
       {"long", GPUX_INT64, 8}, {"long int", GPUX_INT64, 8}, {"signed long", GPUX_INT64, 8},
-      {"unsigned long", GPUX_INT64, 8}, {"unsigned long int", GPUX_INT64, 8},
-      {"ulong", GPUX_INT64, 8}, {"long long", GPUX_INT64, 8}, {"long long int", GPUX_INT64, 8},
-      {"signed long long", GPUX_INT64, 8}, {"unsigned long long", GPUX_INT64, 8},
-      {"unsigned long long int", GPUX_INT64, 8}, {"int64_t", GPUX_INT64, 8},
-      {"uint64_t", GPUX_INT64, 8}, {"gpux_i64", GPUX_INT64, 8}, {"gpux_u64", GPUX_INT64, 8},
-      {"size_t", GPUX_INT64, 8}, {"ptrdiff_t", GPUX_INT64, 8}, {"char", GPUX_UINT8, 1},
-      {"signed char", GPUX_UINT8, 1}, {"unsigned char", GPUX_UINT8, 1},
-      {"uchar", GPUX_UINT8, 1}, {"uint8_t", GPUX_UINT8, 1}, {"int8_t", GPUX_UINT8, 1},
-      {"gpux_u8", GPUX_UINT8, 1}, {"bool", GPUX_UINT8, 1}, {"short", -2, 2},
-      {"unsigned short", -2, 2}, {"ushort", -2, 2}, {"int16_t", -2, 2},
-      {"uint16_t", -2, 2}, {"void", -1, 0}};
+      {"unsigned long", GPUX_UINT64, 8}, {"unsigned long int", GPUX_UINT64, 8},
+      {"ulong", GPUX_UINT64, 8}, {"long long", GPUX_INT64, 8}, {"long long int", GPUX_INT64, 8},
+      {"signed long long", GPUX_INT64, 8}, {"unsigned long long", GPUX_UINT64, 8},
+      {"unsigned long long int", GPUX_UINT64, 8}, {"int64_t", GPUX_INT64, 8},
+      {"uint64_t", GPUX_UINT64, 8}, {"gpux_i64", GPUX_INT64, 8}, {"gpux_u64", GPUX_UINT64, 8},
+      {"size_t", GPUX_UINT64, 8}, {"ptrdiff_t", GPUX_INT64, 8}, {"char", GPUX_INT8, 1},
+      {"signed char", GPUX_INT8, 1}, {"unsigned char", GPUX_UINT8, 1},
+      {"uchar", GPUX_UINT8, 1}, {"uint8_t", GPUX_UINT8, 1}, {"int8_t", GPUX_INT8, 1},
+      {"gpux_u8", GPUX_UINT8, 1}, {"gpux_i8", GPUX_INT8, 1}, {"bool", GPUX_UINT8, 1},
+      {"short", GPUX_INT16, 2}, {"short int", GPUX_INT16, 2}, {"signed short", GPUX_INT16, 2},
+      {"unsigned short", GPUX_UINT16, 2}, {"ushort", GPUX_UINT16, 2},
+      {"int16_t", GPUX_INT16, 2}, {"uint16_t", GPUX_UINT16, 2}, {"gpux_i16", GPUX_INT16, 2},
+      {"gpux_u16", GPUX_UINT16, 2}, {"void", -1, 0}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (strcmp(name, map[i].n) == 0) {
       *size = map[i].size;
@@ -233,7 +234,6 @@ static void parse_param(const tok *t, int a, int b, gpux__kparam *p) {
     p->kind = local ? GPUX_ARG_LOCAL : GPUX_ARG_ARRAY;
     int dt = type_words(t, a, end, words, sizeof words) ? type_class(words, &size) : -3;
     p->dtype = dt >= 0 ? dt : -1; /* void or a type gpux does not know: any array */
-    if (dt == -2) p->dtype = -1;
     return;
   }
   /* scalar: the type words, then the name */
@@ -682,21 +682,22 @@ static const char *param_wants(const gpux__kparam *p, char *buf, size_t cap) {
   else if (p->kind == GPUX_ARG_LOCAL)
     snprintf(buf, cap, "local memory (gpux_arg_local)");
   else
-    snprintf(buf, cap, "a %s scalar", p->dtype == -2 ? "2-byte" : dt_name(p->dtype));
+    snprintf(buf, cap, "a %s scalar", dt_name(p->dtype));
   return buf;
 }
 
-static int scalar_fits(int want, int got) {
+/* An integer parameter takes any integer of its width, signed or not (a kernel may read
+ * int32 data as unsigned); a 1-byte one takes bool too, and a 2-byte one float16 and
+ * bfloat16 (stored as ushort bits: OpenCL kernels take them so). */
+static int fits(int want, int got) {
   if (want == got) return 1;
-  if (want == GPUX_UINT8 && got == GPUX_BOOL) return 1;
-  if (want == -2 && (got == GPUX_FLOAT16 || got == GPUX_BFLOAT16)) return 1;
-  return 0;
+  if (want < 0 || !gpux__dt_is_int((gpux_dtype)want)) return 0;
+  const size_t w = gpux_dtype_size((gpux_dtype)want);
+  return w == gpux_dtype_size((gpux_dtype)got) &&
+         (gpux__dt_is_int((gpux_dtype)got) || got == GPUX_BOOL || w == 2);
 }
-
-static int array_fits(int want, int got) {
-  if (want < 0 || want == got) return 1;
-  return want == GPUX_UINT8 && got == GPUX_BOOL;
-}
+static int scalar_fits(int want, int got) { return fits(want, got); }
+static int array_fits(int want, int got) { return want < 0 || fits(want, got); }
 
 GPUX_API gpux_status gpux_kernel_set_arg(gpux_kernel_t k, int index, const gpux_arg *arg) {
   GPUX__API_FN();
@@ -753,14 +754,9 @@ GPUX_API gpux_status gpux_kernel_set_arg(gpux_kernel_t k, int index, const gpux_
                          "%s scalar %zu", fn, kname(k), index, (unsigned)psize,
                          dt_name(arg->dtype), sz);
       u.size = (uint32_t)sz;
-      switch (sz) { /* the value's bytes from the lowest address, as the kernel reads them */
-        case 1: memcpy(&u.value, &arg->v.u8, 1); break;
-        case 2: memcpy(&u.value, &arg->v.bits16, 2); break;
-        case 4: memcpy(&u.value, arg->dtype == GPUX_FLOAT32 ? (const void *)&arg->v.f32
-                                                             : (const void *)&arg->v.i32, 4); break;
-        default: memcpy(&u.value, arg->dtype == GPUX_FLOAT64 ? (const void *)&arg->v.f64
-                                                              : (const void *)&arg->v.i64, 8);
-      }
+      /* the value's bytes from the lowest address, as the kernel reads them (every member of
+       * the union starts at its address) */
+      memcpy(&u.value, &arg->v, sz);
       if (arg->dtype == GPUX_BOOL) u.value = arg->v.u8 != 0;
       break;
     }

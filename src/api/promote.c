@@ -19,21 +19,17 @@
 #include <string.h>
 #include "internal.h"
 
-typedef struct dtinfo {
-  char kind; /* 'b', 'u', 'i', 'f' */
-  int bytes, digits, exp;
-} dtinfo;
 #define INFO(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = {kind, bytes, digits, exp},
-static const dtinfo info[GPUX_DTYPE_COUNT] = {GPUX_DTYPES(INFO)};
+const gpux__dtinfo gpux__dt_info[GPUX_DTYPE_COUNT] = {GPUX_DTYPES(INFO)};
 #undef INFO
 
 static int category(gpux_dtype d) {
-  return info[d].kind == 'b' ? 0 : info[d].kind == 'f' ? 2 : 1;
+  return gpux__dt_info[d].kind == 'b' ? 0 : gpux__dt_info[d].kind == 'f' ? 2 : 1;
 }
 
 /* every value of x is one of h's */
 static int holds(gpux_dtype h, gpux_dtype x) {
-  const dtinfo *H = &info[h], *X = &info[x];
+  const gpux__dtinfo *H = &gpux__dt_info[h], *X = &gpux__dt_info[x];
   if (X->kind == 'b') return 1;
   switch (H->kind) {
   case 'b': return 0;
@@ -52,7 +48,7 @@ static gpux_dtype promote(gpux_dtype a, gpux_dtype b) {
   int best = -1;
   for (int d = 0; d < GPUX_DTYPE_COUNT; d++)
     if (category((gpux_dtype)d) == cat && holds((gpux_dtype)d, a) && holds((gpux_dtype)d, b) &&
-        (best < 0 || info[d].bytes < info[best].bytes))
+        (best < 0 || gpux__dt_info[d].bytes < gpux__dt_info[best].bytes))
       best = d;
   return best >= 0 ? (gpux_dtype)best : GPUX_FLOAT64;
 }
@@ -81,10 +77,10 @@ GPUX_API gpux_status gpux_result_type_scalar(gpux_dtype *out, gpux_dtype a,
     if (!isfinite(value) || value != floor(value))
       return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "an integer scalar has an integral value, not %g",
                              value);
-    const gpux_dtype d = info[a].kind == 'b' ? GPUX_INT64 : a;
-    if (info[d].kind == 'i' || info[d].kind == 'u') {
-      /* d holds [-2^digits (signed) or 0, 2^digits): both bounds exact as doubles */
-      const double top = ldexp(1.0, info[d].digits), lo = info[d].kind == 'i' ? -top : 0.0;
+    const gpux_dtype d = gpux__dt_info[a].kind == 'b' ? GPUX_INT64 : a;
+    if (gpux__dt_is_int(d)) {
+      double lo, top;
+      gpux__int_bounds(d, &lo, &top);
       if (value < lo || value >= top)
         return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "the integer %.17g is out of the range of %s",
                                value, gpux_dtype_name(d));
@@ -93,7 +89,7 @@ GPUX_API gpux_status gpux_result_type_scalar(gpux_dtype *out, gpux_dtype a,
     return GPUX_SUCCESS;
   }
   case GPUX_SCALAR_FLOAT:
-    *out = info[a].kind == 'f' ? a : GPUX_FLOAT64;
+    *out = gpux__dt_info[a].kind == 'f' ? a : GPUX_FLOAT64;
     return GPUX_SUCCESS;
   default:
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%d is not a scalar kind", (int)kind);

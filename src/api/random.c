@@ -108,7 +108,7 @@ static gpux_status check_kind_dtype(int kind, gpux_dtype dt, const char *fn) {
   if (!(kind_dtypes[kind] >> dt & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s values cannot be %s (%s)", fn,
                            kind_names[kind], gpux_dtype_name(dt),
-                           kind == GPUX_RK_INTEGERS ? "int32 or int64"
+                           kind == GPUX_RK_INTEGERS ? "an integer dtype"
                            : kind == GPUX_RK_BERNOULLI ? "bool"
                                                        : "float32 or float64");
   return GPUX_SUCCESS;
@@ -202,13 +202,15 @@ static gpux_status make_params(gpux_rparams *p, int kind, gpux_dtype dt, double 
       if (!(ia < ib))
         return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: [low, high) = [%lld, %lld) is empty",
                                fn, (long long)ia, (long long)ib);
-      if (dt == GPUX_INT32 && (ia < INT32_MIN || ib > (int64_t)INT32_MAX + 1))
+      double lo, top; /* the dtype's values: [lo, top) */
+      gpux__int_bounds(dt, &lo, &top);
+      if ((double)ia < lo || (double)ib > top)
         return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
-                               "%s: [%lld, %lld) is outside int32 (low >= -2^31, high <= 2^31)", fn,
-                               (long long)ia, (long long)ib);
+                               "%s: [%lld, %lld) is outside %s (low >= %.17g, high <= %.17g)", fn,
+                               (long long)ia, (long long)ib, gpux_dtype_name(dt), lo, top);
       p->low = (uint64_t)ia;
       p->range = (uint64_t)ib - (uint64_t)ia;
-      p->thr = dt == GPUX_INT32 ? (0u - p->range) % p->range : pow2_128_mod(p->range);
+      p->thr = GPUX_R_WPV(kind, (int)dt) == 2 ? (0u - p->range) % p->range : pow2_128_mod(p->range);
       return GPUX_SUCCESS;
     }
     default: /* bernoulli */
@@ -356,6 +358,12 @@ static void host_values(void *dst, int kind, gpux_dtype dt, int64_t first, int64
       double f64[2];
       int32_t i32[2];
       int64_t i64[1];
+      uint32_t u32[2];
+      uint64_t u64[1];
+      int16_t i16[2];
+      uint16_t u16[2];
+      int8_t i8[2];
+      uint8_t u8[2];
       unsigned char b8[4];
     } v;
     if (kind == GPUX_RK_UNIFORM && dt == GPUX_FLOAT32) gpux_r_blk_uniform_f32(v.f32, w, g0, p);
@@ -363,7 +371,13 @@ static void host_values(void *dst, int kind, gpux_dtype dt, int64_t first, int64
     else if (kind == GPUX_RK_NORMAL && dt == GPUX_FLOAT32) gpux_r_blk_normal_f32(v.f32, w, g0, p);
     else if (kind == GPUX_RK_NORMAL) gpux_r_blk_normal_f64(v.f64, w, g0, p);
     else if (kind == GPUX_RK_INTEGERS && dt == GPUX_INT32) gpux_r_blk_integers_i32(v.i32, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS) gpux_r_blk_integers_i64(v.i64, w, g0, p);
+    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_INT64) gpux_r_blk_integers_i64(v.i64, w, g0, p);
+    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_UINT32) gpux_r_blk_integers_u32(v.u32, w, g0, p);
+    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_UINT64) gpux_r_blk_integers_u64(v.u64, w, g0, p);
+    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_INT16) gpux_r_blk_integers_i16(v.i16, w, g0, p);
+    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_UINT16) gpux_r_blk_integers_u16(v.u16, w, g0, p);
+    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_INT8) gpux_r_blk_integers_i8(v.i8, w, g0, p);
+    else if (kind == GPUX_RK_INTEGERS) gpux_r_blk_integers_u8(v.u8, w, g0, p);
     else gpux_r_blk_bernoulli_b8(v.b8, w, g0, p);
     for (int64_t k = i % vpb; k < vpb && i < first + n; ++k, ++i)
       memcpy(o + (size_t)(i - first) * es, (const unsigned char *)&v + (size_t)k * es, es);

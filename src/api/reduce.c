@@ -60,11 +60,17 @@ static int is_float(gpux_dtype dt) { return dt == GPUX_FLOAT32 || dt == GPUX_FLO
 /* The dtype an input computes in: float16 and bfloat16 in float32 (gpux_kernels.h). */
 static gpux_dtype comp_dtype(gpux_dtype in) { return is_half(in) ? GPUX_FLOAT32 : in; }
 
+/* Sums and products: floats in their own dtype, integers and bool in int64, uint64 in
+ * uint64 (gpux_kernels.h, GPUX_RACC_WIDE). */
+static gpux_dtype wide_dtype(gpux_dtype c) {
+  return is_float(c) ? c : c == GPUX_UINT64 ? GPUX_UINT64 : GPUX_INT64;
+}
+
 /* The dtype a kernel of `kind` writes for input dtype `in`. */
 static gpux_dtype acc_dtype(int kind, gpux_dtype in) {
   gpux_dtype c = comp_dtype(in);
   switch (kind_acc[kind]) {
-    case GPUX_RACC_WIDE: return is_float(c) ? c : GPUX_INT64;
+    case GPUX_RACC_WIDE: return wide_dtype(c);
     case GPUX_RACC_BOOL: return GPUX_BOOL;
     case GPUX_RACC_I64: return GPUX_INT64;
     default: return c;
@@ -525,10 +531,10 @@ GPUX_API gpux_status gpux_std_into(gpux_array_t out, gpux_array_t a, const int *
 typedef union host_value {
   float f32;
   double f64;
-  int64_t i64;
-  int32_t i32;
-  uint16_t u16; /* float16, bfloat16 */
-  uint8_t u8;   /* uint8 and bool */
+  uint64_t u64;
+  uint32_t u32;
+  uint16_t u16; /* 2-byte integers, float16, bfloat16 */
+  uint8_t u8;   /* 1-byte integers and bool */
 } host_value;
 
 /* A float result as double. */
@@ -542,10 +548,15 @@ static double host_float(const host_value *v, gpux_dtype dt) {
   return f;
 }
 
-/* An integer or bool result (min/max of int32 or uint8 keep the input dtype). */
-static int64_t host_int(const host_value *v, gpux_dtype dt) {
-  return dt == GPUX_INT64 ? v->i64 : dt == GPUX_INT32 ? v->i32 : v->u8;
+/* An integer or bool result (min/max keep the input dtype) as 64-bit two's complement bits,
+ * sign-extended for signed dtypes. */
+static uint64_t host_bits(const host_value *v, gpux_dtype dt) {
+  const int bytes = gpux__dt_info[dt].bytes;
+  const uint64_t u = bytes == 1 ? v->u8 : bytes == 2 ? v->u16 : bytes == 4 ? v->u32 : v->u64;
+  const int sh = 64 - 8 * bytes;
+  return gpux__dt_info[dt].kind == 'i' ? (uint64_t)((int64_t)(u << sh) >> sh) : u;
 }
+static int is_signed(gpux_dtype dt) { return gpux__dt_info[dt].kind == 'i'; }
 
 static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, gpux_array_t a,
                              int64_t ddof, const char *fn) {
@@ -596,14 +607,15 @@ GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_a
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
-  *value = is_float(dt) ? host_float(&v, dt) : (double)host_int(&v, dt);
+  const uint64_t b = is_float(dt) ? 0 : host_bits(&v, dt);
+  *value = is_float(dt) ? host_float(&v, dt) : is_signed(dt) ? (double)(int64_t)b : (double)b;
   return GPUX_SUCCESS;
 }
 
-GPUX_API gpux_status gpux_reduce_scalar_i64(int64_t *value, gpux_reduce_op op, gpux_array_t a) {
-  GPUX__API_FN();
-  const char *fn = "gpux_reduce_scalar_i64";
-  NEED(value, "value");
+/* An integer or bool result for the _i64 / _u64 forms: an error for float results and for
+ * values outside the form's type (never a silent change of value). */
+static gpux_status int_scalar(uint64_t *bits, int want_signed, gpux_reduce_op op, gpux_array_t a,
+                              const char *fn) {
   NEED(a, "a");
   gpux_dtype rdt = GPUX_FLOAT64;
   GPUX__CHECK(result_dtype(&rdt, op, a->dtype));
@@ -613,7 +625,35 @@ GPUX_API gpux_status gpux_reduce_scalar_i64(int64_t *value, gpux_reduce_op op, g
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
-  *value = host_int(&v, dt);
+  *bits = host_bits(&v, dt);
+  if (want_signed && !is_signed(dt) && *bits > (uint64_t)INT64_MAX)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: the %s result %llu is beyond int64 "
+                           "(use gpux_reduce_scalar_u64)", fn, gpux_dtype_name(dt),
+                           (unsigned long long)*bits);
+  if (!want_signed && is_signed(dt) && (int64_t)*bits < 0)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: the %s result %lld is negative "
+                           "(use gpux_reduce_scalar_i64)", fn, gpux_dtype_name(dt),
+                           (long long)(int64_t)*bits);
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_reduce_scalar_i64(int64_t *value, gpux_reduce_op op, gpux_array_t a) {
+  GPUX__API_FN();
+  const char *fn = "gpux_reduce_scalar_i64";
+  NEED(value, "value");
+  uint64_t b = 0;
+  GPUX__CHECK(int_scalar(&b, 1, op, a, fn));
+  *value = (int64_t)b;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_reduce_scalar_u64(uint64_t *value, gpux_reduce_op op, gpux_array_t a) {
+  GPUX__API_FN();
+  const char *fn = "gpux_reduce_scalar_u64";
+  NEED(value, "value");
+  uint64_t b = 0;
+  GPUX__CHECK(int_scalar(&b, 0, op, a, fn));
+  *value = b;
   return GPUX_SUCCESS;
 }
 
@@ -651,7 +691,7 @@ static gpux_status scan_check(gpux_scan_op op, const struct gpux_array *a, int *
     return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "%s: axis %d is out of range for %d dimensions", fn,
                            *axis, a->ndim);
   if (*axis < 0) *axis += nd;
-  *rdt = is_float(a->dtype) ? a->dtype : GPUX_INT64;
+  *rdt = wide_dtype(a->dtype);
   return GPUX_SUCCESS;
 }
 

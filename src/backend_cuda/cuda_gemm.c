@@ -30,7 +30,7 @@
 #include "cuda_backend.h"
 
 /* the family's own state (b->fam[GPUX_CUDA_FAM_gemm]) */
-#define GPUX_CUDA_GEMM_NDT 8 /* gemm kernels indexed by GPUX_KDT_* (f16 = 6, bf16 = 7) */
+#define GPUX_CUDA_GEMM_NDT GPUX_KDT_COUNT /* gemm kernels indexed by GPUX_KDT_* */
 typedef struct gpux_cuda_gemm_state {
   CUfunction gemm[GPUX_CUDA_GEMM_NDT]; /* the native kernels; NULL until first use */
 } gpux_cuda_gemm_state;
@@ -44,9 +44,6 @@ typedef struct gpux_cuda_gemm_state {
 #define GPUX_CUDA_GEMM_VEC_B 8
 #define GPUX_CUDA_GEMM_VEC_C 16
 #define GPUX_CUDA_GEMM_THREADS 256u /* GPUX_CU_GEMM_THREADS */
-
-_Static_assert(GPUX_KDT_f16 < GPUX_CUDA_GEMM_NDT && GPUX_KDT_bf16 < GPUX_CUDA_GEMM_NDT,
-               "gemm handle table too small");
 
 #define GPUX_CUDA_GEMM_NAME(unused, dt) [GPUX_KDT_##dt] = GPUX_KN_GEMM(#dt),
 static const char *const gpux_cuda_gemm_names[GPUX_CUDA_GEMM_NDT] = {

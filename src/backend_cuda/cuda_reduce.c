@@ -9,8 +9,9 @@
  *   reduce, layout r: len <= 16: a thread per row; 16 < len <= 1024 with at least
  *     GPUX_CUDA_RED_WARP_MIN_ROWS rows: a warp per row; otherwise a block per (row, chunk).
  *   reduce, layout c: len <= 8: a thread per column; otherwise blocks of 16 columns x one
- *     chunk, or of 32 columns (two per thread, 8-byte loads) for 4-byte inputs with an even
- *     inner and an 8-byte aligned pointer (sum, prod, argmin, argmax, asum, ssq, ssd).
+ *     chunk, or of 32 columns (two per thread, 8-byte loads) for the kinds and dtypes of
+ *     GPUX_REDUCE_CV_KINDS / _CV_DT (4-byte inputs) with an even inner and an 8-byte
+ *     aligned pointer.
  *   scan: len <= 16: a thread per row; <= 512: a warp per row; <= 4096: a block per row;
  *     longer rows: blocks that take tiles from a counter, with decoupled look-back, which
  *     needs the tile counter and tile states kept in the queue (q->scan_state, grown on

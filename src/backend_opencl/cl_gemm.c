@@ -51,7 +51,7 @@ static const gemm_form forms[2] = {
     {1, 32, 64, 32, 32, 0},
 };
 
-#define DT_SIZE(dt) ((dt) == GPUX_KDT_f64 || (dt) == GPUX_KDT_i64 ? 8 : 4)
+#define DT_SIZE(dt) ((int)gpux_cl_dt_size[dt])
 
 static void release_gemm(gpux__bctx *b) { gpux_cl_release_kernels(GEMM_STATE(b)->gemm, GPUX_KDT_COUNT); }
 
@@ -275,15 +275,20 @@ static gpux_status gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
 }
 
 /* ---------------------------------------------------------------- entry */
+/* the native kernels' dtypes (GPUX_GEMM_DT), and which dtypes are floats */
+#define GEMM_DT_BIT(a, dt) | (1u << GPUX_KDT_##dt)
+#define GEMM_KIND_INIT(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = kind,
 static gpux_status gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
+  static const unsigned native = 0u GPUX_GEMM_DT(GEMM_DT_BIT, _);
+  static const char kind[GPUX_KDT_COUNT] = {GPUX_DTYPES(GEMM_KIND_INIT)};
   const int dt = q->dtype;
   (void)b;
-  if (dt != GPUX_KDT_f32 && dt != GPUX_KDT_f64 && dt != GPUX_KDT_i32 && dt != GPUX_KDT_i64) {
+  if (dt < 0 || dt >= GPUX_KDT_COUNT || !(native >> dt & 1u)) {
     snprintf(why, len, "no products of this dtype");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
   if (q->op != GPUX_GEMM_VENDOR) return GPUX_SUCCESS;
-  if (dt == GPUX_KDT_i32 || dt == GPUX_KDT_i64) {
+  if (kind[dt] != 'f') {
     snprintf(why, len, "CLBlast (the vendor path) has no integer products (the native path has them)");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }

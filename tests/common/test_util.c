@@ -264,17 +264,18 @@ static int64_t rand_int(gt_rng *r, gpux_dtype dt, gt_domain dom) {
   unsigned k = (unsigned)(gt_rng_u64(r) & 7);
   if (dt == GPUX_BOOL) return (int64_t)(gt_rng_u64(r) & 1);
   int64_t mn = ref_int_min(dt), mx = ref_int_max(dt);
-  if (dt == GPUX_UINT8) {
+  if (mn == 0) { /* unsigned: any value (ref_wrap of 64 random bits), the edges, the middle */
+    const uint64_t umx = (uint64_t)mx; /* uint64: all ones */
     switch (dom) {
-      case GT_DOM_POW_BASE: return k < 5 ? gt_rng_int(r, 0, 5) : gt_rng_int(r, 0, 255);
-      case GT_DOM_POW_EXP: return k < 5 ? gt_rng_int(r, 0, 9) : gt_rng_int(r, 0, 255);
+      case GT_DOM_POW_BASE: return k < 5 ? gt_rng_int(r, 0, 5) : ref_wrap(dt, gt_rng_u64(r));
+      case GT_DOM_POW_EXP: return k < 5 ? gt_rng_int(r, 0, 9) : ref_wrap(dt, gt_rng_u64(r));
       case GT_DOM_SMALLINT: return gt_rng_int(r, 0, 16);
       default:
-        if (k < 4) return gt_rng_int(r, 0, 255);
+        if (k < 4) return ref_wrap(dt, gt_rng_u64(r));
         if (k < 5) return gt_rng_int(r, 0, 2);
-        if (k < 6) return gt_rng_int(r, 253, 255);
+        if (k < 6) return ref_wrap(dt, umx - (uint64_t)gt_rng_int(r, 0, 2));
         if (k < 7) return gt_rng_int(r, 0, 20);
-        return gt_rng_int(r, 127, 128);
+        return ref_wrap(dt, (umx >> 1) + (uint64_t)gt_rng_int(r, 0, 1));
     }
   }
   switch (dom) {
@@ -282,7 +283,7 @@ static int64_t rand_int(gt_rng *r, gpux_dtype dt, gt_domain dom) {
       if (k < 4) return gt_rng_int(r, -5, 5);
       if (k < 5) return (gt_rng_u64(r) & 1) ? 1 : -1;
       if (k < 6) return ref_wrap(dt, gt_rng_u64(r));
-      if (k < 7) return gt_rng_int(r, -1000, 1000);
+      if (k < 7) return ref_wrap(dt, (uint64_t)gt_rng_int(r, -1000, 1000));
       return (gt_rng_u64(r) & 1) ? mn : mx;
     case GT_DOM_POW_EXP:
       if (k < 4) return gt_rng_int(r, 0, 70);
@@ -296,7 +297,7 @@ static int64_t rand_int(gt_rng *r, gpux_dtype dt, gt_domain dom) {
       if (k < 3) return mn + gt_rng_int(r, 0, 3);
       if (k < 4) return mx - gt_rng_int(r, 0, 3);
       if (k < 6) return ref_wrap(dt, gt_rng_u64(r));
-      if (k < 7) return gt_rng_int(r, -100000, 100000);
+      if (k < 7) return ref_wrap(dt, (uint64_t)gt_rng_int(r, -100000, 100000));
       return gt_rng_int(r, -1, 1);
   }
 }
@@ -388,17 +389,20 @@ int64_t gt_special_values(void *buf, gpux_dtype dt, int64_t cap) {
                                  0x1p-126 - 0x1p-133};
     for (size_t k = 0; ref_dtype_is_half(dt) && k < 6; k++)
       v[n++].f = dt == GPUX_FLOAT16 ? h16[k] : hbf[k];
-  } else if (dt == GPUX_UINT8) {
-    static const int64_t u[] = {0, 1, 2, 3, 7, 8, 127, 128, 254, 255};
-    for (size_t k = 0; k < sizeof u / sizeof u[0]; k++) v[n++].i = u[k];
   } else if (dt == GPUX_BOOL) {
     v[n++].i = 0;
     v[n++].i = 1;
   } else {
-    int64_t mn = ref_int_min(dt), mx = ref_int_max(dt);
-    int64_t bits = dt == GPUX_INT32 ? 31 : 63;
-    int64_t s[] = {0, 1, -1, 2, -2, 3, -3, 7, -7, bits, bits + 1, mn, mn + 1, mx, mx - 1};
-    for (size_t k = 0; k < sizeof s / sizeof s[0]; k++) v[n++].i = s[k];
+    /* small values, shift counts at the width, the edges of the dtype and of the narrower
+     * integers (casts), wrapped into the dtype (duplicates are harmless) */
+    const int64_t mn = ref_int_min(dt), mx = ref_int_max(dt);
+    const int64_t bits = 8 * (int64_t)ref_dtype_size(dt) - (mn < 0);
+    const int64_t s[] = {0,      1,      -1,          2,     -2,    3,     -3,    7,
+                         -7,     bits,   bits + 1,    mn,    mn + 1, mx,   mx - 1, 127,
+                         128,    -128,   -129,        255,   256,   32767, 32768, -32769,
+                         65535,  65536,  (int64_t)((uint64_t)mx >> 1),
+                         (int64_t)((uint64_t)mx >> 1) + 1};
+    for (size_t k = 0; k < sizeof s / sizeof s[0]; k++) v[n++].i = ref_wrap(dt, (uint64_t)s[k]);
   }
   if (n > cap) n = cap;
   for (int64_t i = 0; i < n; i++) ref_store(dt, buf, i, v[i]);

@@ -18,8 +18,8 @@
  * op reaches every test that iterates them. */
 #define GT__DT(a, dt) (gpux_dtype)GPUX_KDT_##dt,
 #define GT__ONE(a, dt) +1
-/* the dtypes every op takes (GPUX_DT_ALL); the half dtypes (float16, bfloat16) are storage
- * only and have their own test (test_half.c) */
+/* the dtypes that compute in their own type (GPUX_DT_ALL); the half dtypes (float16,
+ * bfloat16), which compute in float32, have their own test (test_half.c) */
 #define GT_COMPUTE_DTYPES (0 GPUX_DT_ALL(GT__ONE, _))
 #define GT_COMPUTE_DTYPE_INIT {GPUX_DT_ALL(GT__DT, _)}
 /* every array dtype (GPUX_DT_STORAGE) */

@@ -16,6 +16,23 @@
 #error "tests/ref needs FLT_EVAL_METHOD == 0 (float math in float)"
 #endif
 
+/* the facts of each dtype (the record of gpux_kernels.h): kind and bytes */
+#define REF_DT_INFO(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = {kind, bytes},
+static const struct {
+  char kind;
+  int bytes;
+} k_dt[GPUX_KDT_COUNT] = {GPUX_DTYPES(REF_DT_INFO)};
+#undef REF_DT_INFO
+static int is_signed_int(gpux_dtype dt) { return k_dt[dt].kind == 'i'; }
+static int int_width(gpux_dtype dt) { return 8 * k_dt[dt].bytes; }
+int ref_dtype_is_int(gpux_dtype dt) { return k_dt[dt].kind == 'i' || k_dt[dt].kind == 'u'; }
+int ref_int_lt(gpux_dtype dt, int64_t a, int64_t b) {
+  return dt == GPUX_UINT64 ? (uint64_t)a < (uint64_t)b : a < b;
+}
+double ref_int_to_double(gpux_dtype dt, int64_t x) {
+  return dt == GPUX_UINT64 ? (double)(uint64_t)x : (double)x;
+}
+
 int ref_dtype_is_float(gpux_dtype dt) {
   return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64 || ref_dtype_is_half(dt);
 }
@@ -74,6 +91,9 @@ uint16_t ref_half_from_f32(gpux_dtype hdt, float x) {
 }
 
 uint16_t ref_half_from_i64(gpux_dtype hdt, int64_t x) {
+  return half_round((long double)x, half_mb(hdt), half_bias(hdt)); /* exact in long double */
+}
+uint16_t ref_half_from_u64(gpux_dtype hdt, uint64_t x) {
   return half_round((long double)x, half_mb(hdt), half_bias(hdt)); /* exact in long double */
 }
 
@@ -143,6 +163,7 @@ void ref_cast_bits(gpux_dtype from, gpux_dtype to, int64_t n, const void *src, v
         case GPUX_FLOAT32: y = ref_half_from_f32(to, ((const float *)src)[i]); break;
         case GPUX_FLOAT64: y = ref_half_from_f64(to, ((const double *)src)[i]); break;
         case GPUX_BOOL: y = ref_half_from_i64(to, ((const uint8_t *)src)[i] != 0); break;
+        case GPUX_UINT64: y = ref_half_from_u64(to, ((const uint64_t *)src)[i]); break;
         default: y = ref_half_from_i64(to, ref_load(from, src, i).i); break;
       }
       memcpy(d, &y, 2);
@@ -163,12 +184,18 @@ ref_value ref_load(gpux_dtype dt, const void *p, int64_t i) {
   switch (dt) {
     case GPUX_FLOAT32: v.f = ((const float *)p)[i]; break;
     case GPUX_FLOAT64: v.f = ((const double *)p)[i]; break;
-    case GPUX_INT32: v.i = ((const int32_t *)p)[i]; break;
-    case GPUX_INT64: v.i = ((const int64_t *)p)[i]; break;
-    case GPUX_UINT8: v.i = ((const uint8_t *)p)[i]; break;
-    case GPUX_BOOL: v.i = ((const uint8_t *)p)[i]; break;
     case GPUX_FLOAT16:
     case GPUX_BFLOAT16: v.f = half_value(dt, ((const uint16_t *)p)[i]); break;
+    default: { /* integers and bool: the bits, sign-extended for signed dtypes */
+      uint64_t u = 0;
+      switch (k_dt[dt].bytes) {
+        case 1: u = ((const uint8_t *)p)[i]; break;
+        case 2: u = ((const uint16_t *)p)[i]; break;
+        case 4: u = ((const uint32_t *)p)[i]; break;
+        default: u = ((const uint64_t *)p)[i]; break;
+      }
+      v.i = dt == GPUX_BOOL ? (int64_t)u : ref_wrap(dt, u);
+    }
   }
   return v;
 }
@@ -184,47 +211,40 @@ void ref_store(gpux_dtype dt, void *p, int64_t i, ref_value v) {
   switch (dt) {
     case GPUX_FLOAT32: ((float *)p)[i] = to_f32(v.f); break;
     case GPUX_FLOAT64: ((double *)p)[i] = v.f; break;
-    case GPUX_INT32: ((int32_t *)p)[i] = (int32_t)v.i; break;
-    case GPUX_INT64: ((int64_t *)p)[i] = v.i; break;
-    case GPUX_UINT8: ((uint8_t *)p)[i] = (uint8_t)v.i; break;
-    case GPUX_BOOL: ((uint8_t *)p)[i] = (uint8_t)v.i; break;
     case GPUX_FLOAT16:
     case GPUX_BFLOAT16: ((uint16_t *)p)[i] = ref_half_from_f64(dt, v.f); break;
+    default: /* integers and bool: the low bits */
+      switch (k_dt[dt].bytes) {
+        case 1: ((uint8_t *)p)[i] = (uint8_t)v.i; break;
+        case 2: ((uint16_t *)p)[i] = (uint16_t)v.i; break;
+        case 4: ((uint32_t *)p)[i] = (uint32_t)v.i; break;
+        default: ((uint64_t *)p)[i] = (uint64_t)v.i; break;
+      }
   }
 }
 
 int64_t ref_wrap(gpux_dtype dt, uint64_t u) {
-  switch (dt) {
-    case GPUX_INT32:
-      u &= 0xffffffffu;
-      return u >= 0x80000000u ? (int64_t)u - (int64_t)0x100000000LL : (int64_t)u;
-    case GPUX_INT64:
-      return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
-    case GPUX_UINT8: return (int64_t)(u & 0xffu);
-    case GPUX_BOOL: return u != 0;
-    default: return (int64_t)u;
+  if (dt == GPUX_BOOL) return u != 0;
+  if (!ref_dtype_is_int(dt)) return (int64_t)u;
+  const int w = int_width(dt);
+  if (w < 64) {
+    u &= (UINT64_C(1) << w) - 1;
+    if (is_signed_int(dt) && (u >> (w - 1))) u |= ~((UINT64_C(1) << w) - 1); /* sign-extend */
   }
+  return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
 }
 
 int64_t ref_int_min(gpux_dtype dt) {
-  switch (dt) {
-    case GPUX_INT32: return INT32_MIN;
-    case GPUX_INT64: return INT64_MIN;
-    default: return 0;
-  }
+  return is_signed_int(dt) ? ref_wrap(dt, UINT64_C(1) << (int_width(dt) - 1)) : 0;
 }
 
+/* uint64's maximum is held as its bits (-1) */
 int64_t ref_int_max(gpux_dtype dt) {
-  switch (dt) {
-    case GPUX_INT32: return INT32_MAX;
-    case GPUX_INT64: return INT64_MAX;
-    case GPUX_UINT8: return 255;
-    case GPUX_BOOL: return 1;
-    default: return 0;
-  }
+  if (dt == GPUX_BOOL) return 1;
+  if (!ref_dtype_is_int(dt)) return 0;
+  const int w = int_width(dt) - is_signed_int(dt);
+  return w == 64 ? -1 : (int64_t)((UINT64_C(1) << w) - 1);
 }
-
-static int is_signed_int(gpux_dtype dt) { return dt == GPUX_INT32 || dt == GPUX_INT64; }
 
 /* the dtypes of each op, from the op lists of gpux_kernels.h */
 #define REF_DT_BIT(unused, dt) | (1u << GPUX_KDT_##dt)
@@ -275,7 +295,7 @@ static int64_t int_pow(gpux_dtype dt, int64_t base, int64_t e) {
 
 static int64_t int_div(gpux_dtype dt, int64_t a, int64_t b) {
   if (b == 0) return 0;
-  if (!is_signed_int(dt)) return a / b;
+  if (!is_signed_int(dt)) return (int64_t)((uint64_t)a / (uint64_t)b);
   if (b == -1) return ref_wrap(dt, (uint64_t)0 - (uint64_t)a); /* MIN / -1 wraps to MIN */
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
@@ -284,23 +304,22 @@ static int64_t int_div(gpux_dtype dt, int64_t a, int64_t b) {
 
 static int64_t int_mod(gpux_dtype dt, int64_t a, int64_t b) {
   if (b == 0) return 0;
-  if (!is_signed_int(dt)) return a % b;
+  if (!is_signed_int(dt)) return (int64_t)((uint64_t)a % (uint64_t)b);
   if (b == -1) return 0; /* MIN % -1 == 0, and so is every x % -1 */
   int64_t r = a % b;
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
 
-static int int_width(gpux_dtype dt) {
-  return dt == GPUX_INT64 ? 64 : dt == GPUX_INT32 ? 32 : 8;
-}
 
 /* NumPy's shifts: a count outside [0, width) gives 0, or -1 for a negative value shifted
  * right; right shifts of signed values are arithmetic */
 static int64_t int_shift(gpux_dtype dt, int64_t a, int64_t b, int left) {
-  if (b < 0 || b >= int_width(dt)) return left ? 0 : (a < 0 ? -1 : 0);
+  const int neg = is_signed_int(dt) && a < 0;
+  if ((is_signed_int(dt) && b < 0) || !ref_int_lt(dt, b, int_width(dt)))
+    return left ? 0 : (neg ? -1 : 0);
   if (left) return ref_wrap(dt, (uint64_t)a << b);
-  return a < 0 ? ~(~a >> b) : a >> b;
+  return neg ? ~(~a >> b) : ref_wrap(dt, (uint64_t)a >> b);
 }
 
 static ref_value binary_int(gpux_binary_op op, gpux_dtype dt, int64_t a, int64_t b) {
@@ -313,15 +332,15 @@ static ref_value binary_int(gpux_binary_op op, gpux_dtype dt, int64_t a, int64_t
     case GPUX_MUL: r.i = ref_wrap(dt, ua * ub); break;
     case GPUX_DIV: r.i = int_div(dt, a, b); break;
     case GPUX_POW: r.i = int_pow(dt, a, b); break;
-    case GPUX_MINIMUM: r.i = a < b ? a : b; break;
-    case GPUX_MAXIMUM: r.i = a > b ? a : b; break;
+    case GPUX_MINIMUM: r.i = ref_int_lt(dt, a, b) ? a : b; break;
+    case GPUX_MAXIMUM: r.i = ref_int_lt(dt, b, a) ? a : b; break;
     case GPUX_MOD: r.i = int_mod(dt, a, b); break;
     case GPUX_EQ: r.i = a == b; break;
     case GPUX_NE: r.i = a != b; break;
-    case GPUX_LT: r.i = a < b; break;
-    case GPUX_LE: r.i = a <= b; break;
-    case GPUX_GT: r.i = a > b; break;
-    case GPUX_GE: r.i = a >= b; break;
+    case GPUX_LT: r.i = ref_int_lt(dt, a, b); break;
+    case GPUX_LE: r.i = !ref_int_lt(dt, b, a); break;
+    case GPUX_GT: r.i = ref_int_lt(dt, b, a); break;
+    case GPUX_GE: r.i = !ref_int_lt(dt, a, b); break;
     case GPUX_LOGICAL_AND: r.i = (a != 0) && (b != 0); break;
     case GPUX_LOGICAL_OR: r.i = (a != 0) || (b != 0); break;
     case GPUX_LOGICAL_XOR: r.i = (a != 0) != (b != 0); break;
@@ -378,12 +397,13 @@ ref_value ref_unary1(gpux_unary_op op, gpux_dtype dt, ref_value a) {
   ref_value r;
   r.i = 0;
   if (!ref_dtype_is_float(dt)) {
-    int64_t x = a.i;
+    const int64_t x = a.i;
+    const int neg = is_signed_int(dt) && x < 0;
     switch (op) {
       case GPUX_NEG: r.i = ref_wrap(dt, (uint64_t)0 - (uint64_t)x); break;
-      case GPUX_ABS: r.i = x < 0 ? ref_wrap(dt, (uint64_t)0 - (uint64_t)x) : x; break;
-      case GPUX_SIGN: r.i = (x > 0) - (x < 0); break;
-      case GPUX_RELU: r.i = x < 0 ? 0 : x; break;
+      case GPUX_ABS: r.i = neg ? ref_wrap(dt, (uint64_t)0 - (uint64_t)x) : x; break;
+      case GPUX_SIGN: r.i = neg ? -1 : x != 0; break;
+      case GPUX_RELU: r.i = neg ? 0 : x; break;
       case GPUX_LOGICAL_NOT: r.i = x == 0; break;
       case GPUX_BITWISE_NOT: r.i = ref_wrap(dt, ~(uint64_t)x); break;
       case GPUX_POPCOUNT: {
@@ -424,25 +444,15 @@ ref_value ref_unary1(gpux_unary_op op, gpux_dtype dt, ref_value a) {
 
 /* ---- conversions */
 
+/* truncate toward zero, saturate to the range, NaN -> 0 */
 static int64_t float_to_int(gpux_dtype to, double x) {
   if (to == GPUX_BOOL) return x != 0; /* NaN -> true */
   if (isnan(x)) return 0;
-  double t = trunc(x);
-  switch (to) {
-    case GPUX_INT32:
-      if (t >= 2147483647.0) return INT32_MAX;
-      if (t <= -2147483648.0) return INT32_MIN;
-      return (int64_t)t;
-    case GPUX_INT64:
-      if (t >= 9223372036854775808.0) return INT64_MAX;
-      if (t <= -9223372036854775808.0) return INT64_MIN;
-      return (int64_t)t;
-    case GPUX_UINT8:
-      if (t >= 255.0) return 255;
-      if (t <= 0.0) return 0;
-      return (int64_t)t;
-    default: return 0;
-  }
+  const double t = trunc(x), top = ldexp(1.0, int_width(to) - is_signed_int(to)),
+               lo = is_signed_int(to) ? -top : 0;
+  if (t >= top) return ref_int_max(to);
+  if (t <= lo) return ref_int_min(to);
+  return t >= 0x1p63 ? (int64_t)(uint64_t)t : (int64_t)t;
 }
 
 ref_value ref_cast1(gpux_dtype from, gpux_dtype to, ref_value v) {
@@ -456,9 +466,11 @@ ref_value ref_cast1(gpux_dtype from, gpux_dtype to, ref_value v) {
     return r;
   }
   int64_t x = from == GPUX_BOOL ? (v.i != 0) : v.i;
-  if (ref_dtype_is_half(to)) r.f = half_value(to, ref_half_from_i64(to, x)); /* one rounding */
-  else if (to == GPUX_FLOAT64) r.f = (double)x; /* one rounding */
-  else if (to == GPUX_FLOAT32) r.f = (float)x; /* one rounding, int64 -> float directly */
+  const int big = from == GPUX_UINT64 && x < 0; /* a uint64 beyond INT64_MAX */
+  if (ref_dtype_is_half(to)) /* one rounding */
+    r.f = half_value(to, big ? ref_half_from_u64(to, (uint64_t)x) : ref_half_from_i64(to, x));
+  else if (to == GPUX_FLOAT64) r.f = big ? (double)(uint64_t)x : (double)x; /* one rounding */
+  else if (to == GPUX_FLOAT32) r.f = big ? (float)(uint64_t)x : (float)x; /* one rounding */
   else r.i = ref_wrap(to, (uint64_t)x);
   return r;
 }
@@ -655,16 +667,21 @@ typedef struct rv {
   int64_t idx; /* argmin/argmax index */
 } rv;
 
-typedef enum { AT_F32, AT_F64, AT_INT } acc_type;
+/* AT_U64: uint64, whose values compare unsigned (held as int64 bits) */
+typedef enum { AT_F32, AT_F64, AT_INT, AT_U64 } acc_type;
+#define AT_DT(at) ((at) == AT_U64 ? GPUX_UINT64 : GPUX_INT64)
 
 static acc_type acc_type_of(gpux_dtype acc) {
-  return acc == GPUX_FLOAT32 ? AT_F32 : acc == GPUX_FLOAT64 ? AT_F64 : AT_INT;
+  return acc == GPUX_FLOAT32   ? AT_F32
+         : acc == GPUX_FLOAT64 ? AT_F64
+         : acc == GPUX_UINT64  ? AT_U64
+                               : AT_INT;
 }
 
 gpux_dtype ref_rkind_acc(ref_rkind kind, gpux_dtype dt) {
   if (ref_dtype_is_half(dt)) dt = GPUX_FLOAT32; /* halves compute in float32 */
   switch (k_kind_acc[kind]) {
-    case GPUX_RACC_WIDE: return ref_dtype_is_float(dt) ? dt : GPUX_INT64;
+    case GPUX_RACC_WIDE: return ref_scan_result(dt);
     case GPUX_RACC_BOOL: return GPUX_BOOL;
     case GPUX_RACC_I64: return GPUX_INT64;
     default: return dt;
@@ -792,7 +809,7 @@ REF_INLINE rv arg_pick(acc_type at, rv a, rv b, int want_min) {
   } else {
     an = bn = 0;
     eq = a.i == b.i;
-    lt = want_min ? b.i < a.i : b.i > a.i;
+    lt = want_min ? ref_int_lt(AT_DT(at), b.i, a.i) : ref_int_lt(AT_DT(at), a.i, b.i);
   }
   if (an && bn) return b.idx < a.idx ? b : a;
   if (an) return a;
@@ -821,13 +838,13 @@ REF_INLINE rv combine(ref_rkind kind, acc_type at, rv a, rv b) {
     case REF_RK_MIN:
       if (at == AT_F32) a.s = isnan(a.s) ? a.s : isnan(b.s) ? b.s : (b.s < a.s ? b.s : a.s);
       else if (at == AT_F64) a.d = isnan(a.d) ? a.d : isnan(b.d) ? b.d : (b.d < a.d ? b.d : a.d);
-      else a.i = b.i < a.i ? b.i : a.i;
+      else a.i = ref_int_lt(AT_DT(at), b.i, a.i) ? b.i : a.i;
       return a;
     case REF_RK_MAX:
     case REF_RK_AMAX:
       if (at == AT_F32) a.s = isnan(a.s) ? a.s : isnan(b.s) ? b.s : (b.s > a.s ? b.s : a.s);
       else if (at == AT_F64) a.d = isnan(a.d) ? a.d : isnan(b.d) ? b.d : (b.d > a.d ? b.d : a.d);
-      else a.i = b.i > a.i ? b.i : a.i;
+      else a.i = ref_int_lt(AT_DT(at), a.i, b.i) ? b.i : a.i;
       return a;
     case REF_RK_ARGMIN:
     case REF_RK_ARGMIN_P: return arg_pick(at, a, b, 1);
@@ -917,13 +934,14 @@ static void store_rv(gpux_dtype acc, void *out, int64_t i, rv v) {
   switch (acc) {
     case GPUX_FLOAT32: ((float *)out)[i] = v.s; break;
     case GPUX_FLOAT64: ((double *)out)[i] = v.d; break;
-    case GPUX_INT32: ((int32_t *)out)[i] = (int32_t)v.i; break;
-    case GPUX_INT64: ((int64_t *)out)[i] = v.i; break;
-    case GPUX_UINT8:
-    case GPUX_BOOL: ((uint8_t *)out)[i] = (uint8_t)v.i; break;
     /* a half result: the float32 accumulator rounded once */
     case GPUX_FLOAT16:
     case GPUX_BFLOAT16: ((uint16_t *)out)[i] = ref_half_from_f64(acc, v.s); break;
+    default: { /* integers and bool: the low bits */
+      ref_value x;
+      x.i = v.i;
+      ref_store(acc, out, i, x);
+    }
   }
 }
 
@@ -980,7 +998,7 @@ int ref_reduce_result(gpux_reduce_op op, gpux_dtype dt, gpux_dtype *rdt) {
   switch (op) {
     case GPUX_REDUCE_SUM:
     case GPUX_REDUCE_PROD:
-      *rdt = ref_dtype_is_float(dt) ? dt : GPUX_INT64;
+      *rdt = ref_scan_result(dt);
       return numeric;
     case GPUX_REDUCE_MIN:
     case GPUX_REDUCE_MAX: *rdt = dt; return numeric;
@@ -1034,7 +1052,7 @@ int ref_reduce_canon(gpux_reduce_op op, gpux_dtype dt, int64_t n, const void *x,
   double *conv = NULL;
   if (float_math(op) && !ref_dtype_is_float(dt)) {
     conv = xmalloc((size_t)n * sizeof *conv);
-    for (int64_t i = 0; i < n; i++) conv[i] = (double)ref_load(dt, x, i).i;
+    for (int64_t i = 0; i < n; i++) conv[i] = ref_int_to_double(dt, ref_load(dt, x, i).i);
     x = conv;
     dt = GPUX_FLOAT64;
   }
@@ -1106,7 +1124,9 @@ static long double kval(const ksum *k) { return k->any_nonfinite ? k->nonfinite 
 
 static long double ld_elem(gpux_dtype dt, const void *x, int64_t i) {
   ref_value v = ref_load(dt, x, i);
-  return ref_dtype_is_float(dt) ? (long double)v.f : (long double)v.i;
+  return ref_dtype_is_float(dt)   ? (long double)v.f
+         : dt == GPUX_UINT64 ? (long double)(uint64_t)v.i
+                             : (long double)v.i;
 }
 
 int ref_reduce_precise(gpux_reduce_op op, gpux_dtype dt, int64_t n, const void *x, int64_t ddof,
@@ -1311,7 +1331,10 @@ int ref_reduce_depth(int64_t len) {
 #define SITEMS GPUX_SCAN_ITEMS
 #define STILE GPUX_SCAN_TILE
 
-gpux_dtype ref_scan_result(gpux_dtype dt) { return ref_dtype_is_float(dt) ? dt : GPUX_INT64; }
+/* sums and products: floats keep their dtype; integers and bool give int64, uint64 uint64 */
+gpux_dtype ref_scan_result(gpux_dtype dt) {
+  return ref_dtype_is_float(dt) ? dt : dt == GPUX_UINT64 ? GPUX_UINT64 : GPUX_INT64;
+}
 
 void ref_scan_canon(gpux_scan_op op, gpux_dtype dt, int64_t rows, int64_t len, const void *x,
                     int exclusive, void *out) {

@@ -21,6 +21,11 @@ typedef union ref_value {
 } ref_value;
 
 int ref_dtype_is_float(gpux_dtype dt); /* float32, float64, float16, bfloat16 */
+int ref_dtype_is_int(gpux_dtype dt);   /* the integer dtypes (not bool) */
+/* Integers are held in ref_value.i as int64; uint64 as its bits (values beyond INT64_MAX
+ * negative): ref_int_lt compares two values of dt, ref_int_to_double converts one. */
+int ref_int_lt(gpux_dtype dt, int64_t a, int64_t b);
+double ref_int_to_double(gpux_dtype dt, int64_t x);
 int ref_dtype_is_half(gpux_dtype dt);  /* float16, bfloat16 */
 size_t ref_dtype_size(gpux_dtype dt);
 /* Element i of a host buffer of dtype dt (bool: the raw byte). */
@@ -57,6 +62,7 @@ ref_value ref_from_double(gpux_dtype dt, double x);
 uint16_t ref_half_from_f64(gpux_dtype hdt, double x);
 uint16_t ref_half_from_f32(gpux_dtype hdt, float x);
 uint16_t ref_half_from_i64(gpux_dtype hdt, int64_t x);
+uint16_t ref_half_from_u64(gpux_dtype hdt, uint64_t x);
 float ref_half_to_f32(gpux_dtype hdt, uint16_t h);
 double ref_half_to_f64(gpux_dtype hdt, uint16_t h);
 /* The bytes gpux_array_cast writes for n elements (any pair of dtypes; for pairs that

@@ -2,6 +2,7 @@
  * -ffp-contract=off: the uniform mapping's fma is written out as fma(), nothing else may be
  * contracted. */
 #include "ref_random.h"
+#include "ref.h"
 #include "gpux_ziggurat.h"
 
 #include <math.h>
@@ -73,7 +74,7 @@ int rr_wpv(int kind, gpux_dtype dt) {
     case 0: /* uniform */
     case 1: /* normal */
       return dt == GPUX_FLOAT32 ? 1 : dt == GPUX_FLOAT64 ? 2 : 0;
-    case 2: return dt == GPUX_INT32 ? 2 : dt == GPUX_INT64 ? 4 : 0;
+    case 2: return !ref_dtype_is_int(dt) ? 0 : ref_dtype_size(dt) == 8 ? 4 : 2;
     case 3: return dt == GPUX_BOOL ? 1 : 0;
   }
   return 0;
@@ -146,7 +147,7 @@ static int cand64(u128 x, uint64_t range, uint64_t *off) {
 /* value i's offset (and whether its first candidate was rejected) */
 static uint64_t int_offset(wcache *c, gpux_dtype dt, int64_t i, rr_state s, uint64_t range,
                            int *rejected) {
-  const int w = dt == GPUX_INT32 ? 2 : 4;
+  const int w = ref_dtype_size(dt) == 8 ? 4 : 2; /* 64-bit dtypes: 4 words, others 2 */
   const uint64_t g = s.pos + (uint64_t)w * (uint64_t)i;
   uint32_t wd[4];
   for (int k = 0; k < w; k++) wd[k] = word_c(c, s.seed, s.stream, g + (uint64_t)k);
@@ -189,9 +190,9 @@ void rr_integers(void *dst, gpux_dtype dt, int64_t first, int64_t n, rr_state s,
   const uint64_t range = (uint64_t)high - (uint64_t)low;
   for (int64_t i = 0; i < n; i++) {
     uint64_t off = int_offset(&c, dt, first + i, s, range, NULL);
-    int64_t v = (int64_t)((uint64_t)low + off);
-    if (dt == GPUX_INT32) ((int32_t *)dst)[i] = (int32_t)v;
-    else ((int64_t *)dst)[i] = v;
+    ref_value v;
+    v.i = (int64_t)((uint64_t)low + off);
+    ref_store(dt, dst, i, v); /* the low bits */
   }
 }
 
