@@ -395,14 +395,15 @@ int64_t gt_special_values(void *buf, gpux_dtype dt, int64_t cap) {
   } else {
     /* small values, shift counts at the width, the edges of the dtype and of the narrower
      * integers (casts), wrapped into the dtype (duplicates are harmless) */
-    const int64_t mn = ref_int_min(dt), mx = ref_int_max(dt);
-    const int64_t bits = 8 * (int64_t)ref_dtype_size(dt) - (mn < 0);
-    const int64_t s[] = {0,      1,      -1,          2,     -2,    3,     -3,    7,
-                         -7,     bits,   bits + 1,    mn,    mn + 1, mx,   mx - 1, 127,
-                         128,    -128,   -129,        255,   256,   32767, 32768, -32769,
-                         65535,  65536,  (int64_t)((uint64_t)mx >> 1),
-                         (int64_t)((uint64_t)mx >> 1) + 1};
-    for (size_t k = 0; k < sizeof s / sizeof s[0]; k++) v[n++].i = ref_wrap(dt, (uint64_t)s[k]);
+    const uint64_t mn = (uint64_t)ref_int_min(dt), mx = (uint64_t)ref_int_max(dt);
+    const uint64_t bits = 8 * (uint64_t)ref_dtype_size(dt) - (ref_int_min(dt) < 0);
+    /* two's complement bits (uint64: no signed overflow at the edges) */
+    const uint64_t s[] = {0,     1,     (uint64_t)-1,   2,     (uint64_t)-2,     3,
+                          (uint64_t)-3, 7, (uint64_t)-7, bits, bits + 1,       mn,
+                          mn + 1, mx,   mx - 1,         127,   128,              (uint64_t)-128,
+                          (uint64_t)-129, 255, 256,     32767, 32768,            (uint64_t)-32769,
+                          65535, 65536, mx >> 1,        (mx >> 1) + 1};
+    for (size_t k = 0; k < sizeof s / sizeof s[0]; k++) v[n++].i = ref_wrap(dt, s[k]);
   }
   if (n > cap) n = cap;
   for (int64_t i = 0; i < n; i++) ref_store(dt, buf, i, v[i]);
