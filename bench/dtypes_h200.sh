@@ -14,7 +14,9 @@
 #    call);
 # 4. the auto fallback: a second build whose fatbins hold sm_100 code only (none the H200
 #    can run): GPUX_BACKEND=auto must pick OpenCL, GPUX_BACKEND=cuda must fail clearly.
-# Logs go to OUTDIR (default $OUT).
+# Logs go to OUTDIR (default $OUT). TESTS=0 leaves part 1's tests out (a call of 600 s holds
+# the build and either the tests or the rest, not both); FUZZ=<seconds> adds a fuzz_api run
+# on CUDA after the benchmarks.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUTDIR=${1:-${OUT:-bench/results/run-$(date +%Y%m%d-%H%M%S)}}
@@ -26,6 +28,7 @@ log "build"
 cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 >"$OUTDIR/build.log" 2>&1 &&
   cmake --build "$B" -j"$(nproc)" >>"$OUTDIR/build.log" 2>&1 || { tail -40 "$OUTDIR/build.log"; exit 1; }
 
+if [ "${TESTS:-1}" != 0 ]; then
 log "tests: CUDA"
 ctest --test-dir "$B" -L cuda -E "xbackend|coverage|oclgrind" -j3 --timeout 400 \
   >"$OUTDIR/ctest-cuda.log" 2>&1
@@ -35,6 +38,7 @@ ctest --test-dir "$B" -R \
   "^test_(elementwise|reduce|scan|array|half|random|ewkernel|promote|kernel)\.opencl$|xbackend" \
   -j2 --timeout 400 >"$OUTDIR/ctest-opencl.log" 2>&1
 grep -E "tests passed|FAILED|Failed|Timeout" "$OUTDIR/ctest-opencl.log" | head -20
+fi
 
 log "bench"
 bench() { "$B/bin/gpux-bench" --device gpu --reps 20 --md "$OUTDIR/rows.md" "$@" 2>&1 | grep -E "^  [a-z]"; }
@@ -51,6 +55,12 @@ python3 bench/peers_dtypes.py --md "$OUTDIR/peers.md" --rows \
 log "first use"
 for k in 1 2 3; do GPUX_BACKEND=cuda "$B/bin/gpux-first-use" int8; done >"$OUTDIR/first-use-int8.txt" 2>&1
 cat "$OUTDIR/first-use-int8.txt"
+
+if [ "${FUZZ:-0}" != 0 ]; then
+  log "fuzz_api on CUDA, ${FUZZ} s"
+  GPUX_BACKEND=cuda GPUX_FUZZ_SECONDS=$FUZZ "$B/bin/fuzz_api" >"$OUTDIR/fuzz-cuda.log" 2>&1
+  echo "fuzz_api exit $?"; tail -3 "$OUTDIR/fuzz-cuda.log"
+fi
 
 log "auto fallback (fatbins for sm_100 only)"
 cmake -S . -B build-probe -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=100 \
