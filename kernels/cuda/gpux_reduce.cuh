@@ -101,12 +101,14 @@ template <class D, class A_, class Out_> struct rk_base {
   static constexpr bool ARG = false;    /* writes (value, index) */
   static constexpr bool IDX_IN = false; /* reads carried indices */
   static constexpr bool AUX = false;    /* reads the mean (ssd) */
+  static constexpr bool ISUM = false;   /* an integer sum (exact in any order) */
 };
 
 template <class D>
 struct rk_sum : rk_base<D, typename wide<D>::A, typename wide<D>::Out> {
   typedef typename D::T T;
   typedef typename wide<D>::A A;
+  static constexpr bool ISUM = !is_fp<A>::value;
   static __device__ __forceinline__ A id() {
     if constexpr (is_fp<A>::value) return (A)-0.0;
     else return 0;

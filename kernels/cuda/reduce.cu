@@ -20,9 +20,10 @@
  *     over outer.
  *   RV_WARP (layout r, len <= 4096): one warp per row (8 rows per block, grid-stride over
  *     outer); lane t of the warp owns canonical lanes t + 32m (m = 0..7).
- *   RV_BLOCK: layout r: one block per (row, chunk) (inputs narrower than 4 bytes: two
- *     full chunks c, c + gridDim.x at a time): blockIdx.x over chunks, blockIdx.y over
- *     rows. Layout c: 16 columns x 16 lane groups per block: blockIdx.x over column blocks,
+ *   RV_BLOCK: layout r: one block per (row, chunk) (inputs narrower than 4 bytes: V = 4 /
+ *     size full chunks c + g gridDim.x at a time, packed lanes (red_r_packed) on a 4-byte
+ *     aligned row, else two chunks): blockIdx.x over chunks, blockIdx.y over rows.
+ *     Layout c: 16 columns x 16 lane groups per block: blockIdx.x over column blocks,
  *     blockIdx.y over chunks, blockIdx.z over outer.
  *   RV_CVEC (layout c, 4-byte inputs, inner even, pointer 8-byte aligned, kinds of cvec_ok;
  *     otherwise RV_BLOCK): RV_BLOCK with 32 columns per block, two per thread.
@@ -275,18 +276,96 @@ __device__ __forceinline__ typename K::A fold16(const typename K::T (&x)[GPUX_RE
   }
 }
 
+/* Packed lanes (inputs narrower than 4 bytes, a 4-byte aligned row, V = 4 / sizeof(T) full
+ * chunks c + g gridDim.x, g = 0..V-1, block-uniform): the 256 / V threads u of group g own
+ * lanes Vu .. Vu + V-1 of chunk g and read them as one 4-byte word per k, 16 words, the
+ * loads float32's path makes. Each lane folds its 16 elements in k order as alone; the lanes
+ * go through shared memory (shv[g][lane]) to tree_block, one chunk at a time. An integer sum
+ * (exact, any order) folds a thread's 16 V elements in 32 bits first (they fit: 16 V
+ * elements of at most 16 bits) and gives the total to its first lane, the identity to the
+ * others: the same partial. */
+template <class K> struct packed {
+  static constexpr int V = sizeof(typename K::T) < 4 && !K::IDX_IN ? 4 / sizeof(typename K::T) : 1;
+  static constexpr bool ISUM32 = V > 1 && K::ISUM;
+};
+template <class K>
+__device__ __forceinline__ typename K::A isum32(const unsigned (&w)[GPUX_RED_ROWS]) {
+  typedef typename K::T T;
+  constexpr bool SIGNED = (T)-1 < (T)0;
+  int s = 0;
+#pragma unroll
+  for (int k = 0; k < GPUX_RED_ROWS; ++k) {
+    if constexpr (sizeof(T) == 1)
+      s = SIGNED ? __dp4a((int)w[k], 0x01010101, s)
+                 : (int)__dp4a(w[k], 0x01010101u, (unsigned)s);
+    else
+      s += SIGNED ? (int)(short)(w[k] & 0xffffu) + ((int)w[k] >> 16)
+                  : (int)(w[k] & 0xffffu) + (int)(w[k] >> 16);
+  }
+  return (typename K::A)(long long)s; /* sign-extends; an unsigned s is below 2^31 */
+}
+template <class K>
+__device__ __forceinline__ void red_r_packed(const rargs<K> &p, u64 o, u64 c, u64 nparts,
+                                             typename K::C m, typename K::A *sh,
+                                             typename K::A *shv) {
+  typedef typename K::T T;
+  typedef typename K::A A;
+  constexpr int V = packed<K>::V, U = GPUX_RED_LANES / V; /* threads per chunk */
+  const unsigned l = threadIdx.x, g = l / U, u = l % U;
+  const u64 cg = c + (u64)g * gridDim.x, c0 = cg * GPUX_RED_CHUNK;
+  const unsigned *wb = (const unsigned *)(p.in + (o * p.len + c0)) + u;
+  unsigned w[GPUX_RED_ROWS];
+#pragma unroll
+  for (int k = 0; k < GPUX_RED_ROWS; ++k) w[k] = wb[(unsigned)k * U];
+  A a[V];
+  if constexpr (packed<K>::ISUM32) {
+    a[0] = isum32<K>(w);
+#pragma unroll
+    for (int j = 1; j < V; ++j) a[j] = K::id();
+  } else {
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      a[j] = K::id();
+      const u64 r0 = c0 + (u64)(V * u + j);
+#pragma unroll
+      for (int k = 0; k < GPUX_RED_ROWS; ++k)
+        a[j] = K::comb(a[j], K::conv((T)(w[k] >> (8 * sizeof(T) * j)),
+                                     (long long)(r0 + (u64)k * GPUX_RED_LANES), 0, m));
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < V; ++j) shv[g * GPUX_RED_LANES + V * u + j] = a[j];
+  __syncthreads();
+#pragma unroll 1
+  for (int h = 0; h < V; ++h) { /* tree_block's closing barrier guards shv's next writes */
+    const A b = tree_block<K>(shv[h * GPUX_RED_LANES + l], sh);
+    if (l == 0) put(p, o * nparts + c + (u64)h * gridDim.x, b, nparts == 1);
+  }
+}
+
 template <class K> __device__ __forceinline__ void red_r_block(const rargs<K> &p) {
   typedef typename K::T T;
   typedef typename K::A A;
+  constexpr int V = packed<K>::V;
   __shared__ A sh[GPUX_RED_LANES];
+  __shared__ A shv[V > 1 ? V * GPUX_RED_LANES : 1];
   const unsigned l = threadIdx.x;
   const u64 len = p.len;
   const u64 nparts = (len + GPUX_RED_CHUNK - 1) / GPUX_RED_CHUNK;
   for (u64 o = blockIdx.y; o < p.outer; o += gridDim.y) {
     const u64 row = o * len;
     const typename K::C m = mean_of(p, o);
+    const bool aligned = ((size_t)(p.in + row) & 3) == 0; /* row-uniform */
     for (u64 c = blockIdx.x; c < nparts; c += gridDim.x) {
       const u64 c0 = c * GPUX_RED_CHUNK, r0 = c0 + l;
+      if constexpr (V > 1) {
+        const u64 cl = c + (u64)(V - 1) * gridDim.x; /* the group's last chunk */
+        if (aligned && cl < nparts && len - cl * GPUX_RED_CHUNK >= GPUX_RED_CHUNK) {
+          red_r_packed<K>(p, o, c, nparts, m, sh, shv);
+          c = cl; /* the loop's step moves past all V */
+          continue;
+        }
+      }
       if constexpr (sizeof(T) < 4 && !K::IDX_IN) {
         /* Inputs narrower than 4 bytes: 16 loads are too few bytes in flight, so a block
          * takes two full chunks at a time (c and c + gridDim.x, block-uniform), 32 loads,

@@ -204,8 +204,11 @@ static gpux_status gpux_cuda_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
                            GPUX_CUDA_MAX_GRID_X);
     } else {
       variant = GPUX_CUDA_RV_BLOCK;
-      /* inputs narrower than 4 bytes: a block takes two chunks at a time (reduce.cu) */
-      g.gx = gpux_cuda_cap(gpux_cuda_dt_size[dt] < 4 ? gpux_cuda_ceil_div(nparts, 2) : nparts,
+      /* inputs narrower than 4 bytes: a block takes 4 / size chunks at a time (reduce.cu's
+       * packed lanes) */
+      g.gx = gpux_cuda_cap(gpux_cuda_dt_size[dt] < 4
+                               ? gpux_cuda_ceil_div(nparts, 4 / gpux_cuda_dt_size[dt])
+                               : nparts,
                            GPUX_CUDA_MAX_GRID_X);
       g.gy = gpux_cuda_cap((uint64_t)outer, GPUX_CUDA_MAX_GRID_YZ);
     }
