@@ -656,6 +656,63 @@ static void *bcast(const fz_arr *x, int ndim, const int64_t *shape) {
   return p;
 }
 
+/* gpux_binary or gpux_binary_promote: the call, its _into form, their names */
+typedef struct fz_binary_call {
+  gpux_status (*fn)(gpux_array_t *, gpux_binary_op, gpux_array_t, gpux_array_t);
+  gpux_status (*into)(gpux_array_t, gpux_binary_op, gpux_array_t, gpux_array_t);
+  const char *name, *call;
+  int promote; /* operands of two dtypes, cast to the result type */
+} fz_binary_call;
+static const fz_binary_call k_binary = {gpux_binary, gpux_binary_into, "binary", "gpux_binary(",
+                                        0},
+                            k_promote = {gpux_binary_promote, gpux_binary_promote_into,
+                                         "promote", "gpux_binary_promote(", 1};
+
+/* c on operands a (da, shape sa) and b (db, shape sb), computed in dt (gpux_binary: da = db
+ * = dt; gpux_binary_promote: gpux_result_type, to which the reference casts both operands
+ * first), output shape S; in place only for gpux_binary, when the result has a's dtype and
+ * shape. */
+static void run_binary(const fz_binary_call *c, gpux_binary_op op, gpux_dtype da, gpux_dtype db,
+                       gpux_dtype dt, int nd, const int64_t *S, int na, const int64_t *sa,
+                       int nb, const int64_t *sb, int specials) {
+  fz_arr a, b;
+  operand(&a, "a", da, na, sa, gt_binary_domain(op, dt, 0), specials);
+  operand(&b, "b", db, nb, sb, gt_binary_domain(op, dt, 1), specials);
+  gpux_status st;
+  if (!ref_binary_supported(op, dt)) {
+    gpux_array_t o = NULL;
+    st = c->fn(&o, op, a.h, b.h);
+    expect_fail(GPUX_ERROR_UNSUPPORTED_DTYPE, st, o, c->call);
+    return;
+  }
+  gpux_dtype rdt = ref_binary_result(op, dt);
+  int inplace = !c->promote && rdt == dt && na == nd && !memcmp(sa, S, (size_t)nd * sizeof *S);
+  fz_out o;
+  out_make(&o, rand_out_mode(inplace), rdt, nd, S);
+  int64_t n = ref_shape_size(nd, S);
+  void *ha = bcast(&a, nd, S), *hb = bcast(&b, nd, S);
+  if (c->promote) {
+    const size_t bytes = (size_t)n * ref_dtype_size(dt);
+    void *ca = fz_alloc(bytes), *cb = fz_alloc(bytes);
+    ref_cast_bits(da, dt, n, ha, ca);
+    ref_cast_bits(db, dt, n, hb, cb);
+    ha = ca;
+    hb = cb;
+  }
+  ref_value *want = fz_alloc((size_t)n * sizeof *want);
+  ref_binary(op, dt, n, ha, hb, want);
+  if (o.mode == OUT_NEW) {
+    st = c->fn(&o.h, op, a.h, b.h);
+    track(o.h);
+  } else {
+    if (o.mode == OUT_INPLACE) o.h = alias(&a);
+    st = c->into(o.h, op, a.h, b.h);
+  }
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  check_ew(c->name, rdt, out_read(&o, rdt, nd, S), want, n,
+           gt_tolerance(rdt, gt_binary_class(op, dt)), dt, ha, hb);
+}
+
 static void act_binary(void) {
   gpux_dtype dt = rand_compute_dtype();
   gpux_binary_op op = (gpux_binary_op)rnd(0, GT_BINARY_OPS - 1);
@@ -672,40 +729,11 @@ static void act_binary(void) {
     memcpy(sb, S, sizeof S);
   }
   desc_add("binary %s %s:", gt_binary_str(op), gt_dtype_str(dt));
-  fz_arr a, b;
-  int specials = gt_binary_class(op, dt) != GT_OPC_TRANSC;
-  operand(&a, "a", dt, na, sa, gt_binary_domain(op, dt, 0), specials);
-  operand(&b, "b", dt, nb, sb, gt_binary_domain(op, dt, 1), specials);
-  gpux_status st;
-  if (!ref_binary_supported(op, dt)) {
-    gpux_array_t o = NULL;
-    st = gpux_binary(&o, op, a.h, b.h);
-    expect_fail(GPUX_ERROR_UNSUPPORTED_DTYPE, st, o, "gpux_binary(");
-    return;
-  }
-  gpux_dtype rdt = ref_binary_result(op, dt);
-  int inplace = rdt == dt && na == nd && !memcmp(sa, S, (size_t)nd * sizeof *S);
-  fz_out o;
-  out_make(&o, rand_out_mode(inplace), rdt, nd, S);
-  void *ha = bcast(&a, nd, S), *hb = bcast(&b, nd, S);
-  int64_t n = ref_shape_size(nd, S);
-  ref_value *want = fz_alloc((size_t)n * sizeof *want);
-  ref_binary(op, dt, n, ha, hb, want);
-  if (o.mode == OUT_NEW) {
-    st = gpux_binary(&o.h, op, a.h, b.h);
-    track(o.h);
-  } else if (o.mode == OUT_INPLACE) {
-    o.h = alias(&a);
-    st = gpux_binary_into(o.h, op, a.h, b.h);
-  } else {
-    st = gpux_binary_into(o.h, op, a.h, b.h);
-  }
-  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
-  check_ew("binary", rdt, out_read(&o, rdt, nd, S), want, n, gt_tolerance(rdt, gt_binary_class(op, dt)), dt, ha, hb);
+  run_binary(&k_binary, op, dt, dt, dt, nd, S, na, sa, nb, sb,
+             gt_binary_class(op, dt) != GT_OPC_TRANSC);
 }
 
-/* gpux_binary_promote on operands of two dtypes: the reference casts both to the result
- * type (gpux_result_type), then runs the op */
+/* gpux_binary_promote on operands of two dtypes */
 static void act_promote(void) {
   gpux_dtype da = rand_compute_dtype(), db = rand_compute_dtype(), dt;
   gpux_binary_op op = (gpux_binary_op)rnd(0, GT_BINARY_OPS - 1);
@@ -719,35 +747,7 @@ static void act_promote(void) {
   if (!gt_dtype_available(dt)) return; /* float64 on a device without it */
   desc_add("promote %s %s %s -> %s:", gt_binary_str(op), gt_dtype_str(da), gt_dtype_str(db),
            gt_dtype_str(dt));
-  fz_arr a, b;
-  operand(&a, "a", da, na, sa, gt_binary_domain(op, dt, 0), 1);
-  operand(&b, "b", db, nb, sb, gt_binary_domain(op, dt, 1), 1);
-  gpux_status st;
-  if (!ref_binary_supported(op, dt)) {
-    gpux_array_t o = NULL;
-    st = gpux_binary_promote(&o, op, a.h, b.h);
-    expect_fail(GPUX_ERROR_UNSUPPORTED_DTYPE, st, o, "gpux_binary_promote(");
-    return;
-  }
-  gpux_dtype rdt = ref_binary_result(op, dt);
-  int64_t n = ref_shape_size(nd, S);
-  void *ha = bcast(&a, nd, S), *hb = bcast(&b, nd, S);
-  void *ca = fz_alloc((size_t)n * ref_dtype_size(dt)), *cb = fz_alloc((size_t)n * ref_dtype_size(dt));
-  ref_cast_bits(da, dt, n, ha, ca);
-  ref_cast_bits(db, dt, n, hb, cb);
-  ref_value *want = fz_alloc((size_t)n * sizeof *want);
-  ref_binary(op, dt, n, ca, cb, want);
-  fz_out o;
-  out_make(&o, rand_out_mode(0), rdt, nd, S);
-  if (o.mode == OUT_NEW) {
-    st = gpux_binary_promote(&o.h, op, a.h, b.h);
-    track(o.h);
-  } else {
-    st = gpux_binary_promote_into(o.h, op, a.h, b.h);
-  }
-  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
-  check_ew("promote", rdt, out_read(&o, rdt, nd, S), want, n,
-           gt_tolerance(rdt, gt_binary_class(op, dt)), dt, ca, cb);
+  run_binary(&k_promote, op, da, db, dt, nd, S, na, sa, nb, sb, 1);
 }
 
 /* A scalar for dt that converts exactly (integers in range, 0 / 1 for bool). */

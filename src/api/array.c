@@ -169,16 +169,6 @@ static uint64_t f64_bits(double v) {
   return b;
 }
 
-/* an integer scalar's bits (two's complement), stored in the field of dt's width */
-static void scalar_set_int(gpux__scalar *s, gpux_dtype dt, uint64_t bits) {
-  switch (gpux__dt_info[dt].bytes) {
-    case 1: s->u8 = (uint8_t)bits; break;
-    case 2: s->u16 = (uint16_t)bits; break;
-    case 4: s->u32 = (uint32_t)bits; break;
-    default: s->u64 = bits; break;
-  }
-}
-
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
   gpux__scalar s;
   memset(&s, 0, sizeof s);
@@ -188,12 +178,12 @@ gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
                    min = is_signed ? (uint64_t)0 - ((uint64_t)1 << digits) : 0;
     double lo, top;
     gpux__int_bounds(dt, &lo, &top);
-    scalar_set_int(&s, dt,
-                   isnan(v)    ? 0
-                   : v >= top  ? max
-                   : v <= lo   ? min
-                   : is_signed ? (uint64_t)(int64_t)v
-                               : (uint64_t)v);
+    gpux__int_store(&s, dt,
+                    isnan(v)    ? 0
+                    : v >= top  ? max
+                    : v <= lo   ? min
+                    : is_signed ? (uint64_t)(int64_t)v
+                                : (uint64_t)v);
     return s;
   }
   switch (dt) {

@@ -79,8 +79,23 @@ static const char *ctype_of(gpux_dtype dt) {
 static int is_half(int dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
 /* the type of dt's elements in memory */
 static const char *mtype_of(gpux_dtype dt) { return is_half(dt) ? "gpux__hbits" : ctype_of(dt); }
-/* the conversions of a half dtype's bits (gpux__h2f_<sfx>, gpux__f2h_<sfx>: ops preludes) */
-static const char *half_sfx(gpux_dtype dt) { return dt == GPUX_FLOAT16 ? "f16" : "bf16"; }
+/* How a kernel reads an array element of dt as the value the expression sees (load) and
+ * writes one from it (store): "<open>element or value<close>". The half dtypes go through
+ * the conversions of their bits (gpux__h2f_<f16|bf16>, gpux__f2h_<f16|bf16>: ops preludes;
+ * the store rounds once to the dtype); other dtypes are as they are. */
+typedef struct ew_conv {
+  char open[24];
+  const char *close;
+} ew_conv;
+static ew_conv conv_of(gpux_dtype dt, int store) {
+  ew_conv c = {"", ""};
+  if (is_half(dt)) {
+    snprintf(c.open, sizeof c.open, "gpux__%s_%s(", store ? "f2h" : "h2f",
+             dt == GPUX_FLOAT16 ? "f16" : "bf16");
+    c.close = ")";
+  }
+  return c;
+}
 
 /* ---------------------------------------------------------------- names */
 
@@ -408,10 +423,8 @@ static gpux__scalar scalar_to(const gpux_arg *a, gpux_dtype dt) {
     return gpux__scalar_from_double((double)f, dt);
   }
   /* an integer or bool: its value as 64-bit two's complement bits (sign-extended) */
-  const int bytes = gpux__dt_info[a->dtype].bytes, sh = 64 - 8 * bytes;
-  uint64_t u = bytes == 1 ? a->v.u8 : bytes == 2 ? a->v.u16 : bytes == 4 ? a->v.u32 : a->v.u64;
+  uint64_t u = gpux__int_load(&a->v, a->dtype);
   if (a->dtype == GPUX_BOOL) u = u != 0;
-  if (gpux__dt_info[a->dtype].kind == 'i') u = (uint64_t)((int64_t)(u << sh) >> sh);
   const int neg = gpux__dt_info[a->dtype].kind == 'i' && (int64_t)u < 0;
   gpux__scalar s;
   memset(&s, 0, sizeof s);
@@ -425,13 +438,7 @@ static gpux__scalar scalar_to(const gpux_arg *a, gpux_dtype dt) {
       s.bf16 = neg ? gpux_i64_to_bf16((int64_t)u) : gpux_u64_to_bf16(u);
       break;
     case GPUX_BOOL: s.b8 = u != 0; break;
-    default: /* integer to integer wraps: the low bits */
-      switch (gpux__dt_info[dt].bytes) {
-        case 1: s.u8 = (uint8_t)u; break;
-        case 2: s.u16 = (uint16_t)u; break;
-        case 4: s.u32 = (uint32_t)u; break;
-        default: s.u64 = u; break;
-      }
+    default: gpux__int_store(&s, dt, u); /* integer to integer wraps: the low bits */
   }
   return s;
 }
@@ -515,26 +522,23 @@ static void emit_element(sbuf *sb, const struct gpux_elementwise *ew, const ew_b
   for (int i = 0; i < ew->nparams; i++) {
     const char *pn = ew->params[i].name;
     const char *sep = i ? ", " : "";
+    const ew_conv c = conv_of(b->dtype[i], 0);
     if (b->key[i] & EW_SCALAR)
       sb_printf(sb, "%s%s", sep, pn);
     else if (ew->params[i].is_out)
       sb_printf(sb, "%s&gpux_v_%s", sep, pn);
-    else if (is_half(b->dtype[i]))
-      sb_printf(sb, "%sgpux__h2f_%s(gpux_a_%s[gpux_o%d])", sep, half_sfx(b->dtype[i]), pn, k);
     else
-      sb_printf(sb, "%sgpux_a_%s[gpux_o%d]", sep, pn, k);
+      sb_printf(sb, "%s%sgpux_a_%s[gpux_o%d]%s", sep, c.open, pn, k, c.close);
     k += !(b->key[i] & EW_SCALAR);
   }
   sb_printf(sb, ");\n");
   k = 0;
   for (int i = 0; i < ew->nparams; i++) {
     if (b->key[i] & EW_SCALAR) continue;
-    if (ew->params[i].is_out && is_half(b->dtype[i]))
-      sb_printf(sb, "  gpux_a_%s[gpux_o%d] = gpux__f2h_%s(gpux_v_%s);\n", ew->params[i].name, k,
-                half_sfx(b->dtype[i]), ew->params[i].name);
-    else if (ew->params[i].is_out)
-      sb_printf(sb, "  gpux_a_%s[gpux_o%d] = gpux_v_%s;\n", ew->params[i].name, k,
-                ew->params[i].name);
+    const char *pn = ew->params[i].name;
+    const ew_conv c = conv_of(b->dtype[i], 1);
+    if (ew->params[i].is_out)
+      sb_printf(sb, "  gpux_a_%s[gpux_o%d] = %sgpux_v_%s%s;\n", pn, k, c.open, pn, c.close);
     k++;
   }
 }
@@ -576,12 +580,10 @@ static void emit_c_multi(sbuf *sb, const struct gpux_elementwise *ew, const ew_b
     for (int i = 0; i < ew->nparams; i++) {
       if (b->key[i] & EW_SCALAR) continue;
       const char *pn = ew->params[i].name, *ct = ctype_of(b->dtype[i]);
-      if (!ew->params[i].is_out && is_half(b->dtype[i]))
-        sb_printf(sb, "  const %s gpux_l%d_%s = gpux_in%d ? gpux__h2f_%s(gpux_a_%s[gpux_p.offset[%d] + "
-                      "gpux_i%d]) : (%s)0;\n", ct, j, pn, j, half_sfx(b->dtype[i]), pn, k, j, ct);
-      else if (!ew->params[i].is_out)
-        sb_printf(sb, "  const %s gpux_l%d_%s = gpux_in%d ? gpux_a_%s[gpux_p.offset[%d] + "
-                      "gpux_i%d] : (%s)0;\n", ct, j, pn, j, pn, k, j, ct);
+      const ew_conv c = conv_of(b->dtype[i], 0);
+      if (!ew->params[i].is_out)
+        sb_printf(sb, "  const %s gpux_l%d_%s = gpux_in%d ? %sgpux_a_%s[gpux_p.offset[%d] + "
+                      "gpux_i%d]%s : (%s)0;\n", ct, j, pn, j, c.open, pn, k, j, c.close, ct);
       k++;
     }
   }
@@ -607,12 +609,11 @@ static void emit_c_multi(sbuf *sb, const struct gpux_elementwise *ew, const ew_b
     int k = 0;
     for (int i = 0; i < ew->nparams; i++) {
       if (b->key[i] & EW_SCALAR) continue;
-      if (ew->params[i].is_out && is_half(b->dtype[i]))
-        sb_printf(sb, "    gpux_a_%s[gpux_p.offset[%d] + gpux_i%d] = gpux__f2h_%s(gpux_v%d_%s);\n",
-                  ew->params[i].name, k, j, half_sfx(b->dtype[i]), j, ew->params[i].name);
-      else if (ew->params[i].is_out)
-        sb_printf(sb, "    gpux_a_%s[gpux_p.offset[%d] + gpux_i%d] = gpux_v%d_%s;\n",
-                  ew->params[i].name, k, j, j, ew->params[i].name);
+      const char *pn = ew->params[i].name;
+      const ew_conv c = conv_of(b->dtype[i], 1);
+      if (ew->params[i].is_out)
+        sb_printf(sb, "    gpux_a_%s[gpux_p.offset[%d] + gpux_i%d] = %sgpux_v%d_%s%s;\n", pn, k,
+                  j, c.open, j, pn, c.close);
       k++;
     }
     sb_printf(sb, "  }\n");

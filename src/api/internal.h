@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include "gpux_backend.h"
 
 /* ---- errors (status.c) */
@@ -223,6 +224,29 @@ static inline int gpux__dt_is_int(gpux_dtype dt) {
 static inline void gpux__int_bounds(gpux_dtype dt, double *lo, double *top) {
   *top = ldexp(1.0, gpux__dt_info[dt].digits);
   *lo = gpux__dt_info[dt].kind == 'i' ? -*top : 0.0;
+}
+/* An integer or bool element as 64-bit two's complement bits, by the record's width and
+ * kind: the element is its dtype's bytes (1, 2, 4 or 8) in the host's byte order, as a
+ * field of gpux__scalar, gpux_arg's value or a downloaded result holds it. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GPUX__LOW_BYTES(es) (8 - (es)) /* where the low es bytes of a uint64_t start */
+#else
+#define GPUX__LOW_BYTES(es) 0
+#endif
+/* stores an element of dtype dt at dst: the low bytes of bits (integer to integer: the
+ * wrap) */
+static inline void gpux__int_store(void *dst, gpux_dtype dt, uint64_t bits) {
+  const size_t es = (size_t)gpux__dt_info[dt].bytes;
+  memcpy(dst, (const unsigned char *)&bits + GPUX__LOW_BYTES(es), es);
+}
+/* an element of dtype dt at src: sign-extended for signed dtypes, else zero-extended */
+static inline uint64_t gpux__int_load(const void *src, gpux_dtype dt) {
+  const size_t es = (size_t)gpux__dt_info[dt].bytes;
+  uint64_t u = 0;
+  memcpy((unsigned char *)&u + GPUX__LOW_BYTES(es), src, es);
+  if (gpux__dt_info[dt].kind != 'i') return u;
+  const uint64_t sign = (uint64_t)1 << (8 * es - 1);
+  return (u ^ sign) - sign;
 }
 
 /* Validating helpers: each sets the error naming `what`. */

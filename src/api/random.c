@@ -340,6 +340,24 @@ GPUX_API gpux_status gpux_randint(gpux_array_t *out, gpux_context_t ctx, gpux_ge
 
 /* ---- host draws ---------------------------------------------------------------------------- */
 
+/* gpux_r_blk_<kind>_<dt> for each (kind, dtype) of GPUX_RANDOM_KINDS, on the values of one
+ * block as bytes */
+typedef void host_blk_fn(void *v, gpux_r4 w, gpux_u64 g0, const gpux_rparams *p);
+#define HOST_BLK(kind, dt)                                                                    \
+  static void host_blk_##kind##_##dt(void *v, gpux_r4 w, gpux_u64 g0, const gpux_rparams *p) { \
+    gpux_r_blk_##kind##_##dt(v, w, g0, p);                                                    \
+  }
+#define HOST_BLK_KIND(kind, id, dts) dts(HOST_BLK, kind)
+GPUX_RANDOM_KINDS(HOST_BLK_KIND)
+#define HOST_BLK_AT(kind, dt) [GPUX_KDT_##dt] = host_blk_##kind##_##dt,
+#define HOST_BLK_ROW(kind, id, dts) [id] = {dts(HOST_BLK_AT, kind)},
+static host_blk_fn *const host_blk[GPUX_RANDOM_KIND_COUNT][GPUX_KDT_COUNT] = {
+    GPUX_RANDOM_KINDS(HOST_BLK_ROW)};
+#undef HOST_BLK_ROW
+#undef HOST_BLK_AT
+#undef HOST_BLK_KIND
+#undef HOST_BLK
+
 /* values first .. first + n - 1 of the draw p describes (p.pos, p.stream, p.seed set), by
  * the relative blocks that hold them, as the kernels compute them */
 static void host_values(void *dst, int kind, gpux_dtype dt, int64_t first, int64_t n,
@@ -347,40 +365,20 @@ static void host_values(void *dst, int kind, gpux_dtype dt, int64_t first, int64
   const int64_t vpb = 4 / GPUX_R_WPV(kind, (int)dt);
   const size_t es = gpux_dtype_size(dt);
   const int sh = (int)(p->pos & 3u);
+  host_blk_fn *const blk = host_blk[kind][dt];
   unsigned char *o = (unsigned char *)dst;
   int64_t i = first;
   while (i < first + n) {
     const uint64_t j = (uint64_t)(i / vpb);
     const gpux_r4 w = gpux_r_words4((p->pos >> 2) + j, sh, p->stream, p->seed);
-    const uint64_t g0 = p->pos + 4u * j;
-    union {
-      float f32[4];
+    union { /* one block's values: 16 bytes at the most, aligned for every dtype */
       double f64[2];
-      int32_t i32[2];
-      int64_t i64[1];
-      uint32_t u32[2];
-      uint64_t u64[1];
-      int16_t i16[2];
-      uint16_t u16[2];
-      int8_t i8[2];
-      uint8_t u8[2];
-      unsigned char b8[4];
+      uint64_t u64[2];
+      unsigned char b[16];
     } v;
-    if (kind == GPUX_RK_UNIFORM && dt == GPUX_FLOAT32) gpux_r_blk_uniform_f32(v.f32, w, g0, p);
-    else if (kind == GPUX_RK_UNIFORM) gpux_r_blk_uniform_f64(v.f64, w, g0, p);
-    else if (kind == GPUX_RK_NORMAL && dt == GPUX_FLOAT32) gpux_r_blk_normal_f32(v.f32, w, g0, p);
-    else if (kind == GPUX_RK_NORMAL) gpux_r_blk_normal_f64(v.f64, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_INT32) gpux_r_blk_integers_i32(v.i32, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_INT64) gpux_r_blk_integers_i64(v.i64, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_UINT32) gpux_r_blk_integers_u32(v.u32, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_UINT64) gpux_r_blk_integers_u64(v.u64, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_INT16) gpux_r_blk_integers_i16(v.i16, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_UINT16) gpux_r_blk_integers_u16(v.u16, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS && dt == GPUX_INT8) gpux_r_blk_integers_i8(v.i8, w, g0, p);
-    else if (kind == GPUX_RK_INTEGERS) gpux_r_blk_integers_u8(v.u8, w, g0, p);
-    else gpux_r_blk_bernoulli_b8(v.b8, w, g0, p);
+    blk(&v, w, p->pos + 4u * j, p);
     for (int64_t k = i % vpb; k < vpb && i < first + n; ++k, ++i)
-      memcpy(o + (size_t)(i - first) * es, (const unsigned char *)&v + (size_t)k * es, es);
+      memcpy(o + (size_t)(i - first) * es, v.b + (size_t)k * es, es);
   }
 }
 

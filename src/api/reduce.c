@@ -528,13 +528,11 @@ GPUX_API gpux_status gpux_std_into(gpux_array_t out, gpux_array_t a, const int *
 
 /* ---- results on the host */
 
+/* integer and bool results (min/max keep the input dtype): gpux__int_load */
 typedef union host_value {
   float f32;
   double f64;
-  uint64_t u64;
-  uint32_t u32;
-  uint16_t u16; /* 2-byte integers, float16, bfloat16 */
-  uint8_t u8;   /* 1-byte integers and bool */
+  uint16_t u16; /* float16, bfloat16 */
 } host_value;
 
 /* A float result as double. */
@@ -548,14 +546,6 @@ static double host_float(const host_value *v, gpux_dtype dt) {
   return f;
 }
 
-/* An integer or bool result (min/max keep the input dtype) as 64-bit two's complement bits,
- * sign-extended for signed dtypes. */
-static uint64_t host_bits(const host_value *v, gpux_dtype dt) {
-  const int bytes = gpux__dt_info[dt].bytes;
-  const uint64_t u = bytes == 1 ? v->u8 : bytes == 2 ? v->u16 : bytes == 4 ? v->u32 : v->u64;
-  const int sh = 64 - 8 * bytes;
-  return gpux__dt_info[dt].kind == 'i' ? (uint64_t)((int64_t)(u << sh) >> sh) : u;
-}
 static int is_signed(gpux_dtype dt) { return gpux__dt_info[dt].kind == 'i'; }
 
 static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, gpux_array_t a,
@@ -607,7 +597,7 @@ GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_a
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
-  const uint64_t b = is_float(dt) ? 0 : host_bits(&v, dt);
+  const uint64_t b = is_float(dt) ? 0 : gpux__int_load(&v, dt);
   *value = is_float(dt) ? host_float(&v, dt) : is_signed(dt) ? (double)(int64_t)b : (double)b;
   return GPUX_SUCCESS;
 }
@@ -625,7 +615,7 @@ static gpux_status int_scalar(uint64_t *bits, int want_signed, gpux_reduce_op op
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
-  *bits = host_bits(&v, dt);
+  *bits = gpux__int_load(&v, dt);
   if (want_signed && !is_signed(dt) && *bits > (uint64_t)INT64_MAX)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: the %s result %llu is beyond int64 "
                            "(use gpux_reduce_scalar_u64)", fn, gpux_dtype_name(dt),

@@ -275,12 +275,10 @@ static gpux_status gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
 }
 
 /* ---------------------------------------------------------------- entry */
-/* the native kernels' dtypes (GPUX_GEMM_DT), and which dtypes are floats */
+/* the native kernels' dtypes (GPUX_GEMM_DT) */
 #define GEMM_DT_BIT(a, dt) | (1u << GPUX_KDT_##dt)
-#define GEMM_KIND_INIT(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = kind,
 static gpux_status gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
   static const unsigned native = 0u GPUX_GEMM_DT(GEMM_DT_BIT, _);
-  static const char kind[GPUX_KDT_COUNT] = {GPUX_DTYPES(GEMM_KIND_INIT)};
   const int dt = q->dtype;
   (void)b;
   if (dt < 0 || dt >= GPUX_KDT_COUNT || !(native >> dt & 1u)) {
@@ -288,7 +286,7 @@ static gpux_status gemm_supports(gpux__bctx *b, const gpux__query *q, char *why,
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
   if (q->op != GPUX_GEMM_VENDOR) return GPUX_SUCCESS;
-  if (kind[dt] != 'f') {
+  if (gpux_cl_dt_kind[dt] != 'f') {
     snprintf(why, len, "CLBlast (the vendor path) has no integer products (the native path has them)");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }

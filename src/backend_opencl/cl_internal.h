@@ -176,6 +176,7 @@ GPUX__KERNEL_FAMILIES(GPUX_CL_FAM_DECL)
  * bottom of the backend: it calls no family file) */
 extern const char *const gpux_cl_dt_name[GPUX_KDT_COUNT]; /* "f32", ... */
 extern const size_t gpux_cl_dt_size[GPUX_KDT_COUNT];      /* bytes */
+extern const char gpux_cl_dt_kind[GPUX_KDT_COUNT];        /* 'b', 'u', 'i' or 'f' */
 #define GPUX_CL_IS_F64(dt) ((dt) == GPUX_KDT_f64)
 /* builds part `part` of f (0 when f is not split), once */
 gpux_status gpux_cl_build_family(gpux__bctx *b, const gpux_cl_family *f, int part);
