@@ -1119,7 +1119,7 @@ static void act_scan(void) {
 /* ------------------------------------------------------------------ matrix products */
 
 static int gemm_dtype_ok(gpux_dtype dt) {
-  return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64 || dt == GPUX_INT32 || dt == GPUX_INT64;
+  return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64 || (!ref_dtype_is_float(dt) && dt != GPUX_BOOL);
 }
 
 static gpux_dtype rand_gemm_dtype(void) {

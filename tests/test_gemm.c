@@ -24,11 +24,11 @@
  *              of entries (and the corners) against the reference.
  *   precision  float32 inputs whose low mantissa bits matter: a path that quietly computes in
  *              TF32 or half precision fails.
- * dtypes: float32, float64, int32, int64 (exact, wrapping), float16, bfloat16 (uploaded as
- * float32 values exact in both, cast on the device; CUDA computes them, OpenCL must answer
- * GPUX_ERROR_UNSUPPORTED_DTYPE naming the dtype). The vendor path has no integers: forcing
- * it must give GPUX_ERROR_UNSUPPORTED_DTYPE naming the path; uint8 and bool have no products
- * on any path.
+ * dtypes: float32, float64, every integer dtype (exact, wrapping in the dtype's width),
+ * float16, bfloat16 (uploaded as float32 values exact in both, cast on the device; CUDA
+ * computes them, OpenCL must answer GPUX_ERROR_UNSUPPORTED_DTYPE naming the dtype). The
+ * vendor path has no integers: forcing it must give GPUX_ERROR_UNSUPPORTED_DTYPE naming the
+ * path; bool has no products on any path.
  * Plus: errors (NULL, shapes that do not fit, named in the message; dtypes; non-2-d gemm
  * operands; overlap; contexts), the path and TF32 options and the GPUX_GEMM variable, TF32 on
  * CUDA (looser tolerance with it, float32 tolerance without). The context stays usable after
@@ -78,9 +78,10 @@
 #define NPATHS 3
 static const int k_paths[NPATHS] = {GPUX_GEMM_AUTO, GPUX_GEMM_VENDOR, GPUX_GEMM_NATIVE};
 static const char *const k_path_names[NPATHS] = {"auto", "vendor", "native"};
-#define NDT 6
-static const gpux_dtype k_dts[NDT] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
-                                      GPUX_INT64,   DT_F16,       DT_BF16};
+#define NDT 12
+static const gpux_dtype k_dts[NDT] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32, GPUX_INT64,
+                                      DT_F16,       DT_BF16,      GPUX_INT8,  GPUX_UINT8,
+                                      GPUX_INT16,   GPUX_UINT16,  GPUX_UINT32, GPUX_UINT64};
 
 static int g_path = GPUX_GEMM_AUTO; /* the path the running test set */
 static int g_tf32 = 0;              /* GPUX_OPTION_TF32 as the running test set it */
@@ -88,7 +89,7 @@ static int g_tf32 = 0;              /* GPUX_OPTION_TF32 as the running test set 
 /* ------------------------------------------------------------------ small helpers */
 
 static int is_half(gpux_dtype dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
-static int is_int(gpux_dtype dt) { return dt == GPUX_INT32 || dt == GPUX_INT64; }
+static int is_int(gpux_dtype dt) { return !ref_dtype_is_float(dt) && dt != GPUX_BOOL; }
 static int is_cuda(void) { return gt_info.backend == GPUX_BACKEND_CUDA; }
 /* The dtype the host holds the data in: float32 for the half dtypes (values exact in both). */
 static gpux_dtype hdt(gpux_dtype dt) { return is_half(dt) ? GPUX_FLOAT32 : dt; }
@@ -115,7 +116,7 @@ static int has_word(const char *msg, const char *w) {
 
 /* What the spec says a product of dt gives on the running path and backend. */
 static gpux_status expected_status(gpux_dtype dt) {
-  if (dt == GPUX_UINT8 || dt == GPUX_BOOL) return GPUX_ERROR_UNSUPPORTED_DTYPE;
+  if (dt == GPUX_BOOL) return GPUX_ERROR_UNSUPPORTED_DTYPE;
   if (is_half(dt) && !is_cuda()) return GPUX_ERROR_UNSUPPORTED_DTYPE;
   if (is_int(dt) && g_path == GPUX_GEMM_VENDOR) return GPUX_ERROR_UNSUPPORTED_DTYPE;
   return GPUX_SUCCESS;
@@ -927,7 +928,8 @@ static void run_dot(gpux_dtype dt, int64_t len, lay lx, lay ly, uint64_t seed) {
                 sv, want.f, tol);
       GT_ASSERT(sv == g, "%s: dot_scalar %.17g but dot %.17g", label, sv, g);
     } else {
-      GT_ASSERT(sv == (double)want.i, "%s: dot_scalar %.17g, expected %" PRId64, label, sv, want.i);
+      GT_ASSERT(sv == ref_int_to_double(h, want.i), "%s: dot_scalar %.17g, expected %.17g", label,
+                sv, ref_int_to_double(h, want.i));
     }
     free(got);
   }
@@ -1156,8 +1158,8 @@ static void test_no_product_dtypes(void **state) {
   for (int p = 0; p < NPATHS; p++) {
     g_path = k_paths[p];
     GT_OK(gpux_context_set_option(gt_ctx, GPUX_OPTION_GEMM_PATH, g_path));
-    for (int d = 0; d < 2; d++) {
-      gpux_dtype dt = d ? GPUX_BOOL : GPUX_UINT8;
+    {
+      const gpux_dtype dt = GPUX_BOOL;
       const int64_t s34[2] = {3, 4}, s45[2] = {4, 5}, s35[2] = {3, 5}, s4 = 4, s3 = 3;
       gpux_array_t a = NULL, b = NULL, c = NULL, x = NULL, y = NULL, o = NULL;
       char label[96];

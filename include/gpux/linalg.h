@@ -4,15 +4,16 @@
  *   vendor: the vendor BLAS (cuBLAS on CUDA, bound to the context's stream; CLBlast on
  *     OpenCL), for float32, float64, and on CUDA float16 and bfloat16;
  *   native: gpux's own tiled kernels (kernels/cuda/gemm.cu, kernels/cl/gemm.cl), for every
- *     dtype below, including int32 and int64, which no vendor library has.
+ *     dtype below, including the integers, which no vendor library has.
  * GPUX_OPTION_GEMM_PATH (or the environment variable GPUX_GEMM=auto|vendor|native, read when
  * the context is created) picks one: auto (the default) takes the vendor path where it
  * has the dtype and the native path otherwise; vendor or native forces that path, and a
  * dtype the forced path lacks is GPUX_ERROR_UNSUPPORTED_DTYPE naming the path.
  *
- * dtypes: A, B and C share one dtype. float32 and float64 on both backends; int32 and int64
- * (native path; integer products wrap in two's complement; alpha and beta are converted to
- * the integer type as casts convert); float16 and bfloat16 on CUDA, accumulated in float32
+ * dtypes: A, B and C share one dtype. float32 and float64 on both backends; every integer
+ * dtype (int8 .. uint64; native path; products and sums wrap in the dtype's width, as in
+ * NumPy, so int8 products give int8; alpha and beta are converted to the integer type as
+ * casts convert); bool has none; float16 and bfloat16 on CUDA, accumulated in float32
  * and rounded once to the output dtype. The OpenCL backend has no float16/bfloat16
  * products: GPUX_ERROR_UNSUPPORTED_DTYPE says so.
  * float32 products are float32-accurate unless GPUX_OPTION_TF32 is set to 1 (CUDA vendor

@@ -2,7 +2,7 @@
 /* gpux OpenCL kernels, gemm family (OpenCL C 1.2): C_b = alpha * op(A_b) @ op(B_b) + beta * C_b
  * on row-major matrices, batched (gpux__gemm in src/api/gpux_backend.h).
  *
- * Kernels: gpux_gemm_<dt> for dt in GPUX_GEMM_DT (f32 f64 i32 i64); float64 only where
+ * Kernels: gpux_gemm_<dt> for dt in GPUX_GEMM_DT (f32 f64 and the integers); float64 only where
  * cl_khr_fp64 is defined. Signature (T the dtype; offsets, leading dimensions and strides
  * in elements):
  *   gpux_gemm_<dt>(global const T *A, long a_off, long lda, long stride_a,
@@ -16,7 +16,9 @@
  *   tile row tile0 + group_id(1), tile column group_id(0); NT work-items per group (1-d
  *   local size), each owning RM x RN elements of the tile; global size
  *   (ntiles_n * NT, mtiles, batches), the host splitting dims 1 and 2 (NVIDIA: 65535).
- * Integers wrap: they are computed in the unsigned type of their width.
+ * Integers wrap: 8-byte ones are computed in ulong, the others in uint (1- and 2-byte ones
+ * converted on load, their low bits stored: the same bits as wrapping in their width); the
+ * integers up to 4 bytes use the 4-byte configuration (W4).
  *
  * The tile loop: A and B advance BK along k per step through local memory (double
  * buffered: the next step's global loads are issued before this step's products, one
@@ -68,6 +70,48 @@
 #define GPUX_GEMM_UT_f64(x) (x)
 #define GPUX_GEMM_UT_i32(x) as_int(x)
 #define GPUX_GEMM_UT_i64(x) as_long(x)
+#define GPUX_GEMM_W_i8 W4
+#define GPUX_GEMM_W_u8 W4
+#define GPUX_GEMM_W_i16 W4
+#define GPUX_GEMM_W_u16 W4
+#define GPUX_GEMM_W_u32 W4
+#define GPUX_GEMM_W_u64 W8
+#define GPUX_GEMM_U_i8 uint
+#define GPUX_GEMM_U_u8 uint
+#define GPUX_GEMM_U_i16 uint
+#define GPUX_GEMM_U_u16 uint
+#define GPUX_GEMM_U_u32 uint
+#define GPUX_GEMM_U_u64 ulong
+/* widening: C's conversion to an unsigned type (modulo 2^32: sign- or zero-extends);
+ * narrowing: the low bits */
+#define GPUX_GEMM_TU_i8(x) ((uint)(x))
+#define GPUX_GEMM_TU_u8(x) ((uint)(x))
+#define GPUX_GEMM_TU_i16(x) ((uint)(x))
+#define GPUX_GEMM_TU_u16(x) ((uint)(x))
+#define GPUX_GEMM_TU_u32(x) (x)
+#define GPUX_GEMM_TU_u64(x) (x)
+#define GPUX_GEMM_UT_i8(x) as_char((uchar)(x))
+#define GPUX_GEMM_UT_u8(x) ((uchar)(x))
+#define GPUX_GEMM_UT_i16(x) as_short((ushort)(x))
+#define GPUX_GEMM_UT_u16(x) ((ushort)(x))
+#define GPUX_GEMM_UT_u32(x) (x)
+#define GPUX_GEMM_UT_u64(x) (x)
+/* the same for vectors of VN4 elements (the form's RM/2- or NV-vectors of W4 types);
+ * convert_* without _sat follows C's conversions, modulo 2^n to unsigned types */
+#define GPUX_GEMM_TUV_i8(x) GPUX_CAT(convert_uint, GPUX_GEMM_VN4)(x)
+#define GPUX_GEMM_TUV_u8(x) GPUX_CAT(convert_uint, GPUX_GEMM_VN4)(x)
+#define GPUX_GEMM_TUV_i16(x) GPUX_CAT(convert_uint, GPUX_GEMM_VN4)(x)
+#define GPUX_GEMM_TUV_u16(x) GPUX_CAT(convert_uint, GPUX_GEMM_VN4)(x)
+#define GPUX_GEMM_TUV_u32(x) (x)
+#define GPUX_GEMM_TUV_u64(x) (x)
+#define GPUX_GEMM_UTV_i8(x) \
+  GPUX_CAT(as_char, GPUX_GEMM_VN4)(GPUX_CAT(convert_uchar, GPUX_GEMM_VN4)(x))
+#define GPUX_GEMM_UTV_u8(x) GPUX_CAT(convert_uchar, GPUX_GEMM_VN4)(x)
+#define GPUX_GEMM_UTV_i16(x) \
+  GPUX_CAT(as_short, GPUX_GEMM_VN4)(GPUX_CAT(convert_ushort, GPUX_GEMM_VN4)(x))
+#define GPUX_GEMM_UTV_u16(x) GPUX_CAT(convert_ushort, GPUX_GEMM_VN4)(x)
+#define GPUX_GEMM_UTV_u32(x) (x)
+#define GPUX_GEMM_UTV_u64(x) (x)
 
 /* ------------------------------------------------------------------ configurations
  * W4: 4-byte types, W8: 8-byte types. RM: rows (and columns) per work-item, HM = RM / 2,
@@ -103,6 +147,13 @@
 #define GPUX_GEMM_TU4_f64(x) (x)
 #define GPUX_GEMM_TU4_i32(x) as_uint4(x)
 #define GPUX_GEMM_TU4_i64(x) as_ulong4(x)
+#define GPUX_GEMM_TU4_i8(x) convert_uint4(x)
+#define GPUX_GEMM_TU4_u8(x) convert_uint4(x)
+#define GPUX_GEMM_TU4_i16(x) convert_uint4(x)
+#define GPUX_GEMM_TU4_u16(x) convert_uint4(x)
+#define GPUX_GEMM_TU4_u32(x) (x)
+#define GPUX_GEMM_TU4_u64(x) (x)
+#define GPUX_GEMM_VN4 GPUX_GEMM_HM_W4
 #define GPUX_GEMM_TUV_f32(x) (x)
 #define GPUX_GEMM_TUV_f64(x) (x)
 #define GPUX_GEMM_TUV_i32(x) GPUX_GEMM_ASU_W4(x)
@@ -315,6 +366,7 @@
 #define GPUX_GEMM_MR 8
 #define GPUX_GEMM_NV_W4 16
 #define GPUX_GEMM_NV_W8 8
+#define GPUX_GEMM_VN4 GPUX_GEMM_NV_W4
 #define GPUX_GEMM_TUV_f32(x) (x)
 #define GPUX_GEMM_TUV_f64(x) (x)
 #define GPUX_GEMM_TUV_i32(x) as_uint16(x)

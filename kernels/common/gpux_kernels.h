@@ -388,8 +388,12 @@ typedef struct gpux_nd_params {
 /* GEMM (include/gpux/linalg.h, gpux__gemm in src/api/gpux_backend.h). Native kernels are
  * named gpux_gemm_<dt>, one per dtype, with the transposes as arguments:
  * GPUX_GEMM_DT in both kernel sets, GPUX_GEMM_DT_HALF in the CUDA set only (float32
- * accumulation). */
-#define GPUX_GEMM_DT(M, a) M(a, f32) M(a, f64) M(a, i32) M(a, i64)
+ * accumulation). Integers wrap: the ones up to 4 bytes multiply in unsigned 32-bit, the
+ * 8-byte ones in unsigned 64-bit, and store the low bits (the same bits as wrapping in the
+ * dtype's own width, which divides the computing one). */
+#define GPUX_GEMM_DT(M, a)                                                                   \
+  M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, i8) M(a, u8) M(a, i16) M(a, u16) M(a, u32)    \
+  M(a, u64)
 #define GPUX_GEMM_DT_HALF(M, a) M(a, f16) M(a, bf16)
 
 #endif

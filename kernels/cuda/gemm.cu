@@ -116,36 +116,71 @@ template <> struct tr<double> {
     reinterpret_cast<double2 *>(p)[1] = make_double2(r[2], r[3]);
   }
 };
-template <> struct tr<int> {
+/* Integers up to 4 bytes: products in unsigned 32-bit (wrapping), stored as the low bits.
+ * S, alpha's argument type: int for int32, else the dtype's value zero-extended to 32 bits
+ * (only its low bits reach the result). Vectors of 4 elements are 4 * sizeof(T) bytes. */
+template <class T, class S_> struct tr_int32 {
   typedef unsigned A; /* wraps */
-  typedef int S;
+  typedef S_ S;
   static constexpr int RM = 2, RN = 2, MINB = GPUX_CU_GEMM_MINB;
-  static __device__ __forceinline__ A ld(int x) { return (A)x; }
-  static __device__ __forceinline__ int st(A v) { return (int)v; }
-  static __device__ __forceinline__ void vld(A *r, const int *p) {
-    const uint4 v = *reinterpret_cast<const uint4 *>(p);
-    r[0] = v.x; r[1] = v.y; r[2] = v.z; r[3] = v.w;
+  static __device__ __forceinline__ A ld(T x) { return (A)x; }
+  static __device__ __forceinline__ T st(A v) { return (T)v; }
+  /* element j of a word holding 4 / sizeof(T) of them */
+  static __device__ __forceinline__ A part(unsigned w, int j) {
+    return (A)(T)(w >> (8 * sizeof(T) * j));
   }
-  static __device__ __forceinline__ void vst(int *p, const A *r) {
-    *reinterpret_cast<uint4 *>(p) = make_uint4(r[0], r[1], r[2], r[3]);
+  static __device__ __forceinline__ unsigned bits(A v) {
+    return v & (sizeof(T) == 4 ? ~0u : (1u << (8 * sizeof(T))) - 1u);
+  }
+  static __device__ __forceinline__ void vld(A *r, const T *p) {
+    if constexpr (sizeof(T) == 4) {
+      const uint4 v = *reinterpret_cast<const uint4 *>(p);
+      r[0] = v.x; r[1] = v.y; r[2] = v.z; r[3] = v.w;
+    } else if constexpr (sizeof(T) == 2) {
+      const uint2 v = *reinterpret_cast<const uint2 *>(p);
+      r[0] = part(v.x, 0); r[1] = part(v.x, 1); r[2] = part(v.y, 0); r[3] = part(v.y, 1);
+    } else {
+      const unsigned v = *reinterpret_cast<const unsigned *>(p);
+      r[0] = part(v, 0); r[1] = part(v, 1); r[2] = part(v, 2); r[3] = part(v, 3);
+    }
+  }
+  static __device__ __forceinline__ void vst(T *p, const A *r) {
+    if constexpr (sizeof(T) == 4) {
+      *reinterpret_cast<uint4 *>(p) = make_uint4(r[0], r[1], r[2], r[3]);
+    } else if constexpr (sizeof(T) == 2) {
+      *reinterpret_cast<uint2 *>(p) =
+          make_uint2(bits(r[0]) | bits(r[1]) << 16, bits(r[2]) | bits(r[3]) << 16);
+    } else {
+      *reinterpret_cast<unsigned *>(p) =
+          bits(r[0]) | bits(r[1]) << 8 | bits(r[2]) << 16 | bits(r[3]) << 24;
+    }
   }
 };
-template <> struct tr<long long> {
+template <> struct tr<int> : tr_int32<int, int> {};
+template <> struct tr<unsigned> : tr_int32<unsigned, unsigned> {};
+template <> struct tr<signed char> : tr_int32<signed char, unsigned> {};
+template <> struct tr<unsigned char> : tr_int32<unsigned char, unsigned> {};
+template <> struct tr<short> : tr_int32<short, unsigned> {};
+template <> struct tr<unsigned short> : tr_int32<unsigned short, unsigned> {};
+/* 8-byte integers: unsigned 64-bit */
+template <class T> struct tr_int64 {
   typedef unsigned long long A; /* wraps */
-  typedef long long S;
+  typedef T S;
   static constexpr int RM = 2, RN = 1, MINB = 1;
-  static __device__ __forceinline__ A ld(long long x) { return (A)x; }
-  static __device__ __forceinline__ long long st(A v) { return (long long)v; }
-  static __device__ __forceinline__ void vld(A *r, const long long *p) {
+  static __device__ __forceinline__ A ld(T x) { return (A)x; }
+  static __device__ __forceinline__ T st(A v) { return (T)v; }
+  static __device__ __forceinline__ void vld(A *r, const T *p) {
     const ulonglong2 v0 = reinterpret_cast<const ulonglong2 *>(p)[0];
     const ulonglong2 v1 = reinterpret_cast<const ulonglong2 *>(p)[1];
     r[0] = v0.x; r[1] = v0.y; r[2] = v1.x; r[3] = v1.y;
   }
-  static __device__ __forceinline__ void vst(long long *p, const A *r) {
+  static __device__ __forceinline__ void vst(T *p, const A *r) {
     reinterpret_cast<ulonglong2 *>(p)[0] = make_ulonglong2(r[0], r[1]);
     reinterpret_cast<ulonglong2 *>(p)[1] = make_ulonglong2(r[2], r[3]);
   }
 };
+template <> struct tr<long long> : tr_int64<long long> {};
+template <> struct tr<unsigned long long> : tr_int64<unsigned long long> {};
 template <> struct tr<__half> {
   typedef float A;
   typedef float S;
@@ -493,6 +528,12 @@ typedef float gpux_gemm_t_f32;
 typedef double gpux_gemm_t_f64;
 typedef int gpux_gemm_t_i32;
 typedef long long gpux_gemm_t_i64;
+typedef signed char gpux_gemm_t_i8;
+typedef unsigned char gpux_gemm_t_u8;
+typedef short gpux_gemm_t_i16;
+typedef unsigned short gpux_gemm_t_u16;
+typedef unsigned gpux_gemm_t_u32;
+typedef unsigned long long gpux_gemm_t_u64;
 typedef __half gpux_gemm_t_f16;
 typedef __nv_bfloat16 gpux_gemm_t_bf16;
 

@@ -75,9 +75,9 @@ static int gemm_dtype_ok(const struct gpux_context *ctx, int dt) {
 static gpux__scalar compute_scalar(double v, gpux_dtype dt) {
   gpux__scalar s;
   memset(&s, 0, sizeof s);
+  if (gpux__dt_is_int(dt)) return gpux__scalar_from_double(v, dt); /* zeroed past the dtype */
   switch ((int)dt) {
     case GPUX_KDT_f64: s.f64 = v; break;
-    case GPUX_KDT_i32: case GPUX_KDT_i64: s = gpux__scalar_from_double(v, dt); break;
     default: s.f32 = (float)v; break; /* f32, f16, bf16 */
   }
   return s;
@@ -92,8 +92,7 @@ static gpux_status choose_path(struct gpux_context *ctx, int dt, int *path) {
   char why[512];
   *path = ctx->gemm_path;
   if (*path == GPUX_GEMM_AUTO) {
-    const int integer = dt == GPUX_KDT_i32 || dt == GPUX_KDT_i64;
-    *path = !integer && ctx->info.is_gpu && gpux__can(ctx, &q, why, sizeof why) == GPUX_SUCCESS
+    *path = !gpux__dt_is_int((gpux_dtype)dt) && ctx->info.is_gpu && gpux__can(ctx, &q, why, sizeof why) == GPUX_SUCCESS
                 ? GPUX_GEMM_VENDOR
                 : GPUX_GEMM_NATIVE;
   }

@@ -279,6 +279,7 @@ static inline void gpux_cuda_leave(int pushed) {
 /* cuda_launch.c: what every family shares (the bottom of the backend: it calls no family
  * file) */
 extern const int gpux_cuda_dt_size[GPUX_KDT_COUNT]; /* bytes */
+extern const char gpux_cuda_dt_kind[GPUX_KDT_COUNT]; /* 'b', 'u', 'i' or 'f' */
 /* cuModuleLoadData of an embedded fatbin; `what` names it in the error */
 gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image, const char *what);
 /* cuModuleGetFunction; GPUX_ERROR_KERNEL_NOT_FOUND naming the kernel */

@@ -51,12 +51,8 @@ static const char *const gpux_cuda_gemm_names[GPUX_CUDA_GEMM_NDT] = {
 #undef GPUX_CUDA_GEMM_NAME
 
 /* the kernels' block tile (geo<T> in gemm.cu: 128 x 128, 8-byte types 128 x 64) */
-static const int gpux_cuda_gemm_bm[GPUX_CUDA_GEMM_NDT] = {
-    [GPUX_KDT_f32] = 128, [GPUX_KDT_f64] = 128, [GPUX_KDT_i32] = 128,
-    [GPUX_KDT_i64] = 128, [GPUX_KDT_f16] = 128, [GPUX_KDT_bf16] = 128};
-static const int gpux_cuda_gemm_bn[GPUX_CUDA_GEMM_NDT] = {
-    [GPUX_KDT_f32] = 128, [GPUX_KDT_f64] = 64, [GPUX_KDT_i32] = 128,
-    [GPUX_KDT_i64] = 64,  [GPUX_KDT_f16] = 128, [GPUX_KDT_bf16] = 128};
+#define GPUX_CUDA_GEMM_BM 128
+static int gpux_cuda_gemm_bn(int dt) { return gpux_cuda_dt_size[dt] == 8 ? 64 : 128; }
 
 static const char *gpux_cuda_gemm_dt_name(int dt) {
   static const char *const names[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_NAME_INIT)};
@@ -112,32 +108,25 @@ static gpux_status gpux_cuda_gemm_native(gpux__bq *q, const gpux__gemm *g) {
   if (gpux_cuda_gemm_vec_ok(pa, esize, lda, sa, batch)) flags |= GPUX_CUDA_GEMM_VEC_A;
   if (gpux_cuda_gemm_vec_ok(pb, esize, ldb, sb, batch)) flags |= GPUX_CUDA_GEMM_VEC_B;
   if (gpux_cuda_gemm_vec_ok(pc, esize, ldc, sc, batch)) flags |= GPUX_CUDA_GEMM_VEC_C;
-  /* alpha/beta in the kernel's argument type: float for f32/f16/bf16 */
-  switch (dt) {
-    case GPUX_KDT_f64:
-      alpha = (void *)&g->alpha.f64;
-      beta = (void *)&g->beta.f64;
-      break;
-    case GPUX_KDT_i32:
-      alpha = (void *)&g->alpha.i32;
-      beta = (void *)&g->beta.i32;
-      break;
-    case GPUX_KDT_i64:
-      alpha = (void *)&g->alpha.i64;
-      beta = (void *)&g->beta.i64;
-      break;
-    default:
-      alpha32 = g->alpha.f32;
-      beta32 = g->beta.f32;
-      alpha = &alpha32;
-      beta = &beta32;
-      break;
+  /* alpha/beta in the kernel's argument type (tr<T>::S): float for f32/f16/bf16, double
+   * for f64; integers: the dtype's bits zero-extended to 4 or 8 bytes (the front end's
+   * scalar is zeroed past them) */
+  if (gpux_cuda_dt_kind[dt] != 'f') {
+    alpha = (void *)&g->alpha.u64;
+    beta = (void *)&g->beta.u64;
+  } else if (dt == GPUX_KDT_f64) {
+    alpha = (void *)&g->alpha.f64;
+    beta = (void *)&g->beta.f64;
+  } else {
+    alpha32 = g->alpha.f32;
+    beta32 = g->beta.f32;
+    alpha = &alpha32;
+    beta = &beta32;
   }
   {
-    const uint64_t tm = ((uint64_t)m + (uint64_t)gpux_cuda_gemm_bm[dt] - 1) /
-                        (uint64_t)gpux_cuda_gemm_bm[dt];
-    const uint64_t tn = ((uint64_t)n + (uint64_t)gpux_cuda_gemm_bn[dt] - 1) /
-                        (uint64_t)gpux_cuda_gemm_bn[dt];
+    const uint64_t tm = ((uint64_t)m + GPUX_CUDA_GEMM_BM - 1) / GPUX_CUDA_GEMM_BM;
+    const uint64_t tn = ((uint64_t)n + (uint64_t)gpux_cuda_gemm_bn(dt) - 1) /
+                        (uint64_t)gpux_cuda_gemm_bn(dt);
     tiles = tm * tn;
   }
   /* the kernel loops over tiles (grid.x) and batch items (grid.y) */
@@ -433,7 +422,7 @@ static gpux_status gpux_cuda_gemm_supports(gpux__bctx *b, const gpux__query *q, 
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
   if (q->op != GPUX_GEMM_VENDOR) return GPUX_SUCCESS;
-  if (dt == GPUX_KDT_i32 || dt == GPUX_KDT_i64) {
+  if (gpux_cuda_dt_kind[dt] != 'f') {
     snprintf(why, len, "cuBLAS (the vendor path) has no integer products (the native path has them)");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }

@@ -6,6 +6,9 @@
 
 /* from the dtype record of gpux_kernels.h */
 const int gpux_cuda_dt_size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
+#define GPUX_CUDA_DT_KIND(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = kind,
+const char gpux_cuda_dt_kind[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_CUDA_DT_KIND)};
+#undef GPUX_CUDA_DT_KIND
 
 gpux_status gpux_cuda_module_load(CUmodule *m, const unsigned char *image, const char *what) {
   CUresult r = gpux_cuda_drv.ModuleLoadData(m, image);

@@ -8,7 +8,7 @@
  *     k == 0 (C = beta * C), which CLBlast rejects, through the native kernel. beta == 0
  *     with NaN in C: CLBlast 1.5.3 does not read C (tested on pocl, direct and indirect
  *     kernels).
- *   native: kernels/cl/gemm.cl, gpux_gemm_<dt> for GPUX_GEMM_DT (f32 f64 i32 i64), its own
+ *   native: kernels/cl/gemm.cl, gpux_gemm_<dt> for GPUX_GEMM_DT (f32 f64, the integers), its own
  *     program (built on first use, cached on disk for non-pocl devices) in one of two
  *     forms fixed per context: GPU (work-groups of 256, 128x128 / 64x64 tiles) or CPU
  *     (work-groups of 64, 32x32 tiles; pocl), GPUX_OPENCL_GEMM=gpu|cpu forces one where the
@@ -110,8 +110,7 @@ static int beta_is_zero(const gpux__gemm *g) {
   switch (g->dtype) {
     case GPUX_KDT_f32: return g->beta.f32 == 0.0f;
     case GPUX_KDT_f64: return g->beta.f64 == 0.0;
-    case GPUX_KDT_i32: return g->beta.i32 == 0;
-    default: return g->beta.i64 == 0;
+    default: return g->beta.u64 == 0; /* integers: zeroed past their width */
   }
 }
 
