@@ -1394,6 +1394,15 @@ static void act_random(void) {
   GT_OK(gpux_generator_set_state(g, &st0));
   double fa = 0, fb = 1;
   int64_t ia = 0, ib = 1;
+  /* uint64: also gpux_random_integers_u64 over [ua, ub], anywhere in the dtype */
+  const int closed = kind == GPUX_RANDOM_INTEGERS && dt == GPUX_UINT64 && chance(50);
+  uint64_t ua = gt_rng_u64(&R), ub = chance(20) ? UINT64_MAX : gt_rng_u64(&R);
+  if (chance(20)) ua = 0;
+  if (ua > ub) {
+    const uint64_t t = ua;
+    ua = ub;
+    ub = t;
+  }
   switch (kind) {
     case GPUX_RANDOM_UNIFORM: fa = gt_rng_uniform(&R, -10, 10); fb = fa + gt_rng_uniform(&R, 1e-3, 100); break;
     case GPUX_RANDOM_NORMAL: fa = gt_rng_uniform(&R, -10, 10); fb = gt_rng_uniform(&R, 0, 5); break;
@@ -1411,13 +1420,16 @@ static void act_random(void) {
   }
   desc_add("random kind %d %s [%.17g %.17g | %" PRId64 " %" PRId64 ") state %" PRIu64 "/%" PRIu64 "/%" PRIu64 ":",
            (int)kind, gt_dtype_str(dt), fa, fb, ia, ib, st0.seed, st0.stream, st0.position);
+  if (closed) desc_add(" integers_u64 [%" PRIu64 ", %" PRIu64 "]:", ua, ub);
   fz_arr a;
   operand(&a, "out", dt, nd, S, GT_DOM_ANY, 0); /* the array drawn into (maybe a view) */
   gpux_status s;
   switch (kind) {
     case GPUX_RANDOM_UNIFORM: s = gpux_random_uniform(a.h, g, fa, fb); break;
     case GPUX_RANDOM_NORMAL: s = gpux_random_normal(a.h, g, fa, fb); break;
-    case GPUX_RANDOM_INTEGERS: s = gpux_random_integers(a.h, g, ia, ib); break;
+    case GPUX_RANDOM_INTEGERS:
+      s = closed ? gpux_random_integers_u64(a.h, g, ua, ub) : gpux_random_integers(a.h, g, ia, ib);
+      break;
     default: s = gpux_random_bernoulli(a.h, g, fa); break;
   }
   gt_check_ok_clean(s, g_desc, __FILE__, __LINE__);
@@ -1426,7 +1438,10 @@ static void act_random(void) {
   switch (kind) {
     case GPUX_RANDOM_UNIFORM: s = gpux_random_uniform_host(want, dt, 0, a.n, &st0, fa, fb); break;
     case GPUX_RANDOM_NORMAL: s = gpux_random_normal_host(want, dt, 0, a.n, &st0, fa, fb); break;
-    case GPUX_RANDOM_INTEGERS: s = gpux_random_integers_host(want, dt, 0, a.n, &st0, ia, ib); break;
+    case GPUX_RANDOM_INTEGERS:
+      s = closed ? gpux_random_integers_u64_host(want, 0, a.n, &st0, ua, ub)
+                 : gpux_random_integers_host(want, dt, 0, a.n, &st0, ia, ib);
+      break;
     default: s = gpux_random_bernoulli_host(want, 0, a.n, &st0, fa); break;
   }
   gt_check_ok_clean(s, g_desc, __FILE__, __LINE__);

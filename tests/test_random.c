@@ -104,48 +104,55 @@ typedef struct rcase {
   gpux_dtype dt;
   double fa, fb;  /* uniform low/high, normal mean/std, bernoulli p */
   int64_t ia, ib; /* integers low/high */
+  int closed;     /* integers: gpux_random_integers_u64 over [(uint64)ia, (uint64)ib] */
 } rcase;
+#define U64C(lo, hi) {INTS, GPUX_UINT64, 0, 0, (int64_t)(uint64_t)(lo), (int64_t)(uint64_t)(hi), 1}
 
 static const rcase k_cases[] = {
-    {U, GPUX_FLOAT32, 0.0, 1.0, 0, 0},
-    {U, GPUX_FLOAT32, -3.5, 7.25, 0, 0},
-    {U, GPUX_FLOAT32, 0.1, 0.7, 0, 0}, /* constants rounded to float32 */
-    {U, GPUX_FLOAT64, 0.0, 1.0, 0, 0},
-    {U, GPUX_FLOAT64, -3.5, 7.25, 0, 0},
-    {U, GPUX_FLOAT64, 1e-3, 1e6 / 3, 0, 0},
-    {U, GPUX_FLOAT32, 1e6, 1e6 + 1, 0, 0}, /* fma rounds up to high: replaced by the value below */
-    {U, GPUX_FLOAT64, 1e15, 1e15 + 1, 0, 0},
-    {NRM, GPUX_FLOAT32, 0.0, 1.0, 0, 0},
-    {NRM, GPUX_FLOAT32, 2.5, 0.75, 0, 0},
-    {NRM, GPUX_FLOAT32, -1.5, 0.0, 0, 0}, /* std 0: every value is the mean */
-    {NRM, GPUX_FLOAT64, 0.0, 1.0, 0, 0},
-    {NRM, GPUX_FLOAT64, -1e3, 3.25, 0, 0},
-    {INTS, GPUX_INT32, 0, 0, 0, 1},
-    {INTS, GPUX_INT32, 0, 0, 0, 3},
-    {INTS, GPUX_INT32, 0, 0, -7, 1000003},
-    {INTS, GPUX_INT32, 0, 0, INT32_MIN, P31},
-    {INTS, GPUX_INT32, 0, 0, INT32_MIN + 5, INT32_MIN + 5 + 3000000019LL}, /* range 3e9 + 19 */
-    {INTS, GPUX_INT32, 0, 0, INT32_MIN, 2147418113},       /* range 2^32 - 65535 */
-    {INTS, GPUX_INT64, 0, 0, 0, 1},
-    {INTS, GPUX_INT64, 0, 0, 0, 3},
-    {INTS, GPUX_INT64, 0, 0, -7, 1000003},
-    {INTS, GPUX_INT64, 0, 0, INT32_MIN, P31},
-    {INTS, GPUX_INT64, 0, 0, -P62, P62 + 12345},
-    {INTS, GPUX_INT64, 0, 0, INT64_MIN, INT64_MAX},
-    {INTS, GPUX_INT64, 0, 0, -5, 3 * (P62 / 2) + 7}, /* range 3 2^61 + 12 */
-    {INTS, GPUX_INT8, 0, 0, -128, 128},
-    {INTS, GPUX_INT8, 0, 0, -3, 7},
-    {INTS, GPUX_UINT8, 0, 0, 0, 256},
-    {INTS, GPUX_INT16, 0, 0, -32768, 32768},
-    {INTS, GPUX_INT16, 0, 0, -7, 1003},
-    {INTS, GPUX_UINT16, 0, 0, 0, 65536},
-    {INTS, GPUX_UINT32, 0, 0, 0, 2 * P31},
-    {INTS, GPUX_UINT32, 0, 0, 5, 5 + 3000000019LL},
-    {INTS, GPUX_UINT64, 0, 0, 0, INT64_MAX},
-    {INTS, GPUX_UINT64, 0, 0, 3, 3 * (P62 / 2) + 7},
-    {BERN, GPUX_BOOL, 0.0, 0, 0, 0},
-    {BERN, GPUX_BOOL, 0.3, 0, 0, 0},
-    {BERN, GPUX_BOOL, 1.0, 0, 0, 0},
+    {U, GPUX_FLOAT32, 0.0, 1.0, 0, 0, 0},
+    {U, GPUX_FLOAT32, -3.5, 7.25, 0, 0, 0},
+    {U, GPUX_FLOAT32, 0.1, 0.7, 0, 0, 0}, /* constants rounded to float32 */
+    {U, GPUX_FLOAT64, 0.0, 1.0, 0, 0, 0},
+    {U, GPUX_FLOAT64, -3.5, 7.25, 0, 0, 0},
+    {U, GPUX_FLOAT64, 1e-3, 1e6 / 3, 0, 0, 0},
+    {U, GPUX_FLOAT32, 1e6, 1e6 + 1, 0, 0, 0}, /* fma rounds up to high: replaced by the value below */
+    {U, GPUX_FLOAT64, 1e15, 1e15 + 1, 0, 0, 0},
+    {NRM, GPUX_FLOAT32, 0.0, 1.0, 0, 0, 0},
+    {NRM, GPUX_FLOAT32, 2.5, 0.75, 0, 0, 0},
+    {NRM, GPUX_FLOAT32, -1.5, 0.0, 0, 0, 0}, /* std 0: every value is the mean */
+    {NRM, GPUX_FLOAT64, 0.0, 1.0, 0, 0, 0},
+    {NRM, GPUX_FLOAT64, -1e3, 3.25, 0, 0, 0},
+    {INTS, GPUX_INT32, 0, 0, 0, 1, 0},
+    {INTS, GPUX_INT32, 0, 0, 0, 3, 0},
+    {INTS, GPUX_INT32, 0, 0, -7, 1000003, 0},
+    {INTS, GPUX_INT32, 0, 0, INT32_MIN, P31, 0},
+    {INTS, GPUX_INT32, 0, 0, INT32_MIN + 5, INT32_MIN + 5 + 3000000019LL, 0}, /* range 3e9 + 19 */
+    {INTS, GPUX_INT32, 0, 0, INT32_MIN, 2147418113, 0},       /* range 2^32 - 65535 */
+    {INTS, GPUX_INT64, 0, 0, 0, 1, 0},
+    {INTS, GPUX_INT64, 0, 0, 0, 3, 0},
+    {INTS, GPUX_INT64, 0, 0, -7, 1000003, 0},
+    {INTS, GPUX_INT64, 0, 0, INT32_MIN, P31, 0},
+    {INTS, GPUX_INT64, 0, 0, -P62, P62 + 12345, 0},
+    {INTS, GPUX_INT64, 0, 0, INT64_MIN, INT64_MAX, 0},
+    {INTS, GPUX_INT64, 0, 0, -5, 3 * (P62 / 2) + 7, 0}, /* range 3 2^61 + 12 */
+    {INTS, GPUX_INT8, 0, 0, -128, 128, 0},
+    {INTS, GPUX_INT8, 0, 0, -3, 7, 0},
+    {INTS, GPUX_UINT8, 0, 0, 0, 256, 0},
+    {INTS, GPUX_INT16, 0, 0, -32768, 32768, 0},
+    {INTS, GPUX_INT16, 0, 0, -7, 1003, 0},
+    {INTS, GPUX_UINT16, 0, 0, 0, 65536, 0},
+    {INTS, GPUX_UINT32, 0, 0, 0, 2 * P31, 0},
+    {INTS, GPUX_UINT32, 0, 0, 5, 5 + 3000000019LL, 0},
+    {INTS, GPUX_UINT64, 0, 0, 0, INT64_MAX, 0},
+    {INTS, GPUX_UINT64, 0, 0, 3, 3 * (P62 / 2) + 7, 0},
+    U64C(0, UINT64_MAX), /* the whole range: range 2^64 */
+    U64C(UINT64_C(1) << 63, UINT64_MAX),
+    U64C(UINT64_MAX - 5, UINT64_MAX),
+    U64C(3, 3 * (P62 / 2) + 6), /* = [3, 3 2^61 + 7) above */
+    U64C(12345, 12345),
+    {BERN, GPUX_BOOL, 0.0, 0, 0, 0, 0},
+    {BERN, GPUX_BOOL, 0.3, 0, 0, 0, 0},
+    {BERN, GPUX_BOOL, 1.0, 0, 0, 0, 0},
 };
 #define NCASES (sizeof k_cases / sizeof k_cases[0])
 
@@ -155,7 +162,10 @@ static const char *kind_str(int kind) {
 }
 
 static const char *case_str(char *buf, size_t cap, const rcase *c) {
-  if (c->kind == INTS)
+  if (c->closed)
+    snprintf(buf, cap, "integers_u64 [%" PRIu64 ", %" PRIu64 "]", (uint64_t)c->ia,
+             (uint64_t)c->ib);
+  else if (c->kind == INTS)
     snprintf(buf, cap, "%s %s [%" PRId64 ", %" PRId64 ")", kind_str(c->kind), gt_dtype_str(c->dt),
              c->ia, c->ib);
   else if (c->kind == BERN)
@@ -191,7 +201,9 @@ static gpux_status dev_draw(const rcase *c, gpux_array_t out, gpux_generator_t g
   switch (c->kind) {
     case U: return gpux_random_uniform(out, g, c->fa, c->fb);
     case NRM: return gpux_random_normal(out, g, c->fa, c->fb);
-    case INTS: return gpux_random_integers(out, g, c->ia, c->ib);
+    case INTS:
+      return c->closed ? gpux_random_integers_u64(out, g, (uint64_t)c->ia, (uint64_t)c->ib)
+                       : gpux_random_integers(out, g, c->ia, c->ib);
     default: return gpux_random_bernoulli(out, g, c->fa);
   }
 }
@@ -202,7 +214,10 @@ static gpux_status host_draw(const rcase *c, void *dst, int64_t first, int64_t n
   switch (c->kind) {
     case U: return gpux_random_uniform_host(dst, c->dt, first, n, st, c->fa, c->fb);
     case NRM: return gpux_random_normal_host(dst, c->dt, first, n, st, c->fa, c->fb);
-    case INTS: return gpux_random_integers_host(dst, c->dt, first, n, st, c->ia, c->ib);
+    case INTS:
+      return c->closed ? gpux_random_integers_u64_host(dst, first, n, st, (uint64_t)c->ia,
+                                                       (uint64_t)c->ib)
+                       : gpux_random_integers_host(dst, c->dt, first, n, st, c->ia, c->ib);
     default: return gpux_random_bernoulli_host(dst, first, n, st, c->fa);
   }
 }
@@ -242,6 +257,7 @@ static void expect_same(const char *label, const char *what, gpux_dtype dt, cons
 static void ref_draw(const rcase *c, void *dst, int64_t first, int64_t n, const gpux_rng_state *st) {
   rr_state s = to_rr(st);
   if (c->kind == U) rr_uniform(dst, c->dt, first, n, s, c->fa, c->fb);
+  else if (c->closed) rr_integers_u64(dst, first, n, s, (uint64_t)c->ia, (uint64_t)c->ib);
   else if (c->kind == INTS) rr_integers(dst, c->dt, first, n, s, c->ia, c->ib);
   else rr_bernoulli(dst, first, n, s, c->fa);
 }
@@ -344,6 +360,10 @@ static void check_one(const rcase *c, int64_t n, uint64_t seed, uint64_t stream,
       double lo = c->dt == GPUX_FLOAT32 ? (double)(float)c->fa : c->fa;
       double hi = c->dt == GPUX_FLOAT32 ? (double)(float)c->fb : c->fb;
       GT_ASSERT(v >= lo && v < hi, "%s: [%" PRId64 "] = %.17g outside [low, high)", label, i, v);
+    } else if (c->closed) {
+      const uint64_t x = ((const uint64_t *)dev)[i];
+      GT_ASSERT(x >= (uint64_t)c->ia && x <= (uint64_t)c->ib,
+                "%s: [%" PRId64 "] = %" PRIu64 " outside [low, high]", label, i, x);
     } else if (c->kind == INTS) {
       int64_t x = ref_load(c->dt, dev, i).i; /* uint64: ranges below 2^63 */
       GT_ASSERT(x >= c->ia && x < c->ib, "%s: [%" PRId64 "] = %" PRId64 " outside [low, high)",
@@ -379,6 +399,51 @@ static void check_one(const rcase *c, int64_t n, uint64_t seed, uint64_t stream,
   free(host);
   gpux_array_release(out);
   gpux_generator_release(g);
+}
+
+/* ------------------------------------------------------------------ integers_u64 */
+
+/* gpux_random_integers_u64 against gpux_random_integers where both can ask for the range,
+ * and the whole range's high half about as often as the low one. (The draws themselves:
+ * the U64C cases of k_cases, device == host == reference.) */
+static void test_integers_u64(void **state) {
+  (void)state;
+  enum { N = 4099 };
+  const int64_t shape[1] = {N};
+  const struct { int64_t lo, hi; } r[] = {{0, 1}, {3, 1000003}, {0, INT64_MAX}, {5, P62 + 99}};
+  uint64_t *a = gt_malloc(N * sizeof *a), *b = gt_malloc(N * sizeof *b);
+  for (size_t k = 0; k < sizeof r / sizeof r[0]; k++) {
+    gpux_generator_t g = make_gen(77 + k, 5, 3 * k);
+    gpux_rng_state st = get_state(g);
+    gpux_array_t out = poisoned_out(GPUX_UINT64, 1, shape);
+    GT_OK(gpux_random_integers_u64(out, g, (uint64_t)r[k].lo, (uint64_t)r[k].hi - 1u));
+    GT_OK(gpux_array_read(out, a, N * sizeof *a));
+    GT_OK(gpux_random_integers_host(b, GPUX_UINT64, 0, N, &st, r[k].lo, r[k].hi));
+    char label[96];
+    snprintf(label, sizeof label, "integers_u64 [%" PRId64 ", %" PRId64 " - 1]", r[k].lo, r[k].hi);
+    expect_same(label, "vs gpux_random_integers [low, high)", GPUX_UINT64, a, b, N);
+    gpux_array_release(out);
+    gpux_generator_release(g);
+  }
+  /* the whole range: P(value >= 2^63) = 1/2; 6 standard deviations (sqrt(N) / 2 each) */
+  {
+    gpux_generator_t g = make_gen(2026, 1, 0);
+    gpux_array_t out = poisoned_out(GPUX_UINT64, 1, shape);
+    GT_OK(gpux_random_integers_u64(out, g, 0, UINT64_MAX));
+    GT_OK(gpux_array_read(out, a, N * sizeof *a));
+    int64_t hi = 0, odd = 0;
+    for (int i = 0; i < N; i++) {
+      hi += (int64_t)(a[i] >> 63);
+      odd += (int64_t)(a[i] & 1u);
+    }
+    GT_ASSERT(llabs(2 * hi - N) <= 6 * 64 && llabs(2 * odd - N) <= 6 * 64,
+              "integers_u64 [0, 2^64 - 1]: %" PRId64 " of %d values >= 2^63, %" PRId64 " odd", hi,
+              N, odd);
+    gpux_array_release(out);
+    gpux_generator_release(g);
+  }
+  free(a);
+  free(b);
 }
 
 /* ------------------------------------------------------------------ kat */
@@ -718,7 +783,7 @@ static void test_split_draws(void **state) {
 #define RETRY_G UINT64_C(26361576495) /* word 3 of block 6590394123 and word 0 of the next */
 static void test_retry(void **state) {
   (void)state;
-  const rcase c = {INTS, GPUX_INT32, 0, 0, INT32_MIN, 2147418113};
+  const rcase c = {INTS, GPUX_INT32, 0, 0, INT32_MIN, 2147418113, 0};
   const uint64_t g0 = RETRY_G;
   /* the rejected value is value 3 of a draw from g0 - 6, and value 0 of one from g0 */
   const uint64_t starts[2] = {g0 - 6, g0};
@@ -729,7 +794,7 @@ static void test_retry(void **state) {
               "the search's position %#" PRIx64 " is not rejected by the reference", g0);
     check_one(&c, 7, RETRY_SEED, 0, starts[k]);
     /* also as int64 with the same range: 4 words per value, another (accepted) candidate */
-    const rcase c64 = {INTS, GPUX_INT64, 0, 0, INT32_MIN, 2147418113};
+    const rcase c64 = {INTS, GPUX_INT64, 0, 0, INT32_MIN, 2147418113, 0};
     check_one(&c64, 7, RETRY_SEED, 0, starts[k]);
   }
 }
@@ -744,7 +809,7 @@ static void test_create(void **state) {
     for (int d = 0; d < 2; d++) {
       gpux_dtype dt = which == 2 ? idts[d] : fdts[d];
       if (!gt_dtype_available(dt)) continue;
-      rcase c = {which == 0 ? U : which == 1 ? NRM : INTS, dt, 0.0, 1.0, -50, 51};
+      rcase c = {which == 0 ? U : which == 1 ? NRM : INTS, dt, 0.0, 1.0, -50, 51, 0};
       for (int shp = 0; shp < 3; shp++) {
         int nd = shp == 1 ? 0 : 3;
         const int64_t *shape = shp == 0 ? s3 : shp == 1 ? NULL : s0;
@@ -957,7 +1022,7 @@ static void test_statistics(void **state) {
     gpux_dtype dt = d ? GPUX_FLOAT64 : GPUX_FLOAT32;
     if (!gt_dtype_available(dt)) continue;
     /* uniform [0, 1) */
-    rcase cu = {U, dt, 0.0, 1.0, 0, 0};
+    rcase cu = {U, dt, 0.0, 1.0, 0, 0, 0};
     double *v = big_values(&cu, N, 1001 + (uint64_t)d), m, var;
     moments(v, N, &m, &var);
     double sem = sqrt(1.0 / 12 / dn), sev = sqrt((1.0 / 80 - 1.0 / 144) / dn);
@@ -976,7 +1041,7 @@ static void test_statistics(void **state) {
     GT_ASSERT(x <= CHI2_99, "uniform %s chi-square %.1f > %.2f", gt_dtype_str(dt), x, CHI2_99);
     free(v);
     /* normal(0, 1) */
-    rcase cn = {NRM, dt, 0.0, 1.0, 0, 0};
+    rcase cn = {NRM, dt, 0.0, 1.0, 0, 0, 0};
     v = big_values(&cn, N, 2002 + (uint64_t)d);
     moments(v, N, &m, &var);
     sem = sqrt(1.0 / dn);
@@ -1000,7 +1065,7 @@ static void test_statistics(void **state) {
   /* integers [0, 10) and a range that does not divide 2^32 */
   for (int d = 0; d < 2; d++) {
     gpux_dtype dt = d ? GPUX_INT64 : GPUX_INT32;
-    rcase ci = {INTS, dt, 0, 0, 0, 10};
+    rcase ci = {INTS, dt, 0, 0, 0, 10, 0};
     double *v = big_values(&ci, N, 3003 + (uint64_t)d);
     int64_t cnt[10] = {0};
     for (int64_t i = 0; i < N; i++) {
@@ -1012,7 +1077,7 @@ static void test_statistics(void **state) {
     GT_ASSERT(x <= CHI2_9, "integers %s [0, 10): chi-square %.2f > %.2f", gt_dtype_str(dt), x, CHI2_9);
     free(v);
     /* [-7, 1000003): mean 499998, var (range^2 - 1) / 12 */
-    rcase cw = {INTS, dt, 0, 0, -7, 1000003};
+    rcase cw = {INTS, dt, 0, 0, -7, 1000003, 0};
     v = big_values(&cw, N, 4004 + (uint64_t)d);
     double m, var, R = 1000010.0, mu = -7 + (R - 1) / 2, sd = sqrt((R * R - 1) / 12);
     moments(v, N, &m, &var);
@@ -1024,7 +1089,7 @@ static void test_statistics(void **state) {
   {
     const double ps[3] = {0.0, 0.3, 1.0};
     for (int k = 0; k < 3; k++) {
-      rcase cb = {BERN, GPUX_BOOL, ps[k], 0, 0, 0};
+      rcase cb = {BERN, GPUX_BOOL, ps[k], 0, 0, 0, 0};
       double *v = big_values(&cb, N, 5005 + (uint64_t)k);
       int64_t ones = 0;
       for (int64_t i = 0; i < N; i++) {
@@ -1213,6 +1278,20 @@ static void test_errors(void **state) {
   EXPECT_ERR(GPUX_ERROR_NULL_POINTER, gpux_randint(&o, gt_ctx, NULL, GPUX_INT32, 1, s5, 0, 3), "generator");
   EXPECT_ERR(GPUX_ERROR_NULL_POINTER, gpux_random_permutation(NULL, gt_ctx, g, 5), "NULL");
   EXPECT_ERR(GPUX_ERROR_NULL_POINTER, gpux_random_permutation(&o, gt_ctx, NULL, 5), "generator");
+  /* gpux_random_integers_u64: uint64 outputs only, low <= high */
+  {
+    gpux_array_t u64 = NULL;
+    uint64_t hv[5];
+    GT_OK(gpux_array_zeros(&u64, gt_ctx, GPUX_UINT64, 1, s5));
+    EXPECT_ERR(GPUX_ERROR_NULL_POINTER, gpux_random_integers_u64(NULL, g, 0, 1), "NULL");
+    EXPECT_ERR(GPUX_ERROR_NULL_POINTER, gpux_random_integers_u64(u64, NULL, 0, 1), "generator");
+    EXPECT_ERR(GPUX_ERROR_DTYPE_MISMATCH, gpux_random_integers_u64(i64, g, 0, 1), "uint64");
+    EXPECT_ERR(GPUX_ERROR_INVALID_ARGUMENT, gpux_random_integers_u64(u64, g, 5, 4), "empty");
+    EXPECT_ERR(GPUX_ERROR_INVALID_ARGUMENT, gpux_random_integers_u64(u64, g, UINT64_MAX, 0), "empty");
+    EXPECT_ERR(GPUX_ERROR_NULL_POINTER, gpux_random_integers_u64_host(NULL, 0, 4, &g_err_state, 0, 1), "NULL");
+    EXPECT_ERR(GPUX_ERROR_INVALID_ARGUMENT, gpux_random_integers_u64_host(hv, 0, 4, &g_err_state, 2, 1), "empty");
+    gpux_array_release(u64);
+  }
   {
     gpux_status s = gpux_rand(&o, NULL, g, GPUX_FLOAT32, 1, s5);
     GT_ASSERT(s != GPUX_SUCCESS && o == NULL, "gpux_rand with a NULL context: %s", gpux_status_name(s));
@@ -1446,6 +1525,7 @@ int main(void) {
       const rcase *c = &k_cases[ci];
       if (!gt_dtype_available(c->dt)) continue;
       if (!groups[gi].all && ci > 0 && k_cases[ci - 1].kind == c->kind && k_cases[ci - 1].dt == c->dt &&
+          k_cases[ci - 1].closed == c->closed &&
           !(c->kind == INTS && c->ia == INT64_MIN)) /* big: also the full int64 range */
         continue;
       char cs[80];
@@ -1457,6 +1537,7 @@ int main(void) {
   tests[n++] = (struct CMUnitTest){"zig_paths", test_zig_paths, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"zig_queue", test_zig_queue, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"retry", test_retry, NULL, NULL, NULL};
+  tests[n++] = (struct CMUnitTest){"integers_u64", test_integers_u64, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"create", test_create, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"permutation", test_permutation, NULL, NULL, NULL};
   tests[n++] = (struct CMUnitTest){"statistics", test_statistics, NULL, NULL, NULL};

@@ -27,30 +27,39 @@ typedef struct rcase {
   gpux_dtype dt;
   double fa, fb;
   int64_t ia, ib;
+  int closed; /* gpux_random_integers_u64 over [(uint64)ia, (uint64)ib] */
 } rcase;
 
 static const rcase k_cases[] = {
-    {GPUX_RANDOM_UNIFORM, GPUX_FLOAT32, 0.0, 1.0, 0, 0},
-    {GPUX_RANDOM_UNIFORM, GPUX_FLOAT32, -3.5, 7.25, 0, 0},
-    {GPUX_RANDOM_UNIFORM, GPUX_FLOAT64, 0.0, 1.0, 0, 0},
-    {GPUX_RANDOM_UNIFORM, GPUX_FLOAT64, -3.5, 7.25, 0, 0},
-    {GPUX_RANDOM_NORMAL, GPUX_FLOAT32, 0.0, 1.0, 0, 0},
-    {GPUX_RANDOM_NORMAL, GPUX_FLOAT32, 2.5, 0.75, 0, 0},
-    {GPUX_RANDOM_NORMAL, GPUX_FLOAT64, 0.0, 1.0, 0, 0},
-    {GPUX_RANDOM_NORMAL, GPUX_FLOAT64, -1e3, 3.25, 0, 0},
-    {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, 0, 3},
-    {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, INT32_MIN, (int64_t)1 << 31},
-    {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, -7, 1000003},
-    {GPUX_RANDOM_INTEGERS, GPUX_INT64, 0, 0, -((int64_t)1 << 62), ((int64_t)1 << 62) + 12345},
-    {GPUX_RANDOM_INTEGERS, GPUX_INT64, 0, 0, INT64_MIN, INT64_MAX},
-    {GPUX_RANDOM_BERNOULLI, GPUX_BOOL, 0.3, 0, 0, 0},
+    {GPUX_RANDOM_UNIFORM, GPUX_FLOAT32, 0.0, 1.0, 0, 0, 0},
+    {GPUX_RANDOM_UNIFORM, GPUX_FLOAT32, -3.5, 7.25, 0, 0, 0},
+    {GPUX_RANDOM_UNIFORM, GPUX_FLOAT64, 0.0, 1.0, 0, 0, 0},
+    {GPUX_RANDOM_UNIFORM, GPUX_FLOAT64, -3.5, 7.25, 0, 0, 0},
+    {GPUX_RANDOM_NORMAL, GPUX_FLOAT32, 0.0, 1.0, 0, 0, 0},
+    {GPUX_RANDOM_NORMAL, GPUX_FLOAT32, 2.5, 0.75, 0, 0, 0},
+    {GPUX_RANDOM_NORMAL, GPUX_FLOAT64, 0.0, 1.0, 0, 0, 0},
+    {GPUX_RANDOM_NORMAL, GPUX_FLOAT64, -1e3, 3.25, 0, 0, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, 0, 3, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, INT32_MIN, (int64_t)1 << 31, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, -7, 1000003, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_INT64, 0, 0, -((int64_t)1 << 62), ((int64_t)1 << 62) + 12345, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_INT64, 0, 0, INT64_MIN, INT64_MAX, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_INT8, 0, 0, -128, 128, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_UINT16, 0, 0, 7, 60000, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_UINT32, 0, 0, 0, (int64_t)1 << 32, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_UINT64, 0, 0, 0, INT64_MAX, 0},
+    {GPUX_RANDOM_INTEGERS, GPUX_UINT64, 0, 0, 0, -1, 1},             /* [0, 2^64 - 1] */
+    {GPUX_RANDOM_INTEGERS, GPUX_UINT64, 0, 0, -6, -1, 1},            /* [2^64 - 6, 2^64 - 1] */
+    {GPUX_RANDOM_BERNOULLI, GPUX_BOOL, 0.3, 0, 0, 0, 0},
 };
 
 static gpux_status dev_draw(const rcase *c, gpux_array_t out, gpux_generator_t g) {
   switch (c->kind) {
     case GPUX_RANDOM_UNIFORM: return gpux_random_uniform(out, g, c->fa, c->fb);
     case GPUX_RANDOM_NORMAL: return gpux_random_normal(out, g, c->fa, c->fb);
-    case GPUX_RANDOM_INTEGERS: return gpux_random_integers(out, g, c->ia, c->ib);
+    case GPUX_RANDOM_INTEGERS:
+      return c->closed ? gpux_random_integers_u64(out, g, (uint64_t)c->ia, (uint64_t)c->ib)
+                       : gpux_random_integers(out, g, c->ia, c->ib);
     default: return gpux_random_bernoulli(out, g, c->fa);
   }
 }
@@ -59,7 +68,10 @@ static gpux_status host_draw(const rcase *c, void *dst, int64_t n, const gpux_rn
   switch (c->kind) {
     case GPUX_RANDOM_UNIFORM: return gpux_random_uniform_host(dst, c->dt, 0, n, st, c->fa, c->fb);
     case GPUX_RANDOM_NORMAL: return gpux_random_normal_host(dst, c->dt, 0, n, st, c->fa, c->fb);
-    case GPUX_RANDOM_INTEGERS: return gpux_random_integers_host(dst, c->dt, 0, n, st, c->ia, c->ib);
+    case GPUX_RANDOM_INTEGERS:
+      return c->closed
+                 ? gpux_random_integers_u64_host(dst, 0, n, st, (uint64_t)c->ia, (uint64_t)c->ib)
+                 : gpux_random_integers_host(dst, c->dt, 0, n, st, c->ia, c->ib);
     default: return gpux_random_bernoulli_host(dst, 0, n, st, c->fa);
   }
 }
@@ -96,6 +108,7 @@ static void compare(gpux_context_t cu, gpux_context_t cl, const rcase *c, int64_
     r = xmalloc((size_t)n * es);
     rr_state s = {st.seed, st.stream, st.position};
     if (c->kind == GPUX_RANDOM_UNIFORM) rr_uniform(r, c->dt, 0, n, s, c->fa, c->fb);
+    else if (c->closed) rr_integers_u64(r, 0, n, s, (uint64_t)c->ia, (uint64_t)c->ib);
     else if (c->kind == GPUX_RANDOM_INTEGERS) rr_integers(r, c->dt, 0, n, s, c->ia, c->ib);
     else rr_bernoulli(r, 0, n, s, c->fa);
   }

@@ -39,7 +39,9 @@
  *     exact mappings.
  *   integers in [low, high), int32 / int64: Lemire's multiply-shift with rejection, no
  *     modulo bias (a 64-bit candidate per int32 value, 128-bit per int64). low < high, the
- *     range within the dtype (int32: low >= INT32_MIN, high <= 2^31).
+ *     range within the dtype (int32: low >= INT32_MIN, high <= 2^31). uint64's upper half
+ *     is out of reach of int64 bounds: gpux_random_integers_u64 takes uint64 bounds, both
+ *     included, [0, UINT64_MAX] the whole range.
  *   bernoulli(p) to bool: word < round(p * 2^32) (halves up), so p is quantized to
  *     multiples of 2^-32; 0 <= p <= 1.
  *   permutation: a random permutation of 0..n-1 (int64), Fisher-Yates computed on the host
@@ -99,6 +101,12 @@ GPUX_API gpux_status gpux_random_normal(gpux_array_t out, gpux_generator_t g, do
 GPUX_API gpux_status gpux_random_integers(gpux_array_t out, gpux_generator_t g, int64_t low,
                                           int64_t high);
 GPUX_API gpux_status gpux_random_bernoulli(gpux_array_t out, gpux_generator_t g, double p);
+/* uint64 integers in [low, high], both ends included (NumPy's endpoint=True), so that the
+ * whole range [0, UINT64_MAX] can be asked for; the same values as gpux_random_integers(out,
+ * g, low, high + 1) wherever that call is possible. out must be uint64 (else
+ * GPUX_ERROR_DTYPE_MISMATCH); low > high is GPUX_ERROR_INVALID_ARGUMENT. */
+GPUX_API gpux_status gpux_random_integers_u64(gpux_array_t out, gpux_generator_t g, uint64_t low,
+                                              uint64_t high);
 
 /* Create and fill: uniform [0, 1), standard normal, integers in [low, high). */
 GPUX_API gpux_status gpux_rand(gpux_array_t *out, gpux_context_t ctx, gpux_generator_t g,
@@ -126,6 +134,9 @@ GPUX_API gpux_status gpux_random_integers_host(void *dst, gpux_dtype dt, int64_t
                                                int64_t low, int64_t high);
 GPUX_API gpux_status gpux_random_bernoulli_host(uint8_t *dst, int64_t first, int64_t n,
                                                 const gpux_rng_state *state, double p);
+GPUX_API gpux_status gpux_random_integers_u64_host(uint64_t *dst, int64_t first, int64_t n,
+                                                   const gpux_rng_state *state, uint64_t low,
+                                                   uint64_t high);
 
 #ifdef __cplusplus
 }

@@ -44,7 +44,8 @@
  *     low + hi64(x * range),
  *     rejected when lo64(x * range) < 2^64 mod range (probability < 2^-32); int64: a
  *     128-bit candidate from 4 words (WPV 4; uint64 too), value low + floor(x * range / 2^128),
- *     rejected when (x * range) mod 2^128 < 2^128 mod range (probability < 2^-64).
+ *     rejected when (x * range) mod 2^128 < 2^128 mod range (probability < 2^-64); range
+ *     2^64 (uint64's whole range, held as 0): the value is low + hi64 of x, never rejected.
  *     A rejected value i draws again from its retry chain: counter {g lo, g hi, stream lo,
  *     stream hi | 2^31} with g = P + WPV * i, then each next block's counter is the last
  *     output with bit 31 of word 3 set; candidates are taken from each block in order.
@@ -219,7 +220,7 @@ typedef struct gpux_rparams {
                               (GPUX_R_ZIG_TUNE, set by the backends; no effect on values)
                               and pd = GPUX_R_PRE(stream) (set by the backends too) */
   gpux_u64 low;        /* integers: low (two's complement) */
-  gpux_u64 range;      /* integers: high - low (>= 1) */
+  gpux_u64 range;      /* integers: high - low (>= 1; 0 stands for 2^64, 128-bit path) */
   gpux_u64 thr;        /* integers: 2^64 (int32) / 2^128 (int64) mod range;
                           bernoulli: round(p * 2^32) */
 } gpux_rparams;
@@ -714,9 +715,15 @@ GPUX_RFN gpux_u64 gpux_r_int32(gpux_u32 a, gpux_u32 b, gpux_u64 g, const gpux_rp
   return p->low + off;
 }
 
-/* int64 candidates: 128-bit x = (xl, xh); the offset floor(x * range / 2^128) */
+/* int64 candidates: 128-bit x = (xl, xh); the offset floor(x * range / 2^128). range 0
+ * stands for 2^64 (uint64's whole range, gpux_random_integers_u64): the offset is xh, and
+ * every candidate is taken. */
 GPUX_RFN int gpux_r_lemire128(gpux_u64 xl, gpux_u64 xh, gpux_u64 range, gpux_u64 thr,
                               gpux_u64 *off) {
+  if (range == 0u) {
+    *off = xh;
+    return 1;
+  }
   const gpux_u64 p0l = xl * range, p0h = GPUX_R_MULHI64(xl, range);
   const gpux_u64 p1l = xh * range, p1h = GPUX_R_MULHI64(xh, range);
   const gpux_u64 mid = p1l + p0h;

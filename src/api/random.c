@@ -151,10 +151,21 @@ static uint64_t pow2_128_mod(uint64_t r) {
 #endif
 }
 
-/* Validates one distribution's parameters for dtype dt and fills p's parameter fields.
- * fa, fb: uniform low/high, normal mean/std, bernoulli p (fa); ia, ib: integers low/high. */
-static gpux_status make_params(gpux_rparams *p, int kind, gpux_dtype dt, double fa, double fb,
-                               int64_t ia, int64_t ib, const char *fn) {
+/* A distribution's parameters as the caller gave them. fa, fb: uniform low/high, normal
+ * mean/std, bernoulli p (fa); integers: [ia, ib), or with closed set [ua, ub] (uint64 bounds,
+ * gpux_random_integers_u64). */
+typedef struct dist {
+  double fa, fb;
+  int64_t ia, ib;
+  uint64_t ua, ub;
+  int closed;
+} dist;
+
+/* Validates one distribution's parameters for dtype dt and fills p's parameter fields. */
+static gpux_status make_params(gpux_rparams *p, int kind, gpux_dtype dt, const dist *d,
+                               const char *fn) {
+  const double fa = d->fa, fb = d->fb;
+  const int64_t ia = d->ia, ib = d->ib;
   memset(p, 0, sizeof *p);
   switch (kind) {
     case GPUX_RK_UNIFORM: {
@@ -199,6 +210,19 @@ static gpux_status make_params(gpux_rparams *p, int kind, gpux_dtype dt, double 
       return GPUX_SUCCESS;
     }
     case GPUX_RK_INTEGERS: {
+      if (d->closed) { /* uint64 only (the API's): range 2^64 is 0, which the kernels know */
+        if (dt != GPUX_UINT64)
+          return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "%s: the output is %s, not uint64",
+                                 fn, gpux_dtype_name(dt));
+        if (!(d->ua <= d->ub))
+          return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                                 "%s: [low, high] = [%llu, %llu] is empty", fn,
+                                 (unsigned long long)d->ua, (unsigned long long)d->ub);
+        p->low = d->ua;
+        p->range = d->ub - d->ua + 1u;
+        p->thr = p->range ? pow2_128_mod(p->range) : 0u;
+        return GPUX_SUCCESS;
+      }
       if (!(ia < ib))
         return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: [low, high) = [%lld, %lld) is empty",
                                fn, (long long)ia, (long long)ib);
@@ -239,10 +263,9 @@ static gpux_status check_room(uint64_t words, uint64_t position, const char *fn)
 /* Validates a draw of n values of kind and dt starting at *st: p gets the parameters and
  * the start (pos, stream, seed), *words the draw's length. Device and host draws share it. */
 static gpux_status plan_draw(gpux_rparams *p, uint64_t *words, int kind, gpux_dtype dt,
-                             int64_t n, const gpux_rng_state *st, double fa, double fb,
-                             int64_t ia, int64_t ib, const char *fn) {
+                             int64_t n, const gpux_rng_state *st, const dist *d, const char *fn) {
   GPUX__CHECK(check_kind_dtype(kind, dt, fn));
-  GPUX__CHECK(make_params(p, kind, dt, fa, fb, ia, ib, fn));
+  GPUX__CHECK(make_params(p, kind, dt, d, fn));
   GPUX__CHECK(draw_words(words, kind, dt, n));
   GPUX__CHECK(check_room(*words, st->position, fn));
   p->pos = st->position;
@@ -253,13 +276,13 @@ static gpux_status plan_draw(gpux_rparams *p, uint64_t *words, int kind, gpux_dt
 
 /* ---- device draws ---------------------------------------------------------------------------- */
 
-static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int kind, double fa,
-                        double fb, int64_t ia, int64_t ib, const char *fn) {
+static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int kind, const dist *d,
+                        const char *fn) {
   gpux_rparams p;
   uint64_t words = 0;
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: out is NULL", fn);
   GPUX__CHECK(check_gen(g, fn));
-  GPUX__CHECK(plan_draw(&p, &words, kind, out->dtype, out->size, &g->st, fa, fb, ia, ib, fn));
+  GPUX__CHECK(plan_draw(&p, &words, kind, out->dtype, out->size, &g->st, d, fn));
   if (out->size == 0) return GPUX_SUCCESS;
   struct gpux_context *ctx = out->ctx;
   GPUX__NEED(ctx, GPUX__Q_RANDOM, kind, out->dtype, -1);
@@ -286,33 +309,39 @@ static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int ki
 GPUX_API gpux_status gpux_random_uniform(gpux_array_t out, gpux_generator_t g, double low,
                                          double high) {
   GPUX__API_FN();
-  return draw(out, g, GPUX_RK_UNIFORM, low, high, 0, 0, "gpux_random_uniform");
+  return draw(out, g, GPUX_RK_UNIFORM, &(dist){.fa = low, .fb = high}, "gpux_random_uniform");
 }
 GPUX_API gpux_status gpux_random_normal(gpux_array_t out, gpux_generator_t g, double mean,
                                         double std) {
   GPUX__API_FN();
-  return draw(out, g, GPUX_RK_NORMAL, mean, std, 0, 0, "gpux_random_normal");
+  return draw(out, g, GPUX_RK_NORMAL, &(dist){.fa = mean, .fb = std}, "gpux_random_normal");
 }
 GPUX_API gpux_status gpux_random_integers(gpux_array_t out, gpux_generator_t g, int64_t low,
                                           int64_t high) {
   GPUX__API_FN();
-  return draw(out, g, GPUX_RK_INTEGERS, 0, 0, low, high, "gpux_random_integers");
+  return draw(out, g, GPUX_RK_INTEGERS, &(dist){.ia = low, .ib = high}, "gpux_random_integers");
+}
+GPUX_API gpux_status gpux_random_integers_u64(gpux_array_t out, gpux_generator_t g, uint64_t low,
+                                              uint64_t high) {
+  GPUX__API_FN();
+  return draw(out, g, GPUX_RK_INTEGERS, &(dist){.ua = low, .ub = high, .closed = 1},
+              "gpux_random_integers_u64");
 }
 GPUX_API gpux_status gpux_random_bernoulli(gpux_array_t out, gpux_generator_t g, double p) {
   GPUX__API_FN();
-  return draw(out, g, GPUX_RK_BERNOULLI, p, 0, 0, 0, "gpux_random_bernoulli");
+  return draw(out, g, GPUX_RK_BERNOULLI, &(dist){.fa = p}, "gpux_random_bernoulli");
 }
 
 /* creates the array, then draws into it (released again on failure) */
 static gpux_status create_draw(gpux_array_t *out, gpux_context_t ctx, gpux_generator_t g,
-                               gpux_dtype dt, int ndim, const int64_t *shape, int kind, double fa,
-                               double fb, int64_t ia, int64_t ib, const char *fn) {
+                               gpux_dtype dt, int ndim, const int64_t *shape, int kind,
+                               const dist *d, const char *fn) {
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: out is NULL", fn);
   *out = NULL;
   GPUX__CHECK(check_gen(g, fn));
   GPUX__CHECK(check_kind_dtype(kind, dt, fn));
   GPUX__CHECK(gpux__array_new(out, ctx, dt, ndim, shape));
-  gpux_status s = draw(*out, g, kind, fa, fb, ia, ib, fn);
+  gpux_status s = draw(*out, g, kind, d, fn);
   if (s != GPUX_SUCCESS) {
     gpux_array_release(*out);
     *out = NULL;
@@ -323,19 +352,21 @@ static gpux_status create_draw(gpux_array_t *out, gpux_context_t ctx, gpux_gener
 GPUX_API gpux_status gpux_rand(gpux_array_t *out, gpux_context_t ctx, gpux_generator_t g,
                                gpux_dtype dt, int ndim, const int64_t *shape) {
   GPUX__API_FN();
-  return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_UNIFORM, 0.0, 1.0, 0, 0, "gpux_rand");
+  return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_UNIFORM, &(dist){.fa = 0.0, .fb = 1.0},
+                     "gpux_rand");
 }
 GPUX_API gpux_status gpux_randn(gpux_array_t *out, gpux_context_t ctx, gpux_generator_t g,
                                 gpux_dtype dt, int ndim, const int64_t *shape) {
   GPUX__API_FN();
-  return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_NORMAL, 0.0, 1.0, 0, 0, "gpux_randn");
+  return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_NORMAL, &(dist){.fa = 0.0, .fb = 1.0},
+                     "gpux_randn");
 }
 GPUX_API gpux_status gpux_randint(gpux_array_t *out, gpux_context_t ctx, gpux_generator_t g,
                                   gpux_dtype dt, int ndim, const int64_t *shape, int64_t low,
                                   int64_t high) {
   GPUX__API_FN();
-  return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_INTEGERS, 0, 0, low, high,
-                     "gpux_randint");
+  return create_draw(out, ctx, g, dt, ndim, shape, GPUX_RK_INTEGERS,
+                     &(dist){.ia = low, .ib = high}, "gpux_randint");
 }
 
 /* ---- host draws ---------------------------------------------------------------------------- */
@@ -383,8 +414,7 @@ static void host_values(void *dst, int kind, gpux_dtype dt, int64_t first, int64
 }
 
 static gpux_status host_draw(void *dst, gpux_dtype dt, int64_t first, int64_t n,
-                             const gpux_rng_state *st, int kind, double fa, double fb, int64_t ia,
-                             int64_t ib, const char *fn) {
+                             const gpux_rng_state *st, int kind, const dist *d, const char *fn) {
   gpux_rparams p;
   uint64_t words = 0;
   if (!dst && n > 0) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: dst is NULL", fn);
@@ -394,7 +424,7 @@ static gpux_status host_draw(void *dst, gpux_dtype dt, int64_t first, int64_t n,
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: first = %lld, n = %lld", fn,
                            (long long)first, (long long)n);
   /* the words of values 0 .. first + n - 1 must exist */
-  GPUX__CHECK(plan_draw(&p, &words, kind, dt, first + n, st, fa, fb, ia, ib, fn));
+  GPUX__CHECK(plan_draw(&p, &words, kind, dt, first + n, st, d, fn));
   p.n = (uint64_t)n;
   host_values(dst, kind, dt, first, n, &p);
   return GPUX_SUCCESS;
@@ -404,27 +434,34 @@ GPUX_API gpux_status gpux_random_uniform_host(void *dst, gpux_dtype dt, int64_t 
                                               int64_t n, const gpux_rng_state *state,
                                               double low, double high) {
   GPUX__API_FN();
-  return host_draw(dst, dt, first, n, state, GPUX_RK_UNIFORM, low, high, 0, 0,
+  return host_draw(dst, dt, first, n, state, GPUX_RK_UNIFORM, &(dist){.fa = low, .fb = high},
                    "gpux_random_uniform_host");
 }
 GPUX_API gpux_status gpux_random_normal_host(void *dst, gpux_dtype dt, int64_t first, int64_t n,
                                              const gpux_rng_state *state, double mean,
                                              double std) {
   GPUX__API_FN();
-  return host_draw(dst, dt, first, n, state, GPUX_RK_NORMAL, mean, std, 0, 0,
+  return host_draw(dst, dt, first, n, state, GPUX_RK_NORMAL, &(dist){.fa = mean, .fb = std},
                    "gpux_random_normal_host");
 }
 GPUX_API gpux_status gpux_random_integers_host(void *dst, gpux_dtype dt, int64_t first,
                                                int64_t n, const gpux_rng_state *state,
                                                int64_t low, int64_t high) {
   GPUX__API_FN();
-  return host_draw(dst, dt, first, n, state, GPUX_RK_INTEGERS, 0, 0, low, high,
+  return host_draw(dst, dt, first, n, state, GPUX_RK_INTEGERS, &(dist){.ia = low, .ib = high},
                    "gpux_random_integers_host");
+}
+GPUX_API gpux_status gpux_random_integers_u64_host(uint64_t *dst, int64_t first, int64_t n,
+                                                   const gpux_rng_state *state, uint64_t low,
+                                                   uint64_t high) {
+  GPUX__API_FN();
+  return host_draw(dst, GPUX_UINT64, first, n, state, GPUX_RK_INTEGERS,
+                   &(dist){.ua = low, .ub = high, .closed = 1}, "gpux_random_integers_u64_host");
 }
 GPUX_API gpux_status gpux_random_bernoulli_host(uint8_t *dst, int64_t first, int64_t n,
                                                 const gpux_rng_state *state, double p) {
   GPUX__API_FN();
-  return host_draw(dst, GPUX_BOOL, first, n, state, GPUX_RK_BERNOULLI, p, 0, 0, 0,
+  return host_draw(dst, GPUX_BOOL, first, n, state, GPUX_RK_BERNOULLI, &(dist){.fa = p},
                    "gpux_random_bernoulli_host");
 }
 
@@ -479,7 +516,7 @@ GPUX_API gpux_status gpux_random_permutation(gpux_array_t *out, gpux_context_t c
     gpux_rparams p;
     int64_t j;
     const uint64_t at = g->st.position + 4u * (uint64_t)k;
-    (void)make_params(&p, GPUX_RK_INTEGERS, GPUX_INT64, 0, 0, 0, n - k, fn);
+    (void)make_params(&p, GPUX_RK_INTEGERS, GPUX_INT64, &(dist){.ia = 0, .ib = n - k}, fn);
     p.stream = g->st.stream;
     p.seed = g->st.seed;
     j = (int64_t)gpux_r_int64(gpux_r_words4(at >> 2, (int)(at & 3u), p.stream, p.seed), at, &p);

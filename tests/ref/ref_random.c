@@ -133,6 +133,10 @@ static int cand32(uint64_t x, uint64_t range, uint64_t *off) {
 static int cand64(u128 x, uint64_t range, uint64_t *off) {
   /* x * range < 2^192: split x = xh 2^64 + xl */
   uint64_t xl = (uint64_t)x, xh = (uint64_t)(x >> 64);
+  if (range == 0) { /* 2^64: floor(x 2^64 / 2^128), and 2^128 mod 2^64 = 0 rejects nothing */
+    *off = xh;
+    return 1;
+  }
   u128 pl = (u128)xl * range, ph = (u128)xh * range;
   /* m = ph 2^64 + pl; low 128 bits and the part above */
   u128 low128 = pl + (ph << 64);
@@ -194,6 +198,14 @@ void rr_integers(void *dst, gpux_dtype dt, int64_t first, int64_t n, rr_state s,
     v.i = (int64_t)((uint64_t)low + off);
     ref_store(dt, dst, i, v); /* the low bits */
   }
+}
+
+void rr_integers_u64(uint64_t *dst, int64_t first, int64_t n, rr_state s, uint64_t low,
+                     uint64_t high) {
+  wcache c;
+  c.valid = 0;
+  const uint64_t range = high - low + 1u; /* 0: 2^64 */
+  for (int64_t i = 0; i < n; i++) dst[i] = low + int_offset(&c, GPUX_UINT64, first + i, s, range, NULL);
 }
 
 int rr_integers_rejected(gpux_dtype dt, int64_t i, rr_state s, int64_t low, int64_t high) {

@@ -42,6 +42,9 @@ void rr_uniform(void *dst, gpux_dtype dt, int64_t first, int64_t n, rr_state s, 
 /* Integers in [low, high), int32 / int64. */
 void rr_integers(void *dst, gpux_dtype dt, int64_t first, int64_t n, rr_state s, int64_t low,
                  int64_t high);
+/* uint64 in [low, high], both included (range high - low + 1, 2^64 for the whole range). */
+void rr_integers_u64(uint64_t *dst, int64_t first, int64_t n, rr_state s, uint64_t low,
+                     uint64_t high);
 /* 1 when value i of an integer draw was rejected at first (it came from the retry chain). */
 int rr_integers_rejected(gpux_dtype dt, int64_t i, rr_state s, int64_t low, int64_t high);
 void rr_bernoulli(uint8_t *dst, int64_t first, int64_t n, rr_state s, double p);
