@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# What session 32 landed without the H200 (its device time was spent), in one call of at
+# most 600 s (see /work/shared/device/README.md). From the repository root there:
+#
+#     source .devdeps/env.sh && bash bench/owed_h200.sh [OUTDIR]
+#
+# 1. build-gpu (Release, sm_90; about 80 s on 16 cores);
+# 2. CUDA: test_gemm (integer products of every width, e3f75d6), test_random
+#    (gpux_random_integers_u64, 2b20282), test_reduce (the packed lanes of 8c999c8);
+#    NVIDIA OpenCL: test_gemm (the GPU form's integer kernels), test_random; the random
+#    cross-backend test (CUDA vs NVIDIA OpenCL vs pocl, the closed uint64 draws included);
+#    fuzz_api on CUDA for FUZZ seconds (default 40);
+# 3. gpux-bench (host generation and checks now on every core): sums of the 1- and 2-byte
+#    dtypes and bfloat16 at 2^29 / 2^30 (the goal: bfloat16 sum >= 4 TB/s), and PyTorch /
+#    CuPy's sums of the same (bench/peers_dtypes.py). (gpux-bench has no integer GEMM op
+#    yet: its gemm ops are the float ones.)
+# Logs go to OUTDIR (default $OUT); each step has its own time limit, so one slow step does
+# not take the rest of the call.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+OUTDIR=${1:-${OUT:-bench/results/run-$(date +%Y%m%d-%H%M%S)}}
+mkdir -p "$OUTDIR"
+B=${BUILD_DIR:-build-gpu}
+log() { printf '[owed_h200 %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+t() { # t LIMIT LOG cmd...: runs cmd with a time limit, the last lines of its log shown
+  local lim=$1 lf=$2
+  shift 2
+  timeout "$lim" "$@" >"$OUTDIR/$lf" 2>&1
+  echo "  $lf: exit $?; $(grep -E 'PASSED|FAILED|cases in|SKIP' "$OUTDIR/$lf" | tail -2 | tr '\n' ' ')"
+}
+
+log "build"
+cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 >"$OUTDIR/build.log" 2>&1 &&
+  cmake --build "$B" -j"$(nproc)" >>"$OUTDIR/build.log" 2>&1 || { tail -40 "$OUTDIR/build.log"; exit 1; }
+
+log "tests"
+GPUX_BACKEND=cuda t 120 gemm-cuda.log "$B/bin/test_gemm"
+GPUX_BACKEND=cuda t 90 random-cuda.log "$B/bin/test_random"
+GPUX_BACKEND=cuda t 90 reduce-cuda.log "$B/bin/test_reduce"
+GPUX_BACKEND=opencl t 150 gemm-opencl.log "$B/bin/test_gemm"
+GPUX_BACKEND=opencl t 90 random-opencl.log "$B/bin/test_random"
+t 120 random-xbackend.log "$B/bin/test_random_xbackend"
+GPUX_BACKEND=cuda GPUX_FUZZ_SECONDS=${FUZZ:-40} t $((${FUZZ:-40} + 40)) fuzz-cuda.log "$B/bin/fuzz_api"
+
+log "bench"
+bench() { timeout 90 "$B/bin/gpux-bench" --device gpu --reps 20 --md "$OUTDIR/rows.md" "$@" 2>&1 | grep -E "^  [a-z]|rror"; }
+bench --backend cuda --op sum --dtype int8 --sizes 2^30
+bench --backend cuda --op sum --dtype uint8 --sizes 2^30
+for dt in int16 uint16 bfloat16 float16; do bench --backend cuda --op sum --dtype $dt --sizes 2^29; done
+bench --backend cuda --op sum --dtype float32 --sizes 2^28
+bench --backend opencl --op sum --dtype int8 --sizes 2^28
+timeout 120 python3 bench/peers_dtypes.py --md "$OUTDIR/peers.md" --rows \
+  int8:sum:2^30,uint8:sum:2^30,int16:sum:2^29,uint16:sum:2^29,bfloat16:sum:2^29,float16:sum:2^29 \
+  2>&1 | tail -8
+log "done"
