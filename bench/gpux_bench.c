@@ -47,7 +47,8 @@
  *              timed region; median over batches of us/call, for gpux_binary_into (no
  *              allocation), gpux_binary (allocates from the pool, output released each call),
  *              and gpux_binary_into followed by gpux_context_synchronize (latency).
- *   gemm_f32, gemm_f64, gemm_tf32, gemm_f16, gemm_bf16 (or "gemm" for all five)
+ *   gemm_f32, gemm_f64, gemm_tf32, gemm_f16, gemm_bf16 (or "gemm" for all five), gemm_int
+ *              (the integer --dtype, native path: small integers, C exact and wrapped)
  *              C = A @ B, n x n x n (--gemm-sizes, not --sizes), gpux_gemm with beta 0 into a
  *              preallocated C, once per path (--gemm-path: vendor = cuBLAS / CLBlast, native =
  *              gpux's kernels; ops are reported as gemm_f32_vendor, gemm_f32_native, ...).
@@ -101,7 +102,7 @@ enum {
   OP_SUM, OP_ROWSUM, OP_COLSUM, OP_ROWARGMAX, OP_CUMSUM,
   OP_RAND, OP_RANDN,
   OP_HOSTCOST, OP_SUMSCALAR,
-  OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16,
+  OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16, OP_GEMM_INT,
   OP_ADD_EXPR,
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
   OP_OVERLAP, OP_COUNT
@@ -109,9 +110,9 @@ enum {
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
-    "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap"};
+    "gemm_int", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap"};
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
-#define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_BF16)
+#define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_INT)
 #define GEMM_PATHS 3 /* indices: GPUX_GEMM_AUTO, _VENDOR, _NATIVE */
 static const char *const k_gemm_path_names[GEMM_PATHS] = {"auto", "vendor", "native"};
 #define GEMM_SAMPLES 16
@@ -1176,6 +1177,7 @@ static double gemm_value(int op, uint64_t seed, int64_t i) {
   double u = (double)(h >> 11) / (double)(1ull << 53) * 2.0 - 1.0;
   if (op == OP_GEMM_F16 || op == OP_GEMM_BF16) return floor(u * 32.0) / 8.0;
   if (op == OP_GEMM_F64) return u;
+  if (op == OP_GEMM_INT) return dtype_kind(opt.dtype) == 'u' ? floor((u + 1.0) * 8.0) : floor(u * 8.0);
   return (double)(float)u;
 }
 
@@ -1184,6 +1186,7 @@ static gpux_dtype gemm_dtype(int op) {
     case OP_GEMM_F64: return GPUX_FLOAT64;
     case OP_GEMM_F16: return GPUX_FLOAT16;
     case OP_GEMM_BF16: return GPUX_BFLOAT16;
+    case OP_GEMM_INT: return opt.dtype;
     default: return GPUX_FLOAT32;
   }
 }
@@ -1237,6 +1240,7 @@ static double gemm_tolerance(int op, int64_t n, double want, double sabs) {
     case OP_GEMM_TF32: return (0x1p-9 + (k + 4) * 0x1p-24) * sabs + 1e-30;
     case OP_GEMM_F16: return (k + 4) * 0x1p-24 * sabs + 0x1p-11 * fabs(want) + 0x1p-25;
     case OP_GEMM_BF16: return (k + 4) * 0x1p-24 * sabs + 0x1p-8 * fabs(want) + 1e-30;
+    case OP_GEMM_INT: return 0; /* exact (want wrapped to the dtype) */
     default: return (k + 4) * 0x1p-24 * sabs + 1e-30;
   }
 }
@@ -1273,6 +1277,8 @@ static int check_gemm(int op, gpux_array_t c, int64_t n, char *why, size_t why_l
       want += p;
       sabs += fabs(p);
     }
+    if (op == OP_GEMM_INT) /* an exact small sum, wrapped to the dtype's width */
+      want = hval_double(bits_hval((uint64_t)(int64_t)want, gpux_dtype_size(dt)), dt);
     if (!(fabs(got - want) <= gemm_tolerance(op, n, want, sabs))) {
       snprintf(why, why_len, "C[%" PRId64 ", %" PRId64 "] is %.9g, expected %.9g (bound %.3g)", i,
                j, got, want, gemm_tolerance(op, n, want, sabs));
@@ -1314,6 +1320,15 @@ static void gemm_skip(result *r, const char *fmt, ...) {
 /* Why op cannot run on this path here at any size (NULL: it can). */
 static const char *gemm_skip_reason(int op, int path, char *buf, size_t len) {
   gpux_dtype dt = gemm_dtype(op);
+  if (op == OP_GEMM_INT && dtype_kind(dt) != 'i' && dtype_kind(dt) != 'u') {
+    snprintf(buf, len, "gemm_int takes an integer --dtype, not %s",
+             gpux_dtype_name(dt) ? gpux_dtype_name(dt) : "?");
+    return buf;
+  }
+  if (op == OP_GEMM_INT && path == GPUX_GEMM_VENDOR) {
+    snprintf(buf, len, "no vendor library has integer products (gpux's native path has)");
+    return buf;
+  }
   if ((op == OP_GEMM_TF32 || is_half(dt)) &&
       g_backend != GPUX_BACKEND_CUDA) {
     snprintf(buf, len, "CUDA only (the %s backend has no %s products)",

@@ -12,8 +12,8 @@
 #    fuzz_api on CUDA for FUZZ seconds (default 40);
 # 3. gpux-bench (host generation and checks now on every core): sums of the 1- and 2-byte
 #    dtypes and bfloat16 at 2^29 / 2^30 (the goal: bfloat16 sum >= 4 TB/s), and PyTorch /
-#    CuPy's sums of the same (bench/peers_dtypes.py). (gpux-bench has no integer GEMM op
-#    yet: its gemm ops are the float ones.)
+#    CuPy's sums of the same (bench/peers_dtypes.py); gemm_int rows (native path; no peer
+#    multiplies integers in their own width: PyTorch's torch._int_mm is int8 -> int32).
 # Logs go to OUTDIR (default $OUT); each step has its own time limit, so one slow step does
 # not take the rest of the call.
 set -uo pipefail
@@ -48,7 +48,9 @@ bench --backend cuda --op sum --dtype int8 --sizes 2^30
 bench --backend cuda --op sum --dtype uint8 --sizes 2^30
 for dt in int16 uint16 bfloat16 float16; do bench --backend cuda --op sum --dtype $dt --sizes 2^29; done
 bench --backend cuda --op sum --dtype float32 --sizes 2^28
+for dt in int8 int16 int32 uint64; do bench --backend cuda --op gemm_int --dtype $dt --gemm-sizes 4096; done
 bench --backend opencl --op sum --dtype int8 --sizes 2^28
+bench --backend opencl --op gemm_int --dtype int8 --gemm-sizes 4096
 timeout 120 python3 bench/peers_dtypes.py --md "$OUTDIR/peers.md" --rows \
   int8:sum:2^30,uint8:sum:2^30,int16:sum:2^29,uint16:sum:2^29,bfloat16:sum:2^29,float16:sum:2^29 \
   2>&1 | tail -8
