@@ -383,7 +383,7 @@ static void test_expected_set(void **state) {
   assert_int_equal(GPUX_KDT_bf16, 7);
   size_t ngemm = sizeof k_gemm / sizeof k_gemm[0];
   size_t ngemm_half = sizeof k_gemm_cuda / sizeof k_gemm_cuda[0];
-  assert_int_equal(ngemm, 4);      /* f32 f64 i32 i64 */
+  assert_int_equal(ngemm, 10);     /* f32 f64 and the 8 integer dtypes */
   assert_int_equal(ngemm_half, 2); /* f16 bf16, CUDA only */
   /* binary: 8 numeric ops x 12 dtypes (2 float, 8 integer, 2 half) + 9 every-dtype ops x
    * 13 + 3 bitwise ops x 9 (integers and bool) + 2 shifts x 8 integer dtypes, 3 layouts */
