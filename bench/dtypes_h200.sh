@@ -17,16 +17,9 @@
 # Logs go to OUTDIR (default $OUT). TESTS=0 leaves part 1's tests out (a call of 600 s holds
 # the build and either the tests or the rest, not both); FUZZ=<seconds> adds a fuzz_api run
 # on CUDA after the benchmarks.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-OUTDIR=${1:-${OUT:-bench/results/run-$(date +%Y%m%d-%H%M%S)}}
-mkdir -p "$OUTDIR"
-B=${BUILD_DIR:-build-gpu}
-log() { printf '[dtypes_h200 %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+source "$(dirname "$0")/h200_common.sh" dtypes_h200 "$@"
 
-log "build"
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 >"$OUTDIR/build.log" 2>&1 &&
-  cmake --build "$B" -j"$(nproc)" >>"$OUTDIR/build.log" 2>&1 || { tail -40 "$OUTDIR/build.log"; exit 1; }
+h200_build
 
 if [ "${TESTS:-1}" != 0 ]; then
 log "tests: CUDA"

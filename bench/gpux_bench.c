@@ -587,23 +587,22 @@ static int check_reduction(int op, gpux_array_t out, int64_t n, int64_t side, gp
     }
   } else { /* cumsum: the first CHECK_ELEMS prefixes and the last one */
     host_sum h = {0, 0, 0};
+    const int64_t nfirst = n < CHECK_ELEMS ? n : CHECK_ELEMS;
     for (int64_t i = 0; i < n && !bad; i++) {
-      if (i >= CHECK_ELEMS && i < n - 1) { /* straight to the last prefix: the whole sum */
-        h = sum_stream(0, 1, n);
+      if (i >= nfirst) { /* then the last prefix: the whole sum */
         i = n - 1;
+        h = sum_stream(0, 1, n);
       } else {
         host_sum e = sum_stream(i, 1, 1);
         h.sum += e.sum;
         h.abs += e.abs;
         h.wrap += e.wrap;
       }
-      if (i < CHECK_ELEMS || i == n - 1) {
-        double got = as_double(buf + (size_t)i * res, rdt);
-        if (!sum_ok(got, h, rdt, i + 1)) {
-          snprintf(why, why_len, "cumsum element %" PRId64 " is %.17g, expected %.17Lg", i, got,
-                   h.sum);
-          bad = 1;
-        }
+      double got = as_double(buf + (size_t)i * res, rdt);
+      if (!sum_ok(got, h, rdt, i + 1)) {
+        snprintf(why, why_len, "cumsum element %" PRId64 " is %.17g, expected %.17Lg", i, got,
+                 h.sum);
+        bad = 1;
       }
     }
   }

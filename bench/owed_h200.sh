@@ -16,12 +16,7 @@
 #    multiplies integers in their own width: PyTorch's torch._int_mm is int8 -> int32).
 # Logs go to OUTDIR (default $OUT); each step has its own time limit, so one slow step does
 # not take the rest of the call.
-set -uo pipefail
-cd "$(dirname "$0")/.." || exit 1
-OUTDIR=${1:-${OUT:-bench/results/run-$(date +%Y%m%d-%H%M%S)}}
-mkdir -p "$OUTDIR"
-B=${BUILD_DIR:-build-gpu}
-log() { printf '[owed_h200 %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+source "$(dirname "$0")/h200_common.sh" owed_h200 "$@"
 t() { # t LIMIT LOG cmd...: runs cmd with a time limit, the last lines of its log shown
   local lim=$1 lf=$2
   shift 2
@@ -29,9 +24,7 @@ t() { # t LIMIT LOG cmd...: runs cmd with a time limit, the last lines of its lo
   echo "  $lf: exit $?; $(grep -E 'PASSED|FAILED|cases in|SKIP' "$OUTDIR/$lf" | tail -2 | tr '\n' ' ')"
 }
 
-log "build"
-cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 >"$OUTDIR/build.log" 2>&1 &&
-  cmake --build "$B" -j"$(nproc)" >>"$OUTDIR/build.log" 2>&1 || { tail -40 "$OUTDIR/build.log"; exit 1; }
+h200_build
 
 log "tests"
 GPUX_BACKEND=cuda t 120 gemm-cuda.log "$B/bin/test_gemm"

@@ -73,9 +73,9 @@ static int gemm_dtype_ok(const struct gpux_context *ctx, int dt) {
 
 /* alpha and beta in the compute type (gpux_backend.h) */
 static gpux__scalar compute_scalar(double v, gpux_dtype dt) {
+  if (gpux__dt_is_int(dt)) return gpux__scalar_from_double(v, dt); /* zeroed past the dtype */
   gpux__scalar s;
   memset(&s, 0, sizeof s);
-  if (gpux__dt_is_int(dt)) return gpux__scalar_from_double(v, dt); /* zeroed past the dtype */
   switch ((int)dt) {
     case GPUX_KDT_f64: s.f64 = v; break;
     default: s.f32 = (float)v; break; /* f32, f16, bf16 */
@@ -92,9 +92,9 @@ static gpux_status choose_path(struct gpux_context *ctx, int dt, int *path) {
   char why[512];
   *path = ctx->gemm_path;
   if (*path == GPUX_GEMM_AUTO) {
-    *path = !gpux__dt_is_int((gpux_dtype)dt) && ctx->info.is_gpu && gpux__can(ctx, &q, why, sizeof why) == GPUX_SUCCESS
-                ? GPUX_GEMM_VENDOR
-                : GPUX_GEMM_NATIVE;
+    const int vendor = !gpux__dt_is_int((gpux_dtype)dt) && ctx->info.is_gpu &&
+                       gpux__can(ctx, &q, why, sizeof why) == GPUX_SUCCESS;
+    *path = vendor ? GPUX_GEMM_VENDOR : GPUX_GEMM_NATIVE;
   }
   q.op = *path;
   return gpux__need(ctx, &q);

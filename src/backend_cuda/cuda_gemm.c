@@ -124,9 +124,9 @@ static gpux_status gpux_cuda_gemm_native(gpux__bq *q, const gpux__gemm *g) {
     beta = &beta32;
   }
   {
+    const uint64_t bn = (uint64_t)gpux_cuda_gemm_bn(dt);
     const uint64_t tm = ((uint64_t)m + GPUX_CUDA_GEMM_BM - 1) / GPUX_CUDA_GEMM_BM;
-    const uint64_t tn = ((uint64_t)n + (uint64_t)gpux_cuda_gemm_bn(dt) - 1) /
-                        (uint64_t)gpux_cuda_gemm_bn(dt);
+    const uint64_t tn = ((uint64_t)n + bn - 1) / bn;
     tiles = tm * tn;
   }
   /* the kernel loops over tiles (grid.x) and batch items (grid.y) */
