@@ -277,19 +277,35 @@ __device__ __forceinline__ typename K::A fold16(const typename K::T (&x)[GPUX_RE
 }
 
 /* Packed lanes (inputs narrower than 4 bytes, a 4-byte aligned row, V = 4 / sizeof(T) full
- * chunks c + g gridDim.x, g = 0..V-1, block-uniform): the 256 / V threads u of group g own
- * lanes Vu .. Vu + V-1 of chunk g and read them as one 4-byte word per k, 16 words, the
- * loads float32's path makes. Each lane folds its 16 elements in k order as alone; the lanes
- * go through shared memory (shv[g][lane]) to tree_block, one chunk at a time. An integer sum
- * (exact, any order) folds a thread's 16 V elements in 32 bits first (they fit: 16 V
- * elements of at most 16 bits) and gives the total to its first lane, the identity to the
- * others: the same partial. */
+ * chunks c + g gridDim.x, g = 0..V-1, block-uniform): the U = 256 / V threads u of group g
+ * own lanes Vu .. Vu + V-1 of chunk g and read them as one 4-byte word per k, 16 words, the
+ * loads float32's path makes. Each lane folds its 16 elements in k order as alone, and the V
+ * lane trees run side by side after one barrier: the lanes go to shared memory (shv: V
+ * chunks x 256 lanes, as U packs of V lanes per chunk), then warp h < V takes chunk h as
+ * red_r_warp does a row: lane q reads lanes q + 32m (m = 0..7), levels s = 128, 64, 32 pair
+ * them in registers (tree_regs: m with m + 4, 2, 1, i.e. lane i with i + s, the lower lane
+ * left), levels 16 .. 1 are warp_tree's shuffles: tree_block's combines for each chunk, in
+ * its operand order. shv is double-buffered (NB = 2, the buffer alternating per call) where
+ * that costs at most 16 KB: a write of call n + 2 comes after every thread has passed call
+ * n + 1's barrier, so after call n's reads, and one barrier serves V chunks (tree_block: 4
+ * each). Else (argmin/argmax of 1-byte inputs, 16-byte accumulators: 32 KB would cut the
+ * blocks per SM) a second barrier closes the call.
+ * An integer sum (exact, any order) folds a thread's 16 V elements in 32 bits (they fit: 16 V
+ * elements of at most 16 bits), each warp adds its 32 totals, and warp h's first lane adds
+ * the U / 32 warp totals of chunk h (shs, double-buffered likewise): the chunk's exact sum
+ * (|sum| < 4096 * 2^16 = 2^28: 32 bits hold it), sign-extended to 64 bits as the wrapping u64
+ * accumulator's sum of the sign- or zero-extended elements. One barrier per V chunks. */
 template <class K> struct packed {
+  typedef typename K::A A;
   static constexpr int V = sizeof(typename K::T) < 4 && !K::IDX_IN ? 4 / sizeof(typename K::T) : 1;
   static constexpr bool ISUM32 = V > 1 && K::ISUM;
+  static constexpr int NB = 2 * V * GPUX_RED_LANES * sizeof(A) <= 16384 ? 2 : 1;
+  /* V lanes of one thread: one store (up to 16 bytes) where the alignment allows */
+  struct alignas(V * sizeof(A) <= 16 ? V * sizeof(A) : alignof(A)) pack {
+    A a[V];
+  };
 };
-template <class K>
-__device__ __forceinline__ typename K::A isum32(const unsigned (&w)[GPUX_RED_ROWS]) {
+template <class K> __device__ __forceinline__ int isum32(const unsigned (&w)[GPUX_RED_ROWS]) {
   typedef typename K::T T;
   constexpr bool SIGNED = (T)-1 < (T)0;
   int s = 0;
@@ -302,44 +318,71 @@ __device__ __forceinline__ typename K::A isum32(const unsigned (&w)[GPUX_RED_ROW
       s += SIGNED ? (int)(short)(w[k] & 0xffffu) + ((int)w[k] >> 16)
                   : (int)(w[k] & 0xffffu) + (int)(w[k] >> 16);
   }
-  return (typename K::A)(long long)s; /* sign-extends; an unsigned s is below 2^31 */
+  return s; /* an unsigned s is below 2^31 */
+}
+/* the sum of a warp's 32 values, in every lane (modulo 2^32) */
+__device__ __forceinline__ unsigned warp_add(unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_add_sync(FULL_MASK, v);
+#else
+#pragma unroll
+  for (int s = 16; s >= 1; s >>= 1) v += __shfl_xor_sync(FULL_MASK, v, s);
+  return v;
+#endif
 }
 template <class K>
 __device__ __forceinline__ void red_r_packed(const rargs<K> &p, u64 o, u64 c, u64 nparts,
-                                             typename K::C m, typename K::A *sh,
-                                             typename K::A *shv) {
+                                             typename K::C m, typename packed<K>::pack *shv,
+                                             int *shs, unsigned par) {
   typedef typename K::T T;
   typedef typename K::A A;
+  typedef typename packed<K>::pack P;
   constexpr int V = packed<K>::V, U = GPUX_RED_LANES / V; /* threads per chunk */
-  const unsigned l = threadIdx.x, g = l / U, u = l % U;
+  constexpr int NW = GPUX_RED_LANES / 32, WPC = U / 32;   /* warps, per chunk */
+  static_assert(U % 32 == 0, "a chunk's threads are whole warps");
+  const unsigned l = threadIdx.x, g = l / U, u = l % U, w = l / 32, q = l % 32;
   const u64 cg = c + (u64)g * gridDim.x, c0 = cg * GPUX_RED_CHUNK;
   const unsigned *wb = (const unsigned *)(p.in + (o * p.len + c0)) + u;
-  unsigned w[GPUX_RED_ROWS];
+  unsigned x[GPUX_RED_ROWS];
 #pragma unroll
-  for (int k = 0; k < GPUX_RED_ROWS; ++k) w[k] = wb[(unsigned)k * U];
-  A a[V];
+  for (int k = 0; k < GPUX_RED_ROWS; ++k) x[k] = wb[(unsigned)k * U];
   if constexpr (packed<K>::ISUM32) {
-    a[0] = isum32<K>(w);
+    int *ws = shs + par * NW;
+    const unsigned s = warp_add((unsigned)isum32<K>(x)); /* warp w's total, chunk w / WPC */
+    if (q == 0) ws[w] = (int)s;
+    __syncthreads();
+    if (w < V && q == 0) {
+      unsigned t = 0;
 #pragma unroll
-    for (int j = 1; j < V; ++j) a[j] = K::id();
+      for (int i = 0; i < WPC; ++i) t += (unsigned)ws[w * WPC + i];
+      put(p, o * nparts + c + (u64)w * gridDim.x, (A)(long long)(int)t, nparts == 1);
+    }
   } else {
+    P pk;
 #pragma unroll
     for (int j = 0; j < V; ++j) {
-      a[j] = K::id();
+      A a = K::id();
       const u64 r0 = c0 + (u64)(V * u + j);
 #pragma unroll
       for (int k = 0; k < GPUX_RED_ROWS; ++k)
-        a[j] = K::comb(a[j], K::conv((T)(w[k] >> (8 * sizeof(T) * j)),
-                                     (long long)(r0 + (u64)k * GPUX_RED_LANES), 0, m));
+        a = K::comb(a, K::conv((T)(x[k] >> (8 * sizeof(T) * j)),
+                               (long long)(r0 + (u64)k * GPUX_RED_LANES), 0, m));
+      pk.a[j] = a;
     }
-  }
+    P *sb = shv + (packed<K>::NB == 2 ? par : 0u) * GPUX_RED_LANES; /* V U packs a buffer */
+    sb[g * U + u] = pk;
+    __syncthreads();
+    if (w < V) { /* chunk w's lane tree (see above) */
+      A y[8];
 #pragma unroll
-  for (int j = 0; j < V; ++j) shv[g * GPUX_RED_LANES + V * u + j] = a[j];
-  __syncthreads();
-#pragma unroll 1
-  for (int h = 0; h < V; ++h) { /* tree_block's closing barrier guards shv's next writes */
-    const A b = tree_block<K>(shv[h * GPUX_RED_LANES + l], sh);
-    if (l == 0) put(p, o * nparts + c + (u64)h * gridDim.x, b, nparts == 1);
+      for (int j = 0; j < 8; ++j) {
+        const unsigned i = q + 32 * j;
+        y[j] = sb[w * U + i / V].a[i % V];
+      }
+      const A b = warp_tree<K, 32>(tree_regs<K>(y));
+      if (q == 0) put(p, o * nparts + c + (u64)w * gridDim.x, b, nparts == 1);
+    }
+    if constexpr (packed<K>::NB == 1) __syncthreads(); /* shv is reused by the next call */
   }
 }
 
@@ -347,8 +390,11 @@ template <class K> __device__ __forceinline__ void red_r_block(const rargs<K> &p
   typedef typename K::T T;
   typedef typename K::A A;
   constexpr int V = packed<K>::V;
+  constexpr bool PK = V > 1 && !packed<K>::ISUM32;
   __shared__ A sh[GPUX_RED_LANES];
-  __shared__ A shv[V > 1 ? V * GPUX_RED_LANES : 1];
+  __shared__ typename packed<K>::pack shv[PK ? packed<K>::NB * GPUX_RED_LANES : 1];
+  __shared__ int shs[packed<K>::ISUM32 ? 2 * GPUX_RED_LANES / 32 : 1];
+  unsigned par = 0; /* red_r_packed's buffer */
   const unsigned l = threadIdx.x;
   const u64 len = p.len;
   const u64 nparts = (len + GPUX_RED_CHUNK - 1) / GPUX_RED_CHUNK;
@@ -361,7 +407,8 @@ template <class K> __device__ __forceinline__ void red_r_block(const rargs<K> &p
       if constexpr (V > 1) {
         const u64 cl = c + (u64)(V - 1) * gridDim.x; /* the group's last chunk */
         if (aligned && cl < nparts && len - cl * GPUX_RED_CHUNK >= GPUX_RED_CHUNK) {
-          red_r_packed<K>(p, o, c, nparts, m, sh, shv);
+          red_r_packed<K>(p, o, c, nparts, m, shv, shs, par);
+          par ^= 1u;
           c = cl; /* the loop's step moves past all V */
           continue;
         }
