@@ -2,7 +2,9 @@
  * reference of tests/ref (ref_gemm: long double sums for floats, exact wrapping integers).
  *
  * Every product test runs once per path: GPUX_OPTION_GEMM_PATH set to auto, vendor (cuBLAS /
- * CLBlast) and native (gpux's kernels), on whatever backend GPUX_BACKEND picks:
+ * CLBlast) and native (gpux's kernels), on whatever backend GPUX_BACKEND picks (where auto
+ * resolves to native, integers and CPU devices, its cases are a few products of each form,
+ * which check the routing; the native cases run the kernels in full):
  *   gemm       shapes 1x1x1, 1x7x1 (and its siblings), 17x33x65, 257x129x511, tall, wide, deep,
  *              tile-sized; all four transpose combinations; alpha/beta (beta = 0 with a
  *              NaN-poisoned C that must not leak); k == 0 (C = beta C); empty C; operands and
@@ -113,6 +115,14 @@ static int has_word(const char *msg, const char *w) {
 
 /* 1 when the integers of shape appear consecutively among the integers of msg (any shape
  * format: "(2, 3)", "[2,3]", "2x3"). */
+
+/* The auto path resolves to the native one for integers (no vendor library multiplies
+ * integers in their own width) and for every dtype on CPU devices (src/api/linalg.c,
+ * choose_path): the native cases run those kernels in full, so there the auto cases check
+ * the routing with a few products of each form instead of repeating the whole set. */
+static int auto_is_native(gpux_dtype dt) {
+  return g_path == GPUX_GEMM_AUTO && (is_int(dt) || !gt_info.is_gpu);
+}
 
 /* What the spec says a product of dt gives on the running path and backend. */
 static gpux_status expected_status(gpux_dtype dt) {
@@ -549,6 +559,18 @@ static void test_gemm(void **state) {
   need_dtype(dt);
   uint64_t seed = (uint64_t)dt * 1000 + (uint64_t)tc->path * 100000;
   int unsupported = expected_status(dt) != GPUX_SUCCESS;
+  if (!unsupported && auto_is_native(dt)) {
+    for (int t = 0; t < 4; t++) {
+      gcase g = gc(17, 33, 65, t & 1, t >> 1, 1.0, 0.0);
+      run_gemm(dt, &g, seed++);
+    }
+    gcase g = gc(257, 129, 511, 1, 0, -1.5, 0.25);
+    run_gemm(dt, &g, seed++);
+    g = gc(129, 70, 131, 0, 1, 1.0, 0.0);
+    g.la = g.lb = g.lc = L_SUB;
+    run_gemm(dt, &g, seed++);
+    return;
+  }
 
   /* shapes x transposes, beta = 0 into NaN (0xA5 for integers): random data, then small
    * integers (exact) for the float dtypes */
@@ -823,6 +845,12 @@ static void test_matmul(void **state) {
     run_matmul(dt, &k_mm[0], L_CONTIG, L_CONTIG, MM_NEW, DATA_RANDOM, seed++);
     return;
   }
+  if (auto_is_native(dt)) { /* routing only (auto_is_native) */
+    run_matmul(dt, &k_mm[3], L_CONTIG, L_CONTIG, MM_NEW, DATA_RANDOM, seed++);
+    run_matmul(dt, &k_mm[6], L_CONTIG, L_CONTIG, MM_INTO, DATA_RANDOM, seed++);
+    run_matmul(dt, &k_mm[NMM - 1], L_SUB, L_CONTIG, MM_NEW, DATA_RANDOM, seed++);
+    return;
+  }
   for (size_t i = 0; i < NMM; i++) {
     run_matmul(dt, &k_mm[i], L_CONTIG, L_CONTIG, MM_NEW, DATA_RANDOM, seed++);
     run_matmul(dt, &k_mm[i], L_CONTIG, L_CONTIG, MM_INTO, DATA_RANDOM, seed++);
@@ -949,6 +977,12 @@ static void test_gemv_dot(void **state) {
   if (expected_status(dt) != GPUX_SUCCESS) {
     run_gemv(dt, 3, 4, 0, 1.0, 0.0, L_CONTIG, L_CONTIG, L_CONTIG, seed++);
     run_dot(dt, 5, L_CONTIG, L_CONTIG, seed++);
+    return;
+  }
+  if (auto_is_native(dt)) { /* routing only (auto_is_native) */
+    run_gemv(dt, 129, 130, 0, 2.0, -0.5, L_CONTIG, L_CONTIG, L_CONTIG, seed++);
+    run_gemv(dt, 17, 33, 1, 1.0, 0.5, L_CONTIG, L_SUB, L_SUB, seed++);
+    run_dot(dt, 4099, L_CONTIG, L_CONTIG, seed++);
     return;
   }
   static const int64_t shapes[][2] = {{1, 1}, {17, 33}, {300, 5}, {5, 300}, {129, 130}, {1, 65}};
