@@ -65,6 +65,8 @@ typedef union gpux__scalar {
   uint16_t u16;
   uint32_t u32;
   uint64_t u64;
+  float c64[2];  /* complex64: re, im */
+  double c128[2]; /* complex128: re, im */
 } gpux__scalar;
 
 /* One operand: a buffer from mem_alloc plus an offset in elements. */

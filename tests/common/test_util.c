@@ -92,7 +92,9 @@ void gt_shutdown(void) {
   gt_ctx = NULL;
 }
 
-int gt_dtype_available(gpux_dtype dt) { return dt != GPUX_FLOAT64 || gt_info.fp64; }
+int gt_dtype_available(gpux_dtype dt) {
+  return (dt != GPUX_FLOAT64 && dt != GPUX_COMPLEX128) || gt_info.fp64;
+}
 
 /* names for messages, from the records of kernels/common/gpux_kernels.h */
 const char *gt_dtype_str(gpux_dtype dt) {
