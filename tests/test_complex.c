@@ -399,6 +399,48 @@ static void test_complex_rejects(void **state) {
   }
 }
 
+/* user kernels: elementwise kernels take no complex arrays or scalars yet, run-time kernels
+ * no complex scalar (gpux_arg holds none); a complex array is memory like any other */
+static void test_complex_user_kernels(void **state) {
+  (void)state;
+  const gpux_dtype dt = GPUX_COMPLEX64;
+  const int64_t n = 8;
+  gpux_array_t a = NULL, z = NULL;
+  GT_OK(gpux_array_ones(&a, gt_ctx, dt, 1, &n));
+  GT_OK(gpux_array_zeros(&z, gt_ctx, dt, 1, &n));
+  gpux_elementwise_t ew = NULL;
+  GT_OK(gpux_elementwise_create(&ew, gt_ctx, "T x", "T z", "z = x", "cplx_copy", NULL));
+  gpux_arg args[2] = {gpux_arg_array(a), gpux_arg_array(z)};
+  REJECT(gpux_elementwise_call(ew, 2, args));
+  gpux_elementwise_release(ew);
+  gpux_program_t p = NULL;
+  GT_OK(gpux_program_create(&p, gt_ctx, GPUX_SOURCE_DIALECT,
+                            "GPUX_KERNEL parts(GPUX_GLOBAL void *p, const float s) {\n"
+                            "  ((GPUX_GLOBAL float *)p)[GPUX_GLOBAL_ID(0)] = s;\n"
+                            "}\n",
+                            NULL));
+  gpux_kernel_t k = NULL;
+  GT_OK(gpux_kernel_create(&k, p, "parts"));
+  gpux_arg c = gpux_arg_f32(1.0f);
+  c.dtype = dt; /* a complex scalar: its value has no field in gpux_arg */
+  REJECT(gpux_kernel_set_arg(k, 1, &c));
+  /* the array itself, through void *: two float parts per element */
+  const gpux_arg arr = gpux_arg_array(z);
+  GT_OK(gpux_kernel_set_arg(k, 0, &arr));
+  const gpux_arg s = gpux_arg_f32(-3.0f);
+  GT_OK(gpux_kernel_set_arg(k, 1, &s));
+  const uint64_t grid[1] = {2 * (uint64_t)n};
+  const uint32_t block[1] = {1};
+  GT_OK(gpux_kernel_launch(k, 1, grid, block, 0));
+  gpux_complex64 got[8];
+  GT_OK(gpux_array_read(z, got, sizeof got));
+  for (int i = 0; i < 8; i++) assert_true(got[i].re == -3.0f && got[i].im == -3.0f);
+  gpux_kernel_release(k);
+  gpux_program_release(p);
+  gpux_array_release(a);
+  gpux_array_release(z);
+}
+
 int main(void) {
   gt_init("test_complex");
   static cast_case cc[N_ALL * N_ALL];
@@ -413,6 +455,7 @@ int main(void) {
   ADD(test_complex_cast_rules);
   ADD(test_complex_promotion);
   ADD(test_complex_rejects);
+  ADD(test_complex_user_kernels);
 #undef ADD
   int k = 0;
   for (int a = 0; a < N_ALL; a++)
