@@ -210,6 +210,22 @@ static void test_import_host(void **state) {
 }
 
 /* A read-only device tensor is copied: the tensor goes back at once, writes stay apart */
+/* a versioned host tensor (kDLCPU) with no deleter: it lives on the caller's stack */
+static void dl_host(DLManagedTensorVersioned *m, void *data, uint8_t code, uint8_t bits,
+                    int ndim, int64_t *shape, int64_t *strides) {
+  memset(m, 0, sizeof *m);
+  m->version.major = DLPACK_MAJOR_VERSION;
+  m->version.minor = DLPACK_MINOR_VERSION;
+  m->dl_tensor.data = data;
+  m->dl_tensor.device.device_type = kDLCPU;
+  m->dl_tensor.ndim = ndim;
+  m->dl_tensor.dtype.code = code;
+  m->dl_tensor.dtype.bits = bits;
+  m->dl_tensor.dtype.lanes = 1;
+  m->dl_tensor.shape = shape;
+  m->dl_tensor.strides = strides;
+}
+
 /* a complex128 host tensor with transposed strides comes in as its values */
 static void test_import_host_complex(void **state) {
   (void)state;
@@ -218,19 +234,9 @@ static void test_import_host_complex(void **state) {
   int64_t shape[2] = {3, 4}, strides[2] = {1, 3}; /* the transpose of a 4 x 3 block */
   for (int i = 0; i < 12; i++) data[i] = gpux_complex128_make(i * 1.5 - 4.0, -i * 0.25);
   DLManagedTensorVersioned m;
-  memset(&m, 0, sizeof m);
-  m.version.major = DLPACK_MAJOR_VERSION;
-  m.version.minor = DLPACK_MINOR_VERSION;
-  m.dl_tensor.data = data;
-  m.dl_tensor.device.device_type = kDLCPU;
-  m.dl_tensor.ndim = 2;
-  m.dl_tensor.dtype.code = kDLComplex;
-  m.dl_tensor.dtype.bits = 128;
-  m.dl_tensor.dtype.lanes = 1;
-  m.dl_tensor.shape = shape;
-  m.dl_tensor.strides = strides;
+  dl_host(&m, data, kDLComplex, 128, 2, shape, strides);
   gpux_array_t a = NULL;
-  GT_OK(gpux_array_from_dlpack(&a, gt_ctx, &m)); /* no deleter: on this stack */
+  GT_OK(gpux_array_from_dlpack(&a, gt_ctx, &m));
   gpux_dtype dt;
   GT_OK(gpux_array_dtype(&dt, a));
   assert_int_equal(dt, GPUX_COMPLEX128);
@@ -285,16 +291,7 @@ static void test_import_broadcast(void **state) {
   gpux_array_release(a);
   /* the same from host memory */
   DLManagedTensorVersioned ht;
-  memset(&ht, 0, sizeof ht);
-  ht.version.major = DLPACK_MAJOR_VERSION;
-  ht.dl_tensor.data = h;
-  ht.dl_tensor.device.device_type = kDLCPU;
-  ht.dl_tensor.ndim = 2;
-  ht.dl_tensor.dtype.code = kDLFloat;
-  ht.dl_tensor.dtype.bits = 32;
-  ht.dl_tensor.dtype.lanes = 1;
-  ht.dl_tensor.shape = shape;
-  ht.dl_tensor.strides = strides;
+  dl_host(&ht, h, kDLFloat, 32, 2, shape, strides);
   GT_OK(gpux_array_from_dlpack(&b, gt_ctx, &ht));
   GT_OK(gpux_array_read(b, got, sizeof got));
   for (int i = 0; i < 15; i++) GT_ASSERT(got[i] == h[i % 5], "host broadcast [%d]", i);

@@ -324,30 +324,37 @@ typedef float gpux_real;
 #else
 /* the types with no vector of GPUX_EPI (complex: float2, double2): GPUX_EPI elements per
  * work-item, one at a time */
+/* the last m_ <= GPUX_EPI elements from b_, one at a time (po_, p1_ set) */
+#define GPUX_MAP_REST0(po_, n, EXPR)                                                         \
+  {                                                                                        \
+    int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                           \
+    for (int k_ = 0; k_ < m_; ++k_) {                                                      \
+      long j = b_ + k_;                                                                    \
+      po_[k_] = (EXPR);                                                                    \
+    }                                                                                      \
+  }
+#define GPUX_MAP_REST1(po_, T1, p1_, n, EXPR)                                                \
+  {                                                                                        \
+    int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                           \
+    for (int k_ = 0; k_ < m_; ++k_) {                                                      \
+      T1 x1 = p1_[k_];                                                                     \
+      po_[k_] = (EXPR);                                                                    \
+    }                                                                                      \
+  }
+/* the types with no vector of GPUX_EPI (complex: float2, double2): GPUX_EPI elements per
+ * work-item, one at a time */
 #define GPUX_MAP_C0S(OT, OV, out, o0, n, EXPR)                                               \
   {                                                                                        \
     long b_ = (long)get_global_id(0) * GPUX_EPI;                                           \
-    if (b_ < (n)) {                                                                        \
-      __global OT *po_ = (out) + (o0) + b_;                                                \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                         \
-      for (int k_ = 0; k_ < m_; ++k_) {                                                    \
-        long j = b_ + k_;                                                                  \
-        po_[k_] = (EXPR);                                                                  \
-      }                                                                                    \
-    }                                                                                      \
+    __global OT *po_ = (out) + (o0) + b_;                                                  \
+    if (b_ < (n)) GPUX_MAP_REST0(po_, n, EXPR)                                             \
   }
 #define GPUX_MAP_C1S(OT, OV, out, o0, T1, in1, o1, n, EXPR)                                  \
   {                                                                                        \
     long b_ = (long)get_global_id(0) * GPUX_EPI;                                           \
-    if (b_ < (n)) {                                                                        \
-      __global OT *po_ = (out) + (o0) + b_;                                                \
-      __global const T1 *p1_ = (in1) + (o1) + b_;                                          \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                         \
-      for (int k_ = 0; k_ < m_; ++k_) {                                                    \
-        T1 x1 = p1_[k_];                                                                   \
-        po_[k_] = (EXPR);                                                                  \
-      }                                                                                    \
-    }                                                                                      \
+    __global OT *po_ = (out) + (o0) + b_;                                                  \
+    __global const T1 *p1_ = (in1) + (o1) + b_;                                            \
+    if (b_ < (n)) GPUX_MAP_REST1(po_, T1, p1_, n, EXPR)                                    \
   }
 #define GPUX_VEC(T) GPUX_CAT(T, GPUX_EPI)
 #define GPUX_MAP_C0(OT, OV, out, o0, n, EXPR)                                     \
@@ -361,13 +368,7 @@ typedef float gpux_real;
         u0_.s[k_] = (EXPR);                                                 \
       }                                                                     \
       *(__global OV *)po_ = u0_.v;                                \
-    } else if (b_ < (n)) {                                                  \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                          \
-      for (int k_ = 0; k_ < m_; ++k_) {                                     \
-        long j = b_ + k_;                                                   \
-        po_[k_] = (EXPR);                                                   \
-      }                                                                     \
-    }                                                                       \
+    } else if (b_ < (n)) GPUX_MAP_REST0(po_, n, EXPR)                       \
   }
 /* N consecutive elements; one vector load/store per operand when the chunk is whole and
  * every offset is a multiple of N (buffers are allocated at least 128-byte aligned). */
@@ -387,13 +388,7 @@ typedef float gpux_real;
         u0_.s[k_] = (EXPR);                                                           \
       }                                                                               \
       *(__global OV *)po_ = u0_.v;                                          \
-    } else if (b_ < (n)) {                                                            \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                    \
-      for (int k_ = 0; k_ < m_; ++k_) {                                               \
-        T1 x1 = p1_[k_];                                                              \
-        po_[k_] = (EXPR);                                                             \
-      }                                                                               \
-    }                                                                                 \
+    } else if (b_ < (n)) GPUX_MAP_REST1(po_, T1, p1_, n, EXPR)                        \
   }
 #define GPUX_MAP_C2(OT, OV, out, o0, T1, in1, o1, T2, in2, o2, n, EXPR)                     \
   {                                                                                   \
