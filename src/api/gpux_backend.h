@@ -17,7 +17,9 @@
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
 
-#define GPUX_BACKEND_ABI_VERSION 8u
+/* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
+ * after it */
+#define GPUX_BACKEND_ABI_VERSION 9u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
