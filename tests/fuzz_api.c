@@ -178,6 +178,16 @@ static gpux_dtype rand_dtype(void) {
   }
 }
 
+/* the dtypes of casts, copies and fill (GPUX_DT_CAST): rand_dtype's, and now and then a
+ * complex one (which every other op rejects: act_bad) */
+static gpux_dtype rand_cast_dtype(void) {
+  if (chance(15)) {
+    gpux_dtype dt = chance(50) ? GPUX_COMPLEX64 : GPUX_COMPLEX128;
+    if (gt_dtype_available(dt)) return dt;
+  }
+  return rand_dtype();
+}
+
 static gpux_dtype rand_compute_dtype(void) { /* the GPUX_DT_ALL dtypes, mostly */
   static const gpux_dtype all[GT_COMPUTE_DTYPES] = GT_COMPUTE_DTYPE_INIT;
   if (chance(8)) return rand_dtype();
@@ -221,7 +231,7 @@ static int64_t rand_max_n(void) { return chance(6) ? 12000 : chance(30) ? 2000 :
 static void fill(void *buf, gpux_dtype dt, int64_t n, gt_domain dom, int specials) {
   gt_fill_random(buf, dt, n, dom, gt_rng_u64(&R));
   if (!specials || n == 0 || !chance(20)) return;
-  char sv[32 * 8];
+  char sv[32 * 16];
   int64_t ns = gt_special_values(sv, dt, 32);
   size_t es = ref_dtype_size(dt);
   for (int64_t k = rnd(1, 1 + n / 8); k > 0; k--)
@@ -526,10 +536,12 @@ static void make_operand(fz_arr *x, gpux_dtype dt, int ndim, const int64_t *shap
       /* DLPack's code from the dtype's kind (bfloat16 has its own), bits from its size */
       const int kind = ref_dtype_is_half(dt) ? (dt == GPUX_BFLOAT16 ? 'B' : 'f')
                        : ref_dtype_is_float(dt) ? 'f'
+                       : dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128 ? 'c'
                        : dt == GPUX_BOOL ? 'b'
                        : ref_int_min(dt) < 0 ? 'i' : 'u';
       t.dl_tensor.dtype.code = kind == 'f' ? kDLFloat : kind == 'B' ? kDLBfloat
-                               : kind == 'b' ? kDLBool : kind == 'i' ? kDLInt : kDLUInt;
+                               : kind == 'c' ? kDLComplex : kind == 'b' ? kDLBool
+                               : kind == 'i' ? kDLInt : kDLUInt;
       t.dl_tensor.dtype.bits = (uint8_t)(8 * ref_dtype_size(dt));
       t.dl_tensor.dtype.lanes = 1;
       t.dl_tensor.shape = (int64_t *)shape;
@@ -877,7 +889,7 @@ static void act_where(void) {
 }
 
 static void act_cast(void) {
-  gpux_dtype from = rand_dtype(), to = rand_dtype();
+  gpux_dtype from = rand_cast_dtype(), to = rand_cast_dtype();
   int nd, ns;
   int64_t S[GPUX_MAX_DIMS], ss[GPUX_MAX_DIMS];
   rand_shape(&nd, S, rand_max_n());
@@ -905,7 +917,7 @@ static void act_cast(void) {
 
 /* copy, contiguous, copy_into (broadcasting into a view), reshape of a view */
 static void act_copy(void) {
-  gpux_dtype dt = rand_dtype();
+  gpux_dtype dt = rand_cast_dtype();
   int nd, ns, kind = (int)rnd(0, 3);
   int64_t S[GPUX_MAX_DIMS], ss[GPUX_MAX_DIMS];
   rand_shape(&nd, S, rand_max_n());
@@ -1907,6 +1919,24 @@ static void act_bad(void) {
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_binary(&o, GPUX_BITWISE_AND, h, h));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_reduce(&o, GPUX_REDUCE_SUM, b, NULL, GPUX_ALL_AXES, 0));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_scan(&o, GPUX_SCAN_PROD, b, 0, 0));
+      /* complex: only casts, copies, views and fill take it so far */
+      const gpux_dtype cd = chance(50) || !gt_dtype_available(GPUX_COMPLEX128) ? GPUX_COMPLEX64
+                                                                           : GPUX_COMPLEX128;
+      gpux_array_t c = track(gt_poisoned(cd, nd, S));
+      const gpux_binary_op bop = (gpux_binary_op)rnd(0, GPUX_BINARY_OP_COUNT - 1);
+      const gpux_unary_op uop = (gpux_unary_op)rnd(0, GPUX_UNARY_OP_COUNT - 1);
+      const gpux_reduce_op rop = (gpux_reduce_op)rnd(0, GPUX_REDUCE_OP_COUNT - 1);
+      desc_add(" complex %s %s %s:", gpux_binary_op_name(bop), gpux_unary_op_name(uop),
+               gpux_reduce_op_name(rop));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_binary(&o, bop, c, c));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_binary_scalar(&o, bop, c, 2.0));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_unary(&o, uop, c));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_where(&o, b, c, c));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_reduce(&o, rop, c, NULL, GPUX_ALL_AXES, 0));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_scan(&o, GPUX_SCAN_SUM, c, 0, 0));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_array_arange(&o, gt_ctx, cd, 0.0, 3.0, 1.0));
+      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_array_linspace(&o, gt_ctx, cd, 0.0, 1.0, 3));
+      BAD_OUT(GPUX_ERROR_INVALID_ARGUMENT, o, gpux_array_full_complex(&o, gt_ctx, dt, nd, S, 1.0, 1.0));
       break;
     }
   }

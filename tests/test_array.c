@@ -31,8 +31,8 @@ static void test_dtype_queries(void **state) {
   (void)state;
   static const char *names[] = {"float32", "float64", "int32",  "int64",  "uint8",
                                 "bool",    "float16", "bfloat16", "int8", "int16",
-                                "uint16",  "uint32",  "uint64"};
-  static const size_t sizes[] = {4, 8, 4, 8, 1, 1, 2, 2, 1, 2, 2, 4, 8};
+                                "uint16",  "uint32",  "uint64", "complex64", "complex128"};
+  static const size_t sizes[] = {4, 8, 4, 8, 1, 1, 2, 2, 1, 2, 2, 4, 8, 8, 16};
   assert_int_equal(GPUX_DTYPE_COUNT, sizeof sizes / sizeof sizes[0]);
   for (int d = 0; d < GPUX_DTYPE_COUNT; d++) {
     assert_non_null(gpux_dtype_name((gpux_dtype)d));

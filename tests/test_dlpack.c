@@ -113,18 +113,23 @@ static void test_round_trip(void **state) {
 /* Every dtype, both ways */
 static void test_dtypes(void **state) {
   (void)state;
-  static const gpux_dtype dts[] = GT_STORAGE_DTYPE_INIT;
+#define DT_ITEM(a, dt) (gpux_dtype)GPUX_KDT_##dt,
+  static const gpux_dtype dts[] = {GPUX_DT_CAST(DT_ITEM, _)}; /* every dtype, complex too */
+#undef DT_ITEM
   for (size_t k = 0; k < sizeof dts / sizeof dts[0]; k++) {
     const gpux_dtype dt = dts[k];
     if (!gt_dtype_available(dt)) continue;
     const int64_t n = 37;
     const size_t es = gpux_dtype_size(dt);
-    unsigned char h[37 * 8], got[37 * 8];
+    unsigned char h[37 * 16], got[37 * 16];
     gt_fill_random(h, dt, n, GT_DOM_ANY, 50 + k);
     gpux_array_t a = NULL, b = NULL;
     GT_OK(gpux_array_from_host(&a, gt_ctx, dt, 1, &n, h));
     DLManagedTensorVersioned *t = export_counted(a);
     GT_ASSERT(t->dl_tensor.dtype.bits == es * 8, "%s: bits", gt_dtype_str(dt));
+    const int cplx = dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128;
+    GT_ASSERT((t->dl_tensor.dtype.code == kDLComplex) == cplx, "%s: code %d", gt_dtype_str(dt),
+              (int)t->dl_tensor.dtype.code);
     GT_OK(gpux_array_from_dlpack(&b, gt_ctx, t));
     gpux_dtype got_dt;
     GT_OK(gpux_array_dtype(&got_dt, b));
@@ -205,6 +210,44 @@ static void test_import_host(void **state) {
 }
 
 /* A read-only device tensor is copied: the tensor goes back at once, writes stay apart */
+/* a versioned host tensor (kDLCPU) with no deleter: it lives on the caller's stack */
+static void dl_host(DLManagedTensorVersioned *m, void *data, uint8_t code, uint8_t bits,
+                    int ndim, int64_t *shape, int64_t *strides) {
+  memset(m, 0, sizeof *m);
+  m->version.major = DLPACK_MAJOR_VERSION;
+  m->version.minor = DLPACK_MINOR_VERSION;
+  m->dl_tensor.data = data;
+  m->dl_tensor.device.device_type = kDLCPU;
+  m->dl_tensor.ndim = ndim;
+  m->dl_tensor.dtype.code = code;
+  m->dl_tensor.dtype.bits = bits;
+  m->dl_tensor.dtype.lanes = 1;
+  m->dl_tensor.shape = shape;
+  m->dl_tensor.strides = strides;
+}
+
+/* a complex128 host tensor with transposed strides comes in as its values */
+static void test_import_host_complex(void **state) {
+  (void)state;
+  if (!gt_dtype_available(GPUX_COMPLEX128)) skip();
+  gpux_complex128 data[12], got[12];
+  int64_t shape[2] = {3, 4}, strides[2] = {1, 3}; /* the transpose of a 4 x 3 block */
+  for (int i = 0; i < 12; i++) data[i] = gpux_complex128_make(i * 1.5 - 4.0, -i * 0.25);
+  DLManagedTensorVersioned m;
+  dl_host(&m, data, kDLComplex, 128, 2, shape, strides);
+  gpux_array_t a = NULL;
+  GT_OK(gpux_array_from_dlpack(&a, gt_ctx, &m));
+  gpux_dtype dt;
+  GT_OK(gpux_array_dtype(&dt, a));
+  assert_int_equal(dt, GPUX_COMPLEX128);
+  GT_OK(gpux_array_read(a, got, sizeof got));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 4; j++)
+      GT_ASSERT(!memcmp(&got[i * 4 + j], &data[i + 3 * j], sizeof got[0]), "element (%d, %d)", i,
+                j);
+  gpux_array_release(a);
+}
+
 static void test_import_read_only(void **state) {
   (void)state;
   const int64_t n = 9;
@@ -248,16 +291,7 @@ static void test_import_broadcast(void **state) {
   gpux_array_release(a);
   /* the same from host memory */
   DLManagedTensorVersioned ht;
-  memset(&ht, 0, sizeof ht);
-  ht.version.major = DLPACK_MAJOR_VERSION;
-  ht.dl_tensor.data = h;
-  ht.dl_tensor.device.device_type = kDLCPU;
-  ht.dl_tensor.ndim = 2;
-  ht.dl_tensor.dtype.code = kDLFloat;
-  ht.dl_tensor.dtype.bits = 32;
-  ht.dl_tensor.dtype.lanes = 1;
-  ht.dl_tensor.shape = shape;
-  ht.dl_tensor.strides = strides;
+  dl_host(&ht, h, kDLFloat, 32, 2, shape, strides);
   GT_OK(gpux_array_from_dlpack(&b, gt_ctx, &ht));
   GT_OK(gpux_array_read(b, got, sizeof got));
   for (int i = 0; i < 15; i++) GT_ASSERT(got[i] == h[i % 5], "host broadcast [%d]", i);
@@ -303,7 +337,7 @@ static void test_import_errors(void **state) {
   t->dl_tensor.dtype.lanes = 2;
   GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_array_from_dlpack(&b, gt_ctx, t));
   t->dl_tensor = saved;
-  t->dl_tensor.dtype.code = 5; /* kDLComplex */
+  t->dl_tensor.dtype.code = kDLComplex; /* of 32 bits: no gpux dtype */
   GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_array_from_dlpack(&b, gt_ctx, t));
   t->dl_tensor = saved;
   t->dl_tensor.device.device_type = kDLVulkan;
@@ -344,7 +378,7 @@ int main(void) {
       cmocka_unit_test(test_round_trip),        cmocka_unit_test(test_dtypes),
       cmocka_unit_test(test_import_host),       cmocka_unit_test(test_import_read_only),
       cmocka_unit_test(test_empty_and_scalar),  cmocka_unit_test(test_import_errors),
-      cmocka_unit_test(test_import_broadcast),
+      cmocka_unit_test(test_import_broadcast),  cmocka_unit_test(test_import_host_complex),
   };
   int failed = gt_run("dlpack", tests, sizeof tests / sizeof tests[0]);
   gt_shutdown();

@@ -218,7 +218,7 @@ static void test_dtype_info(void **state) {
   assert_string_equal(gpux_dtype_name(GPUX_BFLOAT16), "bfloat16");
   assert_int_equal(gpux_dtype_size(GPUX_FLOAT16), 2);
   assert_int_equal(gpux_dtype_size(GPUX_BFLOAT16), 2);
-  assert_int_equal(GPUX_DTYPE_COUNT, 13);
+  assert_int_equal(GPUX_DTYPE_COUNT, 15);
   assert_null(gpux_dtype_name((gpux_dtype)GPUX_DTYPE_COUNT));
   /* the reference itself, on values known by heart */
   assert_int_equal(ref_half_from_f64(GPUX_FLOAT16, 1.0), 0x3c00);

@@ -117,8 +117,10 @@ static const char *const k_scan[] = {GPUX_SCAN_KINDS(SCAN_KIND)};
 #define DT_NAME(a, dt) #dt,
 static const char *const k_dt_all[] = {GPUX_DT_ALL(DT_NAME, _)};
 static const char *const k_dt_where[] = {GPUX_DT_WHERE(DT_NAME, _)};
-/* every array dtype (casts, fill, arange, linspace), the half dtypes included */
+/* every real array dtype (arange, linspace), the half dtypes included */
 static const char *const k_dt_storage[] = {GPUX_DT_STORAGE(DT_NAME, _)};
+/* every array dtype, complex included (casts, fill) */
+static const char *const k_dt_cast[] = {GPUX_DT_CAST(DT_NAME, _)};
 /* native GEMM kernels: GPUX_GEMM_DT in both sets, GPUX_GEMM_DT_HALF in the CUDA set only */
 #define GEMM_NAME(a, dt) GPUX_KN_GEMM(#dt),
 static const char *const k_gemm[] = {GPUX_GEMM_DT(GEMM_NAME, _)};
@@ -151,12 +153,16 @@ static strlist expected_names(int cuda) {
   size_t nst = sizeof k_dt_storage / sizeof k_dt_storage[0];
   for (size_t i = 0; i < nst; i++) {
     const char *dt = k_dt_storage[i];
-    snprintf(buf, sizeof buf, GPUX_KN_FILL("%s"), dt), sl_add(&l, buf);
     snprintf(buf, sizeof buf, GPUX_KN_ARANGE("%s"), dt), sl_add(&l, buf);
     snprintf(buf, sizeof buf, GPUX_KN_LINSPACE("%s"), dt), sl_add(&l, buf);
-    for (size_t j = 0; j < nst; j++) {
-      snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "c"), dt, k_dt_storage[j]), sl_add(&l, buf);
-      snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "n"), dt, k_dt_storage[j]), sl_add(&l, buf);
+  }
+  size_t nca = sizeof k_dt_cast / sizeof k_dt_cast[0];
+  for (size_t i = 0; i < nca; i++) {
+    const char *dt = k_dt_cast[i];
+    snprintf(buf, sizeof buf, GPUX_KN_FILL("%s"), dt), sl_add(&l, buf);
+    for (size_t j = 0; j < nca; j++) {
+      snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "c"), dt, k_dt_cast[j]), sl_add(&l, buf);
+      snprintf(buf, sizeof buf, GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "n"), dt, k_dt_cast[j]), sl_add(&l, buf);
     }
   }
   for (size_t i = 0; i < sizeof k_gemm / sizeof k_gemm[0]; i++) sl_add(&l, k_gemm[i]);
@@ -377,8 +383,11 @@ static void test_expected_set(void **state) {
   size_t nb = sizeof k_binary / sizeof k_binary[0], nu = sizeof k_unary / sizeof k_unary[0];
   size_t ndt = sizeof k_dt_all / sizeof k_dt_all[0];
   size_t nst = sizeof k_dt_storage / sizeof k_dt_storage[0];
+  size_t nca = sizeof k_dt_cast / sizeof k_dt_cast[0];
   assert_int_equal(ndt, 11); /* f32 f64, 8 integers, bool */
-  assert_int_equal(nst, GPUX_KDT_COUNT);
+  assert_int_equal(nst, 13); /* and the halves */
+  assert_int_equal(nca, GPUX_KDT_COUNT); /* and complex64, complex128 */
+  assert_int_equal(nca, 15);
   assert_int_equal(GPUX_KDT_f16, 6);
   assert_int_equal(GPUX_KDT_bf16, 7);
   size_t ngemm = sizeof k_gemm / sizeof k_gemm[0];
@@ -404,11 +413,12 @@ static void test_expected_set(void **state) {
   size_t nrand = sizeof k_random / sizeof k_random[0];
   assert_int_equal(nrand, 2 * 2 + 8 + 1);
   assert_int_equal(GPUX_RANDOM_KIND_COUNT, 4);
-  /* where x 13 dtypes x 2 layouts; fill, arange, linspace and casts (every pair, c and n)
-   * over the 13 storage dtypes; copies by size; native GEMM; random */
+  /* where x 13 dtypes x 2 layouts; arange and linspace over the 13 real dtypes; fill and
+   * casts (every pair, c and n) over all 15; copies by size (1, 2, 4, 8, 16); native GEMM;
+   * random */
   assert_int_equal(sizeof k_dt_where / sizeof k_dt_where[0], nst);
-  assert_int_equal(exp.n,
-                   nb + nu + nr + ns + 2 * nst + nst * (3 + 2 * nst) + 2 * 4 + ngemm + nrand);
+  assert_int_equal(exp.n, nb + nu + nr + ns + 2 * nst + 2 * nst + nca * (1 + 2 * nca) +
+                              2 * 5 + ngemm + nrand);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half + 1); /* + gpux_random_normal_f32_std */
   /* the OpenCL GPU form: vector column kernels of 4 kinds x f32 i32 + 3 float kinds */
   assert_int_equal(reduce_cv_count(), 4 * 2 + 3);

@@ -21,6 +21,8 @@
 #define U16 GPUX_UINT16
 #define U32 GPUX_UINT32
 #define U64 GPUX_UINT64
+#define C64 GPUX_COMPLEX64
+#define C128 GPUX_COMPLEX128
 
 /* np.result_type for the dtypes NumPy has (numpy 2.x), bfloat16 as ml_dtypes and PyTorch
  * promote it with the others (uint8 and bool fit; int32 and int64 do not, as with float16;
@@ -47,7 +49,15 @@ static const struct {
     {U16, I64, I64},  {U16, F16, F32},  {U16, BF16, F32}, {U16, F32, F32},  {U16, F64, F64},
     {U32, U32, U32},  {U32, U64, U64},  {U32, I32, I64},  {U32, I64, I64},  {U32, F16, F64},
     {U32, BF16, F64}, {U32, F32, F64},  {U32, F64, F64},  {U64, U64, U64},  {U64, I32, F64},
-    {U64, I64, F64},  {U64, F16, F64},  {U64, BF16, F64}, {U64, F32, F64},  {U64, F64, F64}};
+    {U64, I64, F64},  {U64, F16, F64},  {U64, BF16, F64}, {U64, F32, F64},  {U64, F64, F64},
+    /* complex (NumPy 2): complex64 holds what float32 holds, complex128 what float64 holds */
+    {C64, B8, C64},   {C64, U8, C64},   {C64, I8, C64},   {C64, I16, C64},  {C64, U16, C64},
+    {C64, I32, C128}, {C64, U32, C128}, {C64, I64, C128}, {C64, U64, C128}, {C64, F16, C64},
+    {C64, BF16, C64}, {C64, F32, C64},  {C64, F64, C128}, {C64, C64, C64},  {C64, C128, C128},
+    {C128, B8, C128}, {C128, U8, C128}, {C128, I8, C128}, {C128, I16, C128}, {C128, U16, C128},
+    {C128, I32, C128}, {C128, U32, C128}, {C128, I64, C128}, {C128, U64, C128},
+    {C128, F16, C128}, {C128, BF16, C128}, {C128, F32, C128}, {C128, F64, C128},
+    {C128, C128, C128}};
 
 static void test_result_type(void **state) {
   (void)state;
@@ -107,6 +117,18 @@ static void test_result_type_scalar(void **state) {
       {B8, GPUX_SCALAR_BOOL, 1, GPUX_SUCCESS, B8},
       {I64, GPUX_SCALAR_BOOL, 0, GPUX_SUCCESS, I64},
       {F32, GPUX_SCALAR_BOOL, 2, GPUX_ERROR_INVALID_ARGUMENT, F32},
+      /* complex arrays keep their dtype; complex scalars give the complex dtype of a float
+       * array's precision, complex128 with bool and integers */
+      {C64, GPUX_SCALAR_INT, 3, GPUX_SUCCESS, C64},
+      {C64, GPUX_SCALAR_FLOAT, 1e300, GPUX_SUCCESS, C64},
+      {C128, GPUX_SCALAR_BOOL, 1, GPUX_SUCCESS, C128},
+      {C64, GPUX_SCALAR_COMPLEX, 0, GPUX_SUCCESS, C64},
+      {F32, GPUX_SCALAR_COMPLEX, 0, GPUX_SUCCESS, C64},
+      {F16, GPUX_SCALAR_COMPLEX, 0, GPUX_SUCCESS, C64},
+      {BF16, GPUX_SCALAR_COMPLEX, 0, GPUX_SUCCESS, C64},
+      {F64, GPUX_SCALAR_COMPLEX, 0, GPUX_SUCCESS, C128},
+      {I8, GPUX_SCALAR_COMPLEX, 0, GPUX_SUCCESS, C128},
+      {B8, GPUX_SCALAR_COMPLEX, 0, GPUX_SUCCESS, C128},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     gpux_dtype got = (gpux_dtype)-1;

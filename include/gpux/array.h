@@ -23,7 +23,13 @@ typedef void (*gpux_deleter)(void *user_data);
  * elementwise ops float32 takes, reductions, scans and where (computed in float32, rounded
  * once to the dtype). Conversions to them round to nearest even (docs/semantics.md).
  * The integers INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64 take every op of
- * int32, with the same rules (wrapping arithmetic, floor division, x / 0 == 0). */
+ * int32, with the same rules (wrapping arithmetic, floor division, x / 0 == 0).
+ * COMPLEX64 and COMPLEX128 (8 and 16 bytes: re, im interleaved, float32 / float64 each, as
+ * C99 complex, cuComplex and NumPy; host data: gpux_complex64 / gpux_complex128) can for now
+ * be created (empty, zeros, ones, gpux_array_full_complex), uploaded, downloaded, viewed,
+ * copied, cast to and from every dtype (complex -> real takes the real part; -> bool is
+ * re != 0 || im != 0: docs/semantics.md) and exchanged through DLPack; every other op
+ * returns GPUX_ERROR_UNSUPPORTED_DTYPE for them. */
 typedef enum gpux_dtype {
   GPUX_FLOAT32 = 0,
   GPUX_FLOAT64 = 1,
@@ -37,9 +43,32 @@ typedef enum gpux_dtype {
   GPUX_INT16 = 9,
   GPUX_UINT16 = 10,
   GPUX_UINT32 = 11,
-  GPUX_UINT64 = 12
+  GPUX_UINT64 = 12,
+  GPUX_COMPLEX64 = 13,
+  GPUX_COMPLEX128 = 14
 } gpux_dtype;
-#define GPUX_DTYPE_COUNT 13
+#define GPUX_DTYPE_COUNT 15
+
+/* Host elements of the complex dtypes: the layout of C99's float _Complex / double _Complex
+ * and of cuFloatComplex / cuDoubleComplex. */
+typedef struct gpux_complex64 {
+  float re, im;
+} gpux_complex64;
+typedef struct gpux_complex128 {
+  double re, im;
+} gpux_complex128;
+static inline gpux_complex64 gpux_complex64_make(float re, float im) {
+  gpux_complex64 c;
+  c.re = re;
+  c.im = im;
+  return c;
+}
+static inline gpux_complex128 gpux_complex128_make(double re, double im) {
+  gpux_complex128 c;
+  c.re = re;
+  c.im = im;
+  return c;
+}
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,18 +81,23 @@ GPUX_API size_t gpux_dtype_size(gpux_dtype dt);       /* 0 if unknown */
  * operands of different dtypes are an error, and a scalar never changes an array's dtype.
  * These give NumPy 2's rules for those who want them: the dtype a binary op on a and b
  * promotes to (gpux_binary_promote runs it), e.g. uint8 and int32 -> int32, int32 and
- * float32 -> float64, float16 and bfloat16 -> float32. */
+ * float32 -> float64, float16 and bfloat16 -> float32; complex above float: complex64 and
+ * float64 (or int32, int64) -> complex128, int16 or float16 and complex64 -> complex64. */
 GPUX_API gpux_status gpux_result_type(gpux_dtype *out, gpux_dtype a, gpux_dtype b);
 /* The kind of a scalar written in the program (NEP 50's "Python scalars", which are weak). */
 typedef enum gpux_scalar_kind {
   GPUX_SCALAR_BOOL = 0,  /* value 0 or 1 */
   GPUX_SCALAR_INT = 1,   /* an integral value */
-  GPUX_SCALAR_FLOAT = 2
+  GPUX_SCALAR_FLOAT = 2,
+  GPUX_SCALAR_COMPLEX = 3 /* a complex value; value is not examined */
 } gpux_scalar_kind;
 /* The dtype of an op on an array of dtype a and a scalar (NEP 50): a bool scalar keeps a;
  * an integer scalar keeps a (GPUX_ERROR_INVALID_ARGUMENT when a cannot hold the value, e.g.
  * 300 with uint8), except bool, which gives int64; a float scalar keeps a float dtype and
- * gives float64 with bool and integer dtypes (an int32 array times 1.5 is float64). */
+ * gives float64 with bool and integer dtypes (an int32 array times 1.5 is float64); a
+ * complex scalar keeps a complex dtype, gives the complex dtype of a float dtype's precision
+ * (float16, bfloat16, float32 -> complex64; float64 -> complex128) and complex128 with bool
+ * and integer dtypes. */
 GPUX_API gpux_status gpux_result_type_scalar(gpux_dtype *out, gpux_dtype a,
                                              gpux_scalar_kind kind, double value);
 
@@ -76,11 +110,20 @@ GPUX_API gpux_status gpux_array_zeros(gpux_array_t *out, gpux_context_t ctx, gpu
                                       int ndim, const int64_t *shape);
 GPUX_API gpux_status gpux_array_ones(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                      int ndim, const int64_t *shape);
-/* value is converted to dt as gpux_array_cast converts float64 values. */
+/* value is converted to dt as gpux_array_cast converts float64 values (complex dtypes:
+ * (value, 0)). ones of a complex dtype is 1 + 0i. */
 GPUX_API gpux_status gpux_array_full(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                      int ndim, const int64_t *shape, double value);
+/* full with the complex value re + im i: each part converted to the component dtype as
+ * gpux_array_cast converts float64 to float32 / float64. For a real dtype im must be 0
+ * (GPUX_ERROR_INVALID_ARGUMENT otherwise: NumPy would drop it with a ComplexWarning) and
+ * re is converted as gpux_array_full converts value. */
+GPUX_API gpux_status gpux_array_full_complex(gpux_array_t *out, gpux_context_t ctx,
+                                             gpux_dtype dt, int ndim, const int64_t *shape,
+                                             double re, double im);
 /* 1-d [start, stop) by step, NumPy's length ceil((stop - start) / step); element i is
- * start + i * step computed in float64, then converted to dt. */
+ * start + i * step computed in float64, then converted to dt. Complex dtypes:
+ * GPUX_ERROR_UNSUPPORTED_DTYPE (arange, linspace: cast a real ramp instead). */
 GPUX_API gpux_status gpux_array_arange(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
                                        double start, double stop, double step);
 /* 1-d, n values from start to stop inclusive (n == 1 gives start); computed in float64. */
@@ -167,7 +210,10 @@ GPUX_API gpux_status gpux_array_transpose(gpux_array_t *out, gpux_array_t src);
  * zero and saturates at the target's range, NaN -> 0; int -> int wraps (two's complement);
  * anything -> bool is (x != 0) (NaN -> true); bool -> anything is 0 or 1; anything ->
  * float16/bfloat16 rounds the exact value once to nearest even (overflow -> inf, NaN stays
- * a quiet NaN); float16/bfloat16 -> integers go through float32 (exact). */
+ * a quiet NaN); float16/bfloat16 -> integers go through float32 (exact). Complex: a real
+ * value x becomes (x cast to the component dtype, +0.0); complex -> bool is re != 0 ||
+ * im != 0; complex -> another real dtype casts the real part (the imaginary part is dropped,
+ * as NumPy does with a ComplexWarning); complex64 <-> complex128 casts each part. */
 GPUX_API gpux_status gpux_array_cast(gpux_array_t *out, gpux_array_t src, gpux_dtype dt);
 GPUX_API gpux_status gpux_array_cast_into(gpux_array_t dst, gpux_array_t src);
 

@@ -33,8 +33,9 @@ GPUX_API gpux_status gpux_array_to_dlpack_legacy(DLManagedTensor **out, gpux_arr
  *   before this returns.
  * On failure the caller keeps the tensor (and calls its deleter), except for a versioned
  * tensor of another DLPack major version, which DLPack says the consumer must give back:
- * gpux calls its deleter and fails. dtypes: bool, uint8, int32, int64, float16, bfloat16,
- * float32, float64 with one lane (GPUX_ERROR_UNSUPPORTED_DTYPE otherwise); strides may be
+ * gpux calls its deleter and fails. dtypes: every gpux dtype (bool; int and uint of 8, 16,
+ * 32, 64 bits; float16, bfloat16, float32, float64; kDLComplex of 64 and 128 bits) with one
+ * lane (GPUX_ERROR_UNSUPPORTED_DTYPE otherwise); strides may be
  * NULL (row-major contiguous, as before DLPack 1.2). */
 GPUX_API gpux_status gpux_array_from_dlpack(gpux_array_t *out, gpux_context_t ctx,
                                             DLManagedTensorVersioned *tensor);

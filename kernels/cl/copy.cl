@@ -18,7 +18,7 @@
  *                           long n)
  *   gpux_cast_<from>_<to>_n(global TO *out, global const FROM *in, gpux_nd_params p)
  *   gpux_copy_n_<bytes>(global E *out, global const E *in, gpux_nd_params p)
- *       E = uchar, ushort, uint, ulong; one element per work-item
+ *       E = uchar, ushort, uint, ulong, ulong2; one element per work-item
  *   gpux_copy_t_<bytes>(global E *out, global const E *in, gpux_nd_params p)
  *       p with dims reordered by the host: 0 = the output's fast dim, 1 = tile_dim, 2.. batch;
  *       work-group (TILE, TILE_ROWS, 1), one per tile; global size
@@ -99,6 +99,32 @@
 #define GPUX_H2H_f16_bf16(x) gpux_f32_to_f16(gpux_bf16_to_f32(x))
 #define GPUX_H2H_bf16_bf16(x) (x)
 #define GPUX_H2H_bf16_f16(x) gpux_f32_to_bf16(gpux_f16_to_f32(x))
+
+/* ------------------------------------------------------------------ complex64 / complex128
+ * float2 / double2, (re, im) in .s0, .s1. From a real dtype: (the cast to the component dtype,
+ * +0.0); to bool: re != 0 || im != 0; to another real dtype: the real part, cast from the
+ * component dtype; between the complex dtypes: component by component (rules in
+ * gpux_kernels.h). The component casts are the class pair's own macros (GPUX_CVT itself
+ * cannot expand inside its own expansion). */
+#define GPUX_MKC(to, re) ((GPUX_T_##to)((re), (GPUX_CT_##to)0))
+#define GPUX_CVT_FC(from, to, x) GPUX_MKC(to, (GPUX_CT_##to)(x))
+#define GPUX_CVT_SC GPUX_CVT_FC
+#define GPUX_CVT_UC GPUX_CVT_FC
+#define GPUX_CVT_BC(from, to, x) GPUX_MKC(to, (GPUX_CT_##to)((x) != 0))
+#define GPUX_CVT_HC(from, to, x) GPUX_MKC(to, GPUX_FROMH_C_##to(from, x))
+#define GPUX_FROMH_C_c64(h, x) GPUX_FROMH_f32(h, x)
+#define GPUX_FROMH_C_c128(h, x) GPUX_FROMH_f64(h, x)
+#define GPUX_CVT_CF(from, to, x) GPUX_CVT_FF(from, to, (x).s0)
+#define GPUX_CVT_CS(from, to, x) GPUX_CVT_FS(from, to, (x).s0)
+#define GPUX_CVT_CU GPUX_CVT_CS
+#define GPUX_CVT_CB(from, to, x) ((uchar)((x).s0 != 0 || (x).s1 != 0))
+#define GPUX_CVT_CH(from, to, x) GPUX_TOH_##to##_##from((x).s0)
+#define GPUX_TOH_f16_c64(x) GPUX_TOH_f16_f32(x)
+#define GPUX_TOH_f16_c128(x) GPUX_TOH_f16_f64(x)
+#define GPUX_TOH_bf16_c64(x) GPUX_TOH_bf16_f32(x)
+#define GPUX_TOH_bf16_c128(x) GPUX_TOH_bf16_f64(x)
+#define GPUX_CVT_CC(from, to, x) \
+  ((GPUX_T_##to)((GPUX_CT_##to)(x).s0, (GPUX_CT_##to)(x).s1))
 /* arange / linspace: from gpux_real (double with fp64, else float) */
 #ifdef GPUX_HAVE_FP64
 #define GPUX_REAL_DT f64
@@ -114,7 +140,8 @@
 #define GPUX_CAST_KERNELS_(k, F, T, from, to)                                                 \
   __kernel void k##_c(__global T *out, long out_off, __global const F *in, long in_off,       \
                       long n) {                                                               \
-    GPUX_MAP_C1(T, GPUX_VEC(T), out, out_off, F, in, in_off, n, GPUX_CVT(from, to, x1))       \
+    GPUX_CAT3(GPUX_MAP_C1, GPUX_VK_##from, GPUX_VK_##to)(T, GPUX_VEC(T), out, out_off, F, in, \
+                                                        in_off, n, GPUX_CVT(from, to, x1))    \
   }                                                                                           \
   __kernel void k##_n(__global T *out, __global const F *in, gpux_nd_params p) {              \
     long i = (long)get_global_id(0);                                                          \
@@ -123,23 +150,41 @@
       out[GPUX_ND_OFF(p, 0)] = GPUX_CVT(from, to, in[GPUX_ND_OFF(p, 1)]);                     \
     }                                                                                         \
   }
-/* Every (from, to) pair of GPUX_DT_STORAGE. A macro cannot expand inside its own
+/* the contiguous body: vectors of GPUX_EPI unless an operand is complex (GPUX_MAP_C1S) */
+#define GPUX_VK_f32
+#define GPUX_VK_f64
+#define GPUX_VK_i32
+#define GPUX_VK_i64
+#define GPUX_VK_u8
+#define GPUX_VK_b8
+#define GPUX_VK_f16
+#define GPUX_VK_bf16
+#define GPUX_VK_i8
+#define GPUX_VK_i16
+#define GPUX_VK_u16
+#define GPUX_VK_u32
+#define GPUX_VK_u64
+#define GPUX_VK_c64 S
+#define GPUX_VK_c128 S
+#define GPUX_MAP_C1SS GPUX_MAP_C1S
+/* Every (from, to) pair of GPUX_DT_CAST. A macro cannot expand inside its own
  * expansion, so the inner list is deferred: GPUX_CAST_FROM leaves
  * "GPUX_DT_STORAGE_INDIRECT () (...)" behind, which the rescan of GPUX_EXPAND turns into the
  * inner list (the usual C99 idiom). */
 #define GPUX_EXPAND(x) x
 #define GPUX_EMPTY()
-#define GPUX_DT_STORAGE_INDIRECT() GPUX_DT_STORAGE
+#define GPUX_DT_CAST_INDIRECT() GPUX_DT_CAST
 #define GPUX_CAST_TO(from, to) GPUX_ON2_##to(GPUX_CAST_KERNELS, from, to)
-#define GPUX_CAST_FROM_(a_, from) GPUX_DT_STORAGE_INDIRECT GPUX_EMPTY()()(GPUX_CAST_TO, from)
+#define GPUX_CAST_FROM_(a_, from) GPUX_DT_CAST_INDIRECT GPUX_EMPTY()()(GPUX_CAST_TO, from)
 #define GPUX_CAST_FROM(a_, from) GPUX_KON_##from(GPUX_CAST_FROM_, a_, from)
-GPUX_EXPAND(GPUX_DT_STORAGE(GPUX_CAST_FROM, _))
+GPUX_EXPAND(GPUX_DT_CAST(GPUX_CAST_FROM, _))
 
 /* ------------------------------------------------------------------ copy_n, copy_t */
 #define GPUX_ELEM_1 uchar
 #define GPUX_ELEM_2 ushort
 #define GPUX_ELEM_4 uint
 #define GPUX_ELEM_8 ulong
+#define GPUX_ELEM_16 ulong2 /* complex128 */
 
 /* copy_t: one TILE x TILE tile per work-group of TILE x TILE_ROWS work-items; a 3-d
  * NDRange (tiles along D * TILE, tiles along L * TILE_ROWS, batch). The host reorders the
@@ -201,11 +246,15 @@ GPUX_ELEM_SIZES(GPUX_COPY_KERNELS)
 #endif
 
 /* ------------------------------------------------------------------ fill, arange, linspace */
-#define GPUX_FILL_KERNELS(a_, dt) GPUX_FILL_KERNELS_(dt, GPUX_T_##dt)
-#define GPUX_FILL_KERNELS_(dt, T)                                                           \
+#define GPUX_FILL_KERNEL(a_, dt) GPUX_FILL_KERNEL_(dt, GPUX_T_##dt)
+#define GPUX_FILL_KERNEL_(dt, T)                                                            \
   __kernel void gpux_fill_##dt(__global T *out, long out_off, T value, long n) {            \
-    GPUX_MAP_C0(T, GPUX_VEC(T), out, out_off, n, value)                                                  \
-  }                                                                                         \
+    GPUX_CAT(GPUX_MAP_C0, GPUX_VK_##dt)(T, GPUX_VEC(T), out, out_off, n, value)             \
+  }
+#define GPUX_FILL_DT(a_, dt) GPUX_KON_##dt(GPUX_FILL_KERNEL, a_, dt)
+GPUX_DT_CAST(GPUX_FILL_DT, _)
+#define GPUX_RAMP_KERNELS(a_, dt) GPUX_RAMP_KERNELS_(dt, GPUX_T_##dt)
+#define GPUX_RAMP_KERNELS_(dt, T)                                                           \
   __kernel void gpux_arange_##dt(__global T *out, long out_off, gpux_real start,            \
                                  gpux_real step, long n) {                                  \
     GPUX_MAP_C0(T, GPUX_VEC(T), out, out_off, n, GPUX_CVT_REAL(dt, start + (gpux_real)j * step))         \
@@ -215,5 +264,5 @@ GPUX_ELEM_SIZES(GPUX_COPY_KERNELS)
     GPUX_MAP_C0(T, GPUX_VEC(T), out, out_off, n,                                                         \
                 GPUX_CVT_REAL(dt, (j == n - 1 && j > 0) ? stop : start + (gpux_real)j * step))         \
   }
-#define GPUX_FILL_DT(a_, dt) GPUX_KON_##dt(GPUX_FILL_KERNELS, a_, dt)
-GPUX_DT_STORAGE(GPUX_FILL_DT, _)
+#define GPUX_RAMP_DT(a_, dt) GPUX_KON_##dt(GPUX_RAMP_KERNELS, a_, dt)
+GPUX_DT_STORAGE(GPUX_RAMP_DT, _)

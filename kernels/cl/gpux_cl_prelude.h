@@ -12,10 +12,14 @@
 typedef double gpux_real;
 #define GPUX_ON_f64(M, a, dt) M(a, dt)
 #define GPUX_ON2_f64(M, a, dt) M(a, dt)
+#define GPUX_ON_c128(M, a, dt) M(a, dt) /* complex128's components are float64 */
+#define GPUX_ON2_c128(M, a, dt) M(a, dt)
 #else
 typedef float gpux_real;
 #define GPUX_ON_f64(M, a, dt)
 #define GPUX_ON2_f64(M, a, dt)
+#define GPUX_ON_c128(M, a, dt)
+#define GPUX_ON2_c128(M, a, dt)
 #endif
 #define GPUX_ON_f32(M, a, dt) M(a, dt)
 #define GPUX_ON_i32(M, a, dt) M(a, dt)
@@ -29,6 +33,7 @@ typedef float gpux_real;
 #define GPUX_ON_u16(M, a, dt) M(a, dt)
 #define GPUX_ON_u32(M, a, dt) M(a, dt)
 #define GPUX_ON_u64(M, a, dt) M(a, dt)
+#define GPUX_ON_c64(M, a, dt) M(a, dt)
 /* Kernel generation goes through GPUX_KON_<dt>: GPUX_ON_<dt> when the program is built
  * whole or as dtype dt's part (GPUX_PART, gpux_kernels.h), else nothing. Helpers (types,
  * functions) keep GPUX_ON_<dt>: another part's kernels may use them. */
@@ -97,6 +102,16 @@ typedef float gpux_real;
 #else
 #define GPUX_KON_u64(M, a, dt)
 #endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_c64
+#define GPUX_KON_c64(M, a, dt) GPUX_ON_c64(M, a, dt)
+#else
+#define GPUX_KON_c64(M, a, dt)
+#endif
+#if !defined(GPUX_PART) || GPUX_PART == GPUX_KDT_c128
+#define GPUX_KON_c128(M, a, dt) GPUX_ON_c128(M, a, dt)
+#else
+#define GPUX_KON_c128(M, a, dt)
+#endif
 /* the kernels of no dtype (GPUX_PART_NONE) */
 #if !defined(GPUX_PART) || GPUX_PART == GPUX_PART_NONE
 #define GPUX_PART_HAS_NONE 1
@@ -114,6 +129,7 @@ typedef float gpux_real;
 #define GPUX_ON2_u16(M, a, dt) M(a, dt)
 #define GPUX_ON2_u32(M, a, dt) M(a, dt)
 #define GPUX_ON2_u64(M, a, dt) M(a, dt)
+#define GPUX_ON2_c64(M, a, dt) M(a, dt)
 
 #ifndef GPUX_ELEMS_PER_ITEM
 #define GPUX_ELEMS_PER_ITEM 1
@@ -156,6 +172,12 @@ typedef float gpux_real;
 #define GPUX_T_u16 ushort
 #define GPUX_T_u32 uint
 #define GPUX_T_u64 ulong
+/* complex: (re, im) as .x, .y of float2 / double2 (the layout of C99 complex, cuComplex and
+ * NumPy); GPUX_CT_<dt> the component type, GPUX_CDT_<dt> the component dtype */
+#define GPUX_T_c64 float2
+#define GPUX_T_c128 double2
+#define GPUX_CT_c64 float
+#define GPUX_CT_c128 double
 #define GPUX_HF_f16(x) as_float(gpux_f16_to_f32(x))
 #define GPUX_HF_bf16(x) as_float(gpux_bf16_to_f32(x))
 #define GPUX_FH_f16(x) gpux_f32_to_f16(as_uint(x))
@@ -184,6 +206,8 @@ typedef float gpux_real;
 #define GPUX_CLS_u16 U
 #define GPUX_CLS_u32 U
 #define GPUX_CLS_u64 U
+#define GPUX_CLS_c64 C
+#define GPUX_CLS_c128 C
 #define GPUX_BYCLS(prefix, dt) GPUX_CAT(prefix, GPUX_CLS_##dt)
 /* the integers' ranges */
 #define GPUX_MIN_i32 INT_MIN
@@ -294,7 +318,44 @@ typedef float gpux_real;
       (out)[(o0) + j_] = (EXPR);                                               \
     }                                                                          \
   }
+/* the same, for types with no vector of GPUX_EPI (complex: float2, double2) */
+#define GPUX_MAP_C0S GPUX_MAP_C0
+#define GPUX_MAP_C1S GPUX_MAP_C1
 #else
+/* the types with no vector of GPUX_EPI (complex: float2, double2): GPUX_EPI elements per
+ * work-item, one at a time */
+/* the last m_ <= GPUX_EPI elements from b_, one at a time (po_, p1_ set) */
+#define GPUX_MAP_REST0(po_, n, EXPR)                                                         \
+  {                                                                                        \
+    int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                           \
+    for (int k_ = 0; k_ < m_; ++k_) {                                                      \
+      long j = b_ + k_;                                                                    \
+      po_[k_] = (EXPR);                                                                    \
+    }                                                                                      \
+  }
+#define GPUX_MAP_REST1(po_, T1, p1_, n, EXPR)                                                \
+  {                                                                                        \
+    int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                           \
+    for (int k_ = 0; k_ < m_; ++k_) {                                                      \
+      T1 x1 = p1_[k_];                                                                     \
+      po_[k_] = (EXPR);                                                                    \
+    }                                                                                      \
+  }
+/* the types with no vector of GPUX_EPI (complex: float2, double2): GPUX_EPI elements per
+ * work-item, one at a time */
+#define GPUX_MAP_C0S(OT, OV, out, o0, n, EXPR)                                               \
+  {                                                                                        \
+    long b_ = (long)get_global_id(0) * GPUX_EPI;                                           \
+    __global OT *po_ = (out) + (o0) + b_;                                                  \
+    if (b_ < (n)) GPUX_MAP_REST0(po_, n, EXPR)                                             \
+  }
+#define GPUX_MAP_C1S(OT, OV, out, o0, T1, in1, o1, n, EXPR)                                  \
+  {                                                                                        \
+    long b_ = (long)get_global_id(0) * GPUX_EPI;                                           \
+    __global OT *po_ = (out) + (o0) + b_;                                                  \
+    __global const T1 *p1_ = (in1) + (o1) + b_;                                            \
+    if (b_ < (n)) GPUX_MAP_REST1(po_, T1, p1_, n, EXPR)                                    \
+  }
 #define GPUX_VEC(T) GPUX_CAT(T, GPUX_EPI)
 #define GPUX_MAP_C0(OT, OV, out, o0, n, EXPR)                                     \
   {                                                                         \
@@ -307,13 +368,7 @@ typedef float gpux_real;
         u0_.s[k_] = (EXPR);                                                 \
       }                                                                     \
       *(__global OV *)po_ = u0_.v;                                \
-    } else if (b_ < (n)) {                                                  \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                          \
-      for (int k_ = 0; k_ < m_; ++k_) {                                     \
-        long j = b_ + k_;                                                   \
-        po_[k_] = (EXPR);                                                   \
-      }                                                                     \
-    }                                                                       \
+    } else if (b_ < (n)) GPUX_MAP_REST0(po_, n, EXPR)                       \
   }
 /* N consecutive elements; one vector load/store per operand when the chunk is whole and
  * every offset is a multiple of N (buffers are allocated at least 128-byte aligned). */
@@ -333,13 +388,7 @@ typedef float gpux_real;
         u0_.s[k_] = (EXPR);                                                           \
       }                                                                               \
       *(__global OV *)po_ = u0_.v;                                          \
-    } else if (b_ < (n)) {                                                            \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                    \
-      for (int k_ = 0; k_ < m_; ++k_) {                                               \
-        T1 x1 = p1_[k_];                                                              \
-        po_[k_] = (EXPR);                                                             \
-      }                                                                               \
-    }                                                                                 \
+    } else if (b_ < (n)) GPUX_MAP_REST1(po_, T1, p1_, n, EXPR)                        \
   }
 #define GPUX_MAP_C2(OT, OV, out, o0, T1, in1, o1, T2, in2, o2, n, EXPR)                     \
   {                                                                                   \

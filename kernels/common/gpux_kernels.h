@@ -13,7 +13,8 @@
  *   gpux_where_<dt>_<layout>         layouts c, n; cond is bool
  *   gpux_cast_<from>_<to>_<layout>   layouts c, n
  *   gpux_fill_<dt>, gpux_arange_<dt>, gpux_linspace_<dt>   contiguous output
- *   gpux_copy_n_<bytes>              n-d strided copy by element size (1, 2, 4, 8)
+ *                                    (fill: GPUX_DT_CAST; arange, linspace: GPUX_DT_STORAGE)
+ *   gpux_copy_n_<bytes>              n-d strided copy by element size (1, 2, 4, 8, 16)
  *   gpux_copy_t_<bytes>              tiled copy for transposing layouts (tile_dim >= 0)
  *
  * Semantics every kernel set and the CPU reference (tests/ref) follow bit for bit where
@@ -49,6 +50,12 @@
  *     f16/bf16 -> integers: through float32 (exact), then the float -> int rule above;
  *     f16/bf16 -> bool: x != 0 (tested on the bits: -0.0 is false, NaN true);
  *     f16 <-> bf16: through float32 (one rounding); same dtype: a bit copy.
+ *   complex64 / complex128 (components float32 / float64):
+ *     real -> complex: (x converted as the cast to the component dtype converts it, +0.0);
+ *     complex -> bool: re != 0 || im != 0 (NaN is true, -0.0 false);
+ *     complex -> any other real dtype: the real part, converted as the cast from the
+ *       component dtype converts it (NumPy does this with a ComplexWarning);
+ *     complex64 <-> complex128: each component as float32 <-> float64; same dtype: a copy.
  */
 #ifndef GPUX_KERNELS_H
 #define GPUX_KERNELS_H
@@ -71,7 +78,11 @@
 #define GPUX_KDT_u16 10
 #define GPUX_KDT_u32 11
 #define GPUX_KDT_u64 12
-#define GPUX_KDT_COUNT 13
+/* complex dtypes (issue 23, first part): interleaved (re, im) of float32 / float64, 8 and 16
+ * bytes. For now they take only casts (every pair), copies, views and fill: GPUX_DT_CAST. */
+#define GPUX_KDT_c64 13
+#define GPUX_KDT_c128 14
+#define GPUX_KDT_COUNT 15
 /* Program parts: an OpenCL family whose kernels each belong to one dtype is built per part,
  * on the first use of that part, with -DGPUX_PART=<id> (a dtype id, or GPUX_PART_NONE for
  * kernels of no dtype: the copies by element size), so that a program using float32 only
@@ -81,8 +92,9 @@
 #define GPUX_PART_COUNT (GPUX_KDT_COUNT + 1)
 /* The facts of each dtype, written once: X(dt, element bytes, public name, kind, digits,
  * exponent bits), in id order. kind is NumPy's: 'b' bool, 'u' unsigned, 'i' signed, 'f'
- * float; digits the bits of value it holds exactly (integers: the width, less the sign bit;
- * floats: the significand's, with the implicit bit); exponent bits 0 for integers. Every
+ * float, 'c' complex; digits the bits of value it holds exactly (integers: the width, less
+ * the sign bit; floats: the significand's, with the implicit bit; complex: those of its
+ * component float); exponent bits 0 for integers. Every
  * size or name table of the core, the backends and the tests expands it, e.g.
  *   static const size_t size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
  * and type promotion (src/api/promote.c) reads kind, digits and exponent bits. */
@@ -99,16 +111,26 @@
   X(i16, 2, "int16", 'i', 15, 0)                                                             \
   X(u16, 2, "uint16", 'u', 16, 0)                                                            \
   X(u32, 4, "uint32", 'u', 32, 0)                                                            \
-  X(u64, 8, "uint64", 'u', 64, 0)
+  X(u64, 8, "uint64", 'u', 64, 0)                                                            \
+  X(c64, 8, "complex64", 'c', 24, 8)                                                         \
+  X(c128, 16, "complex128", 'c', 53, 11)
 #define GPUX_KDT_SIZE_INIT(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = bytes,
 #define GPUX_KDT_NAME_INIT(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = name,
 
 /* dtype lists: M(arg, dt) for each dt */
-/* every array dtype, in id order: casts (every (from, to) pair, layouts c and n), fill,
- * arange and linspace exist for these */
+/* every real array dtype, in id order: arange and linspace exist for these, and the ops
+ * that take every real dtype (where, eq ... ge, the logical ops, any / all / cnt) */
 #define GPUX_DT_STORAGE(M, a)                                                                \
   M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8) M(a, b8) M(a, f16) M(a, bf16) M(a, i8)    \
   M(a, i16) M(a, u16) M(a, u32) M(a, u64)
+/* the complex dtypes. They are not in GPUX_DT_STORAGE: where, comparisons, logical ops and
+ * any / all / cnt have no complex kernels yet (their rules for complex, e.g. eq / ne only,
+ * come with the complex arithmetic), and arange / linspace reject complex as the front end
+ * does. */
+#define GPUX_DT_COMPLEX(M, a) M(a, c64) M(a, c128)
+/* every array dtype, in id order: casts (every (from, to) pair, layouts c and n) and fill
+ * exist for these */
+#define GPUX_DT_CAST(M, a) GPUX_DT_STORAGE(M, a) GPUX_DT_COMPLEX(M, a)
 /* the half-precision storage dtypes */
 #define GPUX_DT_HALF(M, a) M(a, f16) M(a, bf16)
 #define GPUX_DT_FLOAT(M, a) M(a, f32) M(a, f64)
@@ -146,10 +168,14 @@
 #define GPUX_OWN_TYPE_u16(M, a, dt) M(a, dt)
 #define GPUX_OWN_TYPE_u32(M, a, dt) M(a, dt)
 #define GPUX_OWN_TYPE_u64(M, a, dt) M(a, dt)
-/* element sizes the copy kernels exist for, and the index of a size in that list */
-#define GPUX_ELEM_SIZES(M) M(1) M(2) M(4) M(8)
-#define GPUX_ELEM_SIZE_COUNT 4
-#define GPUX_ELEM_SIZE_INDEX(sz) ((sz) == 1 ? 0 : (sz) == 2 ? 1 : (sz) == 4 ? 2 : 3)
+#define GPUX_OWN_TYPE_c64(M, a, dt)
+#define GPUX_OWN_TYPE_c128(M, a, dt)
+/* element sizes the copy kernels exist for (16: complex128), and the index of a size in
+ * that list */
+#define GPUX_ELEM_SIZES(M) M(1) M(2) M(4) M(8) M(16)
+#define GPUX_ELEM_SIZE_COUNT 5
+#define GPUX_ELEM_SIZE_INDEX(sz) \
+  ((sz) == 1 ? 0 : (sz) == 2 ? 1 : (sz) == 4 ? 2 : (sz) == 8 ? 3 : 4)
 
 /* Kernel names, spelled once for the host code of both backends and the coverage test (the
  * kernel sets paste the same pieces, and tests/test_kernel_coverage.c compares). Each takes

@@ -6,9 +6,10 @@
  *   gpux_cast_<from>_<to>_n(T *out, const F *a, gpux_nd_params p)
  *   gpux_copy_n_<bytes>(void *out, const void *in, gpux_nd_params p)
  *   gpux_copy_t_<bytes>(void *out, const void *in, gpux_nd_params p)
- *   gpux_fill_<dt>(T *out, T value, long long n)
+ *   gpux_fill_<dt>(T *out, T value, long long n)         (GPUX_DT_CAST: complex too)
  *   gpux_arange_<dt>(T *out, double start, double step, long long n)
  *   gpux_linspace_<dt>(T *out, double start, double step, double stop, long long n)
+ *                                                         (arange, linspace: GPUX_DT_STORAGE)
  * Layout c pointers are already offset; n-d pointers are bases and p.offset[k] applies
  * (operand 0 out, 1 in). fill/arange/linspace: out already offset, contiguous. */
 #include "gpux_cuda.cuh"
@@ -51,9 +52,27 @@ template <class DF, class DT> __device__ __forceinline__ unsigned short to_half(
   }
 }
 
+template <class D> __device__ __forceinline__ typename D::T make_cplx(typename D::comp::T re,
+                                                                     typename D::comp::T im) {
+  typename D::T c;
+  c.x = re;
+  c.y = im;
+  return c;
+}
+
 /* every cast: the rules of gpux_kernels.h */
 template <class DF, class DT> __device__ __forceinline__ typename DT::T xcast(typename DF::T x) {
-  if constexpr (is_half<DF>::value && is_half<DT>::value) {
+  if constexpr (is_cplx<DF>::value && is_cplx<DT>::value) { /* component by component */
+    typedef typename DF::comp CF;
+    typedef typename DT::comp CT;
+    return make_cplx<DT>(xcast<CF, CT>(x.x), xcast<CF, CT>(x.y));
+  } else if constexpr (is_cplx<DT>::value) { /* (the cast to the component dtype, +0.0) */
+    return make_cplx<DT>(xcast<DF, typename DT::comp>(x), (typename DT::comp::T)0);
+  } else if constexpr (is_cplx<DF>::value) {
+    if constexpr (DT::kind == K_BOOL) /* NaN counts, -0.0 does not */
+      return (typename DT::T)(x.x != 0 || x.y != 0);
+    else return xcast<typename DF::comp, DT>(x.x); /* the real part */
+  } else if constexpr (is_half<DF>::value && is_half<DT>::value) {
     if constexpr (DF::kind == DT::kind) return x;
     else if constexpr (DT::kind == K_F16) return gpux_f32_to_f16(gpux_bf16_to_f32(x));
     else return gpux_f32_to_bf16(gpux_f16_to_f32(x));
@@ -107,6 +126,7 @@ template <> struct utype<1> { typedef unsigned char type; };
 template <> struct utype<2> { typedef unsigned short type; };
 template <> struct utype<4> { typedef unsigned int type; };
 template <> struct utype<8> { typedef unsigned long long type; };
+template <> struct utype<16> { typedef ulonglong2 type; }; /* complex128 */
 
 /* Tiled copy for transposing layouts. Dim td = p.tile_dim has stride 1 in the input
  * (operand 1); dim L = ndim - 1 is the output's last dim. A block (TILE x TILE_ROWS
@@ -197,7 +217,7 @@ template <class T> __device__ __forceinline__ void copy_t(T *out, const T *in,
 #define GPUX_CU_KERNEL extern "C" __global__ void __launch_bounds__(GPUX_CU_BLOCK)
 #define GPUX_CU_NULL ((const char *)0)
 
-/* ---- casts: every (from, to) pair of GPUX_DT_STORAGE --------------------------------- */
+/* ---- casts: every (from, to) pair of GPUX_DT_CAST ------------------------------------ */
 #define GPUX_CU_CAST_KERNELS(from, to)                                                  \
   GPUX_CU_KERNEL gpux_cast_##from##_##to##_c(GPUX_CU_T(to) *out,                        \
                                              const GPUX_CU_T(from) *a, long long n) {   \
@@ -212,11 +232,11 @@ template <class T> __device__ __forceinline__ void copy_t(T *out, const T *in,
   }
 /* The inner list is reached through a deferred name, so it expands after the outer one
  * has finished (a macro cannot expand inside its own expansion). */
-#define GPUX_CU_DT_STORAGE_INDIRECT() GPUX_DT_STORAGE
+#define GPUX_CU_DT_CAST_INDIRECT() GPUX_DT_CAST
 #define GPUX_CU_CAST_TO(from, to) GPUX_CU_CAST_KERNELS(from, to)
 #define GPUX_CU_CAST_FROM(unused, from)                                                 \
-  GPUX_CU_DT_STORAGE_INDIRECT GPUX_CU_EMPTY()()(GPUX_CU_CAST_TO, from)
-GPUX_CU_EXPAND(GPUX_DT_STORAGE(GPUX_CU_CAST_FROM, _))
+  GPUX_CU_DT_CAST_INDIRECT GPUX_CU_EMPTY()()(GPUX_CU_CAST_TO, from)
+GPUX_CU_EXPAND(GPUX_DT_CAST(GPUX_CU_CAST_FROM, _))
 
 /* ---- copies by element size ----------------------------------------------------------- */
 #define GPUX_CU_COPY_KERNELS(bytes)                                                     \
@@ -235,13 +255,21 @@ GPUX_CU_EXPAND(GPUX_DT_STORAGE(GPUX_CU_CAST_FROM, _))
 GPUX_ELEM_SIZES(GPUX_CU_COPY_KERNELS)
 
 /* ---- generators ----------------------------------------------------------------------- */
-#define GPUX_CU_GEN_KERNELS(unused, dt)                                                 \
+namespace gpux_cu {
+/* fill's value as stored (bool: 0 or 1) */
+template <class D> __device__ __forceinline__ typename D::T fill_value(typename D::T v) {
+  if constexpr (D::kind == K_BOOL) return (typename D::T)(v != 0);
+  else return v;
+}
+}  // namespace gpux_cu
+#define GPUX_CU_FILL_KERNEL(unused, dt)                                                 \
   GPUX_CU_KERNEL gpux_fill_##dt(GPUX_CU_T(dt) *out, GPUX_CU_T(dt) value, long long n) { \
-    const GPUX_CU_T(dt) v =                                                             \
-        GPUX_CU_D(dt)::kind == gpux_cu::K_BOOL ? (GPUX_CU_T(dt))(value != 0) : value;   \
+    const GPUX_CU_T(dt) v = gpux_cu::fill_value<GPUX_CU_D(dt)>(value);                  \
     gpux_cu::map_c<0, false>(gpux_cu::fill_f<GPUX_CU_T(dt)>{v}, out, GPUX_CU_NULL,      \
                              GPUX_CU_NULL, GPUX_CU_NULL, n);                            \
-  }                                                                                     \
+  }
+GPUX_DT_CAST(GPUX_CU_FILL_KERNEL, _)
+#define GPUX_CU_GEN_KERNELS(unused, dt)                                                 \
   GPUX_CU_KERNEL gpux_arange_##dt(GPUX_CU_T(dt) *out, double start, double step,        \
                                   long long n) {                                        \
     gpux_cu::map_c<0, false>(gpux_cu::arange_f<GPUX_CU_D(dt)>{start, step}, out,        \

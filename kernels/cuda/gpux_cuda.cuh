@@ -32,7 +32,7 @@ typedef long long i64;
 /* dtype tags: u8 and b8 share a C++ type but not their conversion rules, nor do uint16 and
  * the halves, float16 and bfloat16, which are unsigned short bit patterns
  * (kernels/common/gpux_half.h converts): whatever depends on the rules goes by the tag. */
-enum Kind { K_FLOAT = 0, K_SINT = 1, K_UINT = 2, K_BOOL = 3, K_F16 = 4, K_BF16 = 5 };
+enum Kind { K_FLOAT = 0, K_SINT = 1, K_UINT = 2, K_BOOL = 3, K_F16 = 4, K_BF16 = 5, K_CPLX = 6 };
 struct d_f32 { typedef float T; static constexpr int kind = K_FLOAT; };
 struct d_f64 { typedef double T; static constexpr int kind = K_FLOAT; };
 struct d_i32 { typedef int T; static constexpr int kind = K_SINT; };
@@ -46,7 +46,12 @@ struct d_i16 { typedef short T; static constexpr int kind = K_SINT; };
 struct d_u16 { typedef unsigned short T; static constexpr int kind = K_UINT; };
 struct d_u32 { typedef unsigned int T; static constexpr int kind = K_UINT; };
 struct d_u64 { typedef unsigned long long T; static constexpr int kind = K_UINT; };
+/* complex: (re, im) as .x, .y of float2 / double2 (cuComplex's layout); comp the component
+ * dtype's tag. For now only the copy family takes them (casts, fill, copies). */
+struct d_c64 { typedef float2 T; typedef d_f32 comp; static constexpr int kind = K_CPLX; };
+struct d_c128 { typedef double2 T; typedef d_f64 comp; static constexpr int kind = K_CPLX; };
 template <class D> struct is_half { static constexpr bool value = D::kind == K_F16 || D::kind == K_BF16; };
+template <class D> struct is_cplx { static constexpr bool value = D::kind == K_CPLX; };
 #define GPUX_CU_D(dt) gpux_cu::d_##dt
 #define GPUX_CU_T(dt) gpux_cu::d_##dt::T
 
@@ -171,6 +176,23 @@ template <> struct vio<unsigned char> {
   static __device__ __forceinline__ void st(unsigned char *p, const unsigned char *r) {
     *reinterpret_cast<uint4 *>(p) = make_uint4(pack(r), pack(r + 4), pack(r + 8), pack(r + 12));
   }
+};
+
+/* complex: two float2 per vector, one double2 */
+template <> struct vio<float2> {
+  static constexpr int N = 2;
+  static __device__ __forceinline__ void ld(float2 *r, const float2 *p) {
+    const float4 v = *reinterpret_cast<const float4 *>(p);
+    r[0] = make_float2(v.x, v.y); r[1] = make_float2(v.z, v.w);
+  }
+  static __device__ __forceinline__ void st(float2 *p, const float2 *r) {
+    *reinterpret_cast<float4 *>(p) = make_float4(r[0].x, r[0].y, r[1].x, r[1].y);
+  }
+};
+template <> struct vio<double2> {
+  static constexpr int N = 1;
+  static __device__ __forceinline__ void ld(double2 *r, const double2 *p) { r[0] = *p; }
+  static __device__ __forceinline__ void st(double2 *p, const double2 *r) { *p = r[0]; }
 };
 
 /* Chunks narrower than 16 bytes (the narrow operands of mixed-size kernels): an unsigned

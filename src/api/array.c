@@ -192,6 +192,8 @@ gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
     case GPUX_BOOL: s.b8 = v != 0.0; break;
     case GPUX_FLOAT16: s.f16 = gpux_f64_to_f16(f64_bits(v)); break;
     case GPUX_BFLOAT16: s.bf16 = gpux_f64_to_bf16(f64_bits(v)); break;
+    case GPUX_COMPLEX64: s.c64[0] = (float)v; s.c64[1] = 0.0f; break;
+    case GPUX_COMPLEX128: s.c128[0] = v; s.c128[1] = 0.0; break;
     default: break;
   }
   return s;
@@ -219,7 +221,8 @@ GPUX_API gpux_status gpux_array_empty(gpux_array_t *out, gpux_context_t ctx, gpu
   return gpux__array_new(out, ctx, dt, ndim, shape);
 }
 
-static gpux_status fill_contiguous(struct gpux_array *a, double value) {
+/* re + im i (im is 0 for real dtypes: the caller checked) */
+static gpux_status fill_contiguous(struct gpux_array *a, double re, double im) {
   if (a->size == 0) return GPUX_SUCCESS;
   GPUX__NEED(a->ctx, GPUX__Q_FILL, 0, a->dtype, -1);
   gpux__launch l;
@@ -227,21 +230,42 @@ static gpux_status fill_contiguous(struct gpux_array *a, double value) {
   l.n = a->size;
   struct gpux_stream *q = gpux__stream_cur(a->ctx);
   l.opnd[0] = gpux__operand_on(q, a);
-  l.scalar = gpux__scalar_from_double(value, a->dtype);
+  l.scalar = gpux__scalar_from_double(re, a->dtype);
+  if (a->dtype == GPUX_COMPLEX64) l.scalar.c64[1] = (float)im;
+  if (a->dtype == GPUX_COMPLEX128) l.scalar.c128[1] = im;
   return a->ctx->be->fill(q->q, &l);
 }
 
-GPUX_API gpux_status gpux_array_full(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
-                                     int ndim, const int64_t *shape, double value) {
-  GPUX__API_FN();
+static gpux_status full(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt, int ndim,
+                        const int64_t *shape, double re, double im) {
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
   GPUX__CHECK(gpux__array_new(out, ctx, dt, ndim, shape));
-  gpux_status s = fill_contiguous(*out, value);
+  gpux_status s = fill_contiguous(*out, re, im);
   if (s != GPUX_SUCCESS) {
     gpux_array_release(*out);
     *out = NULL;
   }
   return s;
+}
+
+GPUX_API gpux_status gpux_array_full(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
+                                     int ndim, const int64_t *shape, double value) {
+  GPUX__API_FN();
+  return full(out, ctx, dt, ndim, shape, value, 0.0);
+}
+
+GPUX_API gpux_status gpux_array_full_complex(gpux_array_t *out, gpux_context_t ctx,
+                                             gpux_dtype dt, int ndim, const int64_t *shape,
+                                             double re, double im) {
+  GPUX__API_FN();
+  if (out) *out = NULL;
+  if ((unsigned)dt < GPUX_DTYPE_COUNT && !gpux__dt_is_complex(dt) && im != 0.0) /* NaN too */
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "gpux_array_full_complex: the value %g%+gi has an imaginary part, "
+                           "which a %s array cannot hold (cast from a complex array to drop it)",
+                           re, im, gpux_dtype_name(dt));
+  return full(out, ctx, dt, ndim, shape, re, im);
 }
 
 GPUX_API gpux_status gpux_array_zeros(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt,
@@ -258,6 +282,12 @@ GPUX_API gpux_status gpux_array_ones(gpux_array_t *out, gpux_context_t ctx, gpux
 
 static gpux_status ramp(gpux_array_t *out, gpux_context_t ctx, gpux_dtype dt, int64_t n,
                         double start, double step, double stop, int is_linspace) {
+  GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
+  if (gpux__dt_is_complex(dt)) /* no complex ramps (GPUX_DT_STORAGE) */
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                           "%s: %s is not supported (cast a real ramp to it)",
+                           is_linspace ? "gpux_array_linspace" : "gpux_array_arange",
+                           gpux_dtype_name(dt));
   GPUX__CHECK(gpux__array_new(out, ctx, dt, 1, &n));
   if (n == 0) return GPUX_SUCCESS;
   gpux_status s = gpux__need(ctx, &(const gpux__query){GPUX__Q_FILL, 0, dt, -1});

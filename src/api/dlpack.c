@@ -26,6 +26,7 @@ static const struct {
     [GPUX_INT8] = {kDLInt, 8},        [GPUX_INT16] = {kDLInt, 16},
     [GPUX_UINT16] = {kDLUInt, 16},    [GPUX_UINT32] = {kDLUInt, 32},
     [GPUX_UINT64] = {kDLUInt, 64},
+    [GPUX_COMPLEX64] = {kDLComplex, 64}, [GPUX_COMPLEX128] = {kDLComplex, 128},
 };
 #define N_DL_DTYPES ((int)(sizeof k_dl_dtype / sizeof k_dl_dtype[0]))
 

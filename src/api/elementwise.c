@@ -12,6 +12,7 @@ static const char *const binary_names[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(N
 static const unsigned unary_support[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(SUPPORT)};
 static const unsigned char unary_result[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(RESULT)};
 static const char *const unary_names[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(NAME)};
+static const unsigned where_support = 0 GPUX_DT_WHERE(DT_BIT, _);
 #undef DT_BIT
 #undef SUPPORT
 #undef RESULT
@@ -20,7 +21,8 @@ static const char *const unary_names[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(NAME
 /* The public enums and the kernel lists must agree. */
 _Static_assert(GPUX_RIGHT_SHIFT + 1 == GPUX_BINARY_OP_COUNT, "binary op ids");
 _Static_assert(GPUX_POPCOUNT + 1 == GPUX_UNARY_OP_COUNT, "unary op ids");
-_Static_assert(GPUX_UINT64 + 1 == GPUX_KDT_COUNT && GPUX_DTYPE_COUNT == GPUX_KDT_COUNT &&
+_Static_assert(GPUX_COMPLEX128 + 1 == GPUX_KDT_COUNT && GPUX_DTYPE_COUNT == GPUX_KDT_COUNT &&
+                   GPUX_COMPLEX64 == GPUX_KDT_c64 && GPUX_COMPLEX128 == GPUX_KDT_c128 &&
                    GPUX_BOOL == GPUX_KDT_b8 && GPUX_UINT8 == GPUX_KDT_u8 &&
                    GPUX_FLOAT64 == GPUX_KDT_f64 && GPUX_INT64 == GPUX_KDT_i64 &&
                    GPUX_FLOAT16 == GPUX_KDT_f16 && GPUX_BFLOAT16 == GPUX_KDT_bf16 &&
@@ -272,6 +274,9 @@ static gpux_status check_where(gpux_array_t cond, gpux_array_t a, gpux_array_t b
   if (a->dtype != b->dtype)
     return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "gpux_where: a is %s, b is %s",
                            gpux_dtype_name(a->dtype), gpux_dtype_name(b->dtype));
+  if (!(where_support >> a->dtype & 1u)) /* complex: no where kernels yet */
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "gpux_where is not defined for %s",
+                           gpux_dtype_name(a->dtype));
   return GPUX_SUCCESS;
 }
 

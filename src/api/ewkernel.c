@@ -389,6 +389,10 @@ static gpux_status bind(const struct gpux_elementwise *ew, int nargs, const gpux
     const ew_param *prm = &ew->params[i];
     gpux_dtype dt = prm->ph >= 0 ? b->ph_dtype[prm->ph] : (gpux_dtype)prm->dtype;
     b->dtype[i] = dt;
+    if (gpux__dt_is_complex(dt)) /* the expression dialect has no complex type yet */
+      return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                             "%s: %s: %s is %s, which elementwise kernels do not take yet", fn,
+                             ew->name, prm->name, gpux_dtype_name(dt));
     if (args[i].kind == GPUX_ARG_ARRAY) {
       gpux_dtype got = args[i].v.array->dtype;
       if (got != dt) {

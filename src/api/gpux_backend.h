@@ -17,7 +17,9 @@
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
 
-#define GPUX_BACKEND_ABI_VERSION 8u
+/* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
+ * after it */
+#define GPUX_BACKEND_ABI_VERSION 9u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -65,6 +67,8 @@ typedef union gpux__scalar {
   uint16_t u16;
   uint32_t u32;
   uint64_t u64;
+  float c64[2];  /* complex64: re, im */
+  double c128[2]; /* complex128: re, im */
 } gpux__scalar;
 
 /* One operand: a buffer from mem_alloc plus an offset in elements. */

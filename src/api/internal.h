@@ -216,6 +216,10 @@ typedef struct gpux__dtinfo {
   int bytes, digits, exp;
 } gpux__dtinfo;
 extern const gpux__dtinfo gpux__dt_info[GPUX_DTYPE_COUNT];
+/* complex64 or complex128 (any value of dt: unknown ones are not) */
+static inline int gpux__dt_is_complex(gpux_dtype dt) {
+  return (unsigned)dt < GPUX_DTYPE_COUNT && gpux__dt_info[dt].kind == 'c';
+}
 static inline int gpux__dt_is_int(gpux_dtype dt) {
   return gpux__dt_info[dt].kind == 'i' || gpux__dt_info[dt].kind == 'u';
 }

@@ -741,6 +741,10 @@ GPUX_API gpux_status gpux_kernel_set_arg(gpux_kernel_t k, int index, const gpux_
       if (sz == 0)
         return SET_ERROR(GPUX_ERROR_INVALID_DTYPE, "%s(%s, %d): unknown scalar dtype %d", fn,
                          kname(k), index, (int)arg->dtype);
+      if (gpux__dt_is_complex(arg->dtype)) /* gpux_arg holds no complex value */
+        return SET_ERROR(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s(%s, %d): %s scalars are not kernel "
+                         "arguments yet (pass the parts as two float scalars)", fn, kname(k),
+                         index, dt_name(arg->dtype));
       if (p && p->kind != GPUX_ARG_SCALAR)
         return SET_ERROR(GPUX_ERROR_INVALID_ARGUMENT, "%s(%s, %d): parameter `%s` takes %s, got "
                          "a %s scalar", fn, kname(k), index, p->text,

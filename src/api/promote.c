@@ -2,19 +2,25 @@
  * from each dtype's kind and value range (the dtype record, gpux_kernels.h) rather than a
  * table, so that a new dtype promotes by its facts alone.
  *
- *   category: bool < integer < float. The result has the higher category of the two.
+ *   category: bool < integer < float < complex. The result has the higher category of the
+ *   two.
  *   A dtype holds another when every value of the other is one of its values: bool is held
  *   by all; an integer by an integer of its signedness or a signed one with as many digits
  *   (a signed one never by an unsigned one); a bool or integer by a float whose significand
- *   has the integer's digits; a float by a float with as many significand and exponent bits.
+ *   has the integer's digits; a float by a float with as many significand and exponent bits;
+ *   a complex dtype holds what its component float holds, and a complex of a component that
+ *   holds the other's; nothing real holds a complex.
  *   If one operand holds the other, it is the result; else the smallest dtype of the result's
- *   category that holds both; else float64 (NumPy: int64 with a float that cannot hold it,
- *   and, once gpux has them, uint64 with a signed integer).
+ *   category that holds both; else float64, or complex128 in the complex category (NumPy:
+ *   int64 with a float that cannot hold it, uint64 with a signed integer; complex64 with
+ *   int64 or uint64).
  *
  * Python scalars are weak (NEP 50): an integer scalar takes the array's dtype (an error when
  * the dtype cannot hold it), except with bool arrays, where it gives int64; a float scalar
- * takes a float array's dtype and gives float64 with bool and integer arrays; a bool scalar
- * takes the array's dtype. */
+ * takes a float array's dtype and gives float64 with bool and integer arrays; a complex
+ * scalar takes a complex array's dtype, gives the complex dtype that holds a float array's
+ * dtype (complex64 for float16, bfloat16, float32), else complex128; a bool scalar takes the
+ * array's dtype. */
 #include <math.h>
 #include <string.h>
 #include "internal.h"
@@ -24,7 +30,8 @@ const gpux__dtinfo gpux__dt_info[GPUX_DTYPE_COUNT] = {GPUX_DTYPES(INFO)};
 #undef INFO
 
 static int category(gpux_dtype d) {
-  return gpux__dt_info[d].kind == 'b' ? 0 : gpux__dt_info[d].kind == 'f' ? 2 : 1;
+  const char k = gpux__dt_info[d].kind;
+  return k == 'b' ? 0 : k == 'f' ? 2 : k == 'c' ? 3 : 1;
 }
 
 /* every value of x is one of h's */
@@ -35,9 +42,13 @@ static int holds(gpux_dtype h, gpux_dtype x) {
   case 'b': return 0;
   case 'u': return X->kind == 'u' && H->digits >= X->digits;
   case 'i': return (X->kind == 'u' || X->kind == 'i') && H->digits >= X->digits;
-  default: /* 'f' */
+  case 'f':
+    if (X->kind == 'c') return 0;
     if (X->kind == 'f') return H->digits >= X->digits && H->exp >= X->exp;
     return H->digits >= X->digits; /* integers: every float's range covers its digits */
+  default: /* 'c': its component's values, of a real or complex x */
+    if (X->kind == 'f' || X->kind == 'c') return H->digits >= X->digits && H->exp >= X->exp;
+    return H->digits >= X->digits;
   }
 }
 
@@ -50,7 +61,8 @@ static gpux_dtype promote(gpux_dtype a, gpux_dtype b) {
     if (category((gpux_dtype)d) == cat && holds((gpux_dtype)d, a) && holds((gpux_dtype)d, b) &&
         (best < 0 || gpux__dt_info[d].bytes < gpux__dt_info[best].bytes))
       best = d;
-  return best >= 0 ? (gpux_dtype)best : GPUX_FLOAT64;
+  if (best >= 0) return (gpux_dtype)best;
+  return cat == 3 ? GPUX_COMPLEX128 : GPUX_FLOAT64;
 }
 
 GPUX_API gpux_status gpux_result_type(gpux_dtype *out, gpux_dtype a, gpux_dtype b) {
@@ -89,7 +101,12 @@ GPUX_API gpux_status gpux_result_type_scalar(gpux_dtype *out, gpux_dtype a,
     return GPUX_SUCCESS;
   }
   case GPUX_SCALAR_FLOAT:
-    *out = gpux__dt_info[a].kind == 'f' ? a : GPUX_FLOAT64;
+    *out = gpux__dt_info[a].kind == 'f' || gpux__dt_info[a].kind == 'c' ? a : GPUX_FLOAT64;
+    return GPUX_SUCCESS;
+  case GPUX_SCALAR_COMPLEX:
+    *out = gpux__dt_info[a].kind == 'c'   ? a
+           : gpux__dt_info[a].kind == 'f' ? promote(a, GPUX_COMPLEX64)
+                                          : GPUX_COMPLEX128;
     return GPUX_SUCCESS;
   default:
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%d is not a scalar kind", (int)kind);

@@ -107,6 +107,9 @@ static gpux_status result_dtype(gpux_dtype *out, gpux_reduce_op op, gpux_dtype d
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown reduction op %d", (int)op);
   GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
   const op_info *oi = &op_table[op];
+  if (gpux__dt_is_complex(dt)) /* no complex reductions yet (nor complex any / all) */
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s yet",
+                           oi->name, gpux_dtype_name(dt));
   if (oi->float_math) {
     if (dt == GPUX_BOOL)
       return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for bool (cast first)",

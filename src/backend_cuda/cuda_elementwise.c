@@ -27,7 +27,7 @@
 /* ---- names, from the lists of gpux_kernels.h ------------------------------------------ */
 #define GPUX_CUDA_DT_NAME(unused, dt) [GPUX_KDT_##dt] = #dt,
 static const char *const gpux_cuda_dt_names[GPUX_KDT_COUNT] = {
-    GPUX_DT_STORAGE(GPUX_CUDA_DT_NAME, _)};
+    GPUX_DT_CAST(GPUX_CUDA_DT_NAME, _)};
 #undef GPUX_CUDA_DT_NAME
 
 #define GPUX_CUDA_BOP_ID(op, id, dts, res) GPUX_CUDA_BOP_##op = id,

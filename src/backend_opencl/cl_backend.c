@@ -776,6 +776,11 @@ static gpux_status be_supports(gpux__bctx *b, const gpux__query *q, char *why, s
     snprintf(why, len, "float64 needs cl_khr_fp64, which this device lacks");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
+  /* complex128's kernels (fill too: double2) compute in float64 */
+  if (!b->dev->fp64 && (q->dtype == GPUX_KDT_c128 || q->dtype2 == GPUX_KDT_c128)) {
+    snprintf(why, len, "complex128 needs cl_khr_fp64, which this device lacks");
+    return GPUX_ERROR_UNSUPPORTED_DTYPE;
+  }
   /* timing events need profiling; streams (GPUX__Q_STREAMS) only ordering events, which
    * every queue has */
   if (q->family == GPUX__Q_EVENTS && !b->profiling) {

@@ -21,6 +21,7 @@ typedef struct opdesc {
 static const opdesc binary_ops[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(OP_DESC)};
 static const opdesc unary_ops[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(OP_DESC)};
 static const unsigned where_dtypes = 0u GPUX_DT_WHERE(DT_BIT, _);
+static const unsigned ramp_dtypes = 0u GPUX_DT_STORAGE(DT_BIT, _); /* arange, linspace */
 #define ELEM_SIZE(sz) sz,
 static const int copy_sizes[GPUX_CL_NSIZES] = {GPUX_ELEM_SIZES(ELEM_SIZE)};
 static const char layout_char[3] = {[GPUX_LAYOUT_C] = 'c', [GPUX_LAYOUT_S] = 's',
@@ -74,6 +75,7 @@ static gpux_status resolve_copy(gpux__bctx *b, cl_program p, int part) {
                           GPUX_KN_LAYOUT(GPUX_KN_CAST("%s", "%s"), "%c"), gpux_cl_dt_name[dt],
                           gpux_cl_dt_name[to], layout_char[l]));
   TRY(gpux_cl_resolve(b, p, &b->fill[dt], IS_F64(dt), GPUX_KN_FILL("%s"), gpux_cl_dt_name[dt]));
+  if (!(ramp_dtypes & (1u << dt))) return GPUX_SUCCESS; /* complex: no arange, linspace */
   TRY(gpux_cl_resolve(b, p, &b->arange[dt], IS_F64(dt), GPUX_KN_ARANGE("%s"),
                       gpux_cl_dt_name[dt]));
   TRY(gpux_cl_resolve(b, p, &b->linspace[dt], IS_F64(dt), GPUX_KN_LINSPACE("%s"),

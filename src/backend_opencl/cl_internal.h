@@ -177,7 +177,7 @@ GPUX__KERNEL_FAMILIES(GPUX_CL_FAM_DECL)
 extern const char *const gpux_cl_dt_name[GPUX_KDT_COUNT]; /* "f32", ... */
 extern const size_t gpux_cl_dt_size[GPUX_KDT_COUNT];      /* bytes */
 extern const char gpux_cl_dt_kind[GPUX_KDT_COUNT];        /* 'b', 'u', 'i' or 'f' */
-#define GPUX_CL_IS_F64(dt) ((dt) == GPUX_KDT_f64)
+#define GPUX_CL_IS_F64(dt) ((dt) == GPUX_KDT_f64 || (dt) == GPUX_KDT_c128) /* float64 inside */
 /* builds part `part` of f (0 when f is not split), once */
 gpux_status gpux_cl_build_family(gpux__bctx *b, const gpux_cl_family *f, int part);
 /* its kernels (f->release) and its programs */

@@ -13,7 +13,7 @@
 
 /* from the records of gpux_kernels.h */
 #define DT_NAME(a, dt) [GPUX_KDT_##dt] = #dt,
-const char *const gpux_cl_dt_name[GPUX_KDT_COUNT] = {GPUX_DT_STORAGE(DT_NAME, _)};
+const char *const gpux_cl_dt_name[GPUX_KDT_COUNT] = {GPUX_DT_CAST(DT_NAME, _)};
 const size_t gpux_cl_dt_size[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_SIZE_INIT)};
 #define DT_KIND(dt, bytes, name, kind, digits, exp) [GPUX_KDT_##dt] = kind,
 const char gpux_cl_dt_kind[GPUX_KDT_COUNT] = {GPUX_DTYPES(DT_KIND)};

@@ -92,7 +92,9 @@ void gt_shutdown(void) {
   gt_ctx = NULL;
 }
 
-int gt_dtype_available(gpux_dtype dt) { return dt != GPUX_FLOAT64 || gt_info.fp64; }
+int gt_dtype_available(gpux_dtype dt) {
+  return (dt != GPUX_FLOAT64 && dt != GPUX_COMPLEX128) || gt_info.fp64;
+}
 
 /* names for messages, from the records of kernels/common/gpux_kernels.h */
 const char *gt_dtype_str(gpux_dtype dt) {
@@ -302,7 +304,16 @@ static int64_t rand_int(gt_rng *r, gpux_dtype dt, gt_domain dom) {
   }
 }
 
+/* the component dtype of a complex dtype (float32, float64); dt itself otherwise */
+static gpux_dtype comp_dtype(gpux_dtype dt) {
+  return dt == GPUX_COMPLEX64 ? GPUX_FLOAT32 : dt == GPUX_COMPLEX128 ? GPUX_FLOAT64 : dt;
+}
+
 void gt_fill_random(void *buf, gpux_dtype dt, int64_t n, gt_domain dom, uint64_t seed) {
+  if (comp_dtype(dt) != dt) { /* complex: both parts from the component's domain */
+    gt_fill_random(buf, comp_dtype(dt), 2 * n, dom, seed);
+    return;
+  }
   gt_rng r;
   gt_rng_seed(&r, seed);
   for (int64_t i = 0; i < n; i++) {
@@ -376,6 +387,19 @@ gt_domain gt_unary_domain(gpux_unary_op op, gpux_dtype dt) {
 }
 
 int64_t gt_special_values(void *buf, gpux_dtype dt, int64_t cap) {
+  if (comp_dtype(dt) != dt) { /* complex: the component's specials, paired two ways */
+    const gpux_dtype c = comp_dtype(dt);
+    const size_t cs = ref_dtype_size(c);
+    unsigned char sv[32 * 8];
+    const int64_t ns = gt_special_values(sv, c, 32);
+    const int64_t n = cap < 2 * ns ? cap : 2 * ns;
+    for (int64_t i = 0; i < n; i++) {
+      const int64_t re = i % ns, im = i < ns ? (i * 5 + 3) % ns : i % ns;
+      memcpy((unsigned char *)buf + (size_t)i * 2 * cs, sv + (size_t)re * cs, cs);
+      memcpy((unsigned char *)buf + (size_t)i * 2 * cs + cs, sv + (size_t)im * cs, cs);
+    }
+    return n;
+  }
   ref_value v[32];
   int64_t n = 0;
   if (ref_dtype_is_float(dt)) {
@@ -793,6 +817,13 @@ double gt_scan_tol(gpux_scan_op op, gpux_dtype rdt, int64_t pos, double want, do
 }
 
 static void fmt_bits(char *buf, size_t cap, gpux_dtype dt, const void *p, int64_t i) {
+  if (comp_dtype(dt) != dt) { /* complex: (re, im) */
+    char re[96], im[96];
+    fmt_bits(re, sizeof re, comp_dtype(dt), p, 2 * i);
+    fmt_bits(im, sizeof im, comp_dtype(dt), p, 2 * i + 1);
+    snprintf(buf, cap, "(%.44s, %.44s)", re, im); /* the bits fit in 44 */
+    return;
+  }
   char v[48];
   fmt_value(v, sizeof v, dt, p, i);
   if (dt == GPUX_FLOAT32) {

@@ -133,11 +133,34 @@ double ref_half_to_f64(gpux_dtype hdt, uint16_t h) {
   return (double)f;
 }
 
+/* the component dtype of a complex dtype (float32, float64), else dt itself */
+static gpux_dtype comp_of(gpux_dtype dt) {
+  return dt == GPUX_COMPLEX64 ? GPUX_FLOAT32 : dt == GPUX_COMPLEX128 ? GPUX_FLOAT64 : dt;
+}
+
 void ref_cast_bits(gpux_dtype from, gpux_dtype to, int64_t n, const void *src, void *dst) {
-  const size_t es = ref_dtype_size(to);
+  const size_t es = ref_dtype_size(to), fs = ref_dtype_size(from);
   for (int64_t i = 0; i < n; i++) {
     unsigned char *d = (unsigned char *)dst + (size_t)i * es;
-    if (ref_dtype_is_half(from)) {
+    const unsigned char *s = (const unsigned char *)src + (size_t)i * fs;
+    if (comp_of(from) != from || comp_of(to) != to) {
+      /* complex (docs/semantics.md): real x -> (x cast to the component, +0.0); complex ->
+       * bool: re != 0 || im != 0; -> another real dtype: the real part, cast from the
+       * component; complex -> complex: each part */
+      const gpux_dtype cf = comp_of(from), ct = comp_of(to);
+      const size_t cfs = ref_dtype_size(cf), cts = ref_dtype_size(ct);
+      if (cf != from && ct != to) {
+        ref_cast_bits(cf, ct, 2, s, d);
+      } else if (ct != to) {
+        ref_cast_bits(from, ct, 1, s, d);
+        memset(d + cts, 0, cts); /* +0.0 */
+      } else if (to == GPUX_BOOL) {
+        ref_value re = ref_load(cf, s, 0), im = ref_load(cf, s + cfs, 0);
+        *d = re.f != 0 || im.f != 0;
+      } else {
+        ref_cast_bits(cf, to, 1, s, d);
+      }
+    } else if (ref_dtype_is_half(from)) {
       const uint16_t h = ((const uint16_t *)src)[i];
       if (to == from) {
         memcpy(d, &h, 2);
