@@ -322,8 +322,6 @@ typedef float gpux_real;
 #define GPUX_MAP_C0S GPUX_MAP_C0
 #define GPUX_MAP_C1S GPUX_MAP_C1
 #else
-/* the types with no vector of GPUX_EPI (complex: float2, double2): GPUX_EPI elements per
- * work-item, one at a time */
 /* the last m_ <= GPUX_EPI elements from b_, one at a time (po_, p1_ set) */
 #define GPUX_MAP_REST0(po_, n, EXPR)                                                         \
   {                                                                                        \

@@ -170,6 +170,10 @@ static uint64_t f64_bits(double v) {
 }
 
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
+  return gpux__scalar_from_parts(v, 0.0, dt);
+}
+
+gpux__scalar gpux__scalar_from_parts(double v, double im, gpux_dtype dt) {
   gpux__scalar s;
   memset(&s, 0, sizeof s);
   if (gpux__dt_is_int(dt)) { /* the float -> int cast: truncate, saturate, NaN -> 0 */
@@ -192,8 +196,8 @@ gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt) {
     case GPUX_BOOL: s.b8 = v != 0.0; break;
     case GPUX_FLOAT16: s.f16 = gpux_f64_to_f16(f64_bits(v)); break;
     case GPUX_BFLOAT16: s.bf16 = gpux_f64_to_bf16(f64_bits(v)); break;
-    case GPUX_COMPLEX64: s.c64[0] = (float)v; s.c64[1] = 0.0f; break;
-    case GPUX_COMPLEX128: s.c128[0] = v; s.c128[1] = 0.0; break;
+    case GPUX_COMPLEX64: s.c64[0] = (float)v; s.c64[1] = (float)im; break;
+    case GPUX_COMPLEX128: s.c128[0] = v; s.c128[1] = im; break;
     default: break;
   }
   return s;
@@ -230,9 +234,7 @@ static gpux_status fill_contiguous(struct gpux_array *a, double re, double im) {
   l.n = a->size;
   struct gpux_stream *q = gpux__stream_cur(a->ctx);
   l.opnd[0] = gpux__operand_on(q, a);
-  l.scalar = gpux__scalar_from_double(re, a->dtype);
-  if (a->dtype == GPUX_COMPLEX64) l.scalar.c64[1] = (float)im;
-  if (a->dtype == GPUX_COMPLEX128) l.scalar.c128[1] = im;
+  l.scalar = gpux__scalar_from_parts(re, im, a->dtype);
   return a->ctx->be->fill(q->q, &l);
 }
 

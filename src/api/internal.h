@@ -292,6 +292,9 @@ gpux_status gpux__array_wrap_native(struct gpux_array **out, struct gpux_context
 gpux_status gpux__array_view(struct gpux_array **out, const struct gpux_array *a);
 /* Converts a float64 value to dtype dt with the documented cast rules. */
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt);
+/* The same for re + im i: complex dtypes take im as their imaginary part, the real dtypes
+ * ignore it. */
+gpux__scalar gpux__scalar_from_parts(double re, double im, gpux_dtype dt);
 /* The scalar operand of an operation on dtype dt: integer and bool dtypes take only values
  * they hold exactly (GPUX_ERROR_INVALID_ARGUMENT otherwise: no silent change of value);
  * float dtypes round as casts do. */
