@@ -29,7 +29,7 @@ log "sanitizers"
 CS=/usr/local/cuda/bin/compute-sanitizer
 GPUX_BACKEND=cuda t 240 memcheck-complex.log $CS --tool memcheck --error-exitcode 9 "$B/bin/test_complex" &
 GPUX_BACKEND=cuda t 240 memcheck-array.log $CS --tool memcheck --error-exitcode 9 "$B/bin/test_array" &
-GPUX_BACKEND=cuda GPUX_TEST_BIG=4099 GPUX_TEST_FILTER='*int*' t 240 racecheck-gemm-int.log \
+GPUX_BACKEND=cuda GPUX_TEST_BIG=65537 GPUX_TEST_FILTER='*int*' t 240 racecheck-gemm-int.log \
   $CS --tool racecheck --error-exitcode 9 "$B/bin/test_gemm" &
 wait
 log "bench"
