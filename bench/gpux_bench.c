@@ -67,8 +67,9 @@
  *
  * --dtype: any dtype gpux names, for the arrays of the ops above (gemm, hostcost, sumscalar
  * and overlap have their own). Inputs: floats in [-4, 4) rounded to the dtype (float16 and
- * bfloat16 to nearest even), integers a hash's low bits in the dtype's width, bool 0 or 1.
- * Checks: the dtype's arithmetic (integers wrap; the halves' add is float32's sum of the
+ * bfloat16 to nearest even), integers a hash's low bits in the dtype's width, bool 0 or 1,
+ * complex (re, im) two such floats of the component dtype, each checked on its own (add, copy
+ * and sums componentwise; exp within a few ulps of e^re). Checks: the dtype's arithmetic (integers wrap; the halves' add is float32's sum of the
  * stored values, rounded once to the dtype, exact as gpux computes it; their exp within one
  * ulp); sums within the error bound of the result dtype (gpux_reduce_result_dtype; a half
  * result: float32 accumulation, then 2 of its ulps). An op gpux does not define for the dtype
@@ -197,9 +198,20 @@ static char dtype_kind(gpux_dtype dt) {
     case GPUX_UINT32:
     case GPUX_UINT64: return 'u';
     case GPUX_BOOL: return 'b';
+    case GPUX_COMPLEX64:
+    case GPUX_COMPLEX128: return 'c';
     default: return 0;
   }
 }
+
+/* A complex dtype's component dtype; any other dtype itself. A complex element's value is
+ * checked component by component: component c of element i of a generated stream is
+ * element 2 i + c of the component dtype's stream (gen_value), so that the componentwise
+ * ops (add, copy, sums) are the component dtype's on those indices. */
+static gpux_dtype comp_dtype(gpux_dtype dt) {
+  return dt == GPUX_COMPLEX64 ? GPUX_FLOAT32 : dt == GPUX_COMPLEX128 ? GPUX_FLOAT64 : dt;
+}
+static int ncomp(gpux_dtype dt) { return dtype_kind(dt) == 'c' ? 2 : 1; }
 
 static int is_half(gpux_dtype dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
 
@@ -274,6 +286,14 @@ static hval gen_value(gpux_dtype dt, uint64_t seed, int64_t i) {
     case 'i':
     case 'u': v = bits_hval(h, gpux_dtype_size(dt)); break;
     case 'b': v.u8 = (uint8_t)(h & 1); break;
+    case 'c': { /* (re, im): elements 2 i and 2 i + 1 of the component dtype's stream */
+      const gpux_dtype cd = comp_dtype(dt);
+      const size_t ces = gpux_dtype_size(cd);
+      const hval re = gen_value(cd, seed, 2 * i), im = gen_value(cd, seed, 2 * i + 1);
+      memcpy(v.bytes, &re, ces);
+      memcpy(v.bytes + ces, &im, ces);
+      break;
+    }
     default: break; /* no values: the ops skip this dtype */
   }
   return v;
@@ -305,6 +325,11 @@ static double as_double(const unsigned char *p, gpux_dtype dt) {
   hval v;
   memcpy(&v, p, gpux_dtype_size(dt));
   return hval_double(v, dt);
+}
+/* Component c of the element at p (c = 0 for a real dtype). */
+static double comp_double(const unsigned char *p, gpux_dtype dt, int c) {
+  const gpux_dtype cd = comp_dtype(dt);
+  return as_double(p + (size_t)c * gpux_dtype_size(cd), cd);
 }
 
 /* 1-d view [lo, hi) of a 1-d array. */
@@ -371,12 +396,17 @@ static gpux_status make_random(gpux_array_t *out, int64_t n, gpux_dtype dt, uint
 }
 
 /* Expected value of output element i, as double. */
-typedef double (*expect_fn)(int64_t i, gpux_dtype dt, int64_t side);
+typedef double (*expect_fn)(int64_t i, int c, gpux_dtype dt, int64_t side);
 
 static double val(gpux_dtype dt, uint64_t seed, int64_t i) {
   return hval_double(gen_value(dt, seed, i), dt);
 }
-static double expect_add(int64_t i, gpux_dtype dt, int64_t side) {
+/* component c of element i (complex: the component stream's element 2 i + c) */
+static double val_c(gpux_dtype dt, uint64_t seed, int64_t i, int c) {
+  return dtype_kind(dt) == 'c' ? val(comp_dtype(dt), seed, 2 * i + c) : val(dt, seed, i);
+}
+static double expect_add(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  if (dtype_kind(dt) == 'c') return expect_add(2 * i + c, 0, comp_dtype(dt), side);
   hval x = gen_value(dt, 1, i), y = gen_value(dt, 2, i);
   switch (dtype_kind(dt)) { /* the dtype's own arithmetic */
     case 'f': {
@@ -392,10 +422,18 @@ static double expect_add(int64_t i, gpux_dtype dt, int64_t side) {
     default: return 0;
   }
 }
-static double expect_exp(int64_t i, gpux_dtype dt, int64_t side) { return exp(val(dt, 1, i)); }
-static double expect_copy(int64_t i, gpux_dtype dt, int64_t side) { return val(dt, 1, i); }
-static double expect_transpose(int64_t i, gpux_dtype dt, int64_t side) {
-  return val(dt, 1, (i % side) * side + i / side); /* out[r][c] = in[c][r] */
+static double expect_exp(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  if (dtype_kind(dt) == 'c') { /* e^x (cos y + i sin y) */
+    const double x = val_c(dt, 1, i, 0), y = val_c(dt, 1, i, 1);
+    return exp(x) * (c ? sin(y) : cos(y));
+  }
+  return exp(val(dt, 1, i));
+}
+static double expect_copy(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  return val_c(dt, 1, i, c);
+}
+static double expect_transpose(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  return val_c(dt, 1, (i % side) * side + i / side, c); /* out[r][c] = in[c][r] */
 }
 
 /* Reads part 0 (the first CHECK_ELEMS elements) or part 1 (the last ones) of the 1-d array a
@@ -429,16 +467,18 @@ static int check_output(gpux_array_t out, int64_t n, gpux_dtype dt, expect_fn f,
   for (int part = 0; part < 2 && s == GPUX_SUCCESS && !bad; part++) {
     int64_t lo, hi;
     s = read_part(flat, n, part, buf, es, &lo, &hi);
-    for (int64_t i = lo; s == GPUX_SUCCESS && i < hi; i++) {
-      double got = as_double(buf + (size_t)(i - lo) * es, dt), want = f(i, dt, side);
-      double scale = is_half(dt) ? fabs(want) : fmax(1.0, fabs(want));
-      int ok = tol > 0 ? fabs(got - want) <= tol * scale : got == want;
-      if (!ok) {
-        snprintf(why, why_len, "element %" PRId64 " is %.9g, expected %.9g", i, got, want);
-        bad = 1;
-        break;
+    for (int64_t i = lo; s == GPUX_SUCCESS && i < hi && !bad; i++)
+      for (int c = 0; c < ncomp(dt); c++) {
+        double got = comp_double(buf + (size_t)(i - lo) * es, dt, c), want = f(i, c, dt, side);
+        double scale = is_half(dt) ? fabs(want) : fmax(1.0, fabs(want));
+        int ok = tol > 0 ? fabs(got - want) <= tol * scale : got == want;
+        if (!ok) {
+          snprintf(why, why_len, "element %" PRId64 "%s is %.9g, expected %.9g", i,
+                   ncomp(dt) == 1 ? "" : c ? " (im)" : " (re)", got, want);
+          bad = 1;
+          break;
+        }
       }
-    }
   }
   if (s != GPUX_SUCCESS) {
     snprintf(why, why_len, "reading the output: %s: %s", gpux_status_name(s),
@@ -501,20 +541,25 @@ typedef struct host_sum {
   uint64_t wrap;
 } host_sum;
 
-static host_sum sum_stream(int64_t first, int64_t step, int64_t count) {
+static host_sum sum_stream_c(int64_t first, int64_t step, int64_t count, int c) {
   long double sum = 0, abs = 0; /* in any order: far within the checks' bounds */
   uint64_t wrap = 0;
-  const int is_int = dtype_kind(opt.dtype) != 'f';
+  const int is_int = dtype_kind(opt.dtype) != 'f' && dtype_kind(opt.dtype) != 'c';
 #pragma omp parallel for schedule(static) reduction(+ : sum, abs, wrap) if (count >= 65536)
   for (int64_t k = 0; k < count; k++) {
     hval v = gen_value(opt.dtype, 1, first + k * step);
-    double x = hval_double(v, opt.dtype);
+    double x = dtype_kind(opt.dtype) == 'c' ? val_c(opt.dtype, 1, first + k * step, c)
+                                            : hval_double(v, opt.dtype);
     sum += x;
     abs += fabs(x);
     if (is_int) wrap += hval_int(v, opt.dtype);
   }
   const host_sum h = {sum, abs, wrap};
   return h;
+}
+/* a real stream's sums (complex: the real parts') */
+static host_sum sum_stream(int64_t first, int64_t step, int64_t count) {
+  return sum_stream_c(first, step, count, 0);
 }
 
 /* float results: within a tree sum's error bound (eps * (log2(count) + 2 * 16) * sum|x|), eps
@@ -549,19 +594,25 @@ static int check_reduction(int op, gpux_array_t out, int64_t n, int64_t side, gp
   }
   int bad = 0;
   const int64_t sample[4] = {0, 1, side / 2, side - 1};
+  const gpux_dtype rcd = comp_dtype(rdt); /* complex sums: checked component by component */
   if (op == OP_SUM) {
-    double got = as_double(buf, rdt);
-    host_sum h = sum_stream(0, 1, n);
-    if (!sum_ok(got, h, rdt, n)) {
-      snprintf(why, why_len, "sum is %.17g, expected %.17Lg", got, h.sum);
-      bad = 1;
+    for (int c = 0; c < ncomp(rdt) && !bad; c++) {
+      double got = comp_double(buf, rdt, c);
+      host_sum h = sum_stream_c(0, 1, n, c);
+      if (!sum_ok(got, h, rcd, n)) {
+        snprintf(why, why_len, "sum%s is %.17g, expected %.17Lg",
+                 ncomp(rdt) == 1 ? "" : c ? " (im)" : " (re)", got, h.sum);
+        bad = 1;
+      }
     }
   } else if (op == OP_ROWSUM || op == OP_COLSUM) {
-    for (int k = 0; k < 4 && !bad; k++) {
+    for (int kc = 0; kc < 4 * ncomp(rdt) && !bad; kc++) {
+      const int k = kc / ncomp(rdt), c = kc % ncomp(rdt);
       int64_t i = sample[k];
-      double got = as_double(buf + (size_t)i * res, rdt);
-      host_sum h = op == OP_ROWSUM ? sum_stream(i * side, 1, side) : sum_stream(i, side, side);
-      if (!sum_ok(got, h, rdt, side)) {
+      double got = comp_double(buf + (size_t)i * res, rdt, c);
+      host_sum h = op == OP_ROWSUM ? sum_stream_c(i * side, 1, side, c)
+                                   : sum_stream_c(i, side, side, c);
+      if (!sum_ok(got, h, rcd, side)) {
         snprintf(why, why_len, "%s %" PRId64 " is %.17g, expected %.17Lg",
                  op == OP_ROWSUM ? "row" : "column", i, got, h.sum);
         bad = 1;
@@ -585,24 +636,27 @@ static int check_reduction(int op, gpux_array_t out, int64_t n, int64_t side, gp
         bad = 1;
       }
     }
-  } else { /* cumsum: the first CHECK_ELEMS prefixes and the last one */
-    host_sum h = {0, 0, 0};
+  } else { /* cumsum: the first CHECK_ELEMS prefixes and the last one (complex: each component
+            * in turn) */
     const int64_t nfirst = n < CHECK_ELEMS ? n : CHECK_ELEMS;
-    for (int64_t i = 0; i < n && !bad; i++) {
-      if (i >= nfirst) { /* then the last prefix: the whole sum */
-        i = n - 1;
-        h = sum_stream(0, 1, n);
-      } else {
-        host_sum e = sum_stream(i, 1, 1);
-        h.sum += e.sum;
-        h.abs += e.abs;
-        h.wrap += e.wrap;
-      }
-      double got = as_double(buf + (size_t)i * res, rdt);
-      if (!sum_ok(got, h, rdt, i + 1)) {
-        snprintf(why, why_len, "cumsum element %" PRId64 " is %.17g, expected %.17Lg", i, got,
-                 h.sum);
-        bad = 1;
+    for (int c = 0; c < ncomp(rdt) && !bad; c++) {
+      host_sum h = {0, 0, 0};
+      for (int64_t i = 0; i < n && !bad; i++) {
+        if (i >= nfirst) { /* then the last prefix: the whole sum */
+          i = n - 1;
+          h = sum_stream_c(0, 1, n, c);
+        } else {
+          host_sum e = sum_stream_c(i, 1, 1, c);
+          h.sum += e.sum;
+          h.abs += e.abs;
+          h.wrap += e.wrap;
+        }
+        double got = comp_double(buf + (size_t)i * res, rdt, c);
+        if (!sum_ok(got, h, rcd, i + 1)) {
+          snprintf(why, why_len, "cumsum element %" PRId64 " is %.17g, expected %.17Lg", i, got,
+                   h.sum);
+          bad = 1;
+        }
       }
     }
   }
@@ -690,9 +744,12 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 2.0 * (double)n * (double)es;
       f = expect_exp;
       /* halves: 1 ulp (computed in float32, rounded once: within half an ulp and a bit) */
-      tol = opt.dtype == GPUX_FLOAT32   ? 1e-5
-            : opt.dtype == GPUX_FLOAT64 ? 1e-12
-                                        : ldexp(1.0, 1 - float_digits(opt.dtype));
+      /* complex: each component e^x cos y, e^x sin y within a few ulps of e^x (<= e^4) */
+      tol = opt.dtype == GPUX_FLOAT32      ? 1e-5
+            : opt.dtype == GPUX_FLOAT64    ? 1e-12
+            : opt.dtype == GPUX_COMPLEX64  ? 4e-5
+            : opt.dtype == GPUX_COMPLEX128 ? 1e-11
+                                           : ldexp(1.0, 1 - float_digits(opt.dtype));
       break;
     case OP_COPY:
       moved = 2.0 * (double)n * (double)es;
