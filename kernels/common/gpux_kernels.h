@@ -421,5 +421,14 @@ typedef struct gpux_nd_params {
   M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, i8) M(a, u8) M(a, i16) M(a, u16) M(a, u32)    \
   M(a, u64)
 #define GPUX_GEMM_DT_HALF(M, a) M(a, f16) M(a, bf16)
+/* Complex products (issue 23): gpux_gemm_c64 / gpux_gemm_c128 in both kernel sets, kernels
+ * of their own (interleaved (re, im) operands; the products accumulate in the component
+ * type, re += ar br - ai bi, im += ar bi + ai br, FMA contraction allowed: no bit identity
+ * across paths, backends or devices, as for float GEMM). Each operand may be conjugated on
+ * its way in (BLAS 'C' = conjugate transpose; conjugation without transposition happens
+ * where the front end reads a conjugate-transposed operand from transposed storage), alpha
+ * and beta are complex (the component type's (re, im)); beta == 0 (both parts) never reads
+ * C. */
+#define GPUX_GEMM_DT_COMPLEX(M, a) M(a, c64) M(a, c128)
 
 #endif
