@@ -56,6 +56,11 @@
  *     complex -> any other real dtype: the real part, converted as the cast from the
  *       component dtype converts it (NumPy does this with a ComplexWarning);
  *     complex64 <-> complex128: each component as float32 <-> float64; same dtype: a copy.
+ *   complex matrix products (GPUX_GEMM_DT_COMPLEX, below): accumulated in the component type
+ *     with BLAS's naive formulas (re += ar br - ai bi, im += ar bi + ai br; FMA allowed, so no
+ *     bit identity), C = alpha acc + beta C in complex arithmetic; beta == 0 + 0i never
+ *     reads C; k == 0 gives beta C; operands conjugated on load where asked (BLAS 'C', and
+ *     the conjugated-untransposed operand the front end's C^T rewrite makes).
  */
 #ifndef GPUX_KERNELS_H
 #define GPUX_KERNELS_H
@@ -79,7 +84,8 @@
 #define GPUX_KDT_u32 11
 #define GPUX_KDT_u64 12
 /* complex dtypes (issue 23, first part): interleaved (re, im) of float32 / float64, 8 and 16
- * bytes. For now they take only casts (every pair), copies, views and fill: GPUX_DT_CAST. */
+ * bytes. They take casts (every pair), copies, views and fill (GPUX_DT_CAST) and matrix
+ * products (GPUX_GEMM_DT_COMPLEX). */
 #define GPUX_KDT_c64 13
 #define GPUX_KDT_c128 14
 #define GPUX_KDT_COUNT 15

@@ -48,7 +48,8 @@
  *   items (any count >= 1, <= 65535); tile sizes geo<T>::BM x BN below (the host mirrors
  *   them): 128 x 128, float64 / int64 / complex64 128 x 64, complex128 64 x 64.
  *   sm_90 (ptxas -v): 128 registers, no spills, 16.5 KiB static shared memory (8-byte
- *   types 25 KiB) for every dtype except int64 (one block per SM: 162 registers). */
+ *   types 25 KiB) for every dtype except int64 (one block per SM: 162 registers);
+ *   complex64 168 registers (25 KiB), complex128 204 (34 KiB), one block per SM, no spills. */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
