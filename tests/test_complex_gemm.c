@@ -7,7 +7,7 @@
  * device gets, and the GPU form under the ctest variant test_complex_gemm.opencl_gpu_form);
  * auto is checked once (it resolves to one of them).
  *   gemm     shapes 1x1x1, 1x7x1, 7x1x1, 1x1x9, 67x33x129, 33x65x17, 130x70x20 (several tiles,
- *            edges), k == 0 (C = beta C); the nine (N, T, C) x (N, T, C) transposes on
+ *            edges), k == 0 (C = beta C), empty C (0x5x3, 4x0x6); the nine (N, T, C) x (N, T, C) transposes on
  *            37x29x41; complex alpha and beta; beta == 0 with a NaN-poisoned C that must not
  *            leak; random data of mixed magnitudes and data of small integers (every product
  *            and sum exact: compared with tolerance 0, so an indexing or conjugation slip
@@ -22,7 +22,8 @@
  *            2048 x 2051 (about GT_BIG elements) complex64 matrix once.
  *   dot      dot, vdot (conjugates x), dot_scalar_complex at lengths 1, 7, 1000 and GT_BIG;
  *            dot_scalar of complex is GPUX_ERROR_UNSUPPORTED_DTYPE.
- *   edge     NaN in a row of A gives NaN in that row of C only; +-inf; -0.0 inputs.
+ *   edge     NaN in a row of A gives NaN in that row of C only; +-inf; -0.0 inputs; products
+ *            past the component's range overflow to inf (the naive formulas, as BLAS).
  *   errors   dtype mismatches, imaginary alpha on real operands, a bad transpose value,
  *            NULL outputs; GPUX_CONJ_TRANS on real dtypes is GPUX_TRANS.
  *
@@ -223,7 +224,8 @@ static void test_gemm_shapes(void **state) {
   const pcase *pc = *state;
   use_path(pc->path);
   static const int64_t shapes[][3] = {{1, 1, 1},    {1, 7, 1},    {7, 1, 1},  {1, 1, 9},
-                                      {67, 33, 129}, {33, 65, 17}, {130, 70, 20}, {3, 5, 0}};
+                                      {67, 33, 129}, {33, 65, 17}, {130, 70, 20}, {3, 5, 0},
+                                      {0, 5, 3},    {4, 0, 6}};
   const int nshapes = (int)(sizeof shapes / sizeof shapes[0]);
   uint64_t seed = 100;
   for (int s = 0; s < nshapes; s++) {
@@ -564,6 +566,20 @@ static void test_edge(void **state) {
   gpux_array_release(A);
   gpux_array_release(B);
   gpux_array_release(C);
+  /* products past the component's range overflow as the naive formulas do (no scaling, as
+   * cgemm / zgemm): (3e19)^2 = 9e38 > FLT_MAX is +inf in complex64's real part, 1e160^2 in
+   * complex128's */
+  const double big = dt == GPUX_COMPLEX64 ? 3e19 : 1e160;
+  const double hb[2] = {big, 0.0};
+  const int64_t s11[2] = {1, 1};
+  gpux_array_t X = upload(dt, 2, s11, hb), Y = nan_array(dt, 2, s11);
+  GT_OK(gpux_gemm(Y, GPUX_NO_TRANS, GPUX_NO_TRANS, 1.0, X, X, 0.0));
+  double *gy = download(Y, dt, 1);
+  GT_ASSERT(gy[0] == INFINITY, "(%g)^2 in %s: %g%+gi, want +inf real part", big,
+            gt_dtype_str(dt), gy[0], gy[1]);
+  free(gy);
+  gpux_array_release(X);
+  gpux_array_release(Y);
 }
 
 /* ---- auto path: whatever it resolves to, the result is right */
