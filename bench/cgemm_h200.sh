@@ -28,9 +28,9 @@ done
 GPUX_BACKEND=cuda t 400 test_gemm-cuda.log "$B/bin/test_gemm"
 log "sanitizers"
 CS=/usr/local/cuda/bin/compute-sanitizer
-GPUX_BACKEND=cuda GPUX_TEST_BIG=4099 GPUX_TEST_FILTER='*native*' t 300 memcheck-cgemm.log \
+GPUX_BACKEND=cuda GPUX_TEST_BIG=65537 GPUX_TEST_FILTER='*native*' t 300 memcheck-cgemm.log \
   $CS --tool memcheck --error-exitcode 9 "$B/bin/test_complex_gemm" &
-GPUX_BACKEND=cuda GPUX_TEST_BIG=4099 GPUX_TEST_FILTER='*native*' t 300 racecheck-cgemm.log \
+GPUX_BACKEND=cuda GPUX_TEST_BIG=65537 GPUX_TEST_FILTER='*native*' t 300 racecheck-cgemm.log \
   $CS --tool racecheck --error-exitcode 9 "$B/bin/test_complex_gemm" &
 wait
 log "bench"

@@ -1340,7 +1340,7 @@ static void act_cgemm(void) {
 }
 
 static void act_gemm(void) {
-  if (chance(15)) {
+  if (chance(30)) {
     act_cgemm();
     return;
   }
