@@ -7,11 +7,11 @@
  * device gets, and the GPU form under the ctest variant test_complex_gemm.opencl_gpu_form);
  * auto is checked once (it resolves to one of them).
  *   gemm     shapes 1x1x1, 1x7x1, 7x1x1, 1x1x9, 67x33x129, 33x65x17, 130x70x20 (several tiles,
- *            edges), k == 0 (C = beta C), empty C (0x5x3, 4x0x6); the nine (N, T, C) x (N, T, C) transposes on
- *            37x29x41; complex alpha and beta; beta == 0 with a NaN-poisoned C that must not
- *            leak; random data of mixed magnitudes and data of small integers (every product
- *            and sum exact: compared with tolerance 0, so an indexing or conjugation slip
- *            shows).
+ *            edges), k == 0 (C = beta C), empty C (0x5x3, 4x0x6); the nine (N, T, C) x
+ *            (N, T, C) transposes on 37x29x41; complex alpha and beta; beta == 0 with a
+ *            NaN-poisoned C that must not leak; random data of mixed magnitudes and data of
+ *            small integers (every product and sum exact: compared with tolerance 0, so an
+ *            indexing or conjugation slip shows).
  *   views    operands as views: rows step 2 (in place with a leading dimension), columns step
  *            2 and reversed rows (copied first), a 1 x n output with columns step 2 (the front
  *            end then computes C^T = op(B)^T op(A)^T, and a conjugate-transposed B becomes a
@@ -165,7 +165,8 @@ static void check(const char *label, gpux_dtype dt, int64_t n, const double *got
       } else if (isinf(w)) {
         ok = g == w;
       } else {
-        const double tol = exact ? 0.0 : (2.0 * (double)k + 8.0) * u * bound[i] + (double)(k + 2) * tiny;
+        const double tol =
+            exact ? 0.0 : (2.0 * (double)k + 8.0) * u * bound[i] + (double)(k + 2) * tiny;
         ok = fabs(g - w) <= tol;
       }
       if (!ok && bad++ < 6)
@@ -602,7 +603,8 @@ static void test_errors(void **state) {
   const int have128 = gt_dtype_available(GPUX_COMPLEX128);
   if (have128) GT_OK(gpux_array_ones(&c128, gt_ctx, GPUX_COMPLEX128, 2, s2));
   /* mixed dtypes */
-  GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_gemm(c64, GPUX_NO_TRANS, GPUX_NO_TRANS, 1, c64, f32, 0));
+  GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH,
+            gpux_gemm(c64, GPUX_NO_TRANS, GPUX_NO_TRANS, 1, c64, f32, 0));
   GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_matmul(&o, f32, c64));
   assert_null(o);
   if (have128) {

@@ -86,7 +86,8 @@ static int gemm_dtype_ok(const struct gpux_context *ctx, int dt) {
  * component type (the imaginary part of a real dtype's scalar is 0: the entry points check) */
 static gpux__scalar compute_scalar(cscal v, gpux_dtype dt) {
   if (gpux__dt_is_int(dt)) return gpux__scalar_from_double(v.re, dt); /* zeroed past the dtype */
-  if (dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128) return gpux__scalar_from_parts(v.re, v.im, dt);
+  if (dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128)
+    return gpux__scalar_from_parts(v.re, v.im, dt);
   gpux__scalar s;
   memset(&s, 0, sizeof s);
   switch ((int)dt) {
@@ -204,8 +205,9 @@ static gpux_status solve(problem p, cscal alpha, cscal beta) {
   gpux_status s = GPUX_SUCCESS;
   if (!storage_of(&p.c, &t, &ld)) {
     /* neither layout: a contiguous temporary, holding C's values when beta reads them */
-    s = beta.re == 0 && beta.im == 0 ? gpux__array_new(&tc, ctx, c_user->dtype, c_user->ndim, c_user->shape)
-                  : gpux_array_contiguous(&tc, c_user);
+    s = beta.re == 0 && beta.im == 0
+            ? gpux__array_new(&tc, ctx, c_user->dtype, c_user->ndim, c_user->shape)
+            : gpux_array_contiguous(&tc, c_user);
     if (s != GPUX_SUCCESS) goto done;
     p.c.arr = tc;
   } else if (t) {

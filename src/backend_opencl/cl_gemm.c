@@ -2,7 +2,8 @@
  *
  * Two paths, resolved by the front end:
  *   vendor: CLBlast (linked when found at configure time: GPUX_HAVE_CLBLAST), float32,
- *     float64, complex64 and complex128 (CLBlast[SDCZ]gemm), row-major directly (CLBlast swaps the operands itself), on the given
+ *     float64, complex64 and complex128 (CLBlast[SDCZ]gemm), row-major directly (CLBlast
+ *     swaps the operands itself), on the given
  *     queue, without the launch lock (CLBlast is thread safe on its own); batches through
  *     the strided-batched API (a stride of 0, a broadcast operand, is accepted there);
  *     k == 0 (C = beta * C), which CLBlast rejects, through the native kernel. beta == 0
@@ -360,7 +361,8 @@ static gpux_status gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
 /* the native kernels' dtypes (GPUX_GEMM_DT) */
 #define GEMM_DT_BIT(a, dt) | (1u << GPUX_KDT_##dt)
 static gpux_status gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
-  static const unsigned native = 0u GPUX_GEMM_DT(GEMM_DT_BIT, _) GPUX_GEMM_DT_COMPLEX(GEMM_DT_BIT, _);
+  static const unsigned native =
+      0u GPUX_GEMM_DT(GEMM_DT_BIT, _) GPUX_GEMM_DT_COMPLEX(GEMM_DT_BIT, _);
   const int dt = q->dtype;
   (void)b;
   if (dt < 0 || dt >= GPUX_KDT_COUNT || !(native >> dt & 1u)) {
