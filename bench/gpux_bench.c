@@ -52,7 +52,7 @@
  *              C = A @ B, n x n x n (--gemm-sizes, not --sizes), gpux_gemm with beta 0 into a
  *              preallocated C, once per path (--gemm-path: vendor = cuBLAS / CLBlast, native =
  *              gpux's kernels; ops are reported as gemm_f32_vendor, gemm_f32_native, ...).
- *              TFLOP/s = 2 n^3 / median time. Each row also gives the first call at that size
+ *              TFLOP/s = 2 n^3 / median time (complex: 8 n^3). Each row also gives the first call at that size
  *              (host clock, gemm + synchronize): at the first size of an op and path it is the
  *              cold call, including building or loading the kernels (gpux's and the vendor
  *              library's; on-disk kernel caches as found). gemm_tf32 is float32 with
@@ -60,6 +60,9 @@
  *              elsewhere with a note). f16/bf16 inputs hold values exact in both formats
  *              (multiples of 1/8) uploaded as float32 and cast on the device. 16 entries of C
  *              are checked against a host double sum within the dtype's error bound.
+ *   gemm_c64, gemm_c128 complex64 / complex128 C = A @ B (cgemm / zgemm on the vendor path),
+ *              inputs with both parts uniform in [-1, 1); TFLOP/s = 8 n^3 / median time (a
+ *              complex multiply-add is 4 real multiply-adds: 4x the real count).
  *
  * Sizes are element counts: 1048576, 2^20, or 16384x16384. Inputs are random (not zeros), and
  * a sample of each output is checked against the host. Exit status: 0, 1 on a failure,
@@ -104,6 +107,7 @@ enum {
   OP_RAND, OP_RANDN,
   OP_HOSTCOST, OP_SUMSCALAR,
   OP_GEMM_F32, OP_GEMM_F64, OP_GEMM_TF32, OP_GEMM_F16, OP_GEMM_BF16, OP_GEMM_INT,
+  OP_GEMM_C64, OP_GEMM_C128,
   OP_ADD_EXPR,
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
   OP_OVERLAP, OP_COUNT
@@ -111,9 +115,10 @@ enum {
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
-    "gemm_int", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap"};
+    "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap"};
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
-#define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_INT)
+#define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_C128)
+#define OP_IS_GEMM_CPLX(op) ((op) == OP_GEMM_C64 || (op) == OP_GEMM_C128)
 #define GEMM_PATHS 3 /* indices: GPUX_GEMM_AUTO, _VENDOR, _NATIVE */
 static const char *const k_gemm_path_names[GEMM_PATHS] = {"auto", "vendor", "native"};
 #define GEMM_SAMPLES 16
@@ -130,7 +135,7 @@ typedef struct result {
   double bytes; /* read + written per run */
   double gbps;  /* 0 when not meaningful */
   double us_per_call; /* hostcost only */
-  double tflops;        /* gemm only: 2 n^3 / median time, 1e12 FLOP/s */
+  double tflops;        /* gemm only: 2 n^3 (complex 8 n^3) / median time, 1e12 FLOP/s */
   double first_call_ms; /* gemm only: the first call at this size, host clock, incl. sync */
   int is_gemm;          /* n is the side of the n x n x n product */
   int reps;
@@ -1227,12 +1232,13 @@ done:
 /* ---- matrix products */
 
 /* Element i of gemm input stream `seed`: uniform in [-1, 1) (float32 values, or float64), or
- * for the half dtypes a multiple of 1/8 in [-4, 4) (exact in float16 and bfloat16). */
+ * for the half dtypes a multiple of 1/8 in [-4, 4) (exact in float16 and bfloat16). Complex
+ * ops: i counts components (element e's real part is 2e, its imaginary part 2e + 1). */
 static double gemm_value(int op, uint64_t seed, int64_t i) {
   uint64_t h = mix64(seed * 0x100000001B3ull ^ (uint64_t)i);
   double u = (double)(h >> 11) / (double)(1ull << 53) * 2.0 - 1.0;
   if (op == OP_GEMM_F16 || op == OP_GEMM_BF16) return floor(u * 32.0) / 8.0;
-  if (op == OP_GEMM_F64) return u;
+  if (op == OP_GEMM_F64 || op == OP_GEMM_C128) return u;
   if (op == OP_GEMM_INT) return dtype_kind(opt.dtype) == 'u' ? floor((u + 1.0) * 8.0) : floor(u * 8.0);
   return (double)(float)u;
 }
@@ -1243,6 +1249,8 @@ static gpux_dtype gemm_dtype(int op) {
     case OP_GEMM_F16: return GPUX_FLOAT16;
     case OP_GEMM_BF16: return GPUX_BFLOAT16;
     case OP_GEMM_INT: return opt.dtype;
+    case OP_GEMM_C64: return GPUX_COMPLEX64;
+    case OP_GEMM_C128: return GPUX_COMPLEX128;
     default: return GPUX_FLOAT32;
   }
 }
@@ -1253,6 +1261,18 @@ typedef struct gemm_gen_arg {
 } gemm_gen_arg;
 static void fill_gemm(unsigned char *buf, int64_t lo, int64_t hi, size_t es, const void *arg) {
   const gemm_gen_arg *g = arg;
+  if (OP_IS_GEMM_CPLX(g->op)) { /* two components per element */
+    for (int64_t i = lo; i < hi; i++)
+      for (int p = 0; p < 2; p++) {
+        double x = gemm_value(g->op, g->seed, 2 * i + p);
+        if (es == 16) memcpy(buf + (size_t)(i - lo) * 16 + 8 * (size_t)p, &x, 8);
+        else {
+          float f = (float)x;
+          memcpy(buf + (size_t)(i - lo) * 8 + 4 * (size_t)p, &f, 4);
+        }
+      }
+    return;
+  }
   for (int64_t i = lo; i < hi; i++) {
     double x = gemm_value(g->op, g->seed, i);
     if (es == 8) memcpy(buf + (size_t)(i - lo) * 8, &x, 8);
@@ -1267,6 +1287,7 @@ static void fill_gemm(unsigned char *buf, int64_t lo, int64_t hi, size_t es, con
  * as float32, then cast on the device). */
 static gpux_status make_gemm_operand(gpux_array_t *out, int op, int64_t n, uint64_t seed) {
   gpux_dtype dt = gemm_dtype(op), up = dt == GPUX_FLOAT64 ? GPUX_FLOAT64 : GPUX_FLOAT32;
+  if (OP_IS_GEMM_CPLX(op)) up = dt; /* uploaded as they are */
   const int64_t shape2[2] = {n, n};
   const gemm_gen_arg g = {op, seed};
   gpux_array_t a = NULL, a2 = NULL, h = NULL;
@@ -1297,6 +1318,9 @@ static double gemm_tolerance(int op, int64_t n, double want, double sabs) {
     case OP_GEMM_F16: return (k + 4) * 0x1p-24 * sabs + 0x1p-11 * fabs(want) + 0x1p-25;
     case OP_GEMM_BF16: return (k + 4) * 0x1p-24 * sabs + 0x1p-8 * fabs(want) + 1e-30;
     case OP_GEMM_INT: return 0; /* exact (want wrapped to the dtype) */
+    /* complex, per part: two real products and a sum per term; sabs sums |a|_1 |b|_1 */
+    case OP_GEMM_C64: return (2 * k + 8) * 0x1p-24 * sabs + 1e-30;
+    case OP_GEMM_C128: return (2 * k + 8) * 0x1p-53 * sabs + 1e-300;
     default: return (k + 4) * 0x1p-24 * sabs + 1e-30;
   }
 }
@@ -1321,12 +1345,40 @@ static int check_gemm(int op, gpux_array_t c, int64_t n, char *why, size_t why_l
       j = (int64_t)(mix64(991 + (uint64_t)k) % (uint64_t)n);
     }
     int64_t start[2] = {i, j}, stop[2] = {i + 1, j + 1}, step[2] = {1, 1};
-    unsigned char got_b[8];
+    unsigned char got_b[16];
     s = gpux_array_slice(&e, c32 ? c32 : c, start, stop, step);
     if (s == GPUX_SUCCESS) s = gpux_array_read(e, got_b, gpux_dtype_size(dt));
     gpux_array_release(e);
     e = NULL;
     if (s != GPUX_SUCCESS) break;
+    if (OP_IS_GEMM_CPLX(op)) { /* both parts against a host double complex sum */
+      double gr, gi, wr = 0, wi = 0, sabs = 0;
+      if (dt == GPUX_COMPLEX64) {
+        float f[2];
+        memcpy(f, got_b, 8);
+        gr = f[0];
+        gi = f[1];
+      } else {
+        double d[2];
+        memcpy(d, got_b, 16);
+        gr = d[0];
+        gi = d[1];
+      }
+      for (int64_t l = 0; l < n; l++) {
+        const double ar = gemm_value(op, 1, 2 * (i * n + l)), ai = gemm_value(op, 1, 2 * (i * n + l) + 1);
+        const double br = gemm_value(op, 2, 2 * (l * n + j)), bi = gemm_value(op, 2, 2 * (l * n + j) + 1);
+        wr += ar * br - ai * bi;
+        wi += ar * bi + ai * br;
+        sabs += (fabs(ar) + fabs(ai)) * (fabs(br) + fabs(bi));
+      }
+      const double tol = gemm_tolerance(op, n, 0, sabs);
+      if (!(fabs(gr - wr) <= tol && fabs(gi - wi) <= tol)) {
+        snprintf(why, why_len, "C[%" PRId64 ", %" PRId64 "] is %.9g%+.9gi, expected %.9g%+.9gi (bound %.3g)",
+                 i, j, gr, gi, wr, wi, tol);
+        bad = 1;
+      }
+      continue;
+    }
     double got = as_double(got_b, dt), want = 0, sabs = 0;
     for (int64_t l = 0; l < n; l++) {
       double p = gemm_value(op, 1, i * n + l) * gemm_value(op, 2, l * n + j);
@@ -1400,7 +1452,7 @@ static const char *gemm_skip_reason(int op, int path, char *buf, size_t len) {
     snprintf(buf, len, "dtype %d is not in this build of gpux", (int)dt);
     return buf;
   }
-  if (dt == GPUX_FLOAT64 && !g_dev.fp64) {
+  if ((dt == GPUX_FLOAT64 || dt == GPUX_COMPLEX128) && !g_dev.fp64) {
     snprintf(buf, len, "the device has no float64");
     return buf;
   }
@@ -1472,7 +1524,9 @@ static int bench_gemm_one(int op, int path, int64_t n) {
   }
   TRY(gpux_context_synchronize(g_ctx));
   bench_batch_stats(times, opt.reps, &r->median_ms, &r->min_ms, &r->max_ms);
-  r->tflops = r->median_ms > 0 ? 2.0 * (double)n * (double)n * (double)n / (r->median_ms * 1e-3) / 1e12 : 0;
+  /* a complex multiply-add is 4 real ones: 8 n^3 FLOP */
+  const double flop = (OP_IS_GEMM_CPLX(op) ? 8.0 : 2.0) * (double)n * (double)n * (double)n;
+  r->tflops = r->median_ms > 0 ? flop / (r->median_ms * 1e-3) / 1e12 : 0;
   snprintf(r->note, sizeof r->note, "%s path, C = A @ B into a preallocated C; first call %.1f ms",
            k_gemm_path_names[path], r->first_call_ms);
   if (check_gemm(op, c, n, why, sizeof why)) {
@@ -1530,7 +1584,7 @@ static int write_json(const char *path) {
   fprintf(f, ", \"is_gpu\": %s, \"compute_units\": %d, \"global_mem_bytes\": %" PRIu64 "},\n",
           g_dev.is_gpu ? "true" : "false", g_dev.compute_units, g_dev.global_mem_bytes);
   fprintf(f, "  \"gbps_definition\": \"(bytes read + bytes written) / median time, 1e9 B/s\",\n");
-  fprintf(f, "  \"tflops_definition\": \"gemm: 2 n^3 / median time, 1e12 FLOP/s; first_call_ms: "
+  fprintf(f, "  \"tflops_definition\": \"gemm: 2 n^3 (complex: 8 n^3) / median time, 1e12 FLOP/s; first_call_ms: "
              "host clock around the first call at that size and its completion\",\n");
   fprintf(f, "  \"results\": [\n");
   for (int i = 0; i < g_nresults; i++) {
@@ -1706,6 +1760,8 @@ static void usage(FILE *f) {
           "usage: gpux-bench [options]\n"
           "  --op LIST        add,exp,copy,transpose,sum,rowsum,colsum,rowargmax,cumsum,\n"
           "                   hostcost,sumscalar,gemm_f32,gemm_f64,gemm_tf32,gemm_f16,gemm_bf16,\n"
+          "                   gemm_int,gemm_c64,gemm_c128 (complex: TFLOP/s counts 8 n^3, 4x\n"
+          "                   the real 2 n^3: a complex multiply-add is 4 real ones),\n"
           "                   gemm (the five gemm ops) or all (default all)\n"
           "  --sizes LIST     element counts: 1048576, 2^20, 16384x16384 (default 2^20,2^24);\n"
           "                   transpose, rowsum, colsum, rowargmax use side x side with\n"

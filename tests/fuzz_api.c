@@ -26,6 +26,7 @@
  * A failing case is reported with its seed and the rest of the run goes on.
  * Exit status: 0 when every case passed, 1 otherwise, 77 when the backend is absent. */
 #include "kernel_sources.h"
+#include "ref_complex_gemm.h"
 #include "test_util.h"
 #ifdef GPUX_TEST_HAVE_DLPACK
 #include "gpux/dlpack.h"
@@ -1282,7 +1283,67 @@ static void act_gemv_dot(gpux_dtype dt) {
   gemm_check(out_read(&out, dt, 1, &m), want, sabs, dt, m, k);
 }
 
+/* complex products: gemm_complex of complex64 / complex128 with random transposes (N, T,
+ * C), complex alpha and beta (beta 0: C NaN-poisoned, never read), data of small integers:
+ * every sum is exact, so the result must equal the long double reference exactly */
+static gpux_array_t cgemm_upload(gpux_dtype dt, int64_t r, int64_t c, const double *v) {
+  const int64_t shape[2] = {r, c};
+  gpux_array_t a = NULL;
+  if (r * c == 0) {
+    gt_check_ok_clean(gpux_array_empty(&a, gt_ctx, dt, 2, shape), g_desc, __FILE__, __LINE__);
+    return track(a);
+  }
+  void *buf = fz_alloc((size_t)(r * c) * gpux_dtype_size(dt));
+  for (int64_t i = 0; i < 2 * r * c; i++) {
+    if (dt == GPUX_COMPLEX64) ((float *)buf)[i] = (float)v[i];
+    else ((double *)buf)[i] = v[i];
+  }
+  gt_check_ok_clean(gpux_array_from_host(&a, gt_ctx, dt, 2, shape, buf), g_desc, __FILE__,
+                    __LINE__);
+  return track(a);
+}
+
+static void act_cgemm(void) {
+  const gpux_dtype dt = chance(50) || !gt_dtype_available(GPUX_COMPLEX128) ? GPUX_COMPLEX64
+                                                                          : GPUX_COMPLEX128;
+  const int64_t m = small_dim(), n = small_dim(), k = small_dim();
+  const int ta = (int)rnd(0, 2), tb = (int)rnd(0, 2), beta0 = chance(30);
+  const double al[2] = {(double)rnd(-3, 3), (double)rnd(-3, 3)};
+  const double be[2] = {beta0 ? 0.0 : (double)rnd(-3, 3), beta0 ? 0.0 : (double)rnd(-3, 3)};
+  desc_add("gemm_complex %s %c%c %lldx%lldx%lld alpha %g%+gi beta %g%+gi:", gt_dtype_str(dt),
+           "NTC"[ta], "NTC"[tb], (long long)m, (long long)n, (long long)k, al[0], al[1], be[0],
+           be[1]);
+  const int64_t ar = ta ? k : m, ac = ta ? m : k, br = tb ? n : k, bc = tb ? k : n;
+  double *a = fz_alloc((size_t)(2 * ar * ac + 1) * sizeof(double));
+  double *b = fz_alloc((size_t)(2 * br * bc + 1) * sizeof(double));
+  double *c = fz_alloc((size_t)(2 * m * n + 1) * sizeof(double));
+  for (int64_t i = 0; i < 2 * ar * ac; i++) a[i] = (double)rnd(-4, 4);
+  for (int64_t i = 0; i < 2 * br * bc; i++) b[i] = (double)rnd(-4, 4);
+  for (int64_t i = 0; i < 2 * m * n; i++) c[i] = beta0 ? NAN : (double)rnd(-4, 4);
+  gpux_array_t A = cgemm_upload(dt, ar, ac, a), B = cgemm_upload(dt, br, bc, b);
+  gpux_array_t C = cgemm_upload(dt, m, n, c);
+  gpux_status st = gpux_gemm_complex(C, (gpux_transpose)ta, (gpux_transpose)tb,
+                                     gpux_complex128_make(al[0], al[1]), A, B,
+                                     gpux_complex128_make(be[0], be[1]));
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  if (m * n == 0) return;
+  double *want = fz_alloc((size_t)(2 * m * n) * sizeof(double));
+  ref_cgemm(ta, tb, m, n, k, al, a, ac, b, bc, be, beta0 ? NULL : c, n, want, NULL);
+  void *got = fz_alloc((size_t)(m * n) * gpux_dtype_size(dt));
+  gt_check_ok_clean(gpux_array_read(C, got, (size_t)(m * n) * gpux_dtype_size(dt)), g_desc,
+                    __FILE__, __LINE__);
+  for (int64_t i = 0; i < 2 * m * n; i++) {
+    const double g = dt == GPUX_COMPLEX64 ? (double)((float *)got)[i] : ((double *)got)[i];
+    GT_ASSERT(g == want[i], "%s: C part %lld is %.17g, reference %.17g", g_desc, (long long)i, g,
+              want[i]);
+  }
+}
+
 static void act_gemm(void) {
+  if (chance(30)) {
+    act_cgemm();
+    return;
+  }
   gpux_dtype dt = rand_gemm_dtype();
   if (chance(35)) {
     act_gemv_dot(dt);

@@ -382,15 +382,12 @@ static void test_complex_rejects(void **state) {
     REJECT(gpux_scan(&o, GPUX_SCAN_SUM, a, ax, 0));
     gpux_array_t cm = NULL;
     GT_OK(gpux_array_zeros(&cm, gt_ctx, dt, 2, shape));
-    REJECT(gpux_gemm(cm, GPUX_NO_TRANS, GPUX_NO_TRANS, 1.0, a, b, 0.0));
-    REJECT(gpux_matmul(&o, a, b));
-    assert_null(o);
+    /* gemm, matmul, gemv and dot take complex (tests/test_complex_gemm.c); a complex dot
+     * product does not fit dot_scalar's double */
     const int64_t vn = 4;
     gpux_array_t v = NULL, y = NULL;
     GT_OK(gpux_array_ones(&v, gt_ctx, dt, 1, &vn));
     GT_OK(gpux_array_zeros(&y, gt_ctx, dt, 1, &vn));
-    REJECT(gpux_gemv(y, GPUX_NO_TRANS, 1.0, a, v, 0.0));
-    REJECT(gpux_dot(&o, v, v));
     double dv = 0;
     REJECT(gpux_dot_scalar(&dv, v, v));
     REJECT(gpux_reduce_scalar(&dv, GPUX_REDUCE_SUM, v));

@@ -1316,7 +1316,7 @@ static void test_errors(void **state) {
                 gpux_gemm(a24, GPUX_NO_TRANS, GPUX_NO_TRANS, 1, z, a34, 0));
   /* transpose values outside the enum */
   EXPECT_EITHER(GPUX_ERROR_INVALID_ARGUMENT, GPUX_ERROR_INVALID_OP,
-                gpux_gemm(a24, (gpux_transpose)2, GPUX_NO_TRANS, 1, a23, a34, 0));
+                gpux_gemm(a24, (gpux_transpose)3, GPUX_NO_TRANS, 1, a23, a34, 0));
   EXPECT_EITHER(GPUX_ERROR_INVALID_ARGUMENT, GPUX_ERROR_INVALID_OP,
                 gpux_gemv(v3, (gpux_transpose)-1, 1, a34, v4, 0));
 

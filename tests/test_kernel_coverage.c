@@ -121,9 +121,10 @@ static const char *const k_dt_where[] = {GPUX_DT_WHERE(DT_NAME, _)};
 static const char *const k_dt_storage[] = {GPUX_DT_STORAGE(DT_NAME, _)};
 /* every array dtype, complex included (casts, fill) */
 static const char *const k_dt_cast[] = {GPUX_DT_CAST(DT_NAME, _)};
-/* native GEMM kernels: GPUX_GEMM_DT in both sets, GPUX_GEMM_DT_HALF in the CUDA set only */
+/* native GEMM kernels: GPUX_GEMM_DT and GPUX_GEMM_DT_COMPLEX in both sets, GPUX_GEMM_DT_HALF
+ * in the CUDA set only */
 #define GEMM_NAME(a, dt) GPUX_KN_GEMM(#dt),
-static const char *const k_gemm[] = {GPUX_GEMM_DT(GEMM_NAME, _)};
+static const char *const k_gemm[] = {GPUX_GEMM_DT(GEMM_NAME, _) GPUX_GEMM_DT_COMPLEX(GEMM_NAME, _)};
 static const char *const k_gemm_cuda[] = {GPUX_GEMM_DT_HALF(GEMM_NAME, _)};
 /* random numbers: gpux_random_<kind>_<dt> for GPUX_RANDOM_KINDS, in both sets */
 #define RANDOM_NAME(kind, dt) GPUX_KN_RANDOM(#kind, #dt),
@@ -392,7 +393,7 @@ static void test_expected_set(void **state) {
   assert_int_equal(GPUX_KDT_bf16, 7);
   size_t ngemm = sizeof k_gemm / sizeof k_gemm[0];
   size_t ngemm_half = sizeof k_gemm_cuda / sizeof k_gemm_cuda[0];
-  assert_int_equal(ngemm, 10);     /* f32 f64 and the 8 integer dtypes */
+  assert_int_equal(ngemm, 12);     /* f32 f64, the 8 integer dtypes, c64 c128 */
   assert_int_equal(ngemm_half, 2); /* f16 bf16, CUDA only */
   /* binary: 8 numeric ops x 12 dtypes (2 float, 8 integer, 2 half) + 9 every-dtype ops x
    * 13 + 3 bitwise ops x 9 (integers and bool) + 2 shifts x 8 integer dtypes, 3 layouts */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ref_complex_gemm.h"
 #include "test_util.h"
 
 #define N_SMALL 37
@@ -408,6 +409,52 @@ static void test_gemm(void **state) {
       }
 }
 
+/* complex products (gpux_gemm_c64 / _c128): transposes and conjugate transposes, one tile and
+ * several (64 x 64 in the GPU form), data of small integers: exact against ref_cgemm */
+static void test_cgemm(void **state) {
+  (void)state;
+  const int64_t dims[2][3] = {{5, 3, 7}, {70, 35, 37}};
+  const int ops[3][2] = {{0, 0}, {2, 1}, {1, 2}};
+  for (int d = 0; d < 2; d++)
+    for (int z = 0; z < 2; z++)
+      for (int o = 0; o < 3; o++) {
+        const gpux_dtype dt = d ? GPUX_COMPLEX128 : GPUX_COMPLEX64;
+        if (!gt_dtype_available(dt)) continue;
+        const int ta = ops[o][0], tb = ops[o][1];
+        const int64_t m = dims[z][0], n = dims[z][1], k = dims[z][2];
+        const int64_t sa[2] = {ta ? k : m, ta ? m : k}, sb[2] = {tb ? n : k, tb ? k : n};
+        const int64_t sc[2] = {m, n}, cnt[3] = {m * k, k * n, m * n};
+        double *h[3], *dev[3];
+        for (int x = 0; x < 3; x++) {
+          h[x] = gt_malloc((size_t)(2 * cnt[x]) * sizeof(double));
+          dev[x] = gt_malloc((size_t)(2 * cnt[x]) * sizeof(double));
+          for (int64_t i = 0; i < 2 * cnt[x]; i++) {
+            h[x][i] = (double)((i * 7 + x * 3 + o) % 9) - 4.0;
+            if (dt == GPUX_COMPLEX64) ((float *)dev[x])[i] = (float)h[x][i];
+            else dev[x][i] = h[x][i];
+          }
+        }
+        const double al[2] = {1.5, -1.0}, be[2] = {0.5, 2.0};
+        double *want = gt_malloc((size_t)(2 * m * n) * sizeof(double));
+        ref_cgemm(ta, tb, m, n, k, al, h[0], sa[1], h[1], sb[1], be, h[2], n, want, NULL);
+        gpux_array_t a = upload(dt, 2, sa, dev[0]), b = upload(dt, 2, sb, dev[1]);
+        gpux_array_t c = upload(dt, 2, sc, dev[2]);
+        GT_OK(gpux_gemm_complex(c, (gpux_transpose)ta, (gpux_transpose)tb,
+                                gpux_complex128_make(al[0], al[1]), a, b,
+                                gpux_complex128_make(be[0], be[1])));
+        void *got = take(c);
+        for (int64_t i = 0; i < 2 * m * n; i++) {
+          const double g = dt == GPUX_COMPLEX64 ? (double)((float *)got)[i] : ((double *)got)[i];
+          GT_ASSERT(g == want[i], "cgemm %s %lldx%lldx%lld ops %d%d: part %lld is %g, want %g",
+                    gt_dtype_str(dt), (long long)m, (long long)n, (long long)k, ta, tb,
+                    (long long)i, g, want[i]);
+        }
+        GT_RELEASE(a, b); /* take released c */
+        GT_FREE(got, h[0], h[1], h[2], dev[0], dev[1], dev[2], want);
+        g_kernels++;
+      }
+}
+
 /* ------------------------------------------------------------------ random numbers */
 static void test_random(void **state) {
   (void)state;
@@ -599,6 +646,7 @@ int main(void) {
       cmocka_unit_test(test_cast),    cmocka_unit_test(test_copy),
       cmocka_unit_test(test_fill),    cmocka_unit_test(test_reduce),
       cmocka_unit_test(test_scan),    cmocka_unit_test(test_gemm),
+      cmocka_unit_test(test_cgemm),
       cmocka_unit_test(test_random),  cmocka_unit_test(test_user_kernels),
   };
   int failed = gt_run("oclgrind", tests, sizeof tests / sizeof tests[0]);

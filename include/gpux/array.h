@@ -28,8 +28,9 @@ typedef void (*gpux_deleter)(void *user_data);
  * C99 complex, cuComplex and NumPy; host data: gpux_complex64 / gpux_complex128) can for now
  * be created (empty, zeros, ones, gpux_array_full_complex), uploaded, downloaded, viewed,
  * copied, cast to and from every dtype (complex -> real takes the real part; -> bool is
- * re != 0 || im != 0: docs/semantics.md) and exchanged through DLPack; every other op
- * returns GPUX_ERROR_UNSUPPORTED_DTYPE for them. */
+ * re != 0 || im != 0: docs/semantics.md), exchanged through DLPack and multiplied
+ * (gemm, matmul, gemv, dot, vdot: include/gpux/linalg.h); every other op returns
+ * GPUX_ERROR_UNSUPPORTED_DTYPE for them. */
 typedef enum gpux_dtype {
   GPUX_FLOAT32 = 0,
   GPUX_FLOAT64 = 1,

@@ -2,8 +2,9 @@
 /* gpux OpenCL kernels, gemm family (OpenCL C 1.2): C_b = alpha * op(A_b) @ op(B_b) + beta * C_b
  * on row-major matrices, batched (gpux__gemm in src/api/gpux_backend.h).
  *
- * Kernels: gpux_gemm_<dt> for dt in GPUX_GEMM_DT (f32 f64 and the integers); float64 only where
- * cl_khr_fp64 is defined. Signature (T the dtype; offsets, leading dimensions and strides
+ * Kernels: gpux_gemm_<dt> for dt in GPUX_GEMM_DT (f32 f64 and the integers) and
+ * GPUX_GEMM_DT_COMPLEX (c64 c128: kernels of their own, at the end of this file); float64
+ * and complex128 only where cl_khr_fp64 is defined. Signature (T the dtype; offsets, leading dimensions and strides
  * in elements):
  *   gpux_gemm_<dt>(global const T *A, long a_off, long lda, long stride_a,
  *                  global const T *B, long b_off, long ldb, long stride_b,
@@ -487,3 +488,232 @@
 
 #define GPUX_GEMM_DEFINE(a, dt) GPUX_ON_##dt(GPUX_GEMM_KERNEL, a, dt)
 GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
+
+/* ====================================================================== complex products
+ * gpux_gemm_c64 / gpux_gemm_c128 (GPUX_GEMM_DT_COMPLEX), the signature above with T the
+ * complex type (float2 / double2 as (re, im)) and two more flags: GPUX_GEMM_F_CA / _CB
+ * conjugate A's / B's elements as they are read (the front end's conj_a / conj_b). They
+ * accumulate in the component type: re += ar br - ai bi, im += ar bi + ai br, then
+ * C = alpha acc + beta C in complex arithmetic (beta == 0: C unread; k == 0: beta C).
+ * Forms (the host's launch geometry, src/backend_opencl/cl_gemm.c, matches):
+ *   GPU: 256 work-items (16 x 16) per 64 x 64 tile of C, 4 x 4 outputs each (rows ty + 16 i,
+ *        columns tx + 16 j), k in steps of 8 through local memory (each operand's 64 x 8
+ *        slice loaded along its contiguous direction, two elements per work-item);
+ *        NDRange (tiles along n * 256, tiles along m, batches).
+ *   CPU: work-groups of 1; a work-item computes 32 rows x NB columns (2 vectors of NV:
+ *        NV = 16 for complex64, 8 for complex128), k in chunks of KC packed into its local
+ *        memory with the real and imaginary parts apart (so the inner loop is plain vector
+ *        arithmetic on split parts), micro-tiles of 4 rows x one vector (8 accumulators);
+ *        NDRange (blocks along m, blocks along n, batches). */
+#define GPUX_GEMM_F_CA 64  /* conjugate A's elements */
+#define GPUX_GEMM_F_CB 128 /* conjugate B's elements */
+
+#if !(defined(GPUX_CL_CPU) && GPUX_CL_CPU)
+#define GPUX_GEMMC_TS 64
+#define GPUX_GEMMC_BK 8
+#define GPUX_GEMMC_TX 16
+#define GPUX_GEMMC_R 4
+#define GPUX_GEMMC_KERNEL(a, dt)                                                          \
+  __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void gpux_gemm_##dt(         \
+      __global const GPUX_T_##dt *A, long a_off, long lda, long stride_a,               \
+      __global const GPUX_T_##dt *B, long b_off, long ldb, long stride_b,               \
+      __global GPUX_T_##dt *C, long c_off, long ldc, long stride_c, long m, long n,     \
+      long k, GPUX_T_##dt alpha, GPUX_T_##dt beta, int flags, long batch0, long tile0) {  \
+    typedef GPUX_T_##dt T2;                                                              \
+    typedef GPUX_CT_##dt R;                                                              \
+    enum { TS = GPUX_GEMMC_TS, BK = GPUX_GEMMC_BK, TX = GPUX_GEMMC_TX, RR = GPUX_GEMMC_R }; \
+    __local T2 As[GPUX_GEMMC_BK * GPUX_GEMMC_TS];                                        \
+    __local T2 Bs[GPUX_GEMMC_BK * GPUX_GEMMC_TS];                                        \
+    const int lid = (int)get_local_id(0), tx = lid % TX, ty = lid / TX;                  \
+    const long bz = batch0 + (long)get_group_id(2);                                      \
+    const long m0 = (tile0 + (long)get_group_id(1)) * TS;                               \
+    const long n0 = (long)get_group_id(0) * TS;                                          \
+    const int ta = (flags & GPUX_GEMM_F_TA) != 0, tb = (flags & GPUX_GEMM_F_TB) != 0;    \
+    /* conjugation: the sign of the imaginary parts as they are read */                  \
+    const R sa = (flags & GPUX_GEMM_F_CA) ? (R)-1 : (R)1;                                \
+    const R sb = (flags & GPUX_GEMM_F_CB) ? (R)-1 : (R)1;                                \
+    __global const T2 *const Ab = A + a_off + bz * stride_a;                             \
+    __global const T2 *const Bb = B + b_off + bz * stride_b;                             \
+    __global T2 *const Cb = C + c_off + bz * stride_c;                                   \
+    T2 acc[GPUX_GEMMC_R * GPUX_GEMMC_R];                                                 \
+    for (int x = 0; x < RR * RR; ++x) acc[x] = (T2)(0);                                  \
+    for (long k0 = 0; k0 < k; k0 += BK) {                                                \
+      for (int q = 0; q < (BK * TS) / 256; ++q) {                                        \
+        const int e = lid + 256 * q;                                                     \
+        /* consecutive work-items along the operand's contiguous direction */           \
+        const int ai = ta ? e % TS : e / BK, al = ta ? e / TS : e % BK;                  \
+        const long gi = m0 + ai, gla = k0 + al;                                          \
+        T2 v = (T2)(0);                                                                  \
+        if (gi < m && gla < k) v = Ab[ta ? gla * lda + gi : gi * lda + gla];             \
+        v.y *= sa;                                                                       \
+        As[al * TS + ai] = v;                                                            \
+        const int bj = tb ? e / BK : e % TS, bl = tb ? e % BK : e / TS;                  \
+        const long gj = n0 + bj, glb = k0 + bl;                                          \
+        T2 w = (T2)(0);                                                                  \
+        if (gj < n && glb < k) w = Bb[tb ? gj * ldb + glb : glb * ldb + gj];             \
+        w.y *= sb;                                                                       \
+        Bs[bl * TS + bj] = w;                                                            \
+      }                                                                                  \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                      \
+      for (int l = 0; l < BK; ++l) {                                                     \
+        T2 av[GPUX_GEMMC_R], bv[GPUX_GEMMC_R];                                           \
+        for (int i = 0; i < RR; ++i) av[i] = As[l * TS + ty + TX * i];                   \
+        for (int j = 0; j < RR; ++j) bv[j] = Bs[l * TS + tx + TX * j];                   \
+        for (int i = 0; i < RR; ++i)                                                     \
+          for (int j = 0; j < RR; ++j) {                                                 \
+            acc[i * RR + j].x += av[i].x * bv[j].x - av[i].y * bv[j].y;                  \
+            acc[i * RR + j].y += av[i].x * bv[j].y + av[i].y * bv[j].x;                  \
+          }                                                                              \
+      }                                                                                  \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                      \
+    }                                                                                    \
+    const int noab = k == 0, beta0 = (flags & GPUX_GEMM_F_BETA0) != 0;                   \
+    for (int i = 0; i < RR; ++i) {                                                       \
+      const long gi = m0 + ty + TX * i;                                                  \
+      if (gi >= m) break;                                                                \
+      for (int j = 0; j < RR; ++j) {                                                     \
+        const long gj = n0 + tx + TX * j;                                                \
+        if (gj >= n) break;                                                              \
+        const T2 x = acc[i * RR + j];                                                    \
+        T2 r = noab ? (T2)(0)                                                            \
+                    : (T2)(alpha.x * x.x - alpha.y * x.y, alpha.x * x.y + alpha.y * x.x); \
+        __global T2 *const cp = Cb + gi * ldc + gj;                                      \
+        if (!beta0) {                                                                    \
+          const T2 c = *cp;                                                              \
+          r.x += beta.x * c.x - beta.y * c.y;                                            \
+          r.y += beta.x * c.y + beta.y * c.x;                                            \
+        }                                                                                \
+        *cp = r;                                                                         \
+      }                                                                                  \
+    }                                                                                    \
+  }
+#else
+#define GPUX_GEMMC_MB 32
+#define GPUX_GEMMC_MR 4
+#define GPUX_GEMMC_NBV 2
+#define GPUX_GEMMC_NV_c64 16
+#define GPUX_GEMMC_NV_c128 8
+#define GPUX_GEMMC_KC_c64 64
+#define GPUX_GEMMC_KC_c128 32
+#define GPUX_GEMMC_KERNEL(a, dt)                                                          \
+  __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gpux_gemm_##dt(           \
+      __global const GPUX_T_##dt *A, long a_off, long lda, long stride_a,               \
+      __global const GPUX_T_##dt *B, long b_off, long ldb, long stride_b,               \
+      __global GPUX_T_##dt *C, long c_off, long ldc, long stride_c, long m, long n,     \
+      long k, GPUX_T_##dt alpha, GPUX_T_##dt beta, int flags, long batch0, long tile0) {  \
+    typedef GPUX_T_##dt T2;                                                              \
+    typedef GPUX_CT_##dt R;                                                              \
+    typedef GPUX_CAT(GPUX_CT_##dt, GPUX_GEMMC_NV_##dt) RV;                               \
+    enum {                                                                               \
+      MB = GPUX_GEMMC_MB, MR = GPUX_GEMMC_MR, NBV = GPUX_GEMMC_NBV,                      \
+      NV = GPUX_GEMMC_NV_##dt, NB = GPUX_GEMMC_NBV * GPUX_GEMMC_NV_##dt,                 \
+      KC = GPUX_GEMMC_KC_##dt                                                            \
+    };                                                                                   \
+    /* packed operands, real and imaginary parts apart */                                \
+    __local R apr[GPUX_GEMMC_KC_##dt * GPUX_GEMMC_MB];                                   \
+    __local R api[GPUX_GEMMC_KC_##dt * GPUX_GEMMC_MB];                                   \
+    __local RV bpr[GPUX_GEMMC_KC_##dt * GPUX_GEMMC_NBV];                                 \
+    __local RV bpi[GPUX_GEMMC_KC_##dt * GPUX_GEMMC_NBV];                                 \
+    const long bz = batch0 + (long)get_global_id(2);                                     \
+    const long i0 = (long)get_global_id(0) * MB;                                         \
+    const long j0 = (tile0 + (long)get_global_id(1)) * NB;                               \
+    const int ta = (flags & GPUX_GEMM_F_TA) != 0, tb = (flags & GPUX_GEMM_F_TB) != 0;    \
+    const R sa = (flags & GPUX_GEMM_F_CA) ? (R)-1 : (R)1;                                \
+    const R sb = (flags & GPUX_GEMM_F_CB) ? (R)-1 : (R)1;                                \
+    __global const T2 *const Ab = A + a_off + bz * stride_a;                             \
+    __global const T2 *const Bb = B + b_off + bz * stride_b;                             \
+    __global T2 *const Cb = C + c_off + bz * stride_c;                                   \
+    /* row i of op(A) starts at Ab + i * sar, column j of op(B) at Bb + j * sbj; rows     \
+       and columns past the edge are clamped (computed, never stored) */                 \
+    const long sar = ta ? 1 : lda, sbj = tb ? ldb : 1;                                   \
+    long aoff[GPUX_GEMMC_MB], boff[GPUX_GEMMC_NBV * GPUX_GEMMC_NV_##dt];                 \
+    for (int r = 0; r < MB; ++r) aoff[r] = min(i0 + r, m - 1) * sar;                     \
+    for (int q = 0; q < NB; ++q) boff[q] = min(j0 + q, n - 1) * sbj;                     \
+    RV cre[GPUX_GEMMC_MB * GPUX_GEMMC_NBV], cim[GPUX_GEMMC_MB * GPUX_GEMMC_NBV];         \
+    for (int x = 0; x < MB * NBV; ++x) {                                                 \
+      cre[x] = (RV)(0);                                                                  \
+      cim[x] = (RV)(0);                                                                  \
+    }                                                                                    \
+    __local R *const bsr = (__local R *)bpr;                                             \
+    __local R *const bsi = (__local R *)bpi;                                             \
+    for (long k0 = 0; k0 < k; k0 += KC) {                                                \
+      const int kc = (int)min((long)KC, k - k0);                                         \
+      /* pack, each operand read along its contiguous direction */                       \
+      if (ta) {                                                                          \
+        for (int l = 0; l < kc; ++l)                                                     \
+          for (int r = 0; r < MB; ++r) {                                                 \
+            const T2 v = Ab[aoff[r] + (k0 + l) * lda];                                   \
+            apr[l * MB + r] = v.x;                                                       \
+            api[l * MB + r] = sa * v.y;                                                  \
+          }                                                                              \
+      } else {                                                                           \
+        for (int r = 0; r < MB; ++r)                                                     \
+          for (int l = 0; l < kc; ++l) {                                                 \
+            const T2 v = Ab[aoff[r] + k0 + l];                                           \
+            apr[l * MB + r] = v.x;                                                       \
+            api[l * MB + r] = sa * v.y;                                                  \
+          }                                                                              \
+      }                                                                                  \
+      if (tb) {                                                                          \
+        for (int q = 0; q < NB; ++q)                                                     \
+          for (int l = 0; l < kc; ++l) {                                                 \
+            const T2 v = Bb[boff[q] + k0 + l];                                           \
+            bsr[l * NB + q] = v.x;                                                       \
+            bsi[l * NB + q] = sb * v.y;                                                  \
+          }                                                                              \
+      } else {                                                                           \
+        for (int l = 0; l < kc; ++l)                                                     \
+          for (int q = 0; q < NB; ++q) {                                                 \
+            const T2 v = Bb[(k0 + l) * ldb + boff[q]];                                   \
+            bsr[l * NB + q] = v.x;                                                       \
+            bsi[l * NB + q] = sb * v.y;                                                  \
+          }                                                                              \
+      }                                                                                  \
+      for (int rb = 0; rb < MB; rb += MR)                                                \
+        for (int v = 0; v < NBV; ++v) {                                                  \
+          RV xr[GPUX_GEMMC_MR], xi[GPUX_GEMMC_MR];                                       \
+          for (int r = 0; r < MR; ++r) {                                                 \
+            xr[r] = cre[(rb + r) * NBV + v];                                             \
+            xi[r] = cim[(rb + r) * NBV + v];                                             \
+          }                                                                              \
+          for (int l = 0; l < kc; ++l) {                                                 \
+            const RV br = bpr[l * NBV + v], bi = bpi[l * NBV + v];                       \
+            for (int r = 0; r < MR; ++r) {                                               \
+              const R ar = apr[l * MB + rb + r], ai = api[l * MB + rb + r];              \
+              xr[r] += ar * br - ai * bi;                                                \
+              xi[r] += ar * bi + ai * br;                                                \
+            }                                                                            \
+          }                                                                              \
+          for (int r = 0; r < MR; ++r) {                                                 \
+            cre[(rb + r) * NBV + v] = xr[r];                                             \
+            cim[(rb + r) * NBV + v] = xi[r];                                             \
+          }                                                                              \
+        }                                                                                \
+    }                                                                                    \
+    const int noab = k == 0, beta0 = (flags & GPUX_GEMM_F_BETA0) != 0;                   \
+    for (int r = 0; r < MB; ++r) {                                                       \
+      if (i0 + r >= m) break;                                                            \
+      for (int v = 0; v < NBV; ++v) {                                                    \
+        const long jv = j0 + v * NV;                                                     \
+        if (jv >= n) break;                                                              \
+        union { RV v; R s[GPUX_GEMMC_NV_##dt]; } ur, ui;                                 \
+        ur.v = cre[r * NBV + v];                                                         \
+        ui.v = cim[r * NBV + v];                                                         \
+        __global T2 *const cr = Cb + (i0 + r) * ldc + jv;                                \
+        for (int q = 0; q < NV && jv + q < n; ++q) {                                     \
+          const R x = ur.s[q], y = ui.s[q];                                              \
+          T2 o = noab ? (T2)(0) : (T2)(alpha.x * x - alpha.y * y, alpha.x * y + alpha.y * x); \
+          if (!beta0) {                                                                  \
+            const T2 c = cr[q];                                                          \
+            o.x += beta.x * c.x - beta.y * c.y;                                          \
+            o.y += beta.x * c.y + beta.y * c.x;                                          \
+          }                                                                              \
+          cr[q] = o;                                                                     \
+        }                                                                                \
+      }                                                                                  \
+    }                                                                                    \
+  }
+#endif
+
+#define GPUX_GEMMC_DEFINE(a, dt) GPUX_ON_##dt(GPUX_GEMMC_KERNEL, a, dt)
+GPUX_GEMM_DT_COMPLEX(GPUX_GEMMC_DEFINE, _)

@@ -56,6 +56,11 @@
  *     complex -> any other real dtype: the real part, converted as the cast from the
  *       component dtype converts it (NumPy does this with a ComplexWarning);
  *     complex64 <-> complex128: each component as float32 <-> float64; same dtype: a copy.
+ *   complex matrix products (GPUX_GEMM_DT_COMPLEX, below): accumulated in the component type
+ *     with BLAS's naive formulas (re += ar br - ai bi, im += ar bi + ai br; FMA allowed, so no
+ *     bit identity), C = alpha acc + beta C in complex arithmetic; beta == 0 + 0i never
+ *     reads C; k == 0 gives beta C; operands conjugated on load where asked (BLAS 'C', and
+ *     the conjugated-untransposed operand the front end's C^T rewrite makes).
  */
 #ifndef GPUX_KERNELS_H
 #define GPUX_KERNELS_H
@@ -79,7 +84,8 @@
 #define GPUX_KDT_u32 11
 #define GPUX_KDT_u64 12
 /* complex dtypes (issue 23, first part): interleaved (re, im) of float32 / float64, 8 and 16
- * bytes. For now they take only casts (every pair), copies, views and fill: GPUX_DT_CAST. */
+ * bytes. They take casts (every pair), copies, views and fill (GPUX_DT_CAST) and matrix
+ * products (GPUX_GEMM_DT_COMPLEX). */
 #define GPUX_KDT_c64 13
 #define GPUX_KDT_c128 14
 #define GPUX_KDT_COUNT 15
@@ -421,5 +427,14 @@ typedef struct gpux_nd_params {
   M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, i8) M(a, u8) M(a, i16) M(a, u16) M(a, u32)    \
   M(a, u64)
 #define GPUX_GEMM_DT_HALF(M, a) M(a, f16) M(a, bf16)
+/* Complex products (issue 23): gpux_gemm_c64 / gpux_gemm_c128 in both kernel sets, kernels
+ * of their own (interleaved (re, im) operands; the products accumulate in the component
+ * type, re += ar br - ai bi, im += ar bi + ai br, FMA contraction allowed: no bit identity
+ * across paths, backends or devices, as for float GEMM). Each operand may be conjugated on
+ * its way in (BLAS 'C' = conjugate transpose; conjugation without transposition happens
+ * where the front end reads a conjugate-transposed operand from transposed storage), alpha
+ * and beta are complex (the component type's (re, im)); beta == 0 (both parts) never reads
+ * C. */
+#define GPUX_GEMM_DT_COMPLEX(M, a) M(a, c64) M(a, c128)
 
 #endif

@@ -2,8 +2,9 @@
  *
  *   C_b = alpha * op(A_b) @ op(B_b) + beta * C_b   (row-major, b = 0 .. batch-1)
  *
- * One kernel per dtype, gpux_gemm_<dt> (GPUX_GEMM_DT and GPUX_GEMM_DT_HALF of
- * gpux_kernels.h); the transposes are arguments and select one of four specialised bodies
+ * One kernel per dtype, gpux_gemm_<dt> (GPUX_GEMM_DT, GPUX_GEMM_DT_HALF and
+ * GPUX_GEMM_DT_COMPLEX of gpux_kernels.h); the transposes (and, for complex, the
+ * conjugations: flags GPUX_CU_GEMM_CONJ_*, applied as slices are loaded) are arguments and select one of four specialised bodies
  * with a branch that is uniform over the grid.
  *
  * Design (float32: 128 x 128 block tile, 8 x 8 outputs per thread, plain FFMA):
@@ -30,7 +31,9 @@
  *     (alpha ignored, as BLAS). Integers compute in the unsigned type (two's complement
  *     wrap); float16 / bfloat16 are widened to float on their way into shared memory,
  *     accumulate in float and are rounded once (to nearest even) on the way out.
- *   8-byte types (float64, int64) use RN = 1: 128 x 64 tiles, 8 x 4 outputs per thread.
+ *   8-byte types (float64, int64, complex64) use RN = 1: 128 x 64 tiles, 8 x 4 outputs per
+ *   thread; complex128 RM = RN = 1: 64 x 64 tiles, 4 x 4 outputs. Complex types compute in
+ *   cx<R> (component type R; products as four FMAs), alpha and beta complex.
  *
  * Kernel signature (src/backend_cuda/cuda_gemm.c launches it):
  *   gpux_gemm_<dt>(const T *a, const T *b, T *c,            pointers with offsets applied
@@ -38,13 +41,15 @@
  *                  long long stride_a, stride_b, stride_c,  elements between batch items
  *                  long long batch,
  *                  S alpha, S beta,                          S: float for f32/f16/bf16,
- *                                                            double, int, long long
+ *                                                            double, int, long long; complex:
+ *                                                            cx (float2 / double2 layout)
  *                  int flags)                                GPUX_CU_GEMM_* bits
  *   blockDim = (256, 1, 1); grid.x = number of tiles (any count >= 1), grid.y = batch
  *   items (any count >= 1, <= 65535); tile sizes geo<T>::BM x BN below (the host mirrors
- *   them): 128 x 128, float64 / int64 128 x 64.
+ *   them): 128 x 128, float64 / int64 / complex64 128 x 64, complex128 64 x 64.
  *   sm_90 (ptxas -v): 128 registers, no spills, 16.5 KiB static shared memory (8-byte
- *   types 25 KiB) for every dtype except int64 (one block per SM: 162 registers). */
+ *   types 25 KiB) for every dtype except int64 (one block per SM: 162 registers);
+ *   complex64 168 registers (25 KiB), complex128 204 (34 KiB), one block per SM, no spills. */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -56,6 +61,8 @@
 #define GPUX_CU_GEMM_VEC_A 4
 #define GPUX_CU_GEMM_VEC_B 8
 #define GPUX_CU_GEMM_VEC_C 16
+#define GPUX_CU_GEMM_CONJ_A 32 /* complex: conjugate A's elements as they are loaded */
+#define GPUX_CU_GEMM_CONJ_B 64 /* likewise B's */
 
 #define GPUX_CU_GEMM_THREADS 256
 #define GPUX_CU_GEMM_BK 8
@@ -82,6 +89,26 @@ constexpr int SUB_M = LM * 4;   /* distance between a thread's sub-tiles along M
 constexpr int SUB_N = LN * 4;   /* ... along N (16) */
 static_assert(LM * LN == 32 && WGM * WGN * 32 == THREADS, "thread layout");
 static_assert(BK % 4 == 0, "BK must be a multiple of the vector width");
+
+/* ---- complex compute type: (re, im) of R with the arithmetic the tile code uses ------- */
+template <class R> struct __align__(2 * sizeof(R)) cx {
+  R x, y;
+  cx() = default; /* trivial: __shared__ arrays of it need no constructor */
+  __device__ __forceinline__ cx(R r) : x(r), y(R(0)) {}
+  __device__ __forceinline__ cx(R r, R i) : x(r), y(i) {}
+};
+template <class R> __device__ __forceinline__ cx<R> operator*(cx<R> a, cx<R> b) {
+  return cx<R>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+template <class R> __device__ __forceinline__ cx<R> operator+(cx<R> a, cx<R> b) {
+  return cx<R>(a.x + b.x, a.y + b.y);
+}
+template <class R> __device__ __forceinline__ bool operator!=(cx<R> a, cx<R> b) {
+  return a.x != b.x || a.y != b.y;
+}
+/* conjugation in place on load: a no-op for the real compute types */
+template <class A> __device__ __forceinline__ void conj_ip(A &) {}
+template <class R> __device__ __forceinline__ void conj_ip(cx<R> &v) { v.y = -v.y; }
 
 /* ---- dtype traits: storage type T, compute type A, argument type S ------------------ */
 template <class T> struct tr;
@@ -225,6 +252,43 @@ template <> struct tr<__nv_bfloat16> {
   }
 };
 
+/* Complex: storage float2 / double2, computing in cx<float> / cx<double> (the component
+ * type: cgemm / zgemm accumulate so); alpha and beta arrive as cx (the layout of float2 /
+ * double2). complex64 tiles are float64's (RM 2, RN 1: 128 x 64), complex128's 64 x 64
+ * (RM = RN = 1); both ask one block per SM (__launch_bounds__: at two, complex64 spills). */
+template <> struct tr<float2> {
+  typedef cx<float> A;
+  typedef cx<float> S;
+  static constexpr int RM = 2, RN = 1, MINB = 1; /* 2 spills at 128 registers (sm_90) */
+  static __device__ __forceinline__ A ld(float2 v) { return A(v.x, v.y); }
+  static __device__ __forceinline__ float2 st(A v) { return make_float2(v.x, v.y); }
+  /* 4 elements at p (16-byte aligned): two 16-byte loads */
+  static __device__ __forceinline__ void vld(A *r, const float2 *p) {
+    const float4 v0 = reinterpret_cast<const float4 *>(p)[0];
+    const float4 v1 = reinterpret_cast<const float4 *>(p)[1];
+    r[0] = A(v0.x, v0.y); r[1] = A(v0.z, v0.w); r[2] = A(v1.x, v1.y); r[3] = A(v1.z, v1.w);
+  }
+  static __device__ __forceinline__ void vst(float2 *p, const A *r) {
+    reinterpret_cast<float4 *>(p)[0] = make_float4(r[0].x, r[0].y, r[1].x, r[1].y);
+    reinterpret_cast<float4 *>(p)[1] = make_float4(r[2].x, r[2].y, r[3].x, r[3].y);
+  }
+};
+template <> struct tr<double2> {
+  typedef cx<double> A;
+  typedef cx<double> S;
+  static constexpr int RM = 1, RN = 1, MINB = 1;
+  static __device__ __forceinline__ A ld(double2 v) { return A(v.x, v.y); }
+  static __device__ __forceinline__ double2 st(A v) { return make_double2(v.x, v.y); }
+  static __device__ __forceinline__ void vld(A *r, const double2 *p) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) r[j] = ld(p[j]);
+  }
+  static __device__ __forceinline__ void vst(double2 *p, const A *r) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) p[j] = st(r[j]);
+  }
+};
+
 /* 4 compute-type elements from shared memory (16-byte aligned): one or two 16-byte loads */
 template <class A> __device__ __forceinline__ void lds4(A *r, const A *p);
 template <> __device__ __forceinline__ void lds4<float>(float *r, const float *p) {
@@ -247,6 +311,20 @@ __device__ __forceinline__ void lds4<unsigned long long>(unsigned long long *r,
   const ulonglong2 v1 = reinterpret_cast<const ulonglong2 *>(p)[1];
   r[0] = v0.x; r[1] = v0.y; r[2] = v1.x; r[3] = v1.y;
 }
+template <> __device__ __forceinline__ void lds4<cx<float>>(cx<float> *r, const cx<float> *p) {
+  const float4 v0 = reinterpret_cast<const float4 *>(p)[0];
+  const float4 v1 = reinterpret_cast<const float4 *>(p)[1];
+  r[0] = cx<float>(v0.x, v0.y); r[1] = cx<float>(v0.z, v0.w);
+  r[2] = cx<float>(v1.x, v1.y); r[3] = cx<float>(v1.z, v1.w);
+}
+template <>
+__device__ __forceinline__ void lds4<cx<double>>(cx<double> *r, const cx<double> *p) {
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const double2 v = reinterpret_cast<const double2 *>(p)[j];
+    r[j] = cx<double>(v.x, v.y);
+  }
+}
 template <class A> __device__ __forceinline__ void sts4(A *p, const A *r);
 template <> __device__ __forceinline__ void sts4<float>(float *p, const float *r) {
   *reinterpret_cast<float4 *>(p) = make_float4(r[0], r[1], r[2], r[3]);
@@ -263,6 +341,16 @@ __device__ __forceinline__ void sts4<unsigned long long>(unsigned long long *p,
                                                          const unsigned long long *r) {
   reinterpret_cast<ulonglong2 *>(p)[0] = make_ulonglong2(r[0], r[1]);
   reinterpret_cast<ulonglong2 *>(p)[1] = make_ulonglong2(r[2], r[3]);
+}
+
+template <> __device__ __forceinline__ void sts4<cx<float>>(cx<float> *p, const cx<float> *r) {
+  reinterpret_cast<float4 *>(p)[0] = make_float4(r[0].x, r[0].y, r[1].x, r[1].y);
+  reinterpret_cast<float4 *>(p)[1] = make_float4(r[2].x, r[2].y, r[3].x, r[3].y);
+}
+template <>
+__device__ __forceinline__ void sts4<cx<double>>(cx<double> *p, const cx<double> *r) {
+#pragma unroll
+  for (int j = 0; j < 4; ++j) reinterpret_cast<double2 *>(p)[j] = make_double2(r[j].x, r[j].y);
 }
 
 /* tile geometry of a storage type */
@@ -310,8 +398,9 @@ template <class T, int D, bool KC> struct loader {
     }
   }
 
-  /* the slice starting at k0 into registers */
-  __device__ __forceinline__ void load(const T *__restrict__ X, i64 k0, i64 K, bool vec) {
+  /* the slice starting at k0 into registers (cj: conjugated, complex only) */
+  __device__ __forceinline__ void load(const T *__restrict__ X, i64 k0, i64 K, bool vec,
+                                       bool cj) {
 #pragma unroll
     for (int p = 0; p < PER; ++p) {
       const i64 kx = k0 + k_off[p];
@@ -333,6 +422,10 @@ template <class T, int D, bool KC> struct loader {
           for (int j = 0; j < 4; ++j)
             r[p][j] = (kin && j < rem[p]) ? tr<T>::ld(X[off[p] + j]) : A(0);
         }
+      }
+      if (cj) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) conj_ip(r[p][j]);
       }
     }
   }
@@ -357,6 +450,23 @@ template <class T, int D, bool KC> struct loader {
 };
 
 template <class A> __device__ __forceinline__ A mad(A a, A b, A c) { return a * b + c; }
+/* complex: four multiply-adds in the component type */
+template <> __device__ __forceinline__ cx<float> mad<cx<float>>(cx<float> a, cx<float> b,
+                                                               cx<float> c) {
+  c.x = fmaf(a.x, b.x, c.x);
+  c.y = fmaf(a.x, b.y, c.y);
+  c.x = fmaf(-a.y, b.y, c.x);
+  c.y = fmaf(a.y, b.x, c.y);
+  return c;
+}
+template <> __device__ __forceinline__ cx<double> mad<cx<double>>(cx<double> a, cx<double> b,
+                                                                  cx<double> c) {
+  c.x = fma(a.x, b.x, c.x);
+  c.y = fma(a.x, b.y, c.y);
+  c.x = fma(-a.y, b.y, c.x);
+  c.y = fma(a.y, b.x, c.y);
+  return c;
+}
 
 /* one (batch item, tile) per call; S: the block's shared memory */
 template <class T, bool TA, bool TB>
@@ -387,10 +497,11 @@ __device__ __forceinline__ void gemm_tile(const T *__restrict__ a, const T *__re
     loader<T, G::BM, !TA> la;
     loader<T, G::BN, TB> lb;
     const bool va = (flags & GPUX_CU_GEMM_VEC_A) != 0, vb = (flags & GPUX_CU_GEMM_VEC_B) != 0;
+    const bool ca = (flags & GPUX_CU_GEMM_CONJ_A) != 0, cb = (flags & GPUX_CU_GEMM_CONJ_B) != 0;
     la.init(tid, bm * G::BM, M, lda, za);
     lb.init(tid, bn * G::BN, N, ldb, zb);
-    la.load(a, 0, K, va);
-    lb.load(b, 0, K, vb);
+    la.load(a, 0, K, va, ca);
+    lb.load(b, 0, K, vb, cb);
     la.store(As, tid);
     lb.store(Bs, tid);
     __syncthreads();
@@ -400,8 +511,8 @@ __device__ __forceinline__ void gemm_tile(const T *__restrict__ a, const T *__re
       if (more) {
         la.advance(lda);
         lb.advance(ldb);
-        la.load(a, (kt + 1) * BK, K, va);
-        lb.load(b, (kt + 1) * BK, K, vb);
+        la.load(a, (kt + 1) * BK, K, va, ca);
+        lb.load(b, (kt + 1) * BK, K, vb, cb);
       }
       const A *as = As + cur * BK * G::LDA + tm0;
       const A *bs = Bs + cur * BK * G::LDB + tn0;
@@ -536,6 +647,8 @@ typedef unsigned gpux_gemm_t_u32;
 typedef unsigned long long gpux_gemm_t_u64;
 typedef __half gpux_gemm_t_f16;
 typedef __nv_bfloat16 gpux_gemm_t_bf16;
+typedef float2 gpux_gemm_t_c64;
+typedef double2 gpux_gemm_t_c128;
 
 /* MINB blocks per SM: two (at most 128 registers per thread), int64 one. */
 #define GPUX_CU_GEMM_KERNEL(unused, dt)                                                    \
@@ -554,3 +667,4 @@ typedef __nv_bfloat16 gpux_gemm_t_bf16;
   }
 GPUX_GEMM_DT(GPUX_CU_GEMM_KERNEL, _)
 GPUX_GEMM_DT_HALF(GPUX_CU_GEMM_KERNEL, _)
+GPUX_GEMM_DT_COMPLEX(GPUX_CU_GEMM_KERNEL, _)

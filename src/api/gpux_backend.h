@@ -153,8 +153,12 @@ typedef struct gpux__scan_pass {
  * The front end guarantees m, n, batch >= 1, k >= 0 (k == 0: C = beta * C), every ld >= 1
  * and at least the stored row length (lda >= k without trans_a, >= m with it; ldb likewise;
  * ldc >= n), all three operands of `dtype`, no overlap between C and A or B.
- * alpha/beta are in the compute type: f32 for f32, f16, bf16; f64; i32; i64 (integers wrap).
- * beta == 0: C is written without being read (NaN in C must not leak).
+ * alpha/beta are in the compute type: f32 for f32, f16, bf16; f64; i32; i64 (integers wrap);
+ * complex: c64 / c128 (re, im).
+ * beta == 0 (complex: both parts): C is written without being read (NaN in C must not leak).
+ * conj_a / conj_b (complex dtypes only, 0 when k == 0): the elements of A_b / B_b are
+ * conjugated as they are read, whatever trans_a / trans_b say (trans 1 + conj 1 is BLAS's
+ * 'C'; trans 0 + conj 1 has no BLAS op: vendor paths hand it to the native kernels).
  * path: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE, one that supports (GPUX__Q_GEMM) accepted for
  * the dtype: the front end resolves auto by asking.
  * tf32: float32 on the vendor path may use TF32 tensor cores. */
@@ -163,6 +167,7 @@ typedef struct gpux__gemm {
   int trans_a, trans_b;
   int path; /* GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE */
   int tf32;
+  int conj_a, conj_b;
   int64_t m, n, k, batch;
   int64_t lda, ldb, ldc;
   int64_t stride_a, stride_b, stride_c;

@@ -11,8 +11,18 @@
 typedef struct mat {
   const struct gpux_array *arr;
   int row_axis, col_axis;
+  int conj; /* complex: the matrix's values are conjugated as they are read (GPUX_CONJ_TRANS) */
   int batch_axis[GPUX_MAX_DIMS];
 } mat;
+
+/* A scalar of a product: (re, im); im is 0 for real dtypes. */
+typedef struct cscal {
+  double re, im;
+} cscal;
+static cscal cs(double re, double im) {
+  cscal v = {re, im};
+  return v;
+}
 
 /* C = alpha * A @ B + beta * C over bshape; A is m x k, B k x n, C m x n (per batch). */
 typedef struct problem {
@@ -56,7 +66,8 @@ static int storage_of(const mat *x, int *trans, int64_t *ld) {
 
 /* the dtypes some backend multiplies (gpux_kernels.h's GEMM lists) */
 #define GEMM_DT_ID(unused, dt) GPUX_KDT_##dt,
-static const int gemm_dtypes[] = {GPUX_GEMM_DT(GEMM_DT_ID, _) GPUX_GEMM_DT_HALF(GEMM_DT_ID, _)};
+static const int gemm_dtypes[] = {GPUX_GEMM_DT(GEMM_DT_ID, _) GPUX_GEMM_DT_HALF(GEMM_DT_ID, _)
+                                      GPUX_GEMM_DT_COMPLEX(GEMM_DT_ID, _)};
 #undef GEMM_DT_ID
 #define N_GEMM_DTYPES ((int)(sizeof gemm_dtypes / sizeof gemm_dtypes[0]))
 
@@ -71,14 +82,17 @@ static int gemm_dtype_ok(const struct gpux_context *ctx, int dt) {
   return 0;
 }
 
-/* alpha and beta in the compute type (gpux_backend.h) */
-static gpux__scalar compute_scalar(double v, gpux_dtype dt) {
-  if (gpux__dt_is_int(dt)) return gpux__scalar_from_double(v, dt); /* zeroed past the dtype */
+/* alpha and beta in the compute type (gpux_backend.h); complex: each part rounded to the
+ * component type (the imaginary part of a real dtype's scalar is 0: the entry points check) */
+static gpux__scalar compute_scalar(cscal v, gpux_dtype dt) {
+  if (gpux__dt_is_int(dt)) return gpux__scalar_from_double(v.re, dt); /* zeroed past the dtype */
+  if (dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128)
+    return gpux__scalar_from_parts(v.re, v.im, dt);
   gpux__scalar s;
   memset(&s, 0, sizeof s);
   switch ((int)dt) {
-    case GPUX_KDT_f64: s.f64 = v; break;
-    default: s.f32 = (float)v; break; /* f32, f16, bf16 */
+    case GPUX_KDT_f64: s.f64 = v.re; break;
+    default: s.f32 = (float)v.re; break; /* f32, f16, bf16 */
   }
   return s;
 }
@@ -104,8 +118,8 @@ static gpux_status choose_path(struct gpux_context *ctx, int dt, int *path) {
  * holding their transposes and leading dimensions. Batch dimensions that are contiguous for
  * all three merge; the innermost remaining one becomes the backend's batch (when its strides
  * are not negative), the others are looped. */
-static gpux_status issue(struct gpux_context *ctx, const problem *p, gpux__gemm g, double alpha,
-                         double beta) {
+static gpux_status issue(struct gpux_context *ctx, const problem *p, gpux__gemm g, cscal alpha,
+                         cscal beta) {
   g.dtype = (int)p->c.arr->dtype;
   GPUX__CHECK(choose_path(ctx, g.dtype, &g.path));
   g.tf32 = ctx->tf32;
@@ -179,7 +193,7 @@ static gpux_status plan_operand(mat *x, struct gpux_array **tmp, int *trans, int
 
 /* Runs a checked problem: operands the backend cannot read in place are copied; a C it
  * cannot write in place is computed transposed (C^T = B^T A^T) or in a temporary. */
-static gpux_status solve(problem p, double alpha, double beta) {
+static gpux_status solve(problem p, cscal alpha, cscal beta) {
   struct gpux_context *ctx = p.c.arr->ctx;
   if (p.m == 0 || p.n == 0) return GPUX_SUCCESS;
   for (int d = 0; d < p.nb; d++)
@@ -191,8 +205,9 @@ static gpux_status solve(problem p, double alpha, double beta) {
   gpux_status s = GPUX_SUCCESS;
   if (!storage_of(&p.c, &t, &ld)) {
     /* neither layout: a contiguous temporary, holding C's values when beta reads them */
-    s = beta == 0 ? gpux__array_new(&tc, ctx, c_user->dtype, c_user->ndim, c_user->shape)
-                  : gpux_array_contiguous(&tc, c_user);
+    s = beta.re == 0 && beta.im == 0
+            ? gpux__array_new(&tc, ctx, c_user->dtype, c_user->ndim, c_user->shape)
+            : gpux_array_contiguous(&tc, c_user);
     if (s != GPUX_SUCCESS) goto done;
     p.c.arr = tc;
   } else if (t) {
@@ -216,6 +231,10 @@ static gpux_status solve(problem p, double alpha, double beta) {
     s = gpux__set_error(GPUX_ERROR_INTERNAL, "matmul: the output layout is not planned");
     goto done;
   }
+  /* conjugation belongs to the values, whatever layout reads them: it follows the operands
+   * through the swaps and copies above */
+  g.conj_a = p.k > 0 && p.a.conj;
+  g.conj_b = p.k > 0 && p.b.conj;
   s = issue(ctx, &p, g, alpha, beta);
   if (s == GPUX_SUCCESS && tc) s = gpux__copy_strided(c_user, tc);
 done:
@@ -265,49 +284,85 @@ static gpux_status check_operands(const char *fn, const struct gpux_array *c,
   return GPUX_SUCCESS;
 }
 
-static mat mat2d(const struct gpux_array *x, int trans) {
+static int is_complex(gpux_dtype dt) { return dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128; }
+
+/* op(x) for a transpose flag: GPUX_CONJ_TRANS conjugates complex values (real ones: a plain
+ * transpose) */
+static mat mat2d(const struct gpux_array *x, gpux_transpose t) {
   mat m;
   memset(&m, 0, sizeof m);
   m.arr = x;
-  m.row_axis = trans ? 1 : 0;
-  m.col_axis = trans ? 0 : 1;
+  m.row_axis = t != GPUX_NO_TRANS ? 1 : 0;
+  m.col_axis = t != GPUX_NO_TRANS ? 0 : 1;
+  m.conj = t == GPUX_CONJ_TRANS && is_complex(x->dtype);
   return m;
 }
 
+static const char *trans_suffix(gpux_transpose t) {
+  return t == GPUX_TRANS ? "^T" : t == GPUX_CONJ_TRANS ? "^H" : "";
+}
+
 static gpux_status check_trans(const char *fn, gpux_transpose t, const char *what) {
-  if (t != GPUX_NO_TRANS && t != GPUX_TRANS)
-    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: %s is %d, not GPUX_NO_TRANS or GPUX_TRANS",
-                           fn, what, (int)t);
+  if (t != GPUX_NO_TRANS && t != GPUX_TRANS && t != GPUX_CONJ_TRANS)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "%s: %s is %d, not GPUX_NO_TRANS, GPUX_TRANS or GPUX_CONJ_TRANS", fn,
+                           what, (int)t);
   return GPUX_SUCCESS;
 }
 
-GPUX_API gpux_status gpux_gemm(gpux_array_t c, gpux_transpose ta, gpux_transpose tb,
-                               double alpha, gpux_array_t a, gpux_array_t b, double beta) {
-  GPUX__API_FN();
-  const char *fn = "gpux_gemm";
-  GPUX__CHECK(gpux__check_array(c, "gpux_gemm: C"));
-  GPUX__CHECK(gpux__check_array(a, "gpux_gemm: A"));
-  GPUX__CHECK(gpux__check_array(b, "gpux_gemm: B"));
+/* a complex alpha or beta for a real dtype: its imaginary part must be 0 */
+static gpux_status check_scalars(const char *fn, gpux_dtype dt, cscal alpha, cscal beta) {
+  if (is_complex(dt) || (alpha.im == 0 && beta.im == 0)) return GPUX_SUCCESS;
+  return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                         "%s: alpha (%g%+gi) and beta (%g%+gi) must be real for %s operands", fn,
+                         alpha.re, alpha.im, beta.re, beta.im, gpux_dtype_name(dt));
+}
+
+static gpux_status gemm_run(const char *fn, gpux_array_t c, gpux_transpose ta,
+                            gpux_transpose tb, cscal alpha, gpux_array_t a, gpux_array_t b,
+                            cscal beta) {
+  char what[64];
+  snprintf(what, sizeof what, "%s: C", fn);
+  GPUX__CHECK(gpux__check_array(c, what));
+  snprintf(what, sizeof what, "%s: A", fn);
+  GPUX__CHECK(gpux__check_array(a, what));
+  snprintf(what, sizeof what, "%s: B", fn);
+  GPUX__CHECK(gpux__check_array(b, what));
   GPUX__CHECK(check_trans(fn, ta, "ta"));
   GPUX__CHECK(check_trans(fn, tb, "tb"));
   const shapes3 t = shapes_of(a, b, c);
   if (a->ndim != 2 || b->ndim != 2 || c->ndim != 2)
-    return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "gpux_gemm: A %s, B %s and C %s must all be 2-d",
-                           t.s[0], t.s[1], t.s[2]);
+    return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "%s: A %s, B %s and C %s must all be 2-d",
+                           fn, t.s[0], t.s[1], t.s[2]);
   GPUX__CHECK(check_operands(fn, c, a, b));
+  GPUX__CHECK(check_scalars(fn, a->dtype, alpha, beta));
   problem p;
   memset(&p, 0, sizeof p);
-  p.a = mat2d(a, ta == GPUX_TRANS);
-  p.b = mat2d(b, tb == GPUX_TRANS);
-  p.c = mat2d(c, 0);
+  p.a = mat2d(a, ta);
+  p.b = mat2d(b, tb);
+  p.c = mat2d(c, GPUX_NO_TRANS);
   p.m = dim_of(&p.a, p.a.row_axis);
   p.k = dim_of(&p.a, p.a.col_axis);
   p.n = dim_of(&p.b, p.b.col_axis);
   if (dim_of(&p.b, p.b.row_axis) != p.k || c->shape[0] != p.m || c->shape[1] != p.n)
     return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH,
-                           "gpux_gemm: op(A) %s%s @ op(B) %s%s does not give C %s", t.s[0],
-                           ta ? "^T" : "", t.s[1], tb ? "^T" : "", t.s[2]);
+                           "%s: op(A) %s%s @ op(B) %s%s does not give C %s", fn, t.s[0],
+                           trans_suffix(ta), t.s[1], trans_suffix(tb), t.s[2]);
   return solve(p, alpha, beta);
+}
+
+GPUX_API gpux_status gpux_gemm(gpux_array_t c, gpux_transpose ta, gpux_transpose tb,
+                               double alpha, gpux_array_t a, gpux_array_t b, double beta) {
+  GPUX__API_FN();
+  return gemm_run("gpux_gemm", c, ta, tb, cs(alpha, 0), a, b, cs(beta, 0));
+}
+
+GPUX_API gpux_status gpux_gemm_complex(gpux_array_t c, gpux_transpose ta, gpux_transpose tb,
+                                       gpux_complex128 alpha, gpux_array_t a, gpux_array_t b,
+                                       gpux_complex128 beta) {
+  GPUX__API_FN();
+  return gemm_run("gpux_gemm_complex", c, ta, tb, cs(alpha.re, alpha.im), a, b,
+                  cs(beta.re, beta.im));
 }
 
 /* ---- matmul */
@@ -365,7 +420,7 @@ static gpux_status matmul_run(struct gpux_array *out, problem *p, const struct g
   for (int d = 0; d < p->nb; d++) p->c.batch_axis[d] = d;
   p->c.row_axis = a->ndim >= 2 ? p->nb : -1;
   p->c.col_axis = b->ndim >= 2 ? out->ndim - 1 : -1;
-  return solve(*p, 1.0, 0.0);
+  return solve(*p, cs(1.0, 0.0), cs(0.0, 0.0));
 }
 
 GPUX_API gpux_status gpux_matmul(gpux_array_t *out, gpux_array_t a, gpux_array_t b) {
@@ -413,22 +468,25 @@ GPUX_API gpux_status gpux_matmul_into(gpux_array_t out, gpux_array_t a, gpux_arr
 
 /* ---- gemv and dot */
 
-GPUX_API gpux_status gpux_gemv(gpux_array_t y, gpux_transpose ta, double alpha, gpux_array_t a,
-                               gpux_array_t x, double beta) {
-  GPUX__API_FN();
-  const char *fn = "gpux_gemv";
-  GPUX__CHECK(gpux__check_array(y, "gpux_gemv: y"));
-  GPUX__CHECK(gpux__check_array(a, "gpux_gemv: A"));
-  GPUX__CHECK(gpux__check_array(x, "gpux_gemv: x"));
+static gpux_status gemv_run(const char *fn, gpux_array_t y, gpux_transpose ta, cscal alpha,
+                            gpux_array_t a, gpux_array_t x, cscal beta) {
+  char what[64];
+  snprintf(what, sizeof what, "%s: y", fn);
+  GPUX__CHECK(gpux__check_array(y, what));
+  snprintf(what, sizeof what, "%s: A", fn);
+  GPUX__CHECK(gpux__check_array(a, what));
+  snprintf(what, sizeof what, "%s: x", fn);
+  GPUX__CHECK(gpux__check_array(x, what));
   GPUX__CHECK(check_trans(fn, ta, "ta"));
   const shapes3 t = shapes_of(a, x, y);
   if (a->ndim != 2 || x->ndim != 1 || y->ndim != 1)
-    return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "gpux_gemv: A %s must be 2-d, x %s and y %s 1-d",
-                           t.s[0], t.s[1], t.s[2]);
+    return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "%s: A %s must be 2-d, x %s and y %s 1-d",
+                           fn, t.s[0], t.s[1], t.s[2]);
   GPUX__CHECK(check_operands(fn, y, a, x));
+  GPUX__CHECK(check_scalars(fn, a->dtype, alpha, beta));
   problem p;
   memset(&p, 0, sizeof p);
-  p.a = mat2d(a, ta == GPUX_TRANS);
+  p.a = mat2d(a, ta);
   p.b.arr = x; /* k x 1 */
   p.b.row_axis = 0;
   p.b.col_axis = -1;
@@ -439,37 +497,96 @@ GPUX_API gpux_status gpux_gemv(gpux_array_t y, gpux_transpose ta, double alpha, 
   p.k = dim_of(&p.a, p.a.col_axis);
   p.n = 1;
   if (x->shape[0] != p.k || y->shape[0] != p.m)
-    return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH, "gpux_gemv: op(A) %s%s @ x %s does not give y %s",
-                           t.s[0], ta ? "^T" : "", t.s[1], t.s[2]);
+    return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH, "%s: op(A) %s%s @ x %s does not give y %s",
+                           fn, t.s[0], trans_suffix(ta), t.s[1], t.s[2]);
   return solve(p, alpha, beta);
 }
 
-GPUX_API gpux_status gpux_dot(gpux_array_t *out, gpux_array_t x, gpux_array_t y) {
+GPUX_API gpux_status gpux_gemv(gpux_array_t y, gpux_transpose ta, double alpha, gpux_array_t a,
+                               gpux_array_t x, double beta) {
   GPUX__API_FN();
-  const char *fn = "gpux_dot";
-  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_dot: out is NULL");
+  return gemv_run("gpux_gemv", y, ta, cs(alpha, 0), a, x, cs(beta, 0));
+}
+
+GPUX_API gpux_status gpux_gemv_complex(gpux_array_t y, gpux_transpose ta, gpux_complex128 alpha,
+                                       gpux_array_t a, gpux_array_t x, gpux_complex128 beta) {
+  GPUX__API_FN();
+  return gemv_run("gpux_gemv_complex", y, ta, cs(alpha.re, alpha.im), a, x,
+                  cs(beta.re, beta.im));
+}
+
+/* sum x_i y_i (conj_x: sum conj(x_i) y_i) as a 0-d array: matmul of two 1-d arrays */
+static gpux_status dot_run(const char *fn, gpux_array_t *out, gpux_array_t x, gpux_array_t y,
+                           int conj_x) {
+  char what[64];
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: out is NULL", fn);
   *out = NULL;
-  GPUX__CHECK(gpux__check_array(x, "gpux_dot: x"));
-  GPUX__CHECK(gpux__check_array(y, "gpux_dot: y"));
+  snprintf(what, sizeof what, "%s: x", fn);
+  GPUX__CHECK(gpux__check_array(x, what));
+  snprintf(what, sizeof what, "%s: y", fn);
+  GPUX__CHECK(gpux__check_array(y, what));
   GPUX__CHECK(check_operands(fn, NULL, x, y));
   if (x->ndim != 1 || y->ndim != 1 || x->shape[0] != y->shape[0]) {
     const shapes3 t = shapes_of(x, y, NULL);
     return gpux__set_error(x->ndim != 1 || y->ndim != 1 ? GPUX_ERROR_INVALID_SHAPE
                                                          : GPUX_ERROR_SHAPE_MISMATCH,
-                           "gpux_dot: x %s and y %s must be 1-d of one length", t.s[0], t.s[1]);
+                           "%s: x %s and y %s must be 1-d of one length", fn, t.s[0], t.s[1]);
   }
-  /* matmul of two 1-d arrays: a 0-d result */
-  return gpux_matmul(out, x, y);
+  problem p;
+  int ndim;
+  int64_t shape[GPUX_MAX_DIMS];
+  GPUX__CHECK(plan_matmul(&p, &ndim, shape, x, y, fn));
+  p.a.conj = conj_x && is_complex(x->dtype);
+  struct gpux_array *r;
+  GPUX__CHECK(gpux__array_new(&r, x->ctx, x->dtype, ndim, shape));
+  gpux_status s = matmul_run(r, &p, x, y);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(r);
+    return s;
+  }
+  *out = r;
+  return GPUX_SUCCESS;
+}
+
+GPUX_API gpux_status gpux_dot(gpux_array_t *out, gpux_array_t x, gpux_array_t y) {
+  GPUX__API_FN();
+  return dot_run("gpux_dot", out, x, y, 0);
+}
+
+GPUX_API gpux_status gpux_vdot(gpux_array_t *out, gpux_array_t x, gpux_array_t y) {
+  GPUX__API_FN();
+  return dot_run("gpux_vdot", out, x, y, 1);
 }
 
 GPUX_API gpux_status gpux_dot_scalar(double *out, gpux_array_t x, gpux_array_t y) {
   GPUX__API_FN();
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_dot_scalar: out is NULL");
+  GPUX__CHECK(gpux__check_array(x, "gpux_dot_scalar: x"));
+  GPUX__CHECK(gpux__check_array(y, "gpux_dot_scalar: y"));
+  if (is_complex(x->dtype) || is_complex(y->dtype))
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                           "gpux_dot_scalar: a %s dot product does not fit a double "
+                           "(gpux_dot_scalar_complex returns it)",
+                           gpux_dtype_name(is_complex(x->dtype) ? x->dtype : y->dtype));
   struct gpux_array *r = NULL, *r64 = NULL;
   GPUX__CHECK(gpux_dot(&r, x, y));
-  gpux_status s = gpux_array_cast(&r64, r, GPUX_FLOAT64); /* every dtype reads as a double */
+  gpux_status s = gpux_array_cast(&r64, r, GPUX_FLOAT64); /* every real dtype reads as a double */
   if (s == GPUX_SUCCESS) s = gpux_array_read(r64, out, sizeof *out);
   gpux_array_release(r64);
+  gpux_array_release(r);
+  return s;
+}
+
+GPUX_API gpux_status gpux_dot_scalar_complex(gpux_complex128 *out, gpux_array_t x,
+                                             gpux_array_t y) {
+  GPUX__API_FN();
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_dot_scalar_complex: out is NULL");
+  struct gpux_array *r = NULL, *r128 = NULL;
+  GPUX__CHECK(dot_run("gpux_dot_scalar_complex", &r, x, y, 0));
+  /* every dtype reads as a complex128 (real ones: (x, 0)) */
+  gpux_status s = gpux_array_cast(&r128, r, GPUX_COMPLEX128);
+  if (s == GPUX_SUCCESS) s = gpux_array_read(r128, out, sizeof *out);
+  gpux_array_release(r128);
   gpux_array_release(r);
   return s;
 }

@@ -10,7 +10,10 @@
  *     (it is tied to the handle and its stream, so queued products never share one across
  *     streams), and a handle is used by one thread at a time, as cuBLAS wants.
  *     Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: the operands and m/n
- *     swap, the transpose flags stay. float32 uses CUBLAS_COMPUTE_32F (float32-accurate;
+ *     swap, the transpose flags stay (conjugate transposes: CUBLAS_OP_C; an operand
+ *     conjugated without a transpose, which cuBLAS cannot express, takes the native kernel).
+ *     complex64 / complex128 use CUDA_C_32F / CUDA_C_64F with CUBLAS_COMPUTE_32F / _64F
+ *     (cgemm / zgemm; complex alpha, beta). float32 uses CUBLAS_COMPUTE_32F (float32-accurate;
  *     CUBLAS_COMPUTE_32F_FAST_TF32 when g->tf32), float64 CUBLAS_COMPUTE_64F, float16 and
  *     bfloat16 CUBLAS_COMPUTE_32F with float alpha/beta; the math mode forbids reductions
  *     in the (half-precision) output type, though with beta != 0 cuBLAS still rounds
@@ -19,7 +22,8 @@
  *     auto then takes native). k == 0 takes the native kernel (C = beta * C without touching
  *     A or B).
  *   native: the kernels of kernels/cuda/gemm.cu (gpux_gemm_<dt>, each resolved on its first
- *     launch in the context), every dtype of GPUX_GEMM_DT and GPUX_GEMM_DT_HALF. */
+ *     launch in the context), every dtype of GPUX_GEMM_DT, GPUX_GEMM_DT_HALF and
+ *     GPUX_GEMM_DT_COMPLEX. */
 #include <cublas_api.h>
 #include <dlfcn.h>
 #include <limits.h>
@@ -43,16 +47,20 @@ typedef struct gpux_cuda_gemm_state {
 #define GPUX_CUDA_GEMM_VEC_A 4
 #define GPUX_CUDA_GEMM_VEC_B 8
 #define GPUX_CUDA_GEMM_VEC_C 16
+#define GPUX_CUDA_GEMM_CONJ_A 32
+#define GPUX_CUDA_GEMM_CONJ_B 64
 #define GPUX_CUDA_GEMM_THREADS 256u /* GPUX_CU_GEMM_THREADS */
 
 #define GPUX_CUDA_GEMM_NAME(unused, dt) [GPUX_KDT_##dt] = GPUX_KN_GEMM(#dt),
 static const char *const gpux_cuda_gemm_names[GPUX_CUDA_GEMM_NDT] = {
-    GPUX_GEMM_DT(GPUX_CUDA_GEMM_NAME, _) GPUX_GEMM_DT_HALF(GPUX_CUDA_GEMM_NAME, _)};
+    GPUX_GEMM_DT(GPUX_CUDA_GEMM_NAME, _) GPUX_GEMM_DT_HALF(GPUX_CUDA_GEMM_NAME, _)
+        GPUX_GEMM_DT_COMPLEX(GPUX_CUDA_GEMM_NAME, _)};
 #undef GPUX_CUDA_GEMM_NAME
 
-/* the kernels' block tile (geo<T> in gemm.cu: 128 x 128, 8-byte types 128 x 64) */
-#define GPUX_CUDA_GEMM_BM 128
-static int gpux_cuda_gemm_bn(int dt) { return gpux_cuda_dt_size[dt] == 8 ? 64 : 128; }
+/* the kernels' block tile (geo<T> in gemm.cu: 128 x 128, 8-byte types 128 x 64,
+ * complex128 64 x 64) */
+static int gpux_cuda_gemm_bm(int dt) { return gpux_cuda_dt_size[dt] == 16 ? 64 : 128; }
+static int gpux_cuda_gemm_bn(int dt) { return gpux_cuda_dt_size[dt] >= 8 ? 64 : 128; }
 
 static const char *gpux_cuda_gemm_dt_name(int dt) {
   static const char *const names[GPUX_KDT_COUNT] = {GPUX_DTYPES(GPUX_KDT_NAME_INIT)};
@@ -105,13 +113,21 @@ static gpux_status gpux_cuda_gemm_native(gpux__bq *q, const gpux__gemm *g) {
   pc = gpux_cuda_gemm_ptr(&g->c, esize);
   if (g->trans_a) flags |= GPUX_CUDA_GEMM_TRANS_A;
   if (g->trans_b) flags |= GPUX_CUDA_GEMM_TRANS_B;
+  if (g->conj_a) flags |= GPUX_CUDA_GEMM_CONJ_A;
+  if (g->conj_b) flags |= GPUX_CUDA_GEMM_CONJ_B;
   if (gpux_cuda_gemm_vec_ok(pa, esize, lda, sa, batch)) flags |= GPUX_CUDA_GEMM_VEC_A;
   if (gpux_cuda_gemm_vec_ok(pb, esize, ldb, sb, batch)) flags |= GPUX_CUDA_GEMM_VEC_B;
   if (gpux_cuda_gemm_vec_ok(pc, esize, ldc, sc, batch)) flags |= GPUX_CUDA_GEMM_VEC_C;
   /* alpha/beta in the kernel's argument type (tr<T>::S): float for f32/f16/bf16, double
    * for f64; integers: the dtype's bits zero-extended to 4 or 8 bytes (the front end's
-   * scalar is zeroed past them) */
-  if (gpux_cuda_dt_kind[dt] != 'f') {
+   * scalar is zeroed past them); complex: (re, im) as the component type (cx in gemm.cu) */
+  if (dt == GPUX_KDT_c64) {
+    alpha = (void *)g->alpha.c64;
+    beta = (void *)g->beta.c64;
+  } else if (dt == GPUX_KDT_c128) {
+    alpha = (void *)g->alpha.c128;
+    beta = (void *)g->beta.c128;
+  } else if (gpux_cuda_dt_kind[dt] != 'f') {
     alpha = (void *)&g->alpha.u64;
     beta = (void *)&g->beta.u64;
   } else if (dt == GPUX_KDT_f64) {
@@ -125,7 +141,8 @@ static gpux_status gpux_cuda_gemm_native(gpux__bq *q, const gpux__gemm *g) {
   }
   {
     const uint64_t bn = (uint64_t)gpux_cuda_gemm_bn(dt);
-    const uint64_t tm = ((uint64_t)m + GPUX_CUDA_GEMM_BM - 1) / GPUX_CUDA_GEMM_BM;
+    const uint64_t bm = (uint64_t)gpux_cuda_gemm_bm(dt);
+    const uint64_t tm = ((uint64_t)m + bm - 1) / bm;
     const uint64_t tn = ((uint64_t)n + bn - 1) / bn;
     tiles = tm * tn;
   }
@@ -326,6 +343,18 @@ static gpux_status gpux_cuda_gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
   CUresult r;
 
   switch (dt) {
+    case GPUX_KDT_c64: /* cgemm: float32 components, never TF32 */
+      type = CUDA_C_32F;
+      compute = CUBLAS_COMPUTE_32F;
+      alpha = g->alpha.c64;
+      beta = g->beta.c64;
+      break;
+    case GPUX_KDT_c128: /* zgemm */
+      type = CUDA_C_64F;
+      compute = CUBLAS_COMPUTE_64F;
+      alpha = g->alpha.c128;
+      beta = g->beta.c128;
+      break;
     case GPUX_KDT_f64:
       type = CUDA_R_64F;
       compute = CUBLAS_COMPUTE_64F;
@@ -352,8 +381,10 @@ static gpux_status gpux_cuda_gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
       beta = &g->beta.f32;
       break;
   }
-  /* C = beta * C: no product to compute (and BLAS ignores alpha); the native kernel does it */
-  if (g->k == 0) return gpux_cuda_gemm_native(q, g);
+  /* C = beta * C: no product to compute (and BLAS ignores alpha); the native kernel does it.
+   * A conjugated operand read without a transpose has no cuBLAS op (only N, T, C): native. */
+  if (g->k == 0 || (g->conj_a && !g->trans_a) || (g->conj_b && !g->trans_b))
+    return gpux_cuda_gemm_native(q, g);
 
   small = g->m <= INT_MAX && g->n <= INT_MAX && g->k <= INT_MAX && g->lda <= INT_MAX &&
           g->ldb <= INT_MAX && g->ldc <= INT_MAX && g->batch <= INT_MAX;
@@ -366,8 +397,9 @@ static gpux_status gpux_cuda_gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
         (long long)g->batch);
 
   /* row-major C (m x n) is column-major C^T (n x m) = op(B)^T op(A)^T */
-  opa = g->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-  opb = g->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+  /* conjugate transposes stay conjugate transposes: (op(B)^T)^T = conj(B) read transposed */
+  opa = g->conj_b ? CUBLAS_OP_C : g->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+  opb = g->conj_a ? CUBLAS_OP_C : g->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
   pa = (const void *)(uintptr_t)gpux_cuda_gemm_ptr(&g->b, esize);
   pb = (const void *)(uintptr_t)gpux_cuda_gemm_ptr(&g->a, esize);
   pc = (void *)(uintptr_t)gpux_cuda_gemm_ptr(&g->c, esize);
@@ -404,7 +436,9 @@ static gpux_status gpux_cuda_gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
   if (st != CUBLAS_STATUS_SUCCESS) {
     char what[192];
     snprintf(what, sizeof what, "%s(%s, %s%s, %lld x %lld x %lld, batch %lld)", call,
-             gpux_cuda_gemm_dt_name(dt), g->trans_a ? "A^T" : "A", g->trans_b ? " B^T" : " B",
+             gpux_cuda_gemm_dt_name(dt),
+             g->conj_a ? (g->trans_a ? "A^H" : "conj(A)") : g->trans_a ? "A^T" : "A",
+             g->conj_b ? (g->trans_b ? " B^H" : " conj(B)") : g->trans_b ? " B^T" : " B",
              (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch);
     s = gpux_cublas_error(st, what);
   }
@@ -422,7 +456,7 @@ static gpux_status gpux_cuda_gemm_supports(gpux__bctx *b, const gpux__query *q, 
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
   if (q->op != GPUX_GEMM_VENDOR) return GPUX_SUCCESS;
-  if (gpux_cuda_dt_kind[dt] != 'f') {
+  if (gpux_cuda_dt_kind[dt] != 'f' && gpux_cuda_dt_kind[dt] != 'c') {
     snprintf(why, len, "cuBLAS (the vendor path) has no integer products (the native path has them)");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }

@@ -1,19 +1,23 @@
 /* gpux OpenCL backend: matrix products (gpux__gemm in src/api/gpux_backend.h).
  *
  * Two paths, resolved by the front end:
- *   vendor: CLBlast (linked when found at configure time: GPUX_HAVE_CLBLAST), float32 and
- *     float64, row-major directly (CLBlast swaps the operands itself), on the given
+ *   vendor: CLBlast (linked when found at configure time: GPUX_HAVE_CLBLAST), float32,
+ *     float64, complex64 and complex128 (CLBlast[SDCZ]gemm), row-major directly (CLBlast
+ *     swaps the operands itself), on the given
  *     queue, without the launch lock (CLBlast is thread safe on its own); batches through
  *     the strided-batched API (a stride of 0, a broadcast operand, is accepted there);
  *     k == 0 (C = beta * C), which CLBlast rejects, through the native kernel. beta == 0
  *     with NaN in C: CLBlast 1.5.3 does not read C (tested on pocl, direct and indirect
- *     kernels).
+ *     kernels). Conjugate transposes are CLBlastTransposeConjugate; an operand conjugated
+ *     without a transpose (conj_a with trans_a 0), which BLAS cannot say, goes native.
  *   native: kernels/cl/gemm.cl, gpux_gemm_<dt> for GPUX_GEMM_DT (f32 f64, the integers), its own
  *     program (built on first use, cached on disk for non-pocl devices) in one of two
  *     forms fixed per context: GPU (work-groups of 256, 128x128 / 64x64 tiles) or CPU
  *     (work-groups of 64, 32x32 tiles; pocl), GPUX_OPENCL_GEMM=gpu|cpu forces one where the
  *     device allows it; GPUX_OPENCL_GEMM_OPTIONS adds build options (tuning). Its launches,
  *     and its build, run under the launch lock.
+ *     Complex (GPUX_GEMM_DT_COMPLEX): gpux_gemm_c64 / _c128 in the same program, with their
+ *     own tiles (GPU 64 x 64; CPU 32 rows x 32 / 16 columns) and conjugation flags.
  * float16 / bfloat16 products are not available on OpenCL (GPUX_ERROR_UNSUPPORTED_DTYPE). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,14 +46,32 @@ typedef struct gemm_form {
   size_t nt;          /* work-items per group (reqd_work_group_size) */
   int64_t rows4, cols4; /* rows and columns of C per group, 4-byte dtypes */
   int64_t rows8, cols8; /* likewise 8-byte dtypes */
+  int64_t rowsc, cols_c64, cols_c128; /* likewise the complex kernels (end of gemm.cl) */
   size_t local_bytes; /* local memory the kernels need (the larger one) */
 } gemm_form;
 static const gemm_form forms[2] = {
-    /* GPU: 2 operands x 2 buffers x BK x (BM + 4) elements */
-    {256, 128, 128, 64, 64, 2 * 2 * 16 * (64 + 4) * 8},
-    /* CPU */
-    {1, 32, 64, 32, 32, 0},
+    /* GPU: 2 operands x 2 buffers x BK x (BM + 4) elements (complex128: 2 x 8 x 64 x 16,
+       less) */
+    {256, 128, 128, 64, 64, 64, 64, 64, 2 * 2 * 16 * (64 + 4) * 8},
+    /* CPU (complex: 32 rows x 2 vectors of 16 / 8 elements) */
+    {1, 32, 64, 32, 32, 32, 32, 16, 0},
 };
+
+static int is_cplx(int dt) { return dt == GPUX_KDT_c64 || dt == GPUX_KDT_c128; }
+
+/* rows and columns of C per group of dtype dt in form f */
+static void form_tile(const gemm_form *f, int dt, int64_t *rows, int64_t *cols) {
+  if (is_cplx(dt)) {
+    *rows = f->rowsc;
+    *cols = dt == GPUX_KDT_c64 ? f->cols_c64 : f->cols_c128;
+  } else if (gpux_cl_dt_size[dt] == 8) {
+    *rows = f->rows8;
+    *cols = f->cols8;
+  } else {
+    *rows = f->rows4;
+    *cols = f->cols4;
+  }
+}
 
 #define DT_SIZE(dt) ((int)gpux_cl_dt_size[dt])
 
@@ -88,6 +110,7 @@ static gpux_status resolve_gemm(gpux__bctx *b, cl_program p, int part) {
     s = gpux_cl_resolve(b, p, &GEMM_STATE(b)->gemm[GPUX_KDT_##dt], GPUX_CL_IS_F64(GPUX_KDT_##dt),    \
                         GPUX_KN_GEMM(#dt));
   GPUX_GEMM_DT(RESOLVE, _)
+  GPUX_GEMM_DT_COMPLEX(RESOLVE, _)
 #undef RESOLVE
   return s;
 }
@@ -100,6 +123,8 @@ static gpux_status resolve_gemm(gpux__bctx *b, cl_program p, int part) {
 #define F_VB 8
 #define F_VC 16
 #define F_BETA0 32
+#define F_CA 64
+#define F_CB 128
 #define GROUPS_LIM ((int64_t)32768) /* groups per launch along dims 1 and 2 */
 
 static int aligned4(int64_t off, int64_t ld, int64_t stride, int64_t batch) {
@@ -110,6 +135,8 @@ static int beta_is_zero(const gpux__gemm *g) {
   switch (g->dtype) {
     case GPUX_KDT_f32: return g->beta.f32 == 0.0f;
     case GPUX_KDT_f64: return g->beta.f64 == 0.0;
+    case GPUX_KDT_c64: return g->beta.c64[0] == 0.0f && g->beta.c64[1] == 0.0f;
+    case GPUX_KDT_c128: return g->beta.c128[0] == 0.0 && g->beta.c128[1] == 0.0;
     default: return g->beta.u64 == 0; /* integers: zeroed past their width */
   }
 }
@@ -121,12 +148,14 @@ static gpux_status launch_native(gpux__bq *q, const gpux__gemm *g) {
   gemm_state *st = GEMM_STATE(b);
   GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_gemm, 0, st->gemm[dt], GPUX_CL_IS_F64(dt));
   const gemm_form *f = &forms[st->cpu ? 1 : 0];
-  const int cpu = st->cpu, wide = DT_SIZE(dt) == 8;
-  const int64_t br = wide ? f->rows8 : f->rows4, bc = wide ? f->cols8 : f->cols4;
+  const int cpu = st->cpu;
+  int64_t br, bc;
+  form_tile(f, dt, &br, &bc);
   const int64_t tn = (g->n + bc - 1) / bc, tm = (g->m + br - 1) / br;
   /* dim 0 unsplit (tiles along n on GPUs, along m on CPUs), dim 1 split by GROUPS_LIM */
   const int64_t d0 = cpu ? tm : tn, d1 = cpu ? tn : tm;
-  int flags = (g->trans_a ? F_TA : 0) | (g->trans_b ? F_TB : 0) | (beta_is_zero(g) ? F_BETA0 : 0);
+  int flags = (g->trans_a ? F_TA : 0) | (g->trans_b ? F_TB : 0) | (beta_is_zero(g) ? F_BETA0 : 0) |
+              (g->conj_a ? F_CA : 0) | (g->conj_b ? F_CB : 0);
   if (aligned4(g->a.offset, g->lda, g->stride_a, g->batch)) flags |= F_VA;
   if (aligned4(g->b.offset, g->ldb, g->stride_b, g->batch)) flags |= F_VB;
   if (aligned4(g->c.offset, g->ldc, g->stride_c, g->batch)) flags |= F_VC;
@@ -227,6 +256,54 @@ static gpux_status clblast_error(const gpux__bctx *b, const char *call, const gp
 }
 #endif
 
+#ifdef GPUX_HAVE_CLBLAST
+/* CLBlastCgemm / CLBlastZgemm (and their strided batches): alpha and beta as cl_float2 /
+ * cl_double2 (re, im) */
+static gpux_status gemm_vendor_complex(gpux__bq *q, const gpux__gemm *g, CLBlastLayout L,
+                                       CLBlastTranspose ta, CLBlastTranspose tb) {
+  const size_t m = (size_t)g->m, n = (size_t)g->n, k = (size_t)g->k;
+  const size_t lda = (size_t)g->lda, ldb = (size_t)g->ldb, ldc = (size_t)g->ldc;
+  const size_t ao = (size_t)g->a.offset, bo = (size_t)g->b.offset, co = (size_t)g->c.offset;
+  cl_mem A = (cl_mem)g->a.buf, B = (cl_mem)g->b.buf, C = (cl_mem)g->c.buf;
+  cl_command_queue *cq = &q->queue;
+  CLBlastStatusCode c;
+  const char *call;
+  if (g->dtype == GPUX_KDT_c64) {
+    cl_float2 al, be;
+    al.s[0] = g->alpha.c64[0];
+    al.s[1] = g->alpha.c64[1];
+    be.s[0] = g->beta.c64[0];
+    be.s[1] = g->beta.c64[1];
+    if (g->batch > 1) {
+      call = "CLBlastCgemmStridedBatched";
+      c = CLBlastCgemmStridedBatched(L, ta, tb, m, n, k, al, A, ao, lda, (size_t)g->stride_a, B,
+                                     bo, ldb, (size_t)g->stride_b, be, C, co, ldc,
+                                     (size_t)g->stride_c, (size_t)g->batch, cq, NULL);
+    } else {
+      call = "CLBlastCgemm";
+      c = CLBlastCgemm(L, ta, tb, m, n, k, al, A, ao, lda, B, bo, ldb, be, C, co, ldc, cq, NULL);
+    }
+  } else {
+    cl_double2 al, be;
+    al.s[0] = g->alpha.c128[0];
+    al.s[1] = g->alpha.c128[1];
+    be.s[0] = g->beta.c128[0];
+    be.s[1] = g->beta.c128[1];
+    if (g->batch > 1) {
+      call = "CLBlastZgemmStridedBatched";
+      c = CLBlastZgemmStridedBatched(L, ta, tb, m, n, k, al, A, ao, lda, (size_t)g->stride_a, B,
+                                     bo, ldb, (size_t)g->stride_b, be, C, co, ldc,
+                                     (size_t)g->stride_c, (size_t)g->batch, cq, NULL);
+    } else {
+      call = "CLBlastZgemm";
+      c = CLBlastZgemm(L, ta, tb, m, n, k, al, A, ao, lda, B, bo, ldb, be, C, co, ldc, cq, NULL);
+    }
+  }
+  if (c != CLBlastSuccess) return clblast_error(q->b, call, g, c);
+  return GPUX_SUCCESS;
+}
+#endif
+
 static gpux_status gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
   const int dt = g->dtype; /* float32 or float64: gemm_supports accepted the path */
 #ifndef GPUX_HAVE_CLBLAST
@@ -234,11 +311,17 @@ static gpux_status gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
   (void)dt; /* never called: supports refuses the vendor path without CLBlast */
   return SET_ERROR(GPUX_ERROR_INTERNAL, "opencl gemm: built without CLBlast");
 #else
-  /* k == 0: C = beta * C, which CLBlast rejects (CLBlastInvalidDimension) */
-  if (g->k == 0) return gemm_native(q, g);
+  /* k == 0: C = beta * C, which CLBlast rejects (CLBlastInvalidDimension); conjugation
+   * without transposition: no BLAS op says it */
+  if (g->k == 0 || (g->conj_a && !g->trans_a) || (g->conj_b && !g->trans_b))
+    return gemm_native(q, g);
   const CLBlastLayout L = CLBlastLayoutRowMajor;
-  const CLBlastTranspose ta = g->trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;
-  const CLBlastTranspose tb = g->trans_b ? CLBlastTransposeYes : CLBlastTransposeNo;
+  const CLBlastTranspose ta = g->conj_a    ? CLBlastTransposeConjugate
+                              : g->trans_a ? CLBlastTransposeYes
+                                           : CLBlastTransposeNo;
+  const CLBlastTranspose tb = g->conj_b    ? CLBlastTransposeConjugate
+                              : g->trans_b ? CLBlastTransposeYes
+                                           : CLBlastTransposeNo;
   const size_t m = (size_t)g->m, n = (size_t)g->n, k = (size_t)g->k;
   const size_t lda = (size_t)g->lda, ldb = (size_t)g->ldb, ldc = (size_t)g->ldc;
   cl_mem A = (cl_mem)g->a.buf, B = (cl_mem)g->b.buf, C = (cl_mem)g->c.buf;
@@ -246,6 +329,7 @@ static gpux_status gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
   CLBlastStatusCode c = CLBlastSuccess;
   const char *call;
   const int f64 = dt == GPUX_KDT_f64;
+  if (is_cplx(dt)) return gemm_vendor_complex(q, g, L, ta, tb);
   if (g->batch > 1) { /* stride 0 (a broadcast operand) is accepted: CLBlast 1.5.3, pocl */
     call = f64 ? "CLBlastDgemmStridedBatched" : "CLBlastSgemmStridedBatched";
     if (f64)
@@ -277,7 +361,8 @@ static gpux_status gemm_vendor(gpux__bq *q, const gpux__gemm *g) {
 /* the native kernels' dtypes (GPUX_GEMM_DT) */
 #define GEMM_DT_BIT(a, dt) | (1u << GPUX_KDT_##dt)
 static gpux_status gemm_supports(gpux__bctx *b, const gpux__query *q, char *why, size_t len) {
-  static const unsigned native = 0u GPUX_GEMM_DT(GEMM_DT_BIT, _);
+  static const unsigned native =
+      0u GPUX_GEMM_DT(GEMM_DT_BIT, _) GPUX_GEMM_DT_COMPLEX(GEMM_DT_BIT, _);
   const int dt = q->dtype;
   (void)b;
   if (dt < 0 || dt >= GPUX_KDT_COUNT || !(native >> dt & 1u)) {
@@ -285,7 +370,7 @@ static gpux_status gemm_supports(gpux__bctx *b, const gpux__query *q, char *why,
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
   if (q->op != GPUX_GEMM_VENDOR) return GPUX_SUCCESS;
-  if (gpux_cl_dt_kind[dt] != 'f') {
+  if (gpux_cl_dt_kind[dt] != 'f' && gpux_cl_dt_kind[dt] != 'c') {
     snprintf(why, len, "CLBlast (the vendor path) has no integer products (the native path has them)");
     return GPUX_ERROR_UNSUPPORTED_DTYPE;
   }
