@@ -7,6 +7,9 @@
  *     neg, abs, sign, relu, floor, ceil, round, comparisons, logical ops, casts), div and
  *     sqrt on float64 (float32's are correctly rounded on CUDA but need not be on an OpenCL
  *     device), and the float16 / bfloat16 forms of the same ops;
+ *   - complex64 / complex128 (kernels/common/gpux_complex.h): add, sub, mul, eq, ne, the
+ *     logical ops, neg, conj, real, imag, logical_not, and div on complex128 (float32
+ *     division as above);
  * compared bit for bit (two NaNs are equal whatever their payloads: devices differ there).
  * pocl is compared with the same CPU reference by test_elementwise with no tolerance for
  * these ops, so pocl agrees too. Exits 77 (skip) unless both backends have a device.
@@ -60,6 +63,12 @@ static void *inputs(gpux_dtype dt, gt_domain dom, uint64_t seed) {
 
 /* a and b of dt have the same bits, NaNs being equal to NaNs */
 static int64_t differ(gpux_dtype dt, const void *a, const void *b, int64_t n, int64_t *first) {
+  if (dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128) { /* part by part */
+    int64_t f = 0;
+    const int64_t bad = differ(dt == GPUX_COMPLEX64 ? GPUX_FLOAT32 : GPUX_FLOAT64, a, b, 2 * n, &f);
+    if (bad) *first = f / 2;
+    return bad;
+  }
   const size_t es = gpux_dtype_size(dt);
   int64_t bad = 0;
   for (int64_t i = 0; i < n; i++) {
@@ -145,6 +154,20 @@ int main(void) {
     for (int to = 0; to < NDT; to++)
       if (k_dtypes[to] != GPUX_FLOAT64 || (i1.fp64 && i2.fp64))
         compare(cu, cl, 2, k_dtypes[to], dt, GT_DOM_ANY, GT_DOM_ANY, seed++);
+  }
+  const gpux_dtype kc[2] = {GPUX_COMPLEX64, GPUX_COMPLEX128};
+  const gpux_binary_op cb[] = {GPUX_ADD, GPUX_SUB, GPUX_MUL, GPUX_DIV, GPUX_EQ, GPUX_NE,
+                               GPUX_LOGICAL_AND, GPUX_LOGICAL_OR, GPUX_LOGICAL_XOR};
+  const gpux_unary_op cu_[] = {GPUX_NEG, GPUX_CONJ, GPUX_REAL, GPUX_IMAG, GPUX_LOGICAL_NOT};
+  for (int k = 0; k < 2; k++) {
+    const gpux_dtype dt = kc[k];
+    if (dt == GPUX_COMPLEX128 && (!i1.fp64 || !i2.fp64)) continue;
+    for (size_t j = 0; j < sizeof cb / sizeof cb[0]; j++)
+      if (cb[j] != GPUX_DIV || dt == GPUX_COMPLEX128)
+        compare(cu, cl, 0, cb[j], dt, cb[j] >= GPUX_EQ ? GT_DOM_SMALLINT : GT_DOM_ANY,
+                cb[j] >= GPUX_EQ ? GT_DOM_SMALLINT : GT_DOM_ANY, seed++);
+    for (size_t j = 0; j < sizeof cu_ / sizeof cu_[0]; j++)
+      compare(cu, cl, 1, cu_[j], dt, GT_DOM_ANY, GT_DOM_ANY, seed++);
   }
   printf("test_elementwise_xbackend: %d comparisons of %d elements, %d differ\n", g_checks, N,
          g_fail);

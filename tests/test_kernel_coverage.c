@@ -396,12 +396,14 @@ static void test_expected_set(void **state) {
   size_t ngemm_half = sizeof k_gemm_cuda / sizeof k_gemm_cuda[0];
   assert_int_equal(ngemm, 12);     /* f32 f64, the 8 integer dtypes, c64 c128 */
   assert_int_equal(ngemm_half, 2); /* f16 bf16, CUDA only */
-  /* binary: 8 numeric ops x 12 dtypes (2 float, 8 integer, 2 half) + 9 every-dtype ops x
-   * 13 + 3 bitwise ops x 9 (integers and bool) + 2 shifts x 8 integer dtypes, 3 layouts */
-  assert_int_equal(nb, 3 * (8 * 12 + 9 * 13 + 3 * 9 + 2 * 8));
-  /* unary: 4 numeric ops x 12 + 14 float ops x 4 (float32, float64, the half dtypes) +
-   * logical_not x 13 + bitwise_not and popcount x 8 integer dtypes, 2 layouts */
-  assert_int_equal(nu, 2 * (4 * 12 + 14 * 4 + 13 + 2 * 8));
+  /* binary: 5 arithmetic ops (add sub mul div pow) x 14 (2 float, 8 integer, 2 half, 2
+   * complex) + minimum, maximum, mod x 12 + eq, ne and the 3 logical ops x 15 + lt le gt ge
+   * x 13 + 3 bitwise ops x 9 (integers and bool) + 2 shifts x 8 integer dtypes, 3 layouts */
+  assert_int_equal(nb, 3 * (5 * 14 + 3 * 12 + 5 * 15 + 4 * 13 + 3 * 9 + 2 * 8));
+  /* unary: neg, abs x 14 + sign, relu x 12 + exp log sqrt sin cos x 6 (float32, float64,
+   * the half dtypes, complex) + 9 float ops x 4 + logical_not x 15 + bitwise_not and
+   * popcount x 8 integer dtypes + conj real imag angle x 2 complex, 2 layouts */
+  assert_int_equal(nu, 2 * (2 * 14 + 2 * 12 + 5 * 6 + 9 * 4 + 15 + 2 * 8 + 4 * 2));
   size_t nr = sizeof k_reduce / sizeof k_reduce[0], ns = sizeof k_scan / sizeof k_scan[0];
   /* reduce: 6 numeric kinds x 12 (the 10 numeric and the 2 half) + argmin_p/argmax_p x 10
    * (the partials of a half input are float32) + any/all/cnt x 13 + 4 float kinds x 4,
@@ -415,11 +417,11 @@ static void test_expected_set(void **state) {
   size_t nrand = sizeof k_random / sizeof k_random[0];
   assert_int_equal(nrand, 2 * 2 + 8 + 1);
   assert_int_equal(GPUX_RANDOM_KIND_COUNT, 4);
-  /* where x 13 dtypes x 2 layouts; arange and linspace over the 13 real dtypes; fill and
+  /* where x 15 dtypes x 2 layouts; arange and linspace over the 13 real dtypes; fill and
    * casts (every pair, c and n) over all 15; copies by size (1, 2, 4, 8, 16); native GEMM;
    * random */
-  assert_int_equal(sizeof k_dt_where / sizeof k_dt_where[0], nst);
-  assert_int_equal(exp.n, nb + nu + nr + ns + 2 * nst + 2 * nst + nca * (1 + 2 * nca) +
+  assert_int_equal(sizeof k_dt_where / sizeof k_dt_where[0], nca);
+  assert_int_equal(exp.n, nb + nu + nr + ns + 2 * nca + 2 * nst + nca * (1 + 2 * nca) +
                               2 * 5 + ngemm + nrand);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half + 1); /* + gpux_random_normal_f32_std */
   /* the OpenCL GPU form: vector column kernels of 4 kinds x f32 i32 + 3 float kinds */

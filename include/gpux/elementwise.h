@@ -11,7 +11,17 @@
  * integer overflow wraps; integer div is floor division and x / 0 == 0; integer mod has the
  * sign of the divisor and x % 0 == 0; integer pow with a negative exponent is 0 unless the
  * base is 1 or -1; minimum/maximum propagate NaN; round is half to even; shifts by a count
- * outside [0, width) give 0 (right_shift of a negative value: -1). */
+ * outside [0, width) give 0 (right_shift of a negative value: -1).
+ *
+ * Complex arrays (complex64, complex128; docs/semantics.md "Complex elementwise ops") take
+ * add, sub, mul, div, pow, eq, ne, the logical ops (x != 0: re != 0 || im != 0), where, and
+ * the unary ops neg, conj, exp, log, sqrt, sin, cos, logical_not (complex results), abs,
+ * angle, real, imag (results in the component dtype: complex64 -> float32, complex128 ->
+ * float64). Their formulas are fixed (NumPy's mul, Smith's division, npy_cpow, FreeBSD's
+ * csqrt ...; kernels/common/gpux_kernels.h lists them): add, sub, mul, div, neg, conj, real,
+ * imag, eq, ne, where and pow with a small integer exponent give the same bits on every
+ * backend; the others are within a few ulp of the result. lt, le, gt, ge, minimum, maximum,
+ * mod, the bitwise ops and the other unary ops reject complex (GPUX_ERROR_UNSUPPORTED_DTYPE). */
 #ifndef GPUX_ELEMENTWISE_H
 #define GPUX_ELEMENTWISE_H
 #include "array.h"
@@ -35,7 +45,11 @@ typedef enum gpux_unary_op {
   GPUX_FLOOR = 15, GPUX_CEIL = 16, GPUX_ROUND = 17,
   GPUX_LOGICAL_NOT = 18,
   /* integers: ~x; the number of set bits of x's two's complement, in x's dtype */
-  GPUX_BITWISE_NOT = 19, GPUX_POPCOUNT = 20
+  GPUX_BITWISE_NOT = 19, GPUX_POPCOUNT = 20,
+  /* complex: re - im i; re; im; atan2(im, re) (real, imag, angle: the component dtype).
+   * On real arrays, as NumPy: conj and real give a copy, imag zeros of the dtype, angle (the
+   * float dtypes) atan2(+0, x): 0, or pi for x < 0 and -0.0, NaN for NaN. */
+  GPUX_CONJ = 21, GPUX_REAL = 22, GPUX_IMAG = 23, GPUX_ANGLE = 24
 } gpux_unary_op;
 
 #ifdef __cplusplus
@@ -46,7 +60,8 @@ GPUX_API const char *gpux_binary_op_name(gpux_binary_op op); /* "add", ...; NULL
 GPUX_API const char *gpux_unary_op_name(gpux_unary_op op);
 /* 1 if op is defined for dtype dt (arithmetic: numeric dtypes; comparisons and logical ops:
  * every dtype; transcendental unary ops: float32 and float64; bitwise and / or / xor:
- * integers and bool; shifts, bitwise_not, popcount: integers). */
+ * integers and bool; shifts, bitwise_not, popcount: integers; complex: the ops listed at
+ * the top of this header). */
 GPUX_API int gpux_binary_op_supports(gpux_binary_op op, gpux_dtype dt);
 GPUX_API int gpux_unary_op_supports(gpux_unary_op op, gpux_dtype dt);
 
@@ -65,6 +80,19 @@ GPUX_API gpux_status gpux_scalar_binary(gpux_array_t *out, gpux_binary_op op, do
                                         gpux_array_t a);
 GPUX_API gpux_status gpux_scalar_binary_into(gpux_array_t out, gpux_binary_op op, double s,
                                              gpux_array_t a);
+/* On a complex array the double-scalar forms above take s + 0i. The forms below take a
+ * complex scalar: a complex64 array gets each part rounded to float32 (as a cast from
+ * complex128 rounds), a complex128 array s as it is; a real array only a scalar with a zero
+ * imaginary part (its real part then as above; otherwise GPUX_ERROR_INVALID_ARGUMENT: the
+ * _promote forms below cast the array to complex first). a op s, then s op a. */
+GPUX_API gpux_status gpux_binary_scalar_complex(gpux_array_t *out, gpux_binary_op op,
+                                                gpux_array_t a, gpux_complex128 s);
+GPUX_API gpux_status gpux_binary_scalar_complex_into(gpux_array_t out, gpux_binary_op op,
+                                                     gpux_array_t a, gpux_complex128 s);
+GPUX_API gpux_status gpux_scalar_complex_binary(gpux_array_t *out, gpux_binary_op op,
+                                                gpux_complex128 s, gpux_array_t a);
+GPUX_API gpux_status gpux_scalar_complex_binary_into(gpux_array_t out, gpux_binary_op op,
+                                                     gpux_complex128 s, gpux_array_t a);
 /* The promoting forms (include/gpux/array.h: gpux_result_type): a and b are cast to their
  * result type (temporaries, freed before return) and the op runs on those; the op must be
  * defined for that dtype (bitwise ops on a float result are an error, before any cast).
@@ -81,6 +109,14 @@ GPUX_API gpux_status gpux_binary_scalar_promote(gpux_array_t *out, gpux_binary_o
 GPUX_API gpux_status gpux_scalar_binary_promote(gpux_array_t *out, gpux_binary_op op,
                                                 gpux_scalar_kind kind, double s,
                                                 gpux_array_t a);
+/* a op s and s op a with s a weak complex scalar: a is cast to
+ * gpux_result_type_scalar(a's dtype, GPUX_SCALAR_COMPLEX) (a complex dtype stays; float16,
+ * bfloat16, float32 give complex64; float64, bool and the integers complex128), then as
+ * gpux_binary_scalar_complex. */
+GPUX_API gpux_status gpux_binary_scalar_complex_promote(gpux_array_t *out, gpux_binary_op op,
+                                                        gpux_array_t a, gpux_complex128 s);
+GPUX_API gpux_status gpux_scalar_complex_binary_promote(gpux_array_t *out, gpux_binary_op op,
+                                                        gpux_complex128 s, gpux_array_t a);
 GPUX_API gpux_status gpux_unary(gpux_array_t *out, gpux_unary_op op, gpux_array_t a);
 GPUX_API gpux_status gpux_unary_into(gpux_array_t out, gpux_unary_op op, gpux_array_t a);
 /* out = cond ? a : b, broadcasting all three; cond is GPUX_BOOL, a and b share a dtype. */

@@ -46,12 +46,14 @@ static inline ushort gpux__f2h_bf16(float x) { return gpux_f32_to_bf16(as_uint(x
 #define GPUX__EW_PICK(res, M, dts, op_) GPUX__EW_RES_##res(M, dts, op_)
 #define GPUX__EW_RES_0(M, dts, op_) dts(M, op_)
 #define GPUX__EW_RES_1(M, dts, op_)
+#define GPUX__EW_RES_2(M, dts, op_) dts(M, op_) /* GPUX_RES_REAL: on real dtypes, SAME */
 #define GPUX__EW_BOP(op, id, dts, res) GPUX__EW_PICK(res, GPUX__EW_BDT, dts, _##op)
 #define GPUX__EW_UOP(op, id, dts, res) GPUX__EW_PICK(res, GPUX__EW_UDT, dts, _##op)
 GPUX_BINARY_OPS(GPUX__EW_BOP)
 GPUX_UNARY_OPS(GPUX__EW_UOP)
 #undef GPUX__EW_UOP
 #undef GPUX__EW_BOP
+#undef GPUX__EW_RES_2
 #undef GPUX__EW_RES_1
 #undef GPUX__EW_RES_0
 #undef GPUX__EW_PICK

@@ -61,6 +61,50 @@
  *     bit identity), C = alpha acc + beta C in complex arithmetic; beta == 0 + 0i never
  *     reads C; k == 0 gives beta C; operands conjugated on load where asked (BLAS 'C', and
  *     the conjugated-untransposed operand the front end's C^T rewrite makes).
+ *   complex elementwise ops (issue 23; z = x + iy, a = ar + i ai, b = br + i bi; every
+ *     formula is computed in the component type, one IEEE operation at a time, never
+ *     contracted into an FMA (CUDA -fmad=false, OpenCL FP_CONTRACT OFF); kernels/common/
+ *     gpux_complex.h is the one source of these formulas for both kernel sets):
+ *     add, sub, neg, conj: componentwise (bit-exact everywhere);
+ *     mul: (ar*br - ai*bi, ar*bi + ai*br), NumPy's formula (bit-exact everywhere; inf*finite
+ *       may give NaN components, as in NumPy);
+ *     div: Smith's division, NumPy's branches: |br| >= |bi|: br == bi == 0 gives
+ *       (ar/|br|, ai/|br|), else r = bi/br, d = br + bi*r, ((ar + ai*r)/d, (ai - ar*r)/d);
+ *       |br| < |bi| (or NaN): r = br/bi, d = bi + br*r, ((ar*r + ai)/d, (ai*r - ar)/d)
+ *       (NumPy multiplies by 1/d instead: a few ulp apart, and 1/d is subnormal near the
+ *       type's max). No intermediate overflows for finite operands ((1e300+1e300i) /
+ *       (1e300+1e300i) = 1, complex64's (1e38+1e38i) / (1e38+1e38i) too);
+ *       bit-exact where float division is correctly rounded (CUDA, pocl; the OpenCL backend
+ *       asks NVIDIA's compiler for it);
+ *     pow: NumPy's npy_cpow: b == 0 -> 1+0i; a == 0 -> 0+0i when bi == 0 and br > 0, else
+ *       NaN+NaNi; bi == 0 and br an integer n, |n| < 100: n = 1: a; 2: a*a; 3: a*(a*a);
+ *       else binary powering from 1+0i (r = r*p on set bits, p = p*p), then 1/r for n < 0
+ *       (all with mul / div above: bit-exact); otherwise exp(b * log(a));
+ *     eq: ar == br && ai == bi; ne: its negation (NaN unequal); lt, le, gt, ge, minimum,
+ *       maximum, mod and the bitwise ops are not defined for complex (as in NumPy 2);
+ *     logical ops, logical_not: x != 0 is re != 0 || im != 0 (NaN is true);
+ *     abs: hypot(re, im) (no overflow; inf when either is inf, even with a NaN);
+ *     angle: atan2(im, re); real, imag: the component;
+ *     exp: exp(x) * (cos y, sin y) (x above 88 / 709: (h cos y) h, (h sin y) h with
+ *       h = exp(x/2), so no part overflows early); y == 0: (exp x, y); x == +inf and y inf or NaN:
+ *       (+inf, NaN); x == -inf and y inf or NaN: (+0, +0);
+ *     log: (log|z|, atan2(y, x)); log|z| is log1p((m-1)*(m+1) + n*n)/2 for m = max(|x|,|y|)
+ *       in [0.5, 2] (accurate near |z| = 1), log(m) + log1p((n/m)^2)/2 otherwise (no
+ *       overflow), n = min(|x|,|y|); z == 0: -inf; x or y inf: +inf;
+ *     sqrt: FreeBSD / NumPy csqrt: z == 0: (+0, y); y inf: (+inf, y); x NaN: (NaN, NaN);
+ *       x == +inf: (+inf, y NaN ? NaN : +-0); x == -inf: (y NaN ? NaN : 0, +-inf);
+ *       else t = sqrt((|x| + hypot(x, y)) / 2); x >= 0: (t, y / 2t); x < 0: (|y| / 2t,
+ *       +-t with y's sign); arguments near the type's max are scaled by 1/4 first, tiny
+ *       ones (both below 2^-1000 / 2^-120) by 2^100 / 2^50 (exact), so nothing overflows or
+ *       loses digits; branch cut on the negative real axis, im's sign kept (-0.0 too);
+ *     sin: (sin x cosh y, cos x sinh y); cos: (cos x cosh y, -(sin x sinh y)); zero
+ *       components as C99: sin: x == 0: (x, sinh y); y == 0: (sin x, cos x * y), y for
+ *       x inf/NaN; cos: x == 0: (cosh y, -x * (sinh y, or 1 when y is not finite));
+ *       y == 0: (cos x, -(sin x * y)), -y for x inf/NaN;
+ *     exp, log, sqrt, sin, cos, abs, angle and pow's general case use the device's libm
+ *     (CUDA's, the OpenCL builtins): a few ulp of the result's magnitude, not bit-identical
+ *     across devices (tests/test_complex_ew.c states the tolerances). sin's and cos's
+ *     intermediate cosh, sinh may overflow to inf where the exact product is finite.
  */
 #ifndef GPUX_KERNELS_H
 #define GPUX_KERNELS_H
@@ -129,11 +173,15 @@
 #define GPUX_DT_STORAGE(M, a)                                                                \
   M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8) M(a, b8) M(a, f16) M(a, bf16) M(a, i8)    \
   M(a, i16) M(a, u16) M(a, u32) M(a, u64)
-/* the complex dtypes. They are not in GPUX_DT_STORAGE: where, comparisons, logical ops and
- * any / all / cnt have no complex kernels yet (their rules for complex, e.g. eq / ne only,
- * come with the complex arithmetic), and arange / linspace reject complex as the front end
- * does. */
+/* the complex dtypes. They are not in GPUX_DT_STORAGE: the ops that take them list them
+ * apart (GPUX_DT_CAST, GPUX_DT_WHERE, GPUX_DT_EW_ARITH ...): lt / le / gt / ge, any / all /
+ * cnt, arange and linspace reject complex. */
 #define GPUX_DT_COMPLEX(M, a) M(a, c64) M(a, c128)
+/* the elementwise lists with complex (the complex elementwise ops, issue 23): arithmetic
+ * (add, sub, mul, div, pow), math (neg, exp, log, sqrt, sin, cos, abs), and every dtype
+ * (where, eq, ne, the logical ops) */
+#define GPUX_DT_EW_ARITH(M, a) GPUX_DT_EW_NUMERIC(M, a) GPUX_DT_COMPLEX(M, a)
+#define GPUX_DT_EW_FLOAT_CPLX(M, a) GPUX_DT_EW_FLOAT(M, a) GPUX_DT_COMPLEX(M, a)
 /* every array dtype, in id order: casts (every (from, to) pair, layouts c and n) and fill
  * exist for these */
 #define GPUX_DT_CAST(M, a) GPUX_DT_STORAGE(M, a) GPUX_DT_COMPLEX(M, a)
@@ -154,7 +202,7 @@
 #define GPUX_DT_EW_NUMERIC(M, a) GPUX_DT_NUMERIC(M, a) GPUX_DT_HALF(M, a)
 #define GPUX_DT_EW_FLOAT(M, a) GPUX_DT_FLOAT(M, a) GPUX_DT_HALF(M, a)
 /* the dtypes of where: every dtype */
-#define GPUX_DT_WHERE(M, a) GPUX_DT_STORAGE(M, a)
+#define GPUX_DT_WHERE(M, a) GPUX_DT_STORAGE(M, a) GPUX_DT_COMPLEX(M, a)
 /* Whether a compute dtype has a kernel type of its own: bool's is uint8's (uchar / unsigned
  * char), so a set of overloads by type (the expressions' ops preludes) leaves bool out and
  * uint8's overload serves it (the same result on 0 / 1: bitwise and, or, xor).
@@ -212,29 +260,31 @@
  * in the test). */
 #define GPUX_KN_FAMILY_LISTS(X)
 
-/* Result kinds: SAME (the input dtype) or BOOL. */
+/* Result kinds: SAME (the input dtype), BOOL, or REAL: the component dtype of a complex
+ * input (complex64 -> float32, complex128 -> float64), the input dtype otherwise (abs). */
 #define GPUX_RES_SAME 0
 #define GPUX_RES_BOOL 1
+#define GPUX_RES_REAL 2
 
 /* X(op, id, dtype list, result kind). ids equal enum gpux_binary_op / gpux_unary_op. */
 #define GPUX_BINARY_OPS(X)                                                                   \
-  X(add, 0, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(sub, 1, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(mul, 2, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(div, 3, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(pow, 4, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(add, 0, GPUX_DT_EW_ARITH, GPUX_RES_SAME)                                                \
+  X(sub, 1, GPUX_DT_EW_ARITH, GPUX_RES_SAME)                                                \
+  X(mul, 2, GPUX_DT_EW_ARITH, GPUX_RES_SAME)                                                \
+  X(div, 3, GPUX_DT_EW_ARITH, GPUX_RES_SAME)                                                \
+  X(pow, 4, GPUX_DT_EW_ARITH, GPUX_RES_SAME)                                                \
   X(minimum, 5, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                              \
   X(maximum, 6, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                              \
   X(mod, 7, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(eq, 8, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                       \
-  X(ne, 9, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                       \
+  X(eq, 8, GPUX_DT_CAST, GPUX_RES_BOOL)                                                      \
+  X(ne, 9, GPUX_DT_CAST, GPUX_RES_BOOL)                                                      \
   X(lt, 10, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                      \
   X(le, 11, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                      \
   X(gt, 12, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                      \
   X(ge, 13, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                                      \
-  X(logical_and, 14, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                             \
-  X(logical_or, 15, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                              \
-  X(logical_xor, 16, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                             \
+  X(logical_and, 14, GPUX_DT_CAST, GPUX_RES_BOOL)                                            \
+  X(logical_or, 15, GPUX_DT_CAST, GPUX_RES_BOOL)                                             \
+  X(logical_xor, 16, GPUX_DT_CAST, GPUX_RES_BOOL)                                            \
   X(bitwise_and, 17, GPUX_DT_BITS, GPUX_RES_SAME)                                            \
   X(bitwise_or, 18, GPUX_DT_BITS, GPUX_RES_SAME)                                             \
   X(bitwise_xor, 19, GPUX_DT_BITS, GPUX_RES_SAME)                                            \
@@ -243,28 +293,40 @@
 #define GPUX_BINARY_OP_COUNT 22
 
 #define GPUX_UNARY_OPS(X)                                                                    \
-  X(neg, 0, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
-  X(abs, 1, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                  \
+  X(neg, 0, GPUX_DT_EW_ARITH, GPUX_RES_SAME)                                                \
+  X(abs, 1, GPUX_DT_EW_ARITH, GPUX_RES_REAL)                                                \
   X(sign, 2, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                 \
   X(relu, 3, GPUX_DT_EW_NUMERIC, GPUX_RES_SAME)                                                 \
-  X(exp, 4, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                    \
-  X(log, 5, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                    \
+  X(exp, 4, GPUX_DT_EW_FLOAT_CPLX, GPUX_RES_SAME)                                                    \
+  X(log, 5, GPUX_DT_EW_FLOAT_CPLX, GPUX_RES_SAME)                                                    \
   X(log1p, 6, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
   X(expm1, 7, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
-  X(sqrt, 8, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                   \
+  X(sqrt, 8, GPUX_DT_EW_FLOAT_CPLX, GPUX_RES_SAME)                                                   \
   X(rsqrt, 9, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
-  X(sin, 10, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                   \
-  X(cos, 11, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                   \
+  X(sin, 10, GPUX_DT_EW_FLOAT_CPLX, GPUX_RES_SAME)                                                   \
+  X(cos, 11, GPUX_DT_EW_FLOAT_CPLX, GPUX_RES_SAME)                                                   \
   X(tan, 12, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                   \
   X(tanh, 13, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
   X(sigmoid, 14, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                               \
   X(floor, 15, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                 \
   X(ceil, 16, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                  \
   X(round, 17, GPUX_DT_EW_FLOAT, GPUX_RES_SAME)                                                 \
-  X(logical_not, 18, GPUX_DT_STORAGE, GPUX_RES_BOOL)                                             \
+  X(logical_not, 18, GPUX_DT_CAST, GPUX_RES_BOOL)                                            \
   X(bitwise_not, 19, GPUX_DT_INTEGER, GPUX_RES_SAME)                                         \
-  X(popcount, 20, GPUX_DT_INTEGER, GPUX_RES_SAME)
-#define GPUX_UNARY_OP_COUNT 21
+  X(popcount, 20, GPUX_DT_INTEGER, GPUX_RES_SAME)                                          \
+  X(conj, 21, GPUX_DT_COMPLEX, GPUX_RES_SAME)                                                \
+  X(real, 22, GPUX_DT_COMPLEX, GPUX_RES_REAL)                                                \
+  X(imag, 23, GPUX_DT_COMPLEX, GPUX_RES_REAL)                                                \
+  X(angle, 24, GPUX_DT_COMPLEX, GPUX_RES_REAL)
+#define GPUX_UNARY_OP_COUNT 25
+/* The unary ops the front end also serves on real dtypes, with no kernel of their own
+ * (NumPy's behaviour): X(op, id, dtype list). conj and real: a copy; imag: zeros of the
+ * dtype; angle: atan2(+0, x) (0, pi for x < 0 or -0.0, NaN for NaN) through a cast to
+ * complex and the complex angle kernel (float32 / float16 / bfloat16 via complex64, the
+ * result rounded to the dtype; float64 via complex128). */
+#define GPUX_UNARY_FRONT_OPS(X)                                                              \
+  X(conj, 21, GPUX_DT_STORAGE) X(real, 22, GPUX_DT_STORAGE) X(imag, 23, GPUX_DT_STORAGE)     \
+  X(angle, 24, GPUX_DT_EW_FLOAT)
 
 /* Layout ids, in the order the host tables use. */
 #define GPUX_LAYOUT_C 0

@@ -15,6 +15,7 @@
  * applies (operand 0 out, 1 a / cond, 2 b / a, 3 b). */
 #include "gpux_cuda.cuh"
 #include "gpux_cuda_ops.cuh" /* the ops themselves (k_add, ...), shared with expressions */
+#include "gpux_cuda_complex.cuh" /* their complex64 / complex128 overloads */
 
 namespace gpux_cu {
 

@@ -78,9 +78,14 @@ template <class T> struct is_fp { static constexpr bool value = false; };
 template <> struct is_fp<float> { static constexpr bool value = true; };
 template <> struct is_fp<double> { static constexpr bool value = true; };
 
-/* result type of an op: GPUX_RES_SAME -> T, GPUX_RES_BOOL -> unsigned char */
+/* result type of an op: GPUX_RES_SAME -> T, GPUX_RES_BOOL -> unsigned char, GPUX_RES_REAL
+ * -> the component type of a complex T (float2 -> float, double2 -> double), else T */
+template <class T> struct real_of { typedef T type; };
+template <> struct real_of<float2> { typedef float type; };
+template <> struct real_of<double2> { typedef double type; };
 template <int R, class T> struct res_t { typedef T type; };
 template <class T> struct res_t<GPUX_RES_BOOL, T> { typedef unsigned char type; };
+template <class T> struct res_t<GPUX_RES_REAL, T> { typedef typename real_of<T>::type type; };
 
 /* ---- 16-byte vector I/O of register arrays --------------------------------------- */
 /* The integers without vectors of their own below move as the type of the same size and the

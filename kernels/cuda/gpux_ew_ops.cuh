@@ -51,6 +51,7 @@ __device__ __forceinline__ unsigned short gpux__f2h_bf16(float x) { return gpux_
 #define GPUX__EW_PICK(res, M, dts, op) GPUX__EW_RES_##res(M, dts, op)
 #define GPUX__EW_RES_0(M, dts, op) dts(M, op)
 #define GPUX__EW_RES_1(M, dts, op)
+#define GPUX__EW_RES_2(M, dts, op) dts(M, op) /* GPUX_RES_REAL: on real dtypes, SAME */
 #define GPUX__EW_BOP(op, id, dts, res) GPUX__EW_PICK(res, GPUX__EW_BIN, dts, op)
 #define GPUX__EW_UOP(op, id, dts, res) GPUX__EW_PICK(res, GPUX__EW_UN, dts, op)
 GPUX_BINARY_OPS(GPUX__EW_BOP)
@@ -58,6 +59,7 @@ GPUX_UNARY_OPS(GPUX__EW_UOP)
 
 #undef GPUX__EW_UOP
 #undef GPUX__EW_BOP
+#undef GPUX__EW_RES_2
 #undef GPUX__EW_RES_1
 #undef GPUX__EW_RES_0
 #undef GPUX__EW_PICK

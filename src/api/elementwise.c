@@ -13,6 +13,10 @@ static const unsigned unary_support[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(SUPPO
 static const unsigned char unary_result[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(RESULT)};
 static const char *const unary_names[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(NAME)};
 static const unsigned where_support = 0 GPUX_DT_WHERE(DT_BIT, _);
+/* the real dtypes that the front end serves for conj, real, imag and angle (no kernels) */
+#define FRONT(op, id, list) [id] = 0 list(DT_BIT, _),
+static const unsigned unary_front[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_FRONT_OPS(FRONT)};
+#undef FRONT
 #undef DT_BIT
 #undef SUPPORT
 #undef RESULT
@@ -20,7 +24,9 @@ static const unsigned where_support = 0 GPUX_DT_WHERE(DT_BIT, _);
 
 /* The public enums and the kernel lists must agree. */
 _Static_assert(GPUX_RIGHT_SHIFT + 1 == GPUX_BINARY_OP_COUNT, "binary op ids");
-_Static_assert(GPUX_POPCOUNT + 1 == GPUX_UNARY_OP_COUNT, "unary op ids");
+_Static_assert(GPUX_ANGLE + 1 == GPUX_UNARY_OP_COUNT && GPUX_CONJ == 21 && GPUX_REAL == 22 &&
+                   GPUX_IMAG == 23,
+               "unary op ids");
 _Static_assert(GPUX_COMPLEX128 + 1 == GPUX_KDT_COUNT && GPUX_DTYPE_COUNT == GPUX_KDT_COUNT &&
                    GPUX_COMPLEX64 == GPUX_KDT_c64 && GPUX_COMPLEX128 == GPUX_KDT_c128 &&
                    GPUX_BOOL == GPUX_KDT_b8 && GPUX_UINT8 == GPUX_KDT_u8 &&
@@ -43,24 +49,31 @@ GPUX_API int gpux_binary_op_supports(gpux_binary_op op, gpux_dtype dt) {
 }
 GPUX_API int gpux_unary_op_supports(gpux_unary_op op, gpux_dtype dt) {
   return (unsigned)op < GPUX_UNARY_OP_COUNT && (unsigned)dt < GPUX_DTYPE_COUNT &&
-         (unary_support[op] >> dt & 1u);
+         ((unary_support[op] | unary_front[op]) >> dt & 1u);
 }
 
 static gpux_status check_binary_op(gpux_binary_op op, gpux_dtype dt) {
   if ((unsigned)op >= GPUX_BINARY_OP_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown binary op %d", (int)op);
   if ((unsigned)dt >= GPUX_DTYPE_COUNT || !(binary_support[op] >> dt & 1u))
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s", binary_names[op],
-                           gpux_dtype_name(dt));
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s%s",
+                           binary_names[op], gpux_dtype_name(dt),
+                           (unsigned)dt < GPUX_DTYPE_COUNT && gpux__dt_is_complex(dt)
+                               ? " (complex numbers are not ordered, and have no bits or "
+                                 "remainder: compare or combine their real parts)"
+                               : "");
   return GPUX_SUCCESS;
 }
 
 static gpux_status check_unary_op(gpux_unary_op op, gpux_dtype dt) {
   if ((unsigned)op >= GPUX_UNARY_OP_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown unary op %d", (int)op);
-  if ((unsigned)dt >= GPUX_DTYPE_COUNT || !(unary_support[op] >> dt & 1u))
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s (cast to float32 or float64 first)",
-                           unary_names[op], gpux_dtype_name(dt));
+  if ((unsigned)dt >= GPUX_DTYPE_COUNT || !((unary_support[op] | unary_front[op]) >> dt & 1u))
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s%s",
+                           unary_names[op], gpux_dtype_name(dt),
+                           (unsigned)dt < GPUX_DTYPE_COUNT && gpux__dt_is_complex(dt)
+                               ? " (apply it to the real or imaginary part)"
+                               : " (cast to float32 or float64 first)");
   return GPUX_SUCCESS;
 }
 
@@ -124,6 +137,8 @@ static gpux__bq *plan(gpux__launch *l, const struct gpux_array *const *ops, int 
 }
 
 static gpux_dtype result_dtype(unsigned char kind, gpux_dtype in) {
+  if (kind == GPUX_RES_REAL && in == GPUX_COMPLEX64) return GPUX_FLOAT32;
+  if (kind == GPUX_RES_REAL && in == GPUX_COMPLEX128) return GPUX_FLOAT64;
   return kind == GPUX_RES_BOOL ? GPUX_BOOL : in;
 }
 
@@ -179,13 +194,28 @@ GPUX_API gpux_status gpux_binary(gpux_array_t *out, gpux_binary_op op, gpux_arra
   return finish(out, gpux_binary_into(*out, op, a, b));
 }
 
+/* s + im i: a complex array takes both parts, each rounded to the component dtype; a real
+ * one takes s as gpux__scalar_exact does, and no imaginary part */
+static gpux_status scalar_value(gpux__scalar *sv, gpux_dtype dt, double s, double im) {
+  if (gpux__dt_is_complex(dt)) {
+    *sv = gpux__scalar_from_parts(s, im, dt);
+    return GPUX_SUCCESS;
+  }
+  if (im != 0.0) /* NaN too */
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                           "the complex scalar %g%+gi has an imaginary part, which a %s array "
+                           "cannot take (gpux_binary_scalar_complex_promote casts the array)",
+                           s, im, gpux_dtype_name(dt));
+  return gpux__scalar_exact(sv, s, dt);
+}
+
 static gpux_status binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_array_t a, double s,
-                                      int scalar_first) {
+                                      double im, int scalar_first) {
   NEED(out, "out");
   NEED(a, "a");
   GPUX__CHECK(check_binary_op(op, a->dtype));
   gpux__scalar sv;
-  GPUX__CHECK(gpux__scalar_exact(&sv, s, a->dtype));
+  GPUX__CHECK(scalar_value(&sv, a->dtype, s, im));
   const struct gpux_array *ops[2] = {out, a};
   GPUX__CHECK(check_out(ops, 2, result_dtype(binary_result[op], a->dtype), binary_names[op]));
   if (out->size == 0) return GPUX_SUCCESS;
@@ -203,7 +233,7 @@ static gpux_status binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_
   }
   /* strided operands: the scalar becomes a one-element device array that broadcasts */
   struct gpux_array *sa;
-  GPUX__CHECK(gpux_array_full(&sa, a->ctx, a->dtype, 0, NULL, s));
+  GPUX__CHECK(gpux_array_full_complex(&sa, a->ctx, a->dtype, 0, NULL, s, im));
   gpux_status st = scalar_first ? gpux_binary_into(out, op, sa, a) : gpux_binary_into(out, op, a, sa);
   gpux_array_release(sa);
   return st;
@@ -212,35 +242,91 @@ static gpux_status binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_
 GPUX_API gpux_status gpux_binary_scalar_into(gpux_array_t out, gpux_binary_op op, gpux_array_t a,
                                              double s) {
   GPUX__API_FN();
-  return binary_scalar_into(out, op, a, s, 0);
+  return binary_scalar_into(out, op, a, s, 0.0, 0);
 }
 
 GPUX_API gpux_status gpux_scalar_binary_into(gpux_array_t out, gpux_binary_op op, double s,
                                              gpux_array_t a) {
   GPUX__API_FN();
-  return binary_scalar_into(out, op, a, s, 1);
+  return binary_scalar_into(out, op, a, s, 0.0, 1);
 }
 
 static gpux_status binary_scalar(gpux_array_t *out, gpux_binary_op op, gpux_array_t a, double s,
-                                 int scalar_first) {
+                                 double im, int scalar_first) {
   NEED(out, "out");
   *out = NULL;
   NEED(a, "a");
   GPUX__CHECK(check_binary_op(op, a->dtype));
+  gpux__scalar sv; /* the scalar's error before any allocation */
+  GPUX__CHECK(scalar_value(&sv, a->dtype, s, im));
   GPUX__CHECK(gpux__array_new(out, a->ctx, result_dtype(binary_result[op], a->dtype), a->ndim, a->shape));
-  return finish(out, binary_scalar_into(*out, op, a, s, scalar_first));
+  return finish(out, binary_scalar_into(*out, op, a, s, im, scalar_first));
 }
 
 GPUX_API gpux_status gpux_binary_scalar(gpux_array_t *out, gpux_binary_op op, gpux_array_t a,
                                         double s) {
   GPUX__API_FN();
-  return binary_scalar(out, op, a, s, 0);
+  return binary_scalar(out, op, a, s, 0.0, 0);
 }
 
 GPUX_API gpux_status gpux_scalar_binary(gpux_array_t *out, gpux_binary_op op, double s,
                                         gpux_array_t a) {
   GPUX__API_FN();
-  return binary_scalar(out, op, a, s, 1);
+  return binary_scalar(out, op, a, s, 0.0, 1);
+}
+
+GPUX_API gpux_status gpux_binary_scalar_complex(gpux_array_t *out, gpux_binary_op op,
+                                                gpux_array_t a, gpux_complex128 s) {
+  GPUX__API_FN();
+  return binary_scalar(out, op, a, s.re, s.im, 0);
+}
+
+GPUX_API gpux_status gpux_scalar_complex_binary(gpux_array_t *out, gpux_binary_op op,
+                                                gpux_complex128 s, gpux_array_t a) {
+  GPUX__API_FN();
+  return binary_scalar(out, op, a, s.re, s.im, 1);
+}
+
+GPUX_API gpux_status gpux_binary_scalar_complex_into(gpux_array_t out, gpux_binary_op op,
+                                                     gpux_array_t a, gpux_complex128 s) {
+  GPUX__API_FN();
+  return binary_scalar_into(out, op, a, s.re, s.im, 0);
+}
+
+GPUX_API gpux_status gpux_scalar_complex_binary_into(gpux_array_t out, gpux_binary_op op,
+                                                     gpux_complex128 s, gpux_array_t a) {
+  GPUX__API_FN();
+  return binary_scalar_into(out, op, a, s.re, s.im, 1);
+}
+
+/* conj, real, imag and angle of a real array (NumPy's results, no kernels of their own):
+ * conj, real: a copy; imag: zeros; angle: atan2(+0, x) by the complex angle kernel on x cast
+ * to complex (float64: complex128, the other floats complex64), rounded to x's dtype */
+static gpux_status unary_on_real(gpux_array_t out, gpux_unary_op op, gpux_array_t a) {
+  gpux_array_t t = NULL, r = NULL;
+  gpux_status s;
+  switch (op) {
+    case GPUX_CONJ:
+    case GPUX_REAL: return out == a ? GPUX_SUCCESS : gpux_array_copy_into(out, a);
+    case GPUX_IMAG:
+      GPUX__CHECK(gpux_array_zeros(&t, a->ctx, a->dtype, 0, NULL));
+      s = gpux_array_copy_into(out, t); /* broadcasts */
+      break;
+    default: { /* angle */
+      const gpux_dtype cdt = a->dtype == GPUX_FLOAT64 ? GPUX_COMPLEX128 : GPUX_COMPLEX64;
+      GPUX__CHECK(gpux_array_cast(&t, a, cdt));
+      if (out->dtype == result_dtype(GPUX_RES_REAL, cdt)) {
+        s = gpux_unary_into(out, GPUX_ANGLE, t);
+      } else { /* float16, bfloat16: float32's angle, rounded once */
+        s = gpux_unary(&r, GPUX_ANGLE, t);
+        if (s == GPUX_SUCCESS) s = gpux_array_cast_into(out, r);
+      }
+      break;
+    }
+  }
+  gpux_array_release(t);
+  gpux_array_release(r);
+  return s;
 }
 
 GPUX_API gpux_status gpux_unary_into(gpux_array_t out, gpux_unary_op op, gpux_array_t a) {
@@ -251,6 +337,7 @@ GPUX_API gpux_status gpux_unary_into(gpux_array_t out, gpux_unary_op op, gpux_ar
   const struct gpux_array *ops[2] = {out, a};
   GPUX__CHECK(check_out(ops, 2, result_dtype(unary_result[op], a->dtype), unary_names[op]));
   if (out->size == 0) return GPUX_SUCCESS;
+  if (!(unary_support[op] >> a->dtype & 1u)) return unary_on_real(out, op, a);
   GPUX__NEED(out->ctx, GPUX__Q_UNARY, op, a->dtype, -1);
   gpux__launch l;
   gpux__bq *q = plan(&l, ops, 2);
@@ -274,7 +361,7 @@ static gpux_status check_where(gpux_array_t cond, gpux_array_t a, gpux_array_t b
   if (a->dtype != b->dtype)
     return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "gpux_where: a is %s, b is %s",
                            gpux_dtype_name(a->dtype), gpux_dtype_name(b->dtype));
-  if (!(where_support >> a->dtype & 1u)) /* complex: no where kernels yet */
+  if (!(where_support >> a->dtype & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "gpux_where is not defined for %s",
                            gpux_dtype_name(a->dtype));
   return GPUX_SUCCESS;

@@ -212,3 +212,29 @@ GPUX_API gpux_status gpux_scalar_binary_promote(gpux_array_t *out, gpux_binary_o
   GPUX__API_FN();
   return scalar_promote(out, op, a, kind, s, 1);
 }
+
+/* the complex scalar forms: a cast to the result type of (a, a complex scalar) */
+static gpux_status scalar_complex_promote(gpux_array_t *out, gpux_binary_op op, gpux_array_t a,
+                                          gpux_complex128 s, int scalar_first) {
+  if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
+  *out = NULL;
+  gpux_array_t pa = NULL, ta;
+  gpux_status st = promote_scalar(&pa, &ta, op, a, GPUX_SCALAR_COMPLEX, 0.0);
+  if (st == GPUX_SUCCESS)
+    st = scalar_first ? gpux_scalar_complex_binary(out, op, s, pa)
+                      : gpux_binary_scalar_complex(out, op, pa, s);
+  gpux_array_release(ta);
+  return st;
+}
+
+GPUX_API gpux_status gpux_binary_scalar_complex_promote(gpux_array_t *out, gpux_binary_op op,
+                                                        gpux_array_t a, gpux_complex128 s) {
+  GPUX__API_FN();
+  return scalar_complex_promote(out, op, a, s, 0);
+}
+
+GPUX_API gpux_status gpux_scalar_complex_binary_promote(gpux_array_t *out, gpux_binary_op op,
+                                                        gpux_complex128 s, gpux_array_t a) {
+  GPUX__API_FN();
+  return scalar_complex_promote(out, op, a, s, 1);
+}

@@ -647,7 +647,11 @@ gt_opclass gt_unary_class(gpux_unary_op op, gpux_dtype dt) {
     case GPUX_FLOOR:
     case GPUX_CEIL:
     case GPUX_ROUND:
-    case GPUX_LOGICAL_NOT: return GT_OPC_EXACT;
+    case GPUX_LOGICAL_NOT:
+    case GPUX_CONJ: /* on real dtypes: a copy, zeros, 0 or pi */
+    case GPUX_REAL:
+    case GPUX_IMAG:
+    case GPUX_ANGLE: return GT_OPC_EXACT;
     case GPUX_SQRT:
     case GPUX_RSQRT: return GT_OPC_SQRT;
     default: return GT_OPC_TRANSC;

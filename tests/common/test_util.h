@@ -32,6 +32,7 @@
 #define GT__SAME_PICK(res, id) GT__SAME_##res(id)
 #define GT__SAME_0(id) id,
 #define GT__SAME_1(id)
+#define GT__SAME_2(id) id, /* GPUX_RES_REAL: the input's dtype for real inputs */
 #define GT__SAME_OP(op, id, dts, res) GT__SAME_PICK(res, id)
 #define GT_BINARY_SAME_OPS_INIT {GPUX_BINARY_OPS(GT__SAME_OP)}
 #define GT_UNARY_SAME_OPS_INIT {GPUX_UNARY_OPS(GT__SAME_OP)}

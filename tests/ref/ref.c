@@ -278,24 +278,43 @@ int ref_binary_supported(gpux_binary_op op, gpux_dtype dt) {
          (dtypes[op] >> dt & 1u);
 }
 
-int ref_unary_supported(gpux_unary_op op, gpux_dtype dt) {
+/* the kernel lists alone (the expressions' ops preludes define those ops) */
+int ref_unary_has_kernel(gpux_unary_op op, gpux_dtype dt) {
   static const unsigned dtypes[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(REF_OP_DTYPES)};
   return (unsigned)op < GPUX_UNARY_OP_COUNT && (unsigned)dt < GPUX_KDT_COUNT &&
          (dtypes[op] >> dt & 1u);
 }
+
+/* with the real dtypes the front end serves for conj, real, imag, angle */
+#define REF_FRONT_DTYPES(op, id, dts) [id] = 0u dts(REF_DT_BIT, _),
+int ref_unary_supported(gpux_unary_op op, gpux_dtype dt) {
+  static const unsigned dtypes[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(REF_OP_DTYPES)};
+  static const unsigned front[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_FRONT_OPS(REF_FRONT_DTYPES)};
+  return (unsigned)op < GPUX_UNARY_OP_COUNT && (unsigned)dt < GPUX_KDT_COUNT &&
+         ((dtypes[op] | front[op]) >> dt & 1u);
+}
+#undef REF_FRONT_DTYPES
 #undef REF_OP_DTYPES
 #undef REF_DT_BIT
 
 /* the result kinds, from the same lists */
 #define REF_OP_RES(op, id, dts, res) [id] = res,
+/* GPUX_RES_REAL: the component dtype of a complex one, else dt */
+static gpux_dtype result_of(int res, gpux_dtype dt) {
+  if (res == GPUX_RES_BOOL) return GPUX_BOOL;
+  if (res == GPUX_RES_REAL && dt == GPUX_COMPLEX64) return GPUX_FLOAT32;
+  if (res == GPUX_RES_REAL && dt == GPUX_COMPLEX128) return GPUX_FLOAT64;
+  return dt;
+}
+
 gpux_dtype ref_binary_result(gpux_binary_op op, gpux_dtype dt) {
   static const int res[GPUX_BINARY_OP_COUNT] = {GPUX_BINARY_OPS(REF_OP_RES)};
-  return res[op] == GPUX_RES_BOOL ? GPUX_BOOL : dt;
+  return result_of(res[op], dt);
 }
 
 gpux_dtype ref_unary_result(gpux_unary_op op, gpux_dtype dt) {
   static const int res[GPUX_UNARY_OP_COUNT] = {GPUX_UNARY_OPS(REF_OP_RES)};
-  return res[op] == GPUX_RES_BOOL ? GPUX_BOOL : dt;
+  return result_of(res[op], dt);
 }
 #undef REF_OP_RES
 
@@ -429,6 +448,9 @@ ref_value ref_unary1(gpux_unary_op op, gpux_dtype dt, ref_value a) {
       case GPUX_RELU: r.i = neg ? 0 : x; break;
       case GPUX_LOGICAL_NOT: r.i = x == 0; break;
       case GPUX_BITWISE_NOT: r.i = ref_wrap(dt, ~(uint64_t)x); break;
+      case GPUX_CONJ: /* real dtypes (NumPy): conj and real are x, imag 0 */
+      case GPUX_REAL: r.i = x; break;
+      case GPUX_IMAG: r.i = 0; break;
       case GPUX_POPCOUNT: {
         const int w = int_width(dt);
         const uint64_t bits = w == 64 ? (uint64_t)x : (uint64_t)x & ((UINT64_C(1) << w) - 1);
@@ -460,6 +482,10 @@ ref_value ref_unary1(gpux_unary_op op, gpux_dtype dt, ref_value a) {
     case GPUX_CEIL: r.f = ceil(x); break;
     case GPUX_ROUND: r.f = rint(x); break; /* default rounding mode: half to even */
     case GPUX_LOGICAL_NOT: r.i = x == 0; break;
+    case GPUX_CONJ:
+    case GPUX_REAL: r.f = x; break;
+    case GPUX_IMAG: r.f = 0.0; break;
+    case GPUX_ANGLE: r.f = atan2(0.0, x); break; /* 0, pi (x < 0, -0.0), NaN */
     default: break; /* integer-only ops */
   }
   return r;

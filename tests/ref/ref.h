@@ -39,7 +39,8 @@ int64_t ref_int_max(gpux_dtype dt);
 
 /* Which ops exist for which dtype (the lists of gpux_kernels.h) and the result dtype. */
 int ref_binary_supported(gpux_binary_op op, gpux_dtype dt);
-int ref_unary_supported(gpux_unary_op op, gpux_dtype dt);
+int ref_unary_supported(gpux_unary_op op, gpux_dtype dt); /* with GPUX_UNARY_FRONT_OPS */
+int ref_unary_has_kernel(gpux_unary_op op, gpux_dtype dt);  /* the kernel lists alone */
 gpux_dtype ref_binary_result(gpux_binary_op op, gpux_dtype dt);
 gpux_dtype ref_unary_result(gpux_unary_op op, gpux_dtype dt);
 
