@@ -549,6 +549,34 @@ static void test_cplx_random_normal(void **state) {
       GT_FREE(v);
       gpux_generator_release(g);
     }
+    /* into a strided view (every other element of a poisoned base): the same values, the
+     * skipped elements untouched */
+    {
+      const int64_t n = 1001, nb = 2 * n;
+      gpux_generator_t g = NULL;
+      GT_OK(gpux_generator_create(&g, 5));
+      gpux_rng_state st0;
+      GT_OK(gpux_generator_get_state(&st0, g));
+      gt_view v;
+      gt_view_make(&v, dt, 1, &nb, GT_CONTIG, NULL);
+      gpux_array_t view = NULL;
+      const int64_t start = 1, stop = nb, step = 2;
+      GT_OK(gpux_array_slice(&view, v.base, &start, &stop, &step));
+      GT_OK(gpux_random_normal(view, g, 0.5, 3.0));
+      void *got = gt_malloc((size_t)n * es), *want = gt_malloc((size_t)n * es);
+      unsigned char *all = gt_malloc((size_t)nb * es);
+      GT_OK(gpux_array_read(view, got, (size_t)n * es));
+      GT_OK(gpux_random_normal_host(want, dt, 0, n, &st0, 0.5, 3.0));
+      compare("complex normal into a strided view", dt, got, want, n);
+      GT_OK(gpux_array_read(v.base, all, (size_t)nb * es));
+      for (int64_t i = 0; i < nb; i += 2)
+        for (size_t b = 0; b < es; b++)
+          GT_ASSERT(all[(size_t)i * es + b] == GT_POISON_BYTE, "element %lld was written", (long long)i);
+      gpux_array_release(view);
+      gt_view_free(&v);
+      gpux_generator_release(g);
+      GT_FREE(got, want, all);
+    }
     /* the other distributions refuse complex */
     gpux_generator_t g = NULL;
     GT_OK(gpux_generator_create(&g, 1));
