@@ -119,9 +119,10 @@ static gpux_status result_dtype(gpux_dtype *out, gpux_reduce_op op, gpux_dtype d
     if (!(kind_support[oi->kind] >> dt & 1u) || op == GPUX_REDUCE_NORM_L1 ||
         op == GPUX_REDUCE_NORM_L2)
       return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                             "%s is not defined for %s (complex numbers have no order; take "
-                             "the real part, the imaginary part or the magnitude first)",
-                             oi->name, gpux_dtype_name(dt));
+                             "%s is not defined for %s (%s; take the real part, the imaginary "
+                             "part or the magnitude first)", oi->name, gpux_dtype_name(dt),
+                             oi->float_math ? "the norms take real inputs"
+                                            : "complex numbers have no order");
     *out = oi->kind == RK_ssd ? real_dtype(dt) : public_dtype(oi->kind, dt);
     return GPUX_SUCCESS;
   }
