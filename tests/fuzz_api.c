@@ -1980,8 +1980,9 @@ static void act_bad(void) {
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_binary(&o, GPUX_BITWISE_AND, h, h));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_reduce(&o, GPUX_REDUCE_SUM, b, NULL, GPUX_ALL_AXES, 0));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_scan(&o, GPUX_SCAN_PROD, b, 0, 0));
-      /* complex: the copy family and some elementwise ops take it (test_complex_ew.c);
-       * the ops below do not */
+      /* complex: casts, copies, views, fill, the elementwise ops of test_complex_ew.c and
+       * the reductions, scans and normals of tests/test_complex_reduce.c; the rest rejects
+       * it */
       const gpux_dtype cd = chance(50) || !gt_dtype_available(GPUX_COMPLEX128) ? GPUX_COMPLEX64
                                                                            : GPUX_COMPLEX128;
       gpux_array_t c = track(gt_poisoned(cd, nd, S));
@@ -1989,14 +1990,30 @@ static void act_bad(void) {
       gpux_unary_op uop = (gpux_unary_op)rnd(0, GPUX_UNARY_OP_COUNT - 1);
       while (ref_binary_supported(bop, cd)) bop = (gpux_binary_op)rnd(0, GPUX_BINARY_OP_COUNT - 1);
       while (ref_unary_supported(uop, cd)) uop = (gpux_unary_op)rnd(0, GPUX_UNARY_OP_COUNT - 1);
-      const gpux_reduce_op rop = (gpux_reduce_op)rnd(0, GPUX_REDUCE_OP_COUNT - 1);
+      static const gpux_reduce_op no_cplx[] = {GPUX_REDUCE_MIN, GPUX_REDUCE_MAX,
+                                               GPUX_REDUCE_ARGMIN, GPUX_REDUCE_ARGMAX,
+                                               GPUX_REDUCE_NORM_L1, GPUX_REDUCE_NORM_L2,
+                                               GPUX_REDUCE_NORM_MAX};
+      static const gpux_reduce_op cplx_ok[] = {GPUX_REDUCE_SUM, GPUX_REDUCE_PROD, GPUX_REDUCE_MEAN,
+                                               GPUX_REDUCE_ANY, GPUX_REDUCE_ALL,
+                                               GPUX_REDUCE_COUNT_NONZERO, GPUX_REDUCE_VAR,
+                                               GPUX_REDUCE_STD};
+      const gpux_reduce_op rop = no_cplx[rnd(0, 6)], rok = cplx_ok[rnd(0, 7)];
       desc_add(" complex %s %s %s:", gpux_binary_op_name(bop), gpux_unary_op_name(uop),
                gpux_reduce_op_name(rop));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_binary(&o, bop, c, c));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_binary_scalar(&o, bop, c, 2.0));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_unary(&o, uop, c));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_reduce(&o, rop, c, NULL, GPUX_ALL_AXES, 0));
-      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_scan(&o, GPUX_SCAN_SUM, c, 0, 0));
+      if (cd == GPUX_COMPLEX128)
+        BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_scan(&o, GPUX_SCAN_PROD, c, 0, 0));
+      { /* the reductions complex has run (their values: test_complex_reduce) */
+        gpux_array_t r = NULL;
+        desc_add(" %s:", gpux_reduce_op_name(rok));
+        gt_check_ok(gpux_reduce(&r, rok, c, NULL, GPUX_ALL_AXES, 0), "gpux_reduce(complex)",
+                    __FILE__, __LINE__);
+        gpux_array_release(r);
+      }
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_array_arange(&o, gt_ctx, cd, 0.0, 3.0, 1.0));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_array_linspace(&o, gt_ctx, cd, 0.0, 1.0, 3));
       BAD_OUT(GPUX_ERROR_INVALID_ARGUMENT, o, gpux_array_full_complex(&o, gt_ctx, dt, nd, S, 1.0, 1.0));

@@ -377,11 +377,16 @@ static void test_complex_rejects(void **state) {
       gpux_dtype r;
       const char *nm = gpux_reduce_op_name((gpux_reduce_op)op);
       if (!nm) continue;
+      /* complex numbers have no order; the norms are left out (tests/test_complex_reduce.c
+       * covers the reductions complex has: sum, prod, mean, any, all, count_nonzero, var,
+       * std, and the scans and normals) */
+      if (op != GPUX_REDUCE_MIN && op != GPUX_REDUCE_MAX && op != GPUX_REDUCE_ARGMIN &&
+          op != GPUX_REDUCE_ARGMAX && op != GPUX_REDUCE_NORM_L1 &&
+          op != GPUX_REDUCE_NORM_L2 && op != GPUX_REDUCE_NORM_MAX)
+        continue;
       REJECT(gpux_reduce_result_dtype(&r, (gpux_reduce_op)op, dt));
       REJECT(gpux_reduce(&o, (gpux_reduce_op)op, a, NULL, GPUX_ALL_AXES, 0));
     }
-    const int ax = 1;
-    REJECT(gpux_scan(&o, GPUX_SCAN_SUM, a, ax, 0));
     gpux_array_t cm = NULL;
     GT_OK(gpux_array_zeros(&cm, gt_ctx, dt, 2, shape));
     /* gemm, matmul, gemv and dot take complex (tests/test_complex_gemm.c); a complex dot
@@ -392,15 +397,12 @@ static void test_complex_rejects(void **state) {
     GT_OK(gpux_array_zeros(&y, gt_ctx, dt, 1, &vn));
     double dv = 0;
     REJECT(gpux_dot_scalar(&dv, v, v));
-    REJECT(gpux_reduce_scalar(&dv, GPUX_REDUCE_SUM, v));
-    REJECT(gpux_var_scalar(&dv, v, 0));
-    REJECT(gpux_var(&o, a, NULL, GPUX_ALL_AXES, 1, 0));
+    REJECT(gpux_reduce_scalar(&dv, GPUX_REDUCE_SUM, v)); /* a complex result: the _complex form */
     gpux_array_release(v);
     gpux_array_release(y);
     gpux_generator_t g = NULL;
     GT_OK(gpux_generator_create(&g, 1));
     REJECT(gpux_random_uniform(cm, g, 0.0, 1.0));
-    REJECT(gpux_random_normal(cm, g, 0.0, 1.0));
     gpux_generator_release(g);
     REJECT(gpux_array_arange(&o, gt_ctx, dt, 0.0, 5.0, 1.0));
     assert_null(o);

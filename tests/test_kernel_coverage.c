@@ -407,11 +407,11 @@ static void test_expected_set(void **state) {
   size_t nr = sizeof k_reduce / sizeof k_reduce[0], ns = sizeof k_scan / sizeof k_scan[0];
   /* reduce: 6 numeric kinds x 12 (the 10 numeric and the 2 half) + argmin_p/argmax_p x 10
    * (the partials of a half input are float32) + any/all/cnt x 13 + 4 float kinds x 4,
-   * layouts r and c */
-  assert_int_equal(nr, 2 * (6 * 12 + 2 * 10 + 3 * 13 + 4 * 4));
+   * layouts r and c; complex64 / complex128: sum, prod, any, all, cnt, ssd */
+  assert_int_equal(nr, 2 * (6 * 12 + 2 * 10 + 3 * 13 + 4 * 4 + 6 * 2));
   assert_int_equal(GPUX_REDUCE_KIND_COUNT, 15);
-  /* scan: sum, prod x 12 (the 10 numeric and the 2 half) */
-  assert_int_equal(ns, 2 * 12);
+  /* scan: sum, prod x 12 (the 10 numeric and the 2 half); prod x complex64 */
+  assert_int_equal(ns, 2 * 12 + 1);
   assert_int_equal(GPUX_SCAN_KIND_COUNT, 2);
   /* random: uniform and normal x f32 f64, integers x the 8 integer dtypes, bernoulli x bool */
   size_t nrand = sizeof k_random / sizeof k_random[0];

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ref_complex_gemm.h"
+#include "ref_complex_red.h"
 #include "test_util.h"
 
 #define N_SMALL 37
@@ -335,6 +336,83 @@ static void test_reduce(void **state) {
     }
 }
 
+/* complex64 / complex128: the complex kinds (sum, prod, any, all, cnt, ssd) in rows,
+ * columns and two passes, and complex64 cumprod (cumsum runs the float scans), against
+ * tests/ref/ref_complex_red.c */
+static void test_reduce_complex(void **state) {
+  (void)state;
+  const gpux_dtype cdt[2] = {GPUX_COMPLEX64, GPUX_COMPLEX128};
+  const gpux_reduce_op ops[] = {GPUX_REDUCE_SUM, GPUX_REDUCE_PROD, GPUX_REDUCE_MEAN,
+                                GPUX_REDUCE_ANY, GPUX_REDUCE_ALL, GPUX_REDUCE_COUNT_NONZERO,
+                                GPUX_REDUCE_VAR};
+  const int64_t rows[2] = {3, 41}, wide[2] = {41, 12}, big[1] = {N_CHUNKS};
+  const int red_row[2] = {0, 1}, red_col[2] = {1, 0}, red_all[1] = {1};
+  for (int d = 0; d < 2; d++) {
+    const gpux_dtype dt = cdt[d];
+    if (!gt_dtype_available(dt)) continue;
+    const size_t es = gpux_dtype_size(dt);
+    /* parts of modulus near 1 (products stay finite), some exact zeros for the truth tests */
+    char *h = gt_malloc((size_t)N_CHUNKS * es);
+    gt_rng r;
+    gt_rng_seed(&r, 900u + (uint64_t)d);
+    for (int64_t i = 0; i < N_CHUNKS; i++) {
+      const double a = gt_rng_uniform(&r, -3.1, 3.1), m = i % 7 == 3 ? 0 : gt_rng_uniform(&r, 0.98, 1.02);
+      if (dt == GPUX_COMPLEX64) {
+        ((float *)h)[2 * i] = (float)(m * cos(a));
+        ((float *)h)[2 * i + 1] = (float)(m * sin(a));
+      } else {
+        ((double *)h)[2 * i] = m * cos(a);
+        ((double *)h)[2 * i + 1] = m * sin(a);
+      }
+    }
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+      const gpux_reduce_op op = ops[o];
+      const struct { int nd; const int64_t *shape; const int *red; const char *what; } cs[3] = {
+          {2, rows, red_row, "rows"}, {2, wide, red_col, "columns"}, {1, big, red_all, "2 passes"}};
+      for (int c = 0; c < 3; c++) {
+        gpux_dtype rdt;
+        GT_OK(gpux_reduce_result_dtype(&rdt, op, dt));
+        int64_t nout = 1;
+        int axes[2], naxes = 0;
+        for (int k = 0; k < cs[c].nd; k++) {
+          if (cs[c].red[k]) axes[naxes++] = k;
+          else nout *= cs[c].shape[k];
+        }
+        void *want = gt_malloc((size_t)nout * gpux_dtype_size(rdt));
+        GT_ASSERT(refc_reduce_axes_canon(op, dt, cs[c].nd, cs[c].shape, h, cs[c].red, 0, want) == 0, "ref");
+        gpux_array_t a = upload(dt, cs[c].nd, cs[c].shape, h), out = NULL;
+        if (op == GPUX_REDUCE_VAR) GT_OK(gpux_var(&out, a, axes, naxes, 0, 0));
+        else GT_OK(gpux_reduce(&out, op, a, axes, naxes, 0));
+        void *got = take(out);
+        char label[128];
+        snprintf(label, sizeof label, "reduce %s %s %s", gpux_reduce_op_name(op), gt_dtype_str(dt), cs[c].what);
+        gt_compare_bits(label, rdt, got, want, nout);
+        gpux_array_release(a);
+        GT_FREE(got, want);
+        g_kernels++;
+      }
+    }
+    if (dt == GPUX_COMPLEX64) {
+      const int64_t sh[2] = {2, N_CHUNKS / 2};
+      const int64_t n = sh[0] * sh[1];
+      void *want = gt_malloc((size_t)n * es);
+      gpux_array_t a = upload(dt, 2, sh, h);
+      for (int ex = 0; ex < 2; ex++) {
+        gpux_array_t out = NULL;
+        GT_OK(gpux_scan(&out, GPUX_SCAN_PROD, a, 1, ex));
+        void *got = take(out);
+        refc_scan_canon(GPUX_SCAN_PROD, dt, sh[0], sh[1], h, ex, want);
+        gt_compare_bits(ex ? "scan prod complex64 exclusive" : "scan prod complex64", dt, got, want, n);
+        free(got);
+        g_kernels++;
+      }
+      gpux_array_release(a);
+      free(want);
+    }
+    free(h);
+  }
+}
+
 static void test_scan(void **state) {
   (void)state;
   const int64_t small[2] = {3, N_SMALL}, big[2] = {2, N_CHUNKS};
@@ -645,6 +723,7 @@ int main(void) {
       cmocka_unit_test(test_binary),  cmocka_unit_test(test_unary_where),
       cmocka_unit_test(test_cast),    cmocka_unit_test(test_copy),
       cmocka_unit_test(test_fill),    cmocka_unit_test(test_reduce),
+      cmocka_unit_test(test_reduce_complex),
       cmocka_unit_test(test_scan),    cmocka_unit_test(test_gemm),
       cmocka_unit_test(test_cgemm),
       cmocka_unit_test(test_random),  cmocka_unit_test(test_user_kernels),

@@ -1,6 +1,6 @@
 /* gpux tests: random numbers give the same bits on CUDA, OpenCL and the host. In one process,
  * a CUDA context and an OpenCL context (an OpenCL GPU when there is one) draw every
- * (distribution, dtype) with a few parameter sets, at sizes 1, 1001 and 2^22 + 3 from
+ * (distribution, dtype) with a few parameter sets (complex normals too), at sizes 1, 1001 and 2^22 + 3 from
  * positions 0, 3 and 2^40 - 3 (mid-block starts), also into a strided view; one generator
  * feeds both contexts (its state reset between them). The device bytes are compared with
  * memcmp against each other and against gpux_random_*_host, and (except normals, whose
@@ -39,6 +39,11 @@ static const rcase k_cases[] = {
     {GPUX_RANDOM_NORMAL, GPUX_FLOAT32, 2.5, 0.75, 0, 0, 0},
     {GPUX_RANDOM_NORMAL, GPUX_FLOAT64, 0.0, 1.0, 0, 0, 0},
     {GPUX_RANDOM_NORMAL, GPUX_FLOAT64, -1e3, 3.25, 0, 0, 0},
+    /* complex normals: the component draw (std * sqrt(1/2)), mean added to the real parts */
+    {GPUX_RANDOM_NORMAL, GPUX_COMPLEX64, 0.0, 1.0, 0, 0, 0},
+    {GPUX_RANDOM_NORMAL, GPUX_COMPLEX64, 2.5, 0.75, 0, 0, 0},
+    {GPUX_RANDOM_NORMAL, GPUX_COMPLEX128, 0.0, 1.0, 0, 0, 0},
+    {GPUX_RANDOM_NORMAL, GPUX_COMPLEX128, -1e3, 3.25, 0, 0, 0},
     {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, 0, 3, 0},
     {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, INT32_MIN, (int64_t)1 << 31, 0},
     {GPUX_RANDOM_INTEGERS, GPUX_INT32, 0, 0, -7, 1000003, 0},
@@ -149,7 +154,7 @@ int main(void) {
   const uint64_t positions[3] = {0, 3, ((uint64_t)1 << 40) - 3};
   for (size_t ci = 0; ci < sizeof k_cases / sizeof k_cases[0]; ci++) {
     const rcase *c = &k_cases[ci];
-    if (c->dt == GPUX_FLOAT64 && !(i1.fp64 && i2.fp64)) continue;
+    if ((c->dt == GPUX_FLOAT64 || c->dt == GPUX_COMPLEX128) && !(i1.fp64 && i2.fp64)) continue;
     for (int si = 0; si < 3; si++)
       for (int pi = 0; pi < 3; pi++) compare(cu, cl, c, sizes[si], positions[pi], 0, g);
     compare(cu, cl, c, 4099, 5, 1, g);

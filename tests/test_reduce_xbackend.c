@@ -13,6 +13,7 @@
 
 #include "gpux.h"
 #include "ref.h"
+#include "ref_complex_red.h"
 #include "test_util.h"
 #include "xbackend_util.h"
 
@@ -70,12 +71,16 @@ static void *run_job(gpux_context_t ctx, const job *j, gpux_dtype dt, int ndim,
 static void *reference(const job *j, gpux_dtype dt, int ndim, const int64_t *shape,
                        const void *host, int64_t n_out, gpux_dtype rdt) {
   void *out = xmalloc((size_t)n_out * gpux_dtype_size(rdt));
+  const int cplx = dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128;
   if (!j->scan) {
     int red[GPUX_MAX_DIMS] = {0};
     for (int d = 0; d < ndim; d++) red[d] = j->naxes == GPUX_ALL_AXES;
     for (int k = 0; j->naxes != GPUX_ALL_AXES && k < j->naxes; k++)
       red[j->axes[k] < 0 ? j->axes[k] + ndim : j->axes[k]] = 1;
-    ref_reduce_axes_canon((gpux_reduce_op)j->op, dt, ndim, shape, host, red, j->ddof, out);
+    if (cplx)
+      refc_reduce_axes_canon((gpux_reduce_op)j->op, dt, ndim, shape, host, red, j->ddof, out);
+    else
+      ref_reduce_axes_canon((gpux_reduce_op)j->op, dt, ndim, shape, host, red, j->ddof, out);
     return out;
   }
   int axis = j->axes[0] < 0 ? j->axes[0] + ndim : j->axes[0], perm[GPUX_MAX_DIMS], inv[GPUX_MAX_DIMS], k = 0;
@@ -90,7 +95,10 @@ static void *reference(const job *j, gpux_dtype dt, int ndim, const int64_t *sha
   size_t es = gpux_dtype_size(dt), rs = gpux_dtype_size(rdt);
   void *px = xmalloc((size_t)n * es), *pc = xmalloc((size_t)n * rs);
   ref_permute(px, host, es, ndim, shape, perm);
-  ref_scan_canon((gpux_scan_op)j->op, dt, n / shape[axis], shape[axis], px, j->exclusive, pc);
+  if (cplx)
+    refc_scan_canon((gpux_scan_op)j->op, dt, n / shape[axis], shape[axis], px, j->exclusive, pc);
+  else
+    ref_scan_canon((gpux_scan_op)j->op, dt, n / shape[axis], shape[axis], px, j->exclusive, pc);
   ref_permute(out, pc, rs, ndim, pshape, inv);
   free(px);
   free(pc);
@@ -224,6 +232,80 @@ int main(void) {
           compare("rows of 100,000", cu, cl, &j, dt, 2, rows, hr);
           j.axes[0] = 0;
           compare("2^22 + 3", cu, cl, &j, dt, 1, big, hb);
+        }
+      }
+    free(h3);
+    free(hr);
+    free(hb);
+    free(hp);
+  }
+  /* complex64 / complex128 (issue 23): sum, prod, mean, count_nonzero, var, std, cumsum,
+   * cumprod (complex64), the same canonical order with the complex combine ops */
+  static const gpux_dtype cdt[2] = {GPUX_COMPLEX64, GPUX_COMPLEX128};
+  static const int cops[] = {GPUX_REDUCE_SUM, GPUX_REDUCE_PROD, GPUX_REDUCE_MEAN,
+                             GPUX_REDUCE_COUNT_NONZERO, GPUX_REDUCE_VAR, GPUX_REDUCE_STD};
+  for (int d = 0; d < 2; d++) {
+    gpux_dtype dt = cdt[d];
+    if (dt == GPUX_COMPLEX128 && !(i1.fp64 && i2.fp64)) continue;
+    const gpux_dtype comp = d ? GPUX_FLOAT64 : GPUX_FLOAT32;
+    int64_t n3 = ref_shape_size(3, s3), nr = ref_shape_size(2, rows);
+    size_t es = gpux_dtype_size(dt);
+    void *h3 = xmalloc((size_t)n3 * es), *hr = xmalloc((size_t)nr * es),
+         *hb = xmalloc((size_t)big[0] * es), *hp = xmalloc((size_t)n3 * es);
+    gt_fill_random(h3, comp, 2 * n3, GT_DOM_ANY, 11 + d);
+    gt_fill_random(hr, comp, 2 * nr, GT_DOM_ANY, 13 + d);
+    gt_fill_random(hb, comp, 2 * big[0], GT_DOM_ANY, 15 + d);
+    /* factors of modulus near 1 at random angles for products */
+    gt_rng r;
+    gt_rng_seed(&r, 17 + d);
+    for (int64_t i = 0; i < n3; i++) {
+      const double m = gt_rng_uniform(&r, 0.99, 1.01), a = gt_rng_uniform(&r, -3.14, 3.14);
+      ref_value v;
+      v.f = m * cos(a);
+      ref_store(comp, hp, 2 * i, v);
+      v.f = m * sin(a);
+      ref_store(comp, hp, 2 * i + 1, v);
+    }
+    for (size_t o = 0; o < sizeof cops / sizeof cops[0]; o++) {
+      job j;
+      memset(&j, 0, sizeof j);
+      j.op = cops[o];
+      const void *src = j.op == GPUX_REDUCE_PROD ? hp : h3;
+      j.naxes = GPUX_ALL_AXES;
+      compare("full", cu, cl, &j, dt, 3, s3, src);
+      if (j.op == GPUX_REDUCE_SUM) compare("full, 2^22 + 3", cu, cl, &j, dt, 1, big, hb);
+      j.naxes = 1;
+      for (int ax = 0; ax < 3; ax++) {
+        j.axes[0] = ax;
+        compare("one axis", cu, cl, &j, dt, 3, s3, src);
+      }
+      if (j.op != GPUX_REDUCE_PROD) {
+        j.axes[0] = 1;
+        compare("rows of 100,000", cu, cl, &j, dt, 2, rows, hr);
+        j.axes[0] = 0;
+        compare("columns of 7", cu, cl, &j, dt, 2, rows, hr);
+      }
+      j.naxes = 2;
+      j.axes[0] = 0;
+      j.axes[1] = 2;
+      compare("two axes", cu, cl, &j, dt, 3, s3, src);
+    }
+    for (int op = 0; op < (dt == GPUX_COMPLEX64 ? 2 : 1); op++)
+      for (int ex = 0; ex < 2; ex++) {
+        job j;
+        memset(&j, 0, sizeof j);
+        j.scan = 1;
+        j.op = op;
+        j.exclusive = ex;
+        j.naxes = 1;
+        const void *src = op ? hp : h3;
+        for (int ax = 0; ax < 3; ax++) {
+          j.axes[0] = ax;
+          compare("scan", cu, cl, &j, dt, 3, s3, src);
+        }
+        if (op == 0) {
+          j.axes[0] = 1;
+          compare("rows of 100,000", cu, cl, &j, dt, 2, rows, hr);
         }
       }
     free(h3);

@@ -37,6 +37,14 @@
  *     with IEEE operations only, so no vendor math library is involved). Then
  *     fma(z, std, mean) in the dtype; std >= 0, both finite in it. docs/random.md has the
  *     exact mappings.
+ *   normal(mean, std) to complex64 / complex128 ("complex normal", PyTorch's randn for
+ *     complex: each part has variance std^2 / 2, so E|z - mean|^2 = std^2): value i is
+ *     (re, im) = values 2i, 2i + 1 of the component dtype's (float32 / float64) normal draw
+ *     from the same position with mean 0 and std' = std * 0.70710678118654752440 (the
+ *     double nearest sqrt(1/2); the product rounded to double, then to the component dtype
+ *     as any normal's std is), and mean, rounded to the component dtype, is then added to
+ *     re (one correctly rounded add) when it is nonzero. The draw uses the words of the 2n
+ *     component values (gpux_random_words). The other distributions reject complex.
  *   integers in [low, high), int32 / int64: Lemire's multiply-shift with rejection, no
  *     modulo bias (a 64-bit candidate per int32 value, 128-bit per int64). low < high, the
  *     range within the dtype (int32: low >= INT32_MIN, high <= 2^31). uint64's upper half
@@ -93,7 +101,8 @@ GPUX_API gpux_status gpux_generator_split(gpux_generator_t *children, int n, gpu
 GPUX_API gpux_status gpux_random_words(uint64_t *words, gpux_random_kind kind, gpux_dtype dt,
                                        int64_t n);
 
-/* Fill an existing array (float32/float64; int32/int64; bool). */
+/* Fill an existing array (float32/float64; int32/int64; bool; normal also
+ * complex64/complex128). */
 GPUX_API gpux_status gpux_random_uniform(gpux_array_t out, gpux_generator_t g, double low,
                                          double high);
 GPUX_API gpux_status gpux_random_normal(gpux_array_t out, gpux_generator_t g, double mean,

@@ -17,6 +17,18 @@
  * and integer dtypes; any, all and count_nonzero also take bool (GPUX_ERROR_UNSUPPORTED_DTYPE
  * otherwise).
  *
+ * Complex (complex64, complex128): sum, prod and mean return the input dtype (sum adds each
+ * part; prod is (ar*br - ai*bi, ar*bi + ai*br), each product and sum rounded, an operand
+ * equal to 1 + 0i leaving the other unchanged; mean divides each part as the component
+ * dtype's mean does); any, all and count_nonzero test re != 0 || im != 0 (NaN is nonzero);
+ * var and std return the component dtype (NumPy): the mean of |x - mean|^2 =
+ * (re - mr)^2 + (im - mi)^2. min, max, argmin, argmax and the norms reject complex
+ * (GPUX_ERROR_UNSUPPORTED_DTYPE: complex numbers have no order; take the real part, the
+ * imaginary part or the magnitude first). Empty: sum 0, prod 1, mean NaN in both parts.
+ * The canonical order holds with these combine ops, so complex results are bit-identical
+ * across backends too. gpux_reduce_scalar refuses complex results: use
+ * gpux_reduce_scalar_complex.
+ *
  * Determinism: every result is computed in one documented order that depends only on the
  * shape (docs/reductions.md), so the same input gives the same bits on every run, on every
  * backend and device, CUDA, OpenCL on a GPU and pocl alike. float32 sums are tree sums:
@@ -89,6 +101,12 @@ GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_a
  * _u64) fails with GPUX_ERROR_INVALID_ARGUMENT. */
 GPUX_API gpux_status gpux_reduce_scalar_i64(int64_t *value, gpux_reduce_op op, gpux_array_t a);
 GPUX_API gpux_status gpux_reduce_scalar_u64(uint64_t *value, gpux_reduce_op op, gpux_array_t a);
+/* Any op; the form for complex results (sum, prod, mean of complex64 / complex128, which
+ * gpux_reduce_scalar refuses with GPUX_ERROR_UNSUPPORTED_DTYPE): a complex64 result is
+ * widened exactly; a real result r comes back as (r, 0), converted as gpux_reduce_scalar
+ * converts it. */
+GPUX_API gpux_status gpux_reduce_scalar_complex(gpux_complex128 *value, gpux_reduce_op op,
+                                                gpux_array_t a);
 GPUX_API gpux_status gpux_var_scalar(double *value, gpux_array_t a, int64_t ddof);
 GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof);
 
@@ -97,7 +115,10 @@ GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof
  * for products, 0 for integer sums, -0.0 for float sums). The result has a's shape; its
  * dtype is a's for floats, int64 for integers (uint64 for uint64). Inputs: the float dtypes
  * (float16 and bfloat16 accumulated in float32, each output rounded once to the dtype) and
- * the integer dtypes. The output may be a itself when the dtypes agree. Deterministic as reductions are
+ * the integer dtypes; complex64 and complex128 for cumsum (each part scanned as the
+ * component dtype is: the same bits), complex64 for cumprod (the complex product of the
+ * reductions; complex128 cumprod is GPUX_ERROR_UNSUPPORTED_DTYPE: its kernels' tiles would not
+ * fit a CUDA block's shared memory). The output may be a itself when the dtypes agree. Deterministic as reductions are
  * (docs/reductions.md). */
 GPUX_API gpux_status gpux_scan(gpux_array_t *out, gpux_scan_op op, gpux_array_t a, int axis,
                                int exclusive);

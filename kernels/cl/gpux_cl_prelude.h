@@ -500,39 +500,76 @@ typedef float gpux_real;
 #define GPUX_RDC_S(dt) GPUX_T_##dt
 #define GPUX_RDC_U(dt) GPUX_T_##dt
 #define GPUX_RDC_B(dt) GPUX_T_##dt
+#define GPUX_RDC_C(dt) GPUX_T_##dt /* complex: float2 / double2 */
 #define GPUX_RDX(dt, x) GPUX_BYCLS(GPUX_RDX_, dt)(dt, x)
 #define GPUX_RDX_F(dt, x) (x)
 #define GPUX_RDX_H(dt, x) GPUX_HF_##dt(x)
 #define GPUX_RDX_S(dt, x) (x)
 #define GPUX_RDX_U(dt, x) (x)
 #define GPUX_RDX_B(dt, x) (x)
+#define GPUX_RDX_C(dt, x) (x)
 #define GPUX_RDW_A(dt) GPUX_BYCLS(GPUX_RDW_A_, dt)(dt)
 #define GPUX_RDW_A_F(dt) GPUX_T_##dt
 #define GPUX_RDW_A_H(dt) float
 #define GPUX_RDW_A_S(dt) ulong
 #define GPUX_RDW_A_U(dt) ulong
+#define GPUX_RDW_A_C(dt) GPUX_T_##dt
 #define GPUX_RDW_O(dt) GPUX_BYCLS(GPUX_RDW_O_, dt)(dt)
 #define GPUX_RDW_O_F(dt) GPUX_T_##dt
 #define GPUX_RDW_O_H(dt) float
 #define GPUX_RDW_O_S(dt) long
 #define GPUX_RDW_O_U(dt) long
+#define GPUX_RDW_O_C(dt) GPUX_T_##dt
 /* the accumulator stored as the output type */
 #define GPUX_RDW_OUT(dt, v) GPUX_BYCLS(GPUX_RDW_OUT_, dt)(v)
 #define GPUX_RDW_OUT_F(v) (v)
 #define GPUX_RDW_OUT_H(v) (v)
 #define GPUX_RDW_OUT_S(v) as_long(v)
 #define GPUX_RDW_OUT_U(v) as_long(v)
+#define GPUX_RDW_OUT_C(v) (v)
 /* identity of sum: -0.0 for floats (-0.0 + x == x for every x, +0.0 too) */
 #define GPUX_RD_ZERO(dt) GPUX_BYCLS(GPUX_RD_ZERO_, dt)(dt)
 #define GPUX_RD_ZERO_F(dt) ((GPUX_T_##dt)-0.0f)
 #define GPUX_RD_ZERO_H(dt) (-0.0f)
 #define GPUX_RD_ZERO_S(dt) ((ulong)0)
 #define GPUX_RD_ZERO_U(dt) ((ulong)0)
+#define GPUX_RD_ZERO_C(dt) ((GPUX_T_##dt)((GPUX_CT_##dt)-0.0f, (GPUX_CT_##dt)-0.0f))
 #define GPUX_RD_ONE(dt) GPUX_BYCLS(GPUX_RD_ONE_, dt)(dt)
 #define GPUX_RD_ONE_F(dt) ((GPUX_T_##dt)1.0f)
 #define GPUX_RD_ONE_H(dt) (1.0f)
 #define GPUX_RD_ONE_S(dt) ((ulong)1)
 #define GPUX_RD_ONE_U(dt) ((ulong)1)
+#define GPUX_RD_ONE_C(dt) ((GPUX_T_##dt)((GPUX_CT_##dt)1.0f, (GPUX_CT_##dt)0.0f))
+/* a (*) b of prod and cumprod: complex by the fixed formula (ar*br - ai*bi, ar*bi + ai*br),
+ * except that an operand equal to the identity (1, 0) gives the other one unchanged (the
+ * formula could turn an infinite part into NaN: the identity must be exact), each product
+ * rounded (reduce.cl and scan.cl set FP_CONTRACT OFF); a and b are read more than
+ * once: pass plain names */
+#define GPUX_RD_MUL(dt, a, b) GPUX_BYCLS(GPUX_RD_MUL_, dt)(dt, a, b)
+#define GPUX_RD_MUL_F(dt, a, b) ((a) * (b))
+#define GPUX_RD_MUL_H(dt, a, b) ((a) * (b))
+#define GPUX_RD_MUL_S(dt, a, b) ((a) * (b))
+#define GPUX_RD_MUL_U(dt, a, b) ((a) * (b))
+#define GPUX_RD_MUL_C(dt, a, b)                                                               \
+  (((b).x == 1 && (b).y == 0)   ? (a)                                                       \
+   : ((a).x == 1 && (a).y == 0) ? (b)                                                       \
+                                : (GPUX_T_##dt)((a).x * (b).x - (a).y * (b).y,               \
+                                                (a).x * (b).y + (a).y * (b).x))
+/* x != 0 of an input element (any, all, cnt): by value (halves: -0.0 is zero; NaN is
+ * nonzero); complex: re != 0 || im != 0 */
+#define GPUX_RD_NZ(dt, x) GPUX_BYCLS(GPUX_RD_NZ_, dt)(dt, x)
+#define GPUX_RD_NZ_F(dt, x) (GPUX_RDX(dt, x) != 0)
+#define GPUX_RD_NZ_H(dt, x) (GPUX_RDX(dt, x) != 0)
+#define GPUX_RD_NZ_S(dt, x) (GPUX_RDX(dt, x) != 0)
+#define GPUX_RD_NZ_U(dt, x) (GPUX_RDX(dt, x) != 0)
+#define GPUX_RD_NZ_B(dt, x) (GPUX_RDX(dt, x) != 0)
+/* complex: on the bits, sign dropped (a zero part has no other bit set; NaN has): one
+ * integer test (oclgrind 21.10 gave 255 for the GPU form's columns of
+ * (x.x != 0 || x.y != 0), whose vectorized compare it mishandles) */
+#define GPUX_RD_NZ_C(dt, x)                                                                   \
+  (((GPUX_CAT(as_, GPUX_RD_UC_##dt)((x).x) << 1) | (GPUX_CAT(as_, GPUX_RD_UC_##dt)((x).y) << 1)) != 0)
+#define GPUX_RD_UC_c64 uint
+#define GPUX_RD_UC_c128 ulong
 /* identities of min (the largest value) and max (the smallest), in the compute type */
 #define GPUX_RD_HI(dt) GPUX_BYCLS(GPUX_RD_HI_, dt)(dt)
 #define GPUX_RD_HI_F(dt) ((GPUX_T_##dt)INFINITY)

@@ -74,6 +74,18 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
   return v;
 }
 #endif
+/* complex (mean): the component dtype's post op on each component */
+static inline float2 gpux_rd_post_c64(float2 v, int post, gpux_real d) {
+  return (float2)(gpux_rd_post_f32(v.x, post, d), gpux_rd_post_f32(v.y, post, d));
+}
+#ifdef GPUX_HAVE_FP64
+static inline double2 gpux_rd_post_c128(double2 v, int post, double d) {
+  return (double2)(gpux_rd_post_f64(v.x, post, d), gpux_rd_post_f64(v.y, post, d));
+}
+#endif
+/* complex var / std: the real result, the component dtype's post op */
+#define gpux_rd_post_c64_re gpux_rd_post_f32
+#define gpux_rd_post_c128_re gpux_rd_post_f64
 /* the stored value of a float accumulator (post op) or of an integer one, by class */
 #define GPUX_RD_FOUT(dt, v) GPUX_BYCLS(GPUX_RD_FOUT_, dt)(dt, v)
 #define GPUX_RD_FOUT_F(dt, v) gpux_rd_post_##dt(v, post, d)
@@ -87,6 +99,7 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
 #define GPUX_RD_WOUT_H GPUX_RD_FOUT_H
 #define GPUX_RD_WOUT_S(dt, v) GPUX_RDW_OUT(dt, v)
 #define GPUX_RD_WOUT_U(dt, v) GPUX_RDW_OUT(dt, v)
+#define GPUX_RD_WOUT_C(dt, v) gpux_rd_post_##dt(v, post, d)
 
 /* ------------------------------------------------------------------ kinds
  * Each (kind, dtype) defines, with kd = gpux_rd_<kind>_<dt>:
@@ -133,7 +146,8 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
                 (GPUX_RDW_A(dt))GPUX_RDX(dt, x), a + b, GPUX_RD_WOUT(dt, v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_prod_(kd, dt)                                                             \
   GPUX_RD_VALUE(kd, dt, GPUX_RDW_A(dt), GPUX_RDW_O(dt), GPUX_RD_ONE(dt),                      \
-                (GPUX_RDW_A(dt))GPUX_RDX(dt, x), a * b, GPUX_RD_WOUT(dt, v), (GPUX_RDC(dt))0)
+                (GPUX_RDW_A(dt))GPUX_RDX(dt, x), GPUX_RD_MUL(dt, a, b), GPUX_RD_WOUT(dt, v),      \
+                (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_min_(kd, dt)                                                              \
   GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_HI(dt), GPUX_RDX(dt, x),          \
                 GPUX_RD_MIN(dt, a, b), GPUX_RD_FOUT(dt, v), (GPUX_RDC(dt))0)
@@ -141,13 +155,13 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
   GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_LO(dt), GPUX_RDX(dt, x),          \
                 GPUX_RD_MAX(dt, a, b), GPUX_RD_FOUT(dt, v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_any_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)0, (uchar)(GPUX_RDX(dt, x) != 0), a | b, v,      \
+  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)0, (uchar)GPUX_RD_NZ(dt, x), a | b, v,            \
                 (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_all_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)1, (uchar)(GPUX_RDX(dt, x) != 0), a & b, v,      \
+  GPUX_RD_VALUE(kd, dt, uchar, uchar, (uchar)1, (uchar)GPUX_RD_NZ(dt, x), a & b, v,            \
                 (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_cnt_(kd, dt)                                                              \
-  GPUX_RD_VALUE(kd, dt, ulong, long, (ulong)0, (ulong)(GPUX_RDX(dt, x) != 0), a + b,          \
+  GPUX_RD_VALUE(kd, dt, ulong, long, (ulong)0, (ulong)GPUX_RD_NZ(dt, x), a + b,                \
                 as_long(v), (GPUX_RDC(dt))0)
 #define GPUX_RD_DEF_asum_(kd, dt)                                                             \
   GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_ZERO(dt), fabs(GPUX_RDX(dt, x)),  \
@@ -156,7 +170,15 @@ static inline double gpux_rd_post_f64(double v, int post, double d) {
   GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_ZERO(dt),                         \
                 GPUX_RDX(dt, x) * GPUX_RDX(dt, x), a + b, GPUX_RD_FOUT(dt, v),                \
                 (GPUX_RDC(dt))0)
-#define GPUX_RD_DEF_ssd_(kd, dt)                                                              \
+#define GPUX_RD_DEF_ssd_(kd, dt) GPUX_BYCLS(GPUX_RD_DEF_SSD_, dt)(kd, dt)
+#define GPUX_RD_DEF_SSD_H GPUX_RD_DEF_SSD_F
+/* complex: |x - m|^2 = (re - mr)^2 + (im - mi)^2 in the component type (the output), m the
+ * complex mean (kd_c) */
+#define GPUX_RD_DEF_SSD_C(kd, dt)                                                             \
+  GPUX_RD_VALUE(kd, dt, GPUX_CT_##dt, GPUX_CT_##dt, (GPUX_CT_##dt)-0.0f,                      \
+                (x.x - m.x) * (x.x - m.x) + (x.y - m.y) * (x.y - m.y), a + b,                 \
+                gpux_rd_post_##dt##_re(v, post, d), aux[pos])
+#define GPUX_RD_DEF_SSD_F(kd, dt)                                                             \
   GPUX_RD_VALUE(kd, dt, GPUX_RDC(dt), GPUX_RDC(dt), GPUX_RD_ZERO(dt),                         \
                 (GPUX_RDX(dt, x) - m) * (GPUX_RDX(dt, x) - m), a + b, GPUX_RD_FOUT(dt, v),    \
                 aux[pos])
@@ -534,6 +556,8 @@ GPUX_DT_EW_NUMERIC(GPUX_RD_PAIR_TYPE_DT, _)
 #define GPUX_RD_CVD_u16 GPUX_RD_CV_NO
 #define GPUX_RD_CVD_u32 GPUX_RD_CV_NO
 #define GPUX_RD_CVD_u64 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_c64 GPUX_RD_CV_NO
+#define GPUX_RD_CVD_c128 GPUX_RD_CV_NO
 #define GPUX_RD_CVK_sum_(dt) GPUX_RD_CVD_##dt
 #define GPUX_RD_CVK_prod_(dt) GPUX_RD_CVD_##dt
 #define GPUX_RD_CVK_argmin_(dt) GPUX_RD_CVD_##dt

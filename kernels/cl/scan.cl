@@ -46,6 +46,8 @@
 #define GPUX_SC_OUT_S(dt, v) GPUX_RDW_OUT(dt, v)
 #define GPUX_SC_OUT_U(dt, v) GPUX_RDW_OUT(dt, v)
 #define GPUX_SC_OUT_H(dt, v) GPUX_FH_##dt(v)
+#define GPUX_SC_O_C(dt) GPUX_RDW_O(dt) /* complex: the dtype itself */
+#define GPUX_SC_OUT_C(dt, v) (v)
 
 /* sd = gpux_sc_<kind>_<dt>: sd_t, sd_a, sd_o types; sd_e(), sd_ld(x), sd_op(a, b),
  * sd_out(v) (the accumulator stored as the output type) */
@@ -58,7 +60,7 @@
   static inline sd##_a sd##_op(sd##_a a, sd##_a b) { return (OPX); }                          \
   static inline sd##_o sd##_out(sd##_a v) { return GPUX_BYCLS(GPUX_SC_OUT_, dt)(dt, v); }
 #define GPUX_SC_DEF_sum_(sd, dt) GPUX_SC_FNS(sd, dt, GPUX_RD_ZERO(dt), a + b)
-#define GPUX_SC_DEF_prod_(sd, dt) GPUX_SC_FNS(sd, dt, GPUX_RD_ONE(dt), a * b)
+#define GPUX_SC_DEF_prod_(sd, dt) GPUX_SC_FNS(sd, dt, GPUX_RD_ONE(dt), GPUX_RD_MUL(dt, a, b))
 
 #define GPUX_SC_ARGS(sd)                                                                      \
   __global const sd##_t *in, long in_off, __global sd##_o *out, long out_off,                 \

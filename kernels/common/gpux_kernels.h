@@ -174,8 +174,8 @@
   M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8) M(a, b8) M(a, f16) M(a, bf16) M(a, i8)    \
   M(a, i16) M(a, u16) M(a, u32) M(a, u64)
 /* the complex dtypes. They are not in GPUX_DT_STORAGE: the ops that take them list them
- * apart (GPUX_DT_CAST, GPUX_DT_WHERE, GPUX_DT_EW_ARITH ...): lt / le / gt / ge, any / all /
- * cnt, arange and linspace reject complex. */
+ * apart (GPUX_DT_CAST, GPUX_DT_WHERE, GPUX_DT_EW_ARITH ..., the reductions' GPUX_DT_RED_*,
+ * GPUX_DT_SCAN_PROD): lt / le / gt / ge, arange and linspace reject complex. */
 #define GPUX_DT_COMPLEX(M, a) M(a, c64) M(a, c128)
 /* the elementwise lists with complex (the complex elementwise ops, issue 23): arithmetic
  * (add, sub, mul, div, pow), math (neg, exp, log, sqrt, sin, cos, abs), and every dtype
@@ -402,6 +402,25 @@ typedef struct gpux_nd_params {
  *     This is associative and commutative. Identity: (+inf / -inf or the integer limit,
  *     index INT64_MAX);
  *   any: a | (x != 0), all: a & (x != 0) (NaN counts as nonzero); cnt: a + (x != 0).
+ * Complex (complex64 / complex128; the accumulator is the input dtype, its components the
+ * float32 / float64 arithmetic above, each operation rounded, never fused):
+ *   sum: componentwise, (ar + br, ai + bi), identity (-0.0, -0.0): so a complex sum is
+ *     exactly the canonical float sums of its two components;
+ *   prod: (ar*br - ai*bi, ar*bi + ai*br), except that an operand equal to the identity
+ *     (1, 0) (either zero's sign) gives the other operand unchanged (the formula would turn
+ *     (1, 0) * (x, inf) into (NaN, inf) and could flip a zero's sign: the identity must be
+ *     exact for the kernels that skip identities). Complex products are not associative,
+ *     so the canonical order fixes the bits;
+ *   any / all / cnt: x != 0 is re != 0 || im != 0 (NaN counts as nonzero, -0.0 as zero);
+ *   ssd (var / std): (re - mr)*(re - mr) + (im - mi)*(im - mi) summed in the component
+ *     dtype, which is the accumulator and output (m: the complex mean, aux, of the input
+ *     dtype); its later passes are the component dtype's sums;
+ *   mean: sum with the component dtype's DIV post op on each component;
+ *   min, max, argmin, argmax, asum, ssq, amax have no complex kernels (no order; the norms
+ *     are left out).
+ * Complex scans: cumsum is componentwise, so the front end runs the component dtype's scan
+ * on the components (no complex kernels); cumprod (complex64 only) is THE CANONICAL SCAN
+ * with the complex product above.
  * Post ops (last pass only; the accumulator dtype is then float):
  *   DIV: v / d;  SQRT: sqrt(v);  DIV_SQRT: sqrt(v / d), with v / d rounded to the dtype first.
  *   float64 uses IEEE division and sqrt; float32 computes (float)((double)v / d) and
@@ -451,21 +470,27 @@ typedef struct gpux_nd_params {
 
 /* X(kind, id, dtype list, accumulator). argmin/argmax also write an i64 index output;
  * argmin_p/argmax_p read (value, index) pairs written by an earlier pass. */
+/* the dtypes of sum / prod (reductions and scans; complex: componentwise sum, the fixed
+ * complex product, see "Complex" above), of any / all / cnt (every dtype), and of ssd
+ * (complex: a real result, see above) */
+#define GPUX_DT_RED_ARITH(M, a) GPUX_DT_EW_NUMERIC(M, a) GPUX_DT_COMPLEX(M, a)
+#define GPUX_DT_RED_TRUTH(M, a) GPUX_DT_STORAGE(M, a) GPUX_DT_COMPLEX(M, a)
+#define GPUX_DT_RED_SSD(M, a) GPUX_DT_EW_FLOAT(M, a) GPUX_DT_COMPLEX(M, a)
 #define GPUX_REDUCE_KINDS(X)                                                                 \
-  X(sum, 0, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)                                              \
-  X(prod, 1, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)                                             \
+  X(sum, 0, GPUX_DT_RED_ARITH, GPUX_RACC_WIDE)                                               \
+  X(prod, 1, GPUX_DT_RED_ARITH, GPUX_RACC_WIDE)                                              \
   X(min, 2, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                              \
   X(max, 3, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                              \
   X(argmin, 4, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                           \
   X(argmax, 5, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                           \
   X(argmin_p, 6, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                            \
   X(argmax_p, 7, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                            \
-  X(any, 8, GPUX_DT_STORAGE, GPUX_RACC_BOOL)                                                 \
-  X(all, 9, GPUX_DT_STORAGE, GPUX_RACC_BOOL)                                                 \
-  X(cnt, 10, GPUX_DT_STORAGE, GPUX_RACC_I64)                                                 \
+  X(any, 8, GPUX_DT_RED_TRUTH, GPUX_RACC_BOOL)                                               \
+  X(all, 9, GPUX_DT_RED_TRUTH, GPUX_RACC_BOOL)                                               \
+  X(cnt, 10, GPUX_DT_RED_TRUTH, GPUX_RACC_I64)                                               \
   X(asum, 11, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)                                              \
   X(ssq, 12, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)                                               \
-  X(ssd, 13, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)                                               \
+  X(ssd, 13, GPUX_DT_RED_SSD, GPUX_RACC_SAME)                                                \
   X(amax, 14, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)
 #define GPUX_REDUCE_KIND_COUNT 15
 /* The kinds and dtypes with vector-column kernels (two 4-byte columns per thread: CUDA's
@@ -474,9 +499,14 @@ typedef struct gpux_nd_params {
 #define GPUX_REDUCE_CV_KINDS(X) X(sum) X(prod) X(argmin) X(argmax) X(asum) X(ssq) X(ssd)
 #define GPUX_REDUCE_CV_DT(M, a) M(a, f32) M(a, i32)
 
+/* cumprod also has complex64 kernels (the complex product; complex128's 16-byte tile
+ * would not fit the CUDA kernels' staging in shared memory). Complex cumsum has no kernels
+ * of its own: it is componentwise, so the front end scans the components as float32 /
+ * float64 (the same bits). */
+#define GPUX_DT_SCAN_PROD(M, a) GPUX_DT_EW_NUMERIC(M, a) M(a, c64)
 #define GPUX_SCAN_KINDS(X)                                                                   \
   X(sum, 0, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)                                              \
-  X(prod, 1, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)
+  X(prod, 1, GPUX_DT_SCAN_PROD, GPUX_RACC_WIDE)
 #define GPUX_SCAN_KIND_COUNT 2
 
 /* GEMM (include/gpux/linalg.h, gpux__gemm in src/api/gpux_backend.h). Native kernels are

@@ -210,13 +210,20 @@ template <class D> struct rk_argmax : rk_arg<D, true, false> {};
 template <class D> struct rk_argmin_p : rk_arg<D, false, true> {};
 template <class D> struct rk_argmax_p : rk_arg<D, true, true> {};
 
+/* x != 0 of an input element, by value (halves: -0.0 is zero; NaN is nonzero); complex:
+ * re != 0 || im != 0 */
+template <class D> __device__ __forceinline__ bool nz(typename D::T x) {
+  if constexpr (is_cplx<D>::value) return x.x != 0 || x.y != 0;
+  else return comp<D>::of(x) != 0;
+}
+
 /* any/all: b8 accumulators; NaN counts as nonzero */
 template <class D> struct rk_any : rk_base<D, unsigned char, unsigned char> {
   typedef typename D::T T;
   static __device__ __forceinline__ unsigned char id() { return 0; }
   static __device__ __forceinline__ unsigned char conv(T x, long long, long long,
                                                        typename comp<D>::C) {
-    return comp<D>::of(x) != 0 ? 1 : 0; /* halves by value: -0.0 is zero */
+    return nz<D>(x) ? 1 : 0; /* halves by value: -0.0 is zero */
   }
   static __device__ __forceinline__ unsigned char comb(unsigned char a, unsigned char b) {
     return a | b;
@@ -227,7 +234,7 @@ template <class D> struct rk_all : rk_base<D, unsigned char, unsigned char> {
   static __device__ __forceinline__ unsigned char id() { return 1; }
   static __device__ __forceinline__ unsigned char conv(T x, long long, long long,
                                                        typename comp<D>::C) {
-    return comp<D>::of(x) != 0 ? 1 : 0; /* halves by value: -0.0 is zero */
+    return nz<D>(x) ? 1 : 0; /* halves by value: -0.0 is zero */
   }
   static __device__ __forceinline__ unsigned char comb(unsigned char a, unsigned char b) {
     return a & b;
@@ -237,7 +244,7 @@ template <class D> struct rk_cnt : rk_base<D, u64, long long> {
   typedef typename D::T T;
   static __device__ __forceinline__ u64 id() { return 0; }
   static __device__ __forceinline__ u64 conv(T x, long long, long long, typename comp<D>::C) {
-    return comp<D>::of(x) != 0 ? 1 : 0;
+    return nz<D>(x) ? 1 : 0;
   }
   static __device__ __forceinline__ u64 comb(u64 a, u64 b) { return a + b; }
 };
@@ -283,6 +290,82 @@ template <class D> struct rk_amax : rk_base<D, typename comp<D>::C, typename com
   static __device__ __forceinline__ C comb(C a, C b) { return comb_max(a, b); }
 };
 
+/* ---- complex (complex64 / complex128: float2 / double2, .x the real part) --------------
+ * Kinds of their own, reached by explicit specialization of rk_sum, rk_prod and rk_ssd for
+ * d_c64 / d_c128, so the real dtypes' kinds (and kernels) are untouched. sum adds
+ * componentwise; prod is the fixed formula (ar*br - ai*bi, ar*bi + ai*br), each product and
+ * sum rounded on its own (no FMA), with an operand equal to (1, 0) (either zero) giving the
+ * other operand unchanged; both are exact functions of the canonical order, so the bits
+ * match every backend. ssd (var / std): |x - m|^2 = (re - mr)^2 + (im - mi)^2 summed
+ * in the component's real type (the output), m the complex mean. */
+__device__ __forceinline__ float2 c_add(float2 a, float2 b) {
+  return make_float2(__fadd_rn(a.x, b.x), __fadd_rn(a.y, b.y));
+}
+__device__ __forceinline__ double2 c_add(double2 a, double2 b) {
+  return make_double2(__dadd_rn(a.x, b.x), __dadd_rn(a.y, b.y));
+}
+/* the identity (1, 0) is exactly neutral (a formula product by it could turn an infinite
+ * part into NaN, or flip a zero's sign), so variants that skip identities keep the bits */
+__device__ __forceinline__ float2 c_mul(float2 a, float2 b) {
+  if (b.x == 1.0f && b.y == 0.0f) return a;
+  if (a.x == 1.0f && a.y == 0.0f) return b;
+  return make_float2(__fsub_rn(__fmul_rn(a.x, b.x), __fmul_rn(a.y, b.y)),
+                     __fadd_rn(__fmul_rn(a.x, b.y), __fmul_rn(a.y, b.x)));
+}
+__device__ __forceinline__ double2 c_mul(double2 a, double2 b) {
+  if (b.x == 1.0 && b.y == 0.0) return a;
+  if (a.x == 1.0 && a.y == 0.0) return b;
+  return make_double2(__dsub_rn(__dmul_rn(a.x, b.x), __dmul_rn(a.y, b.y)),
+                      __dadd_rn(__dmul_rn(a.x, b.y), __dmul_rn(a.y, b.x)));
+}
+/* whether an accumulator type is complex64's float2 (scan tile states pack it) */
+template <class A> struct is_cplx_acc { static constexpr bool value = false; };
+template <> struct is_cplx_acc<float2> { static constexpr bool value = true; };
+static_assert(sizeof(float2) == 8, "complex64 accumulators are 8 bytes");
+template <class D> struct rk_cbase {
+  typedef D Dt;
+  typedef typename D::T T;
+  typedef typename D::T C; /* the mean of ssd */
+  typedef typename D::T A;
+  typedef typename D::T Out;
+  static __device__ __forceinline__ C val(T x) { return x; }
+  static constexpr bool ORDERED = true;
+  static constexpr bool ARG = false, IDX_IN = false, AUX = false, ISUM = false;
+};
+template <class D> struct rk_csum : rk_cbase<D> {
+  typedef typename D::T T;
+  typedef typename comp<typename D::comp>::C R;
+  static __device__ __forceinline__ T id() { T a; a.x = (R)-0.0; a.y = (R)-0.0; return a; }
+  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return x; }
+  static __device__ __forceinline__ T comb(T a, T b) { return c_add(a, b); }
+};
+template <class D> struct rk_cprod : rk_cbase<D> {
+  typedef typename D::T T;
+  typedef typename comp<typename D::comp>::C R;
+  static __device__ __forceinline__ T id() { T a; a.x = (R)1; a.y = (R)0; return a; }
+  static __device__ __forceinline__ T conv(T x, long long, long long, T) { return x; }
+  static __device__ __forceinline__ T comb(T a, T b) { return c_mul(a, b); }
+};
+template <class D> struct rk_cssd : rk_cbase<D> {
+  typedef typename D::T T;
+  typedef typename comp<typename D::comp>::C R;
+  typedef R A;
+  typedef R Out;
+  static constexpr bool AUX = true;
+  static __device__ __forceinline__ R id() { return (R)-0.0; }
+  static __device__ __forceinline__ R conv(T x, long long, long long, T m) {
+    const R dr = f_sub(x.x, m.x), di = f_sub(x.y, m.y);
+    return f_add(f_mul(dr, dr), f_mul(di, di));
+  }
+  static __device__ __forceinline__ R comb(R a, R b) { return f_add(a, b); }
+};
+template <> struct rk_sum<d_c64> : rk_csum<d_c64> {};
+template <> struct rk_sum<d_c128> : rk_csum<d_c128> {};
+template <> struct rk_prod<d_c64> : rk_cprod<d_c64> {};
+template <> struct rk_prod<d_c128> : rk_cprod<d_c128> {};
+template <> struct rk_ssd<d_c64> : rk_cssd<d_c64> {};
+template <> struct rk_ssd<d_c128> : rk_cssd<d_c128> {};
+
 /* ---- warp shuffles of accumulators ---------------------------------------------------- */
 template <class A> __device__ __forceinline__ A shfl_down(A v, unsigned s) {
   if constexpr (sizeof(A) < 4) return (A)__shfl_down_sync(FULL_MASK, (int)v, s);
@@ -293,6 +376,25 @@ template <class T> __device__ __forceinline__ vpair<T> shfl_down(vpair<T> a, uns
   r.v = shfl_down(a.v, s);
   r.i = __shfl_down_sync(FULL_MASK, a.i, s);
   return r;
+}
+/* complex accumulators: a shuffle per component */
+__device__ __forceinline__ float2 shfl_down(float2 a, unsigned s) {
+  return make_float2(__shfl_down_sync(FULL_MASK, a.x, s), __shfl_down_sync(FULL_MASK, a.y, s));
+}
+__device__ __forceinline__ double2 shfl_down(double2 a, unsigned s) {
+  return make_double2(__shfl_down_sync(FULL_MASK, a.x, s), __shfl_down_sync(FULL_MASK, a.y, s));
+}
+__device__ __forceinline__ float2 shfl_up(float2 a, unsigned s) {
+  return make_float2(__shfl_up_sync(FULL_MASK, a.x, s), __shfl_up_sync(FULL_MASK, a.y, s));
+}
+__device__ __forceinline__ double2 shfl_up(double2 a, unsigned s) {
+  return make_double2(__shfl_up_sync(FULL_MASK, a.x, s), __shfl_up_sync(FULL_MASK, a.y, s));
+}
+__device__ __forceinline__ float2 shfl_idx(float2 a, int lane) {
+  return make_float2(__shfl_sync(FULL_MASK, a.x, lane), __shfl_sync(FULL_MASK, a.y, lane));
+}
+__device__ __forceinline__ double2 shfl_idx(double2 a, int lane) {
+  return make_double2(__shfl_sync(FULL_MASK, a.x, lane), __shfl_sync(FULL_MASK, a.y, lane));
 }
 template <class A> __device__ __forceinline__ A shfl_up(A v, unsigned s) {
   if constexpr (sizeof(A) < 4) return (A)__shfl_up_sync(FULL_MASK, (int)v, s);

@@ -71,6 +71,14 @@ template <class A> __device__ __forceinline__ A post_op(A v, int post, double d)
   }
 }
 
+/* complex (mean): the post op of the component dtype on each component */
+__device__ __forceinline__ float2 post_op(float2 v, int post, double d) {
+  return make_float2(post_op(v.x, post, d), post_op(v.y, post, d));
+}
+__device__ __forceinline__ double2 post_op(double2 v, int post, double d) {
+  return make_double2(post_op(v.x, post, d), post_op(v.y, post, d));
+}
+
 template <class K>
 __device__ __forceinline__ void put(const rargs<K> &p, u64 off, typename K::A a, bool final) {
   if constexpr (K::ARG) {

@@ -200,6 +200,19 @@ __device__ __forceinline__ void outputs(typename K::A *sh, unsigned j, typename 
 }
 
 /* ---- tile states ---------------------------------------------------------------------- */
+/* An 8-byte accumulator as a 64-bit word: to_bits / from_bits, and complex64 (float2) as
+ * re's bits | im's bits << 32 */
+template <class A> __device__ __forceinline__ u64 st_bits(A v) {
+  if constexpr (is_cplx_acc<A>::value)
+    return (u64)__float_as_uint(v.x) | ((u64)__float_as_uint(v.y) << 32);
+  else return to_bits<A>(v);
+}
+template <class A> __device__ __forceinline__ A st_from(u64 b) {
+  if constexpr (is_cplx_acc<A>::value)
+    return make_float2(__uint_as_float((unsigned)b), __uint_as_float((unsigned)(b >> 32)));
+  else return from_bits<A>(b);
+}
+
 template <class K>
 __device__ __forceinline__ void publish(const sargs<K> &p, u64 g, unsigned flag,
                                         typename K::A agg, typename K::A incl) {
@@ -211,8 +224,8 @@ __device__ __forceinline__ void publish(const sargs<K> &p, u64 g, unsigned flag,
   } else {
     unsigned *flags = reinterpret_cast<unsigned *>(base);
     u64 *aggv = base + p.ntiles, *inclv = aggv + p.ntiles;
-    st_relaxed(aggv + g, to_bits<A>(agg)); /* always valid once any flag is set */
-    if (flag == ST_INCL) st_relaxed(inclv + g, to_bits<A>(incl));
+    st_relaxed(aggv + g, st_bits<A>(agg)); /* always valid once any flag is set */
+    if (flag == ST_INCL) st_relaxed(inclv + g, st_bits<A>(incl));
     __threadfence(); /* the values before the flag */
     st_relaxed(flags + g, flag);
   }
@@ -237,7 +250,7 @@ template <class K>
 __device__ __forceinline__ typename K::A read_value(const sargs<K> &p, u64 g, bool incl) {
   typedef typename K::A A;
   const u64 *aggv = p.state + 32 + p.ntiles;
-  return from_bits<A>(ld_relaxed((incl ? aggv + p.ntiles : aggv) + g));
+  return st_from<A>(ld_relaxed((incl ? aggv + p.ntiles : aggv) + g));
 }
 
 /* Relaxed loads at p + OFF bytes: the windows of a look-back round share one address

@@ -100,17 +100,34 @@ static gpux_status draw_words(uint64_t *words, int kind, gpux_dtype dt, int64_t 
   return GPUX_SUCCESS;
 }
 
+/* Complex normals (complex64 / complex128): value i of a draw is (re, im) = values 2i and
+ * 2i + 1 of the component dtype's normal draw from the same position with mean 0 and std
+ * s' = std * sqrt(1/2) (std times the double nearest sqrt(1/2), rounded to the component
+ * dtype as a normal draw rounds its std), so each part has variance std^2 / 2 and
+ * E|z - mean|^2 = std^2 (PyTorch's randn for complex); then mean (rounded to the component
+ * dtype) is added to the real part, one correctly rounded add, when it is nonzero. The
+ * words are those of the 2n component values. */
+static int complex_normal(int kind, gpux_dtype dt) {
+  return kind == GPUX_RK_NORMAL && gpux__dt_is_complex(dt);
+}
+static gpux_dtype comp_dtype(gpux_dtype dt) {
+  return dt == GPUX_COMPLEX64 ? GPUX_FLOAT32 : GPUX_FLOAT64;
+}
+#define SQRT1_2 0.70710678118654752440
+
 static gpux_status check_kind_dtype(int kind, gpux_dtype dt, const char *fn) {
   if ((unsigned)kind >= GPUX_RANDOM_KIND_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "%s: unknown random kind %d", fn, kind);
   if ((unsigned)dt >= GPUX_DTYPE_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_DTYPE, "%s: unknown dtype %d", fn, (int)dt);
+  if (complex_normal(kind, dt)) return GPUX_SUCCESS;
   if (!(kind_dtypes[kind] >> dt & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s values cannot be %s (%s)", fn,
                            kind_names[kind], gpux_dtype_name(dt),
                            kind == GPUX_RK_INTEGERS ? "an integer dtype"
                            : kind == GPUX_RK_BERNOULLI ? "bool"
-                                                       : "float32 or float64");
+                           : kind == GPUX_RK_NORMAL ? "float32, float64, complex64 or complex128"
+                                                    : "float32 or float64");
   return GPUX_SUCCESS;
 }
 
@@ -120,6 +137,11 @@ GPUX_API gpux_status gpux_random_words(uint64_t *words, gpux_random_kind kind, g
   if (!words) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "gpux_random_words: words is NULL");
   GPUX__CHECK(check_kind_dtype((int)kind, dt, "gpux_random_words"));
   if (n < 0) return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "gpux_random_words: n = %lld", (long long)n);
+  if (complex_normal((int)kind, dt)) {
+    if (n > INT64_MAX / 2)
+      return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "gpux_random_words: n = %lld", (long long)n);
+    return draw_words(words, (int)kind, comp_dtype(dt), 2 * n);
+  }
   return draw_words(words, (int)kind, dt, n);
 }
 
@@ -276,12 +298,75 @@ static gpux_status plan_draw(gpux_rparams *p, uint64_t *words, int kind, gpux_dt
 
 /* ---- device draws ---------------------------------------------------------------------------- */
 
+/* The component draw of a complex normal: *cd its parameters (the caller's validated as the
+ * component dtype's), *mean the mean to add to the real parts (0: none). */
+static gpux_status complex_normal_dist(dist *cd, double *mean, gpux_dtype dt, const dist *d,
+                                       const char *fn) {
+  gpux_rparams p;
+  const gpux_dtype c = comp_dtype(dt);
+  GPUX__CHECK(make_params(&p, GPUX_RK_NORMAL, c, d, fn));
+  memset(cd, 0, sizeof *cd);
+  cd->fa = 0.0;
+  cd->fb = d->fb * SQRT1_2;
+  *mean = c == GPUX_FLOAT32 ? (double)(float)d->fa : d->fa;
+  return GPUX_SUCCESS;
+}
+
+static gpux_status draw_complex_normal(struct gpux_array *out, struct gpux_generator *g,
+                                       const dist *d, const char *fn) {
+  const gpux_dtype c = comp_dtype(out->dtype);
+  gpux_rparams p;
+  uint64_t words = 0;
+  dist cd;
+  double mean = 0.0;
+  GPUX__CHECK(complex_normal_dist(&cd, &mean, out->dtype, d, fn));
+  if (out->size > INT64_MAX / 2)
+    return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "%s: %lld values", fn, (long long)out->size);
+  GPUX__CHECK(plan_draw(&p, &words, GPUX_RK_NORMAL, c, 2 * out->size, &g->st, &cd, fn));
+  if (out->size == 0) return GPUX_SUCCESS;
+  struct gpux_context *ctx = out->ctx;
+  GPUX__NEED(ctx, GPUX__Q_RANDOM, GPUX_RK_NORMAL, c, -1);
+  p.n = 2u * (uint64_t)out->size;
+  p.nblocks = words / 4u + (words % 4u != 0u);
+  struct gpux_array *tmp = NULL, *dst = out;
+  if (!gpux__is_contiguous(out)) {
+    GPUX__CHECK(gpux__array_new(&tmp, ctx, out->dtype, out->ndim, out->shape));
+    dst = tmp;
+  }
+  /* the contiguous complex array as 2n values of the component dtype */
+  struct gpux_array fv = *dst;
+  fv.dtype = c;
+  fv.ndim = 1;
+  fv.size = 2 * dst->size;
+  fv.offset = 2 * dst->offset;
+  fv.shape[0] = fv.size;
+  fv.strides[0] = 1;
+  gpux__random r;
+  r.kind = GPUX_RK_NORMAL;
+  r.p = p;
+  struct gpux_stream *q = gpux__stream_cur(ctx);
+  r.out = gpux__operand_on(q, &fv);
+  gpux_status s = ctx->be->random(q->q, &r);
+  if (s == GPUX_SUCCESS && mean != 0.0) { /* the real parts: every second value */
+    struct gpux_array re = fv;
+    re.size = dst->size;
+    re.shape[0] = dst->size;
+    re.strides[0] = 2;
+    s = gpux_binary_scalar_into(&re, GPUX_ADD, &re, mean);
+  }
+  if (s == GPUX_SUCCESS && tmp) s = gpux__copy_strided(out, tmp);
+  gpux_array_release(tmp);
+  if (s == GPUX_SUCCESS) g->st.position += words;
+  return s;
+}
+
 static gpux_status draw(struct gpux_array *out, struct gpux_generator *g, int kind, const dist *d,
                         const char *fn) {
   gpux_rparams p;
   uint64_t words = 0;
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: out is NULL", fn);
   GPUX__CHECK(check_gen(g, fn));
+  if (complex_normal(kind, out->dtype)) return draw_complex_normal(out, g, d, fn);
   GPUX__CHECK(plan_draw(&p, &words, kind, out->dtype, out->size, &g->st, d, fn));
   if (out->size == 0) return GPUX_SUCCESS;
   struct gpux_context *ctx = out->ctx;
@@ -423,6 +508,29 @@ static gpux_status host_draw(void *dst, gpux_dtype dt, int64_t first, int64_t n,
   if (first < 0 || n < 0 || n > INT64_MAX - first)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: first = %lld, n = %lld", fn,
                            (long long)first, (long long)n);
+  if (complex_normal(kind, dt)) { /* values 2 first .. of the component draw, see above */
+    const gpux_dtype c = comp_dtype(dt);
+    dist cd;
+    double mean = 0.0;
+    GPUX__CHECK(complex_normal_dist(&cd, &mean, dt, d, fn));
+    if (first + n > INT64_MAX / 2)
+      return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "%s: first + n = %lld", fn,
+                             (long long)(first + n));
+    GPUX__CHECK(plan_draw(&p, &words, kind, c, 2 * (first + n), st, &cd, fn));
+    p.n = 2u * (uint64_t)n;
+    host_values(dst, kind, c, 2 * first, 2 * n, &p);
+    if (mean != 0.0)
+      for (int64_t i = 0; i < n; i++) {
+        if (c == GPUX_FLOAT32) { /* a float32 add, correctly rounded */
+          float *v = (float *)dst + 2 * i;
+          *v = *v + (float)mean;
+        } else {
+          double *v = (double *)dst + 2 * i;
+          *v = *v + mean;
+        }
+      }
+    return GPUX_SUCCESS;
+  }
   /* the words of values 0 .. first + n - 1 must exist */
   GPUX__CHECK(plan_draw(&p, &words, kind, dt, first + n, st, d, fn));
   p.n = (uint64_t)n;

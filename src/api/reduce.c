@@ -56,6 +56,11 @@ static const op_info op_table[GPUX_REDUCE_OP_COUNT] = {
 
 static int is_half(gpux_dtype dt) { return dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16; }
 static int is_float(gpux_dtype dt) { return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT64 || is_half(dt); }
+static int is_complex(gpux_dtype dt) { return gpux__dt_is_complex(dt); }
+/* the component dtype of a complex dtype */
+static gpux_dtype real_dtype(gpux_dtype c) {
+  return c == GPUX_COMPLEX64 ? GPUX_FLOAT32 : GPUX_FLOAT64;
+}
 
 /* The dtype an input computes in: float16 and bfloat16 in float32 (gpux_kernels.h). */
 static gpux_dtype comp_dtype(gpux_dtype in) { return is_half(in) ? GPUX_FLOAT32 : in; }
@@ -63,7 +68,7 @@ static gpux_dtype comp_dtype(gpux_dtype in) { return is_half(in) ? GPUX_FLOAT32 
 /* Sums and products: floats in their own dtype, integers and bool in int64, uint64 in
  * uint64 (gpux_kernels.h, GPUX_RACC_WIDE). */
 static gpux_dtype wide_dtype(gpux_dtype c) {
-  return is_float(c) ? c : c == GPUX_UINT64 ? GPUX_UINT64 : GPUX_INT64;
+  return is_float(c) || is_complex(c) ? c : c == GPUX_UINT64 ? GPUX_UINT64 : GPUX_INT64;
 }
 
 /* The dtype a kernel of `kind` writes for input dtype `in`. */
@@ -73,7 +78,8 @@ static gpux_dtype acc_dtype(int kind, gpux_dtype in) {
     case GPUX_RACC_WIDE: return wide_dtype(c);
     case GPUX_RACC_BOOL: return GPUX_BOOL;
     case GPUX_RACC_I64: return GPUX_INT64;
-    default: return c;
+    /* the only complex kind of this class is ssd: a real sum of |x - m|^2 */
+    default: return is_complex(c) ? real_dtype(c) : c;
   }
 }
 
@@ -107,9 +113,19 @@ static gpux_status result_dtype(gpux_dtype *out, gpux_reduce_op op, gpux_dtype d
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "unknown reduction op %d", (int)op);
   GPUX__CHECK(gpux__check_dtype(dt, "dtype"));
   const op_info *oi = &op_table[op];
-  if (gpux__dt_is_complex(dt)) /* no complex reductions yet (nor complex any / all) */
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for %s yet",
-                           oi->name, gpux_dtype_name(dt));
+  if (is_complex(dt)) {
+    /* complex numbers have no order (min, max, argmin, argmax, norm_max), and the norms
+     * are left out; sum, prod, mean keep the dtype, var / std are real (NumPy) */
+    if (!(kind_support[oi->kind] >> dt & 1u) || op == GPUX_REDUCE_NORM_L1 ||
+        op == GPUX_REDUCE_NORM_L2)
+      return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                             "%s is not defined for %s (%s; take the real part, the imaginary "
+                             "part or the magnitude first)", oi->name, gpux_dtype_name(dt),
+                             oi->float_math ? "the norms take real inputs"
+                                            : "complex numbers have no order");
+    *out = oi->kind == RK_ssd ? real_dtype(dt) : public_dtype(oi->kind, dt);
+    return GPUX_SUCCESS;
+  }
   if (oi->float_math) {
     if (dt == GPUX_BOOL)
       return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s is not defined for bool (cast first)",
@@ -376,7 +392,8 @@ static gpux_status fill_value(struct gpux_array *out, double v) {
   l.layout = GPUX_LAYOUT_C;
   l.n = 1;
   l.opnd[0] = OPND(t);
-  l.scalar = gpux__scalar_from_double(v, out->dtype);
+  /* complex: (v, 0); a mean of nothing is NaN in both parts (NumPy: 0j / 0) */
+  l.scalar = gpux__scalar_from_parts(v, isnan(v) ? v : 0.0, out->dtype);
   gpux_status s = ctx->be->fill(gpux__q(ctx), &l);
   if (s == GPUX_SUCCESS) s = gpux__copy_strided(out, t); /* broadcasts */
   gpux_array_release(t);
@@ -401,7 +418,7 @@ static gpux_status reduce_into(struct gpux_array *out, gpux_reduce_op op, const 
   struct gpux_array *conv = NULL, *copy = NULL, *res = NULL, *mean = NULL;
   tmp_block vals = {{0}, 0};
   const struct gpux_array *src = a;
-  if (oi->float_math && !is_float(a->dtype)) {
+  if (oi->float_math && !is_float(a->dtype) && !is_complex(a->dtype)) {
     s = gpux_array_cast(&conv, (gpux_array_t)a, GPUX_FLOAT64);
     if (s != GPUX_SUCCESS) goto done;
     src = conv;
@@ -536,6 +553,8 @@ typedef union host_value {
   float f32;
   double f64;
   uint16_t u16; /* float16, bfloat16 */
+  gpux_complex64 c64;
+  gpux_complex128 c128;
 } host_value;
 
 /* A float result as double. */
@@ -599,6 +618,11 @@ GPUX_API gpux_status gpux_reduce_scalar(double *value, gpux_reduce_op op, gpux_a
   NEED(value, "value");
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
+  if (a && is_complex(a->dtype) &&
+      (op == GPUX_REDUCE_SUM || op == GPUX_REDUCE_PROD || op == GPUX_REDUCE_MEAN))
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                           "%s: %s of %s is complex (use gpux_reduce_scalar_complex)", fn,
+                           op_table[op].name, gpux_dtype_name(a->dtype));
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
   const uint64_t b = is_float(dt) ? 0 : gpux__int_load(&v, dt);
   *value = is_float(dt) ? host_float(&v, dt) : is_signed(dt) ? (double)(int64_t)b : (double)b;
@@ -612,9 +636,10 @@ static gpux_status int_scalar(uint64_t *bits, int want_signed, gpux_reduce_op op
   NEED(a, "a");
   gpux_dtype rdt = GPUX_FLOAT64;
   GPUX__CHECK(result_dtype(&rdt, op, a->dtype));
-  if (is_float(rdt))
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s of %s gives %s (use gpux_reduce_scalar)",
-                           fn, op_table[op].name, gpux_dtype_name(a->dtype), gpux_dtype_name(rdt));
+  if (is_float(rdt) || is_complex(rdt))
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s of %s gives %s (use gpux_reduce_scalar%s)",
+                           fn, op_table[op].name, gpux_dtype_name(a->dtype), gpux_dtype_name(rdt),
+                           is_complex(rdt) ? "_complex" : "");
   host_value v;
   gpux_dtype dt = GPUX_FLOAT64;
   GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
@@ -650,6 +675,26 @@ GPUX_API gpux_status gpux_reduce_scalar_u64(uint64_t *value, gpux_reduce_op op, 
   return GPUX_SUCCESS;
 }
 
+GPUX_API gpux_status gpux_reduce_scalar_complex(gpux_complex128 *value, gpux_reduce_op op,
+                                                gpux_array_t a) {
+  GPUX__API_FN();
+  const char *fn = "gpux_reduce_scalar_complex";
+  NEED(value, "value");
+  host_value v;
+  gpux_dtype dt = GPUX_FLOAT64;
+  GPUX__CHECK(scalar_of(&v, &dt, op, a, 0, fn));
+  if (dt == GPUX_COMPLEX64) {
+    *value = gpux_complex128_make(v.c64.re, v.c64.im);
+  } else if (dt == GPUX_COMPLEX128) {
+    *value = v.c128;
+  } else { /* a real result: (value, 0), as gpux_reduce_scalar gives it */
+    const uint64_t b = is_float(dt) ? 0 : gpux__int_load(&v, dt);
+    const double d = is_float(dt) ? host_float(&v, dt) : is_signed(dt) ? (double)(int64_t)b : (double)b;
+    *value = gpux_complex128_make(d, 0.0);
+  }
+  return GPUX_SUCCESS;
+}
+
 static gpux_status moment_scalar(double *value, gpux_reduce_op op, gpux_array_t a, int64_t ddof,
                                  const char *fn) {
   NEED(value, "value");
@@ -676,7 +721,12 @@ static gpux_status scan_check(gpux_scan_op op, const struct gpux_array *a, int *
                               gpux_dtype *rdt, const char *fn) {
   if ((unsigned)op >= GPUX_SCAN_KIND_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "%s: unknown scan op %d", fn, (int)op);
-  if (!(scan_support[op] >> a->dtype & 1u))
+  if (a->dtype == GPUX_COMPLEX128 && op == GPUX_SCAN_PROD)
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                           "%s: cumprod is not available for complex128 (its kernels' 4096-element "
+                           "tiles of 16-byte values do not fit a CUDA block's shared memory); "
+                           "cast to complex64 first", fn);
+  if (!(scan_support[op] >> a->dtype & 1u) && !(is_complex(a->dtype) && op == GPUX_SCAN_SUM))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s is not defined for %s (cast it first)", fn,
                            op == GPUX_SCAN_SUM ? "cumsum" : "cumprod", gpux_dtype_name(a->dtype));
   int nd = a->ndim ? a->ndim : 1;
@@ -705,10 +755,34 @@ static struct gpux_array axis_last_view(const struct gpux_array *x, int axis) {
   return v;
 }
 
+/* A view of a complex array as its components: the component dtype, one more (last) axis
+ * of length 2 (re, im); a 0-d array becomes [1][2]. */
+static struct gpux_array component_view(const struct gpux_array *x) {
+  struct gpux_array v = *x;
+  v.dtype = real_dtype(x->dtype);
+  for (int d = 0; d < x->ndim; d++) v.strides[d] = 2 * x->strides[d];
+  if (x->ndim == 0) {
+    v.ndim = 1;
+    v.shape[0] = 1;
+    v.strides[0] = 2;
+  }
+  v.shape[v.ndim] = 2;
+  v.strides[v.ndim] = 1;
+  v.ndim++;
+  v.size = 2 * x->size;
+  v.offset = 2 * x->offset;
+  return v;
+}
+
 static gpux_status scan_into(struct gpux_array *out, gpux_scan_op op, const struct gpux_array *a,
                              int axis, int exclusive) {
   struct gpux_context *ctx = a->ctx;
   if (a->size == 0) return GPUX_SUCCESS;
+  if (is_complex(a->dtype) && op == GPUX_SCAN_SUM) {
+    /* componentwise: the canonical scan of each component, in the component dtype */
+    struct gpux_array av = component_view(a), ov = component_view(out);
+    return scan_into(&ov, op, &av, axis, exclusive);
+  }
   GPUX__NEED(ctx, GPUX__Q_SCAN, op, a->dtype, -1);
   int64_t len = a->ndim ? a->shape[axis] : 1;
   struct gpux_array av = axis_last_view(a, axis), ov = axis_last_view(out, axis);
