@@ -18,8 +18,8 @@
 #include "../../kernels/common/gpux_random.h"
 
 /* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
- * after it */
-#define GPUX_BACKEND_ABI_VERSION 9u
+ * after it; 10: gpux__gemm grew conj_a / conj_b (complex products) */
+#define GPUX_BACKEND_ABI_VERSION 10u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
