@@ -10,12 +10,6 @@
 # and native paths, and the peers (torch / cupy matmul, cuBLAS cgemm / zgemm underneath):
 # the goal is gemm_c64_vendor at 8192 within 3% of torch's complex64 row.
 source "$(dirname "$0")/h200_common.sh" cgemm_h200 "$@"
-t() { # t LIMIT LOG cmd...
-  local lim=$1 lf=$2
-  shift 2
-  timeout "$lim" "$@" >"$LOGS/$lf" 2>&1
-  echo "  $lf: exit $?; $(grep -E 'PASSED|FAILED|SUMMARY|SKIP' "$LOGS/$lf" | tail -2 | tr '\n' ' ')"
-}
 LOGS=${LOGS:-/tmp/cgemm-logs}
 mkdir -p "$LOGS"
 h200_build

@@ -20,14 +20,6 @@ source "$(dirname "$0")/h200_common.sh" complex_h200 "$@"
 LOGS=${LOGS:-/tmp/complex-logs}
 JOBS=${JOBS:-8}
 mkdir -p "$LOGS"
-t() { # t LIMIT LOG cmd...: a time limit; a failed run's log tail is kept in OUTDIR
-  local lim=$1 lf=$2 rc
-  shift 2
-  timeout -k 5 "$lim" "$@" >"$LOGS/$lf" 2>&1
-  rc=$?
-  echo "$lf: exit $rc; $(grep -E 'PASSED|FAILED|cases in|ERROR SUMMARY|differ|comparisons' "$LOGS/$lf" | tail -2 | tr '\n' ' ')" >>"$OUTDIR/summary.txt"
-  [ $rc -eq 0 ] || tail -40 "$LOGS/$lf" >"$OUTDIR/fail-$lf"
-}
 export -f t
 export LOGS OUTDIR
 h200_build

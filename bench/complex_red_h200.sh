@@ -13,12 +13,6 @@
 # 4. complex64 / complex128 sums and cumsum against float32 / float64 of the same bytes
 # (gpux-bench, where it knows the complex dtypes).
 source "$(dirname "$0")/h200_common.sh" complex_red_h200 "$@"
-t() { # t LIMIT LOG cmd...
-  local lim=$1 lf=$2
-  shift 2
-  timeout "$lim" "$@" >"$LOGS/$lf" 2>&1
-  echo "  $lf: exit $?; $(grep -E 'PASSED|FAILED|cases in|comparisons|SUMMARY|SKIP' "$LOGS/$lf" | tail -2 | tr '\n' ' ')"
-}
 LOGS=${LOGS:-/tmp/complex-red-logs}
 mkdir -p "$LOGS"
 h200_build

@@ -16,3 +16,16 @@ h200_build() {
   cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 >"$OUTDIR/build.log" 2>&1 &&
     cmake --build "$B" -j"$(nproc)" >>"$OUTDIR/build.log" 2>&1 || { tail -40 "$OUTDIR/build.log"; exit 1; }
 }
+# t LIMIT LOG cmd...: runs cmd with a time limit, its output in $LOGS/LOG (LOGS: default
+# OUTDIR; a folder outside OUTDIR where a call must bring back few files); prints one line
+# (the exit status and the run's last summary lines) and appends it to OUTDIR/summary.txt;
+# a failed run's last 40 lines go to OUTDIR/fail-LOG.
+t() {
+  local lim=$1 lf=$2 rc logs=${LOGS:-$OUTDIR}
+  shift 2
+  timeout -k 5 "$lim" "$@" >"$logs/$lf" 2>&1
+  rc=$?
+  echo "  $lf: exit $rc; $(grep -E 'PASSED|FAILED|cases in|comparisons|SUMMARY|SKIP' "$logs/$lf" | tail -2 | tr '\n' ' ')" |
+    tee -a "$OUTDIR/summary.txt"
+  [ $rc -eq 0 ] || tail -40 "$logs/$lf" >"$OUTDIR/fail-$lf"
+}

@@ -17,12 +17,6 @@
 # Logs go to OUTDIR (default $OUT); each step has its own time limit, so one slow step does
 # not take the rest of the call.
 source "$(dirname "$0")/h200_common.sh" owed_h200 "$@"
-t() { # t LIMIT LOG cmd...: runs cmd with a time limit, the last lines of its log shown
-  local lim=$1 lf=$2
-  shift 2
-  timeout "$lim" "$@" >"$OUTDIR/$lf" 2>&1
-  echo "  $lf: exit $?; $(grep -E 'PASSED|FAILED|cases in|SKIP' "$OUTDIR/$lf" | tail -2 | tr '\n' ' ')"
-}
 
 h200_build
 

@@ -14,23 +14,9 @@ complex multiply-add is 4 real ones), as gpux-bench counts. Appends markdown row
 gpux-bench's table format to --md.
 """
 import argparse
-import statistics
 import sys
 
-
-def timed(fn, reps, sync, event, elapsed):
-    for _ in range(3):
-        fn()
-    sync()
-    times = []
-    for _ in range(reps):
-        e0, e1 = event(), event()
-        e0.record()
-        fn()
-        e1.record()
-        e1.synchronize()
-        times.append(elapsed(e0, e1))
-    return statistics.median(times)
+from peers_dtypes import timed  # CUDA events around the call, median after 3 warm-ups
 
 
 def main():
