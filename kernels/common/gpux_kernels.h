@@ -81,7 +81,8 @@
  *       else binary powering from 1+0i (r = r*p on set bits, p = p*p), then 1/r for n < 0
  *       (all with mul / div above: bit-exact); otherwise exp(b * log(a));
  *     eq: ar == br && ai == bi; ne: its negation (NaN unequal); lt, le, gt, ge, minimum,
- *       maximum, mod and the bitwise ops are not defined for complex (as in NumPy 2);
+ *       maximum, mod and the bitwise ops are not defined for complex (as in PyTorch and the
+ *       array API standard; NumPy orders complex values lexicographically);
  *     logical ops, logical_not: x != 0 is re != 0 || im != 0 (NaN is true);
  *     abs: hypot(re, im) (no overflow; inf when either is inf, even with a NaN);
  *     angle: atan2(im, re); real, imag: the component;
