@@ -463,7 +463,10 @@ static void test_cx_where(void **state) {
     const int64_t sizes[] = {1, 7, 4099};
     for (int s = 0; s < 3; s++) {
       const int64_t n = sizes[s];
-      unsigned char *ha = make_cx(dt, n, GT_DOM_ANY, 77 + s, 1), *hb = make_cx(dt, n, GT_DOM_ANY, 88 + s, 0);
+      /* ha feeds a of n elements and a2 of 3: at least 3 elements, so n = 1 reads none past
+       * the buffer */
+      unsigned char *ha = make_cx(dt, n < 3 ? 3 : n, GT_DOM_ANY, 77 + s, 1),
+                    *hb = make_cx(dt, n, GT_DOM_ANY, 88 + s, 0);
       unsigned char *hc = gt_malloc((size_t)n);
       for (int64_t i = 0; i < n; i++) hc[i] = (unsigned char)((i * 7 + s) % 3 == 0);
       gpux_array_t c = NULL, a = NULL, b = NULL, o;
