@@ -9,8 +9,10 @@
 #    the complex tests (test_complex*), test_array, test_dlpack, test_promote and
 #    test_kernel_coverage on CUDA and on NVIDIA OpenCL; the cross-backend tests (CUDA vs
 #    NVIDIA OpenCL vs pocl) of elementwise ops, reductions and random numbers;
-#    compute-sanitizer memcheck of the complex tests on CUDA at GPUX_TEST_BIG=65537; fuzz_api
-#    on CUDA for FUZZ seconds;
+#    compute-sanitizer memcheck and racecheck of the complex tests on CUDA at
+#    GPUX_TEST_BIG=65537 (RACE=0 leaves racecheck out); fuzz_api on CUDA for FUZZ seconds;
+#    LIM seconds a run (default 120), XLIM for the cross-backend runs and
+#    test_kernel_coverage, whose pocl and NVIDIA OpenCL builds are slow under load (300);
 # 3. then, on an idle GPU: gpux-bench rows of complex64 add / sum / cumsum / exp / randn
 #    (2^27: 1 GiB an array), float32 add / sum (2^28, the same bytes), gemm_c64 at 8192
 #    (vendor = cuBLAS, native) and the peers' figures for the same ops from this call.
@@ -29,14 +31,17 @@ CS=/usr/local/cuda/bin/compute-sanitizer
 {
   for x in $CX; do
     echo "GPUX_BACKEND=cuda GPUX_TEST_BIG=65537 t 150 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
+    [ "${RACE:-1}" = 0 ] ||
+      echo "GPUX_BACKEND=cuda GPUX_TEST_BIG=65537 t 330 racecheck-$x.log $CS --tool racecheck --error-exitcode 9 $B/bin/$x"
   done
   for be in cuda opencl; do
-    for x in $CX test_array test_dlpack test_promote test_kernel_coverage; do
-      echo "GPUX_BACKEND=$be t 120 $x-$be.log $B/bin/$x"
+    for x in $CX test_array test_dlpack test_promote; do
+      echo "GPUX_BACKEND=$be t ${LIM:-120} $x-$be.log $B/bin/$x"
     done
+    echo "GPUX_BACKEND=$be t ${XLIM:-300} test_kernel_coverage-$be.log $B/bin/test_kernel_coverage"
   done
   for x in test_elementwise_xbackend test_reduce_xbackend test_random_xbackend; do
-    echo "t 120 $x.log $B/bin/$x"
+    echo "t ${XLIM:-300} $x.log $B/bin/$x"
   done
   echo "GPUX_BACKEND=cuda GPUX_FUZZ_SECONDS=${FUZZ:-30} t 80 fuzz-cuda.log $B/bin/fuzz_api"
 } | xargs -P "$JOBS" -I{} bash -c '{}'
