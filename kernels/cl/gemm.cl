@@ -507,6 +507,38 @@ GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
  *        NDRange (blocks along m, blocks along n, batches). */
 #define GPUX_GEMM_F_CA 64  /* conjugate A's elements */
 #define GPUX_GEMM_F_CB 128 /* conjugate B's elements */
+/* What the two forms share: the parameters; batch bz's operands (the batch is dimension 2
+ * of the NDRange in both forms, one work-group deep), the transposes and the conjugations
+ * (the sign of the imaginary parts as they are read); and the store of one element,
+ * C = alpha (re + i im) + beta C in complex arithmetic (k == 0: beta C; beta == 0: C unread). */
+#define GPUX_GEMMC_PARAMS(dt)                                                            \
+  __global const GPUX_T_##dt *A, long a_off, long lda, long stride_a,                    \
+      __global const GPUX_T_##dt *B, long b_off, long ldb, long stride_b,               \
+      __global GPUX_T_##dt *C, long c_off, long ldc, long stride_c, long m, long n,     \
+      long k, GPUX_T_##dt alpha, GPUX_T_##dt beta, int flags, long batch0, long tile0
+#define GPUX_GEMMC_PROLOGUE(dt)                                                          \
+  typedef GPUX_T_##dt T2;                                                                \
+  typedef GPUX_CT_##dt R;                                                                \
+  const long bz = batch0 + (long)get_group_id(2);                                        \
+  const int ta = (flags & GPUX_GEMM_F_TA) != 0, tb = (flags & GPUX_GEMM_F_TB) != 0;      \
+  const R sa = (flags & GPUX_GEMM_F_CA) ? (R)-1 : (R)1;                                  \
+  const R sb = (flags & GPUX_GEMM_F_CB) ? (R)-1 : (R)1;                                  \
+  __global const T2 *const Ab = A + a_off + bz * stride_a;                               \
+  __global const T2 *const Bb = B + b_off + bz * stride_b;                               \
+  __global T2 *const Cb = C + c_off + bz * stride_c
+/* uses alpha, beta, noab (k == 0) and beta0 of the kernel */
+#define GPUX_GEMMC_STORE(cp, re, im)                                                     \
+  do {                                                                                   \
+    __global T2 *const cp_ = (cp);                                                       \
+    const R x_ = (re), y_ = (im);                                                        \
+    T2 o_ = noab ? (T2)(0) : (T2)(alpha.x * x_ - alpha.y * y_, alpha.x * y_ + alpha.y * x_); \
+    if (!beta0) {                                                                        \
+      const T2 c_ = *cp_;                                                                \
+      o_.x += beta.x * c_.x - beta.y * c_.y;                                             \
+      o_.y += beta.x * c_.y + beta.y * c_.x;                                             \
+    }                                                                                    \
+    *cp_ = o_;                                                                           \
+  } while (0)
 
 #if !(defined(GPUX_CL_CPU) && GPUX_CL_CPU)
 #define GPUX_GEMMC_TS 64
@@ -515,26 +547,14 @@ GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
 #define GPUX_GEMMC_R 4
 #define GPUX_GEMMC_KERNEL(a, dt)                                                          \
   __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void gpux_gemm_##dt(         \
-      __global const GPUX_T_##dt *A, long a_off, long lda, long stride_a,               \
-      __global const GPUX_T_##dt *B, long b_off, long ldb, long stride_b,               \
-      __global GPUX_T_##dt *C, long c_off, long ldc, long stride_c, long m, long n,     \
-      long k, GPUX_T_##dt alpha, GPUX_T_##dt beta, int flags, long batch0, long tile0) {  \
-    typedef GPUX_T_##dt T2;                                                              \
-    typedef GPUX_CT_##dt R;                                                              \
+      GPUX_GEMMC_PARAMS(dt)) {                                                           \
+    GPUX_GEMMC_PROLOGUE(dt);                                                             \
     enum { TS = GPUX_GEMMC_TS, BK = GPUX_GEMMC_BK, TX = GPUX_GEMMC_TX, RR = GPUX_GEMMC_R }; \
     __local T2 As[GPUX_GEMMC_BK * GPUX_GEMMC_TS];                                        \
     __local T2 Bs[GPUX_GEMMC_BK * GPUX_GEMMC_TS];                                        \
     const int lid = (int)get_local_id(0), tx = lid % TX, ty = lid / TX;                  \
-    const long bz = batch0 + (long)get_group_id(2);                                      \
     const long m0 = (tile0 + (long)get_group_id(1)) * TS;                               \
     const long n0 = (long)get_group_id(0) * TS;                                          \
-    const int ta = (flags & GPUX_GEMM_F_TA) != 0, tb = (flags & GPUX_GEMM_F_TB) != 0;    \
-    /* conjugation: the sign of the imaginary parts as they are read */                  \
-    const R sa = (flags & GPUX_GEMM_F_CA) ? (R)-1 : (R)1;                                \
-    const R sb = (flags & GPUX_GEMM_F_CB) ? (R)-1 : (R)1;                                \
-    __global const T2 *const Ab = A + a_off + bz * stride_a;                             \
-    __global const T2 *const Bb = B + b_off + bz * stride_b;                             \
-    __global T2 *const Cb = C + c_off + bz * stride_c;                                   \
     T2 acc[GPUX_GEMMC_R * GPUX_GEMMC_R];                                                 \
     for (int x = 0; x < RR * RR; ++x) acc[x] = (T2)(0);                                  \
     for (long k0 = 0; k0 < k; k0 += BK) {                                                \
@@ -574,16 +594,7 @@ GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
       for (int j = 0; j < RR; ++j) {                                                     \
         const long gj = n0 + tx + TX * j;                                                \
         if (gj >= n) break;                                                              \
-        const T2 x = acc[i * RR + j];                                                    \
-        T2 r = noab ? (T2)(0)                                                            \
-                    : (T2)(alpha.x * x.x - alpha.y * x.y, alpha.x * x.y + alpha.y * x.x); \
-        __global T2 *const cp = Cb + gi * ldc + gj;                                      \
-        if (!beta0) {                                                                    \
-          const T2 c = *cp;                                                              \
-          r.x += beta.x * c.x - beta.y * c.y;                                            \
-          r.y += beta.x * c.y + beta.y * c.x;                                            \
-        }                                                                                \
-        *cp = r;                                                                         \
+        GPUX_GEMMC_STORE(Cb + gi * ldc + gj, acc[i * RR + j].x, acc[i * RR + j].y);      \
       }                                                                                  \
     }                                                                                    \
   }
@@ -597,12 +608,8 @@ GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
 #define GPUX_GEMMC_KC_c128 32
 #define GPUX_GEMMC_KERNEL(a, dt)                                                          \
   __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void gpux_gemm_##dt(           \
-      __global const GPUX_T_##dt *A, long a_off, long lda, long stride_a,               \
-      __global const GPUX_T_##dt *B, long b_off, long ldb, long stride_b,               \
-      __global GPUX_T_##dt *C, long c_off, long ldc, long stride_c, long m, long n,     \
-      long k, GPUX_T_##dt alpha, GPUX_T_##dt beta, int flags, long batch0, long tile0) {  \
-    typedef GPUX_T_##dt T2;                                                              \
-    typedef GPUX_CT_##dt R;                                                              \
+      GPUX_GEMMC_PARAMS(dt)) {                                                           \
+    GPUX_GEMMC_PROLOGUE(dt);                                                             \
     typedef GPUX_CAT(GPUX_CT_##dt, GPUX_GEMMC_NV_##dt) RV;                               \
     enum {                                                                               \
       MB = GPUX_GEMMC_MB, MR = GPUX_GEMMC_MR, NBV = GPUX_GEMMC_NBV,                      \
@@ -614,15 +621,8 @@ GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
     __local R api[GPUX_GEMMC_KC_##dt * GPUX_GEMMC_MB];                                   \
     __local RV bpr[GPUX_GEMMC_KC_##dt * GPUX_GEMMC_NBV];                                 \
     __local RV bpi[GPUX_GEMMC_KC_##dt * GPUX_GEMMC_NBV];                                 \
-    const long bz = batch0 + (long)get_global_id(2);                                     \
     const long i0 = (long)get_global_id(0) * MB;                                         \
     const long j0 = (tile0 + (long)get_global_id(1)) * NB;                               \
-    const int ta = (flags & GPUX_GEMM_F_TA) != 0, tb = (flags & GPUX_GEMM_F_TB) != 0;    \
-    const R sa = (flags & GPUX_GEMM_F_CA) ? (R)-1 : (R)1;                                \
-    const R sb = (flags & GPUX_GEMM_F_CB) ? (R)-1 : (R)1;                                \
-    __global const T2 *const Ab = A + a_off + bz * stride_a;                             \
-    __global const T2 *const Bb = B + b_off + bz * stride_b;                             \
-    __global T2 *const Cb = C + c_off + bz * stride_c;                                   \
     /* row i of op(A) starts at Ab + i * sar, column j of op(B) at Bb + j * sbj; rows     \
        and columns past the edge are clamped (computed, never stored) */                 \
     const long sar = ta ? 1 : lda, sbj = tb ? ldb : 1;                                   \
@@ -701,14 +701,7 @@ GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
         ui.v = cim[r * NBV + v];                                                         \
         __global T2 *const cr = Cb + (i0 + r) * ldc + jv;                                \
         for (int q = 0; q < NV && jv + q < n; ++q) {                                     \
-          const R x = ur.s[q], y = ui.s[q];                                              \
-          T2 o = noab ? (T2)(0) : (T2)(alpha.x * x - alpha.y * y, alpha.x * y + alpha.y * x); \
-          if (!beta0) {                                                                  \
-            const T2 c = cr[q];                                                          \
-            o.x += beta.x * c.x - beta.y * c.y;                                          \
-            o.y += beta.x * c.y + beta.y * c.x;                                          \
-          }                                                                              \
-          cr[q] = o;                                                                     \
+          GPUX_GEMMC_STORE(cr + q, ur.s[q], ui.s[q]);                                    \
         }                                                                                \
       }                                                                                  \
     }                                                                                    \

@@ -324,7 +324,7 @@ typedef float gpux_real;
 #define GPUX_MAP_C2S GPUX_MAP_C2
 #define GPUX_MAP_C3S GPUX_MAP_C3
 #else
-/* the last m_ <= GPUX_EPI elements from b_, one at a time (po_, p1_ set) */
+/* the last m_ <= GPUX_EPI elements from b_, one at a time (po_ and the p<i>_ set) */
 #define GPUX_MAP_REST0(po_, n, EXPR)                                                         \
   {                                                                                        \
     int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                           \
@@ -338,6 +338,25 @@ typedef float gpux_real;
     int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                           \
     for (int k_ = 0; k_ < m_; ++k_) {                                                      \
       T1 x1 = p1_[k_];                                                                     \
+      po_[k_] = (EXPR);                                                                    \
+    }                                                                                      \
+  }
+#define GPUX_MAP_REST2(po_, T1, p1_, T2, p2_, n, EXPR)                                      \
+  {                                                                                        \
+    int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                           \
+    for (int k_ = 0; k_ < m_; ++k_) {                                                      \
+      T1 x1 = p1_[k_];                                                                     \
+      T2 x2 = p2_[k_];                                                                     \
+      po_[k_] = (EXPR);                                                                    \
+    }                                                                                      \
+  }
+#define GPUX_MAP_REST3(po_, T1, p1_, T2, p2_, T3, p3_, n, EXPR)                            \
+  {                                                                                        \
+    int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                           \
+    for (int k_ = 0; k_ < m_; ++k_) {                                                      \
+      T1 x1 = p1_[k_];                                                                     \
+      T2 x2 = p2_[k_];                                                                     \
+      T3 x3 = p3_[k_];                                                                     \
       po_[k_] = (EXPR);                                                                    \
     }                                                                                      \
   }
@@ -362,14 +381,7 @@ typedef float gpux_real;
     __global OT *po_ = (out) + (o0) + b_;                                                  \
     __global const T1 *p1_ = (in1) + (o1) + b_;                                            \
     __global const T2 *p2_ = (in2) + (o2) + b_;                                            \
-    if (b_ < (n)) {                                                                        \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                         \
-      for (int k_ = 0; k_ < m_; ++k_) {                                                    \
-        T1 x1 = p1_[k_];                                                                   \
-        T2 x2 = p2_[k_];                                                                   \
-        po_[k_] = (EXPR);                                                                  \
-      }                                                                                    \
-    }                                                                                      \
+    if (b_ < (n)) GPUX_MAP_REST2(po_, T1, p1_, T2, p2_, n, EXPR)                           \
   }
 #define GPUX_MAP_C3S(OT, OV, out, o0, T1, in1, o1, T2, in2, o2, T3, in3, o3, n, EXPR)       \
   {                                                                                        \
@@ -378,17 +390,8 @@ typedef float gpux_real;
     __global const T1 *p1_ = (in1) + (o1) + b_;                                            \
     __global const T2 *p2_ = (in2) + (o2) + b_;                                            \
     __global const T3 *p3_ = (in3) + (o3) + b_;                                            \
-    if (b_ < (n)) {                                                                        \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                         \
-      for (int k_ = 0; k_ < m_; ++k_) {                                                    \
-        T1 x1 = p1_[k_];                                                                   \
-        T2 x2 = p2_[k_];                                                                   \
-        T3 x3 = p3_[k_];                                                                   \
-        po_[k_] = (EXPR);                                                                  \
-      }                                                                                    \
-    }                                                                                      \
+    if (b_ < (n)) GPUX_MAP_REST3(po_, T1, p1_, T2, p2_, T3, p3_, n, EXPR)                  \
   }
-#define GPUX_VEC(T) GPUX_CAT(T, GPUX_EPI)
 #define GPUX_MAP_C0(OT, OV, out, o0, n, EXPR)                                     \
   {                                                                         \
     long b_ = (long)get_global_id(0) * GPUX_EPI;                            \
@@ -440,14 +443,7 @@ typedef float gpux_real;
         u0_.s[k_] = (EXPR);                                                           \
       }                                                                               \
       *(__global OV *)po_ = u0_.v;                                          \
-    } else if (b_ < (n)) {                                                            \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                    \
-      for (int k_ = 0; k_ < m_; ++k_) {                                               \
-        T1 x1 = p1_[k_];                                                              \
-        T2 x2 = p2_[k_];                                                              \
-        po_[k_] = (EXPR);                                                             \
-      }                                                                               \
-    }                                                                                 \
+    } else if (b_ < (n)) GPUX_MAP_REST2(po_, T1, p1_, T2, p2_, n, EXPR)               \
   }
 #define GPUX_MAP_C3(OT, OV, out, o0, T1, in1, o1, T2, in2, o2, T3, in3, o3, n, EXPR)       \
   {                                                                                   \
@@ -471,15 +467,7 @@ typedef float gpux_real;
         u0_.s[k_] = (EXPR);                                                           \
       }                                                                               \
       *(__global OV *)po_ = u0_.v;                                          \
-    } else if (b_ < (n)) {                                                            \
-      int m_ = (int)min((long)GPUX_EPI, (n) - b_);                                    \
-      for (int k_ = 0; k_ < m_; ++k_) {                                               \
-        T1 x1 = p1_[k_];                                                              \
-        T2 x2 = p2_[k_];                                                              \
-        T3 x3 = p3_[k_];                                                              \
-        po_[k_] = (EXPR);                                                             \
-      }                                                                               \
-    }                                                                                 \
+    } else if (b_ < (n)) GPUX_MAP_REST3(po_, T1, p1_, T2, p2_, T3, p3_, n, EXPR)      \
   }
 #endif
 

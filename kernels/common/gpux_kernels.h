@@ -175,8 +175,8 @@
   M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8) M(a, b8) M(a, f16) M(a, bf16) M(a, i8)    \
   M(a, i16) M(a, u16) M(a, u32) M(a, u64)
 /* the complex dtypes. They are not in GPUX_DT_STORAGE: the ops that take them list them
- * apart (GPUX_DT_CAST, GPUX_DT_WHERE, GPUX_DT_EW_ARITH ..., the reductions' GPUX_DT_RED_*,
- * GPUX_DT_SCAN_PROD): lt / le / gt / ge, arange and linspace reject complex. */
+ * apart (GPUX_DT_CAST, GPUX_DT_WHERE, GPUX_DT_EW_ARITH ..., GPUX_DT_SCAN_PROD): lt / le /
+ * gt / ge, arange and linspace reject complex. */
 #define GPUX_DT_COMPLEX(M, a) M(a, c64) M(a, c128)
 /* the elementwise lists with complex (the complex elementwise ops, issue 23): arithmetic
  * (add, sub, mul, div, pow), math (neg, exp, log, sqrt, sin, cos, abs), and every dtype
@@ -471,27 +471,24 @@ typedef struct gpux_nd_params {
 
 /* X(kind, id, dtype list, accumulator). argmin/argmax also write an i64 index output;
  * argmin_p/argmax_p read (value, index) pairs written by an earlier pass. */
-/* the dtypes of sum / prod (reductions and scans; complex: componentwise sum, the fixed
- * complex product, see "Complex" above), of any / all / cnt (every dtype), and of ssd
- * (complex: a real result, see above) */
-#define GPUX_DT_RED_ARITH(M, a) GPUX_DT_EW_NUMERIC(M, a) GPUX_DT_COMPLEX(M, a)
-#define GPUX_DT_RED_TRUTH(M, a) GPUX_DT_STORAGE(M, a) GPUX_DT_COMPLEX(M, a)
-#define GPUX_DT_RED_SSD(M, a) GPUX_DT_EW_FLOAT(M, a) GPUX_DT_COMPLEX(M, a)
+/* sum / prod (reductions and scans) take the arithmetic dtypes (complex: componentwise
+ * sum, the fixed complex product, see "Complex" above), any / all / cnt every dtype, ssd the
+ * floats and complex (complex: a real result, see above) */
 #define GPUX_REDUCE_KINDS(X)                                                                 \
-  X(sum, 0, GPUX_DT_RED_ARITH, GPUX_RACC_WIDE)                                               \
-  X(prod, 1, GPUX_DT_RED_ARITH, GPUX_RACC_WIDE)                                              \
+  X(sum, 0, GPUX_DT_EW_ARITH, GPUX_RACC_WIDE)                                                \
+  X(prod, 1, GPUX_DT_EW_ARITH, GPUX_RACC_WIDE)                                               \
   X(min, 2, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                              \
   X(max, 3, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                              \
   X(argmin, 4, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                           \
   X(argmax, 5, GPUX_DT_EW_NUMERIC, GPUX_RACC_SAME)                                           \
   X(argmin_p, 6, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                            \
   X(argmax_p, 7, GPUX_DT_NUMERIC, GPUX_RACC_SAME)                                            \
-  X(any, 8, GPUX_DT_RED_TRUTH, GPUX_RACC_BOOL)                                               \
-  X(all, 9, GPUX_DT_RED_TRUTH, GPUX_RACC_BOOL)                                               \
-  X(cnt, 10, GPUX_DT_RED_TRUTH, GPUX_RACC_I64)                                               \
+  X(any, 8, GPUX_DT_CAST, GPUX_RACC_BOOL)                                                    \
+  X(all, 9, GPUX_DT_CAST, GPUX_RACC_BOOL)                                                    \
+  X(cnt, 10, GPUX_DT_CAST, GPUX_RACC_I64)                                                    \
   X(asum, 11, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)                                              \
   X(ssq, 12, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)                                               \
-  X(ssd, 13, GPUX_DT_RED_SSD, GPUX_RACC_SAME)                                                \
+  X(ssd, 13, GPUX_DT_EW_FLOAT_CPLX, GPUX_RACC_SAME)                                          \
   X(amax, 14, GPUX_DT_EW_FLOAT, GPUX_RACC_SAME)
 #define GPUX_REDUCE_KIND_COUNT 15
 /* The kinds and dtypes with vector-column kernels (two 4-byte columns per thread: CUDA's

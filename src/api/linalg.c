@@ -423,6 +423,20 @@ static gpux_status matmul_run(struct gpux_array *out, problem *p, const struct g
   return solve(*p, cs(1.0, 0.0), cs(0.0, 0.0));
 }
 
+/* a @ b into a new array of the planned shape (*out stays NULL on failure) */
+static gpux_status matmul_new(struct gpux_array **out, problem *p, int ndim, const int64_t *shape,
+                              const struct gpux_array *a, const struct gpux_array *b) {
+  struct gpux_array *r;
+  GPUX__CHECK(gpux__array_new(&r, a->ctx, a->dtype, ndim, shape));
+  gpux_status s = matmul_run(r, p, a, b);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(r);
+    return s;
+  }
+  *out = r;
+  return GPUX_SUCCESS;
+}
+
 GPUX_API gpux_status gpux_matmul(gpux_array_t *out, gpux_array_t a, gpux_array_t b) {
   GPUX__API_FN();
   const char *fn = "gpux_matmul";
@@ -435,15 +449,7 @@ GPUX_API gpux_status gpux_matmul(gpux_array_t *out, gpux_array_t a, gpux_array_t
   int ndim;
   int64_t shape[GPUX_MAX_DIMS];
   GPUX__CHECK(plan_matmul(&p, &ndim, shape, a, b, fn));
-  struct gpux_array *r;
-  GPUX__CHECK(gpux__array_new(&r, a->ctx, a->dtype, ndim, shape));
-  gpux_status s = matmul_run(r, &p, a, b);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(r);
-    return s;
-  }
-  *out = r;
-  return GPUX_SUCCESS;
+  return matmul_new(out, &p, ndim, shape, a, b);
 }
 
 GPUX_API gpux_status gpux_matmul_into(gpux_array_t out, gpux_array_t a, gpux_array_t b) {
@@ -537,15 +543,7 @@ static gpux_status dot_run(const char *fn, gpux_array_t *out, gpux_array_t x, gp
   int64_t shape[GPUX_MAX_DIMS];
   GPUX__CHECK(plan_matmul(&p, &ndim, shape, x, y, fn));
   p.a.conj = conj_x && is_complex(x->dtype);
-  struct gpux_array *r;
-  GPUX__CHECK(gpux__array_new(&r, x->ctx, x->dtype, ndim, shape));
-  gpux_status s = matmul_run(r, &p, x, y);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(r);
-    return s;
-  }
-  *out = r;
-  return GPUX_SUCCESS;
+  return matmul_new(out, &p, ndim, shape, x, y);
 }
 
 GPUX_API gpux_status gpux_dot(gpux_array_t *out, gpux_array_t x, gpux_array_t y) {
