@@ -1,6 +1,6 @@
 /* gpux tests: a bounded random driver for the public API (issue 21, section 4).
  *
- * Each case draws, from its own 64-bit seed: dtypes (all eight), shapes (0-d, empty axes,
+ * Each case draws, from its own 64-bit seed: dtypes (every one), shapes (0-d, empty axes,
  * size-1 axes, odd sizes, up to 5 dimensions), contents (tests/common's generators, with
  * special values sprinkled in), operands built as views (slices with negative, huge and
  * clipped steps and bounds, reshapes, permutations, writes through views, views of views),
@@ -9,7 +9,8 @@
  * strided views; copies; reductions over random axis sets and their host forms; scans;
  * gemm / matmul / gemv / dot; full / arange / linspace; random numbers against the host
  * reproducer and the generator's advance; expression kernels against the chain of built-in
- * ops; a raw kernel; or bad calls (NULL handles, mismatched shapes, dtypes and contexts,
+ * ops; complex64 / complex128 elementwise ops (also with complex scalars), reductions and
+ * scans; a raw kernel; or bad calls (NULL handles, mismatched shapes, dtypes and contexts,
  * bad axes, overflowing sizes, out of memory, zero steps, unknown enum values, bad kernel
  * arguments and launch shapes) that must fail with an error status and a message, create
  * nothing, and leave the context usable. Results are compared with the double-precision
@@ -26,7 +27,9 @@
  * A failing case is reported with its seed and the rest of the run goes on.
  * Exit status: 0 when every case passed, 1 otherwise, 77 when the backend is absent. */
 #include "kernel_sources.h"
+#include "ref_complex_ew.h"
 #include "ref_complex_gemm.h"
+#include "ref_complex_red.h"
 #include "test_util.h"
 #ifdef GPUX_TEST_HAVE_DLPACK
 #include "gpux/dlpack.h"
@@ -973,18 +976,13 @@ static void act_copy(void) {
 
 static int is_moment(gpux_reduce_op op) { return op == GPUX_REDUCE_VAR || op == GPUX_REDUCE_STD; }
 
-static void act_reduce(void) {
-  gpux_dtype dt = rand_compute_dtype();
-  gpux_reduce_op op = (gpux_reduce_op)rnd(0, GPUX_REDUCE_OP_COUNT - 1);
-  int arg = op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX;
-  int nd, axes[GPUX_MAX_DIMS], naxes, red[GPUX_MAX_DIMS] = {0}, keepdims = chance(30);
-  int64_t S[GPUX_MAX_DIMS];
-  rand_shape(&nd, S, rand_max_n());
-  int64_t ddof = is_moment(op) && chance(50) ? rnd(0, 3) : 0;
-  /* the axis set: all (GPUX_ALL_AXES), none, or some in a random order, some negative */
+/* A reduction's axis set for nd dimensions: all (GPUX_ALL_AXES), none, or some in a random
+ * order, some negative (arg: argmin / argmax, all or one); red[d] = 1 for the reduced axes.
+ * The kept axes (keepdims: as length 1) make the output shape. */
+static void rand_axes(int nd, int arg, int *axes, int *naxes, int *red) {
   int k = (int)rnd(0, 99);
   if (k < 25 || (nd == 0 && !FUZZ_EXPECT_ISSUE21_FIXES)) {
-    naxes = arg || chance(70) ? GPUX_ALL_AXES : 0;
+    *naxes = arg || chance(70) ? GPUX_ALL_AXES : 0;
   } else {
     int pick[GPUX_MAX_DIMS], np = nd ? nd : 1;
     for (int d = 0; d < np; d++) pick[d] = d;
@@ -993,13 +991,53 @@ static void act_reduce(void) {
       pick[d] = pick[j];
       pick[j] = t;
     }
-    naxes = arg ? 1 : (int)rnd(0, np);
-    for (int i = 0; i < naxes; i++) axes[i] = pick[i] - (chance(30) ? np : 0);
+    *naxes = arg ? 1 : (int)rnd(0, np);
+    for (int i = 0; i < *naxes; i++) axes[i] = pick[i] - (chance(30) ? np : 0);
   }
-  if (naxes == GPUX_ALL_AXES)
+  if (*naxes == GPUX_ALL_AXES)
     for (int d = 0; d < nd; d++) red[d] = 1;
   else if (nd)
-    for (int i = 0; i < naxes; i++) red[axes[i] < 0 ? axes[i] + nd : axes[i]] = 1;
+    for (int i = 0; i < *naxes; i++) red[axes[i] < 0 ? axes[i] + nd : axes[i]] = 1;
+}
+
+static void out_shape(int nd, const int64_t *S, const int *red, int keepdims, int *ond,
+                      int64_t *oshape) {
+  *ond = 0;
+  for (int d = 0; d < nd; d++)
+    if (!red[d]) oshape[(*ond)++] = S[d];
+    else if (keepdims) oshape[(*ond)++] = 1;
+}
+
+/* The reduction into out (OUT_NEW: a new array, tracked): var / std through their own
+ * calls, the rest through gpux_reduce[_into]. */
+static gpux_status call_reduce(fz_out *out, gpux_reduce_op op, gpux_array_t a, const int *axes,
+                               int naxes, int64_t ddof, int keepdims) {
+  gpux_status st;
+  if (is_moment(op)) {
+    if (out->mode == OUT_NEW)
+      st = op == GPUX_REDUCE_VAR ? gpux_var(&out->h, a, axes, naxes, ddof, keepdims)
+                                 : gpux_std(&out->h, a, axes, naxes, ddof, keepdims);
+    else
+      st = op == GPUX_REDUCE_VAR ? gpux_var_into(out->h, a, axes, naxes, ddof, keepdims)
+                                 : gpux_std_into(out->h, a, axes, naxes, ddof, keepdims);
+  } else {
+    const int *ax = naxes == 0 && chance(50) ? NULL : axes; /* NULL is fine with no axes */
+    st = out->mode == OUT_NEW ? gpux_reduce(&out->h, op, a, ax, naxes, keepdims)
+                              : gpux_reduce_into(out->h, op, a, ax, naxes, keepdims);
+  }
+  if (out->mode == OUT_NEW) track(out->h);
+  return st;
+}
+
+static void act_reduce(void) {
+  gpux_dtype dt = rand_compute_dtype();
+  gpux_reduce_op op = (gpux_reduce_op)rnd(0, GPUX_REDUCE_OP_COUNT - 1);
+  int arg = op == GPUX_REDUCE_ARGMIN || op == GPUX_REDUCE_ARGMAX;
+  int nd, axes[GPUX_MAX_DIMS], naxes, red[GPUX_MAX_DIMS] = {0}, keepdims = chance(30);
+  int64_t S[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, rand_max_n());
+  int64_t ddof = is_moment(op) && chance(50) ? rnd(0, 3) : 0;
+  rand_axes(nd, arg, axes, &naxes, red);
   desc_add("reduce %s %s naxes %d (", gpux_reduce_op_name(op), gt_dtype_str(dt), naxes);
   for (int i = 0; naxes != GPUX_ALL_AXES && i < naxes; i++) desc_add("%s%d", i ? "," : "", axes[i]);
   desc_add(") keepdims %d ddof %" PRId64 ":", keepdims, ddof);
@@ -1018,11 +1056,9 @@ static void act_reduce(void) {
     expect_fail(GPUX_ERROR_INVALID_AXIS, st, o, "gpux_reduce(");
     return;
   }
-  int ond = 0;
+  int ond;
   int64_t oshape[GPUX_MAX_DIMS];
-  for (int d = 0; d < nd; d++)
-    if (!red[d]) oshape[ond++] = S[d];
-    else if (keepdims) oshape[ond++] = 1;
+  out_shape(nd, S, red, keepdims, &ond, oshape);
   int64_t n_out = ref_shape_size(ond, oshape);
   void *canon = fz_alloc((size_t)(n_out ? n_out : 1) * ref_dtype_size(rdt));
   int rc = ref_reduce_axes_canon(op, dt, nd, S, a.host, red, ddof, canon);
@@ -1054,19 +1090,7 @@ static void act_reduce(void) {
   }
   fz_out out;
   out_make(&out, rand_out_mode(0), rdt, ond, oshape);
-  if (is_moment(op)) {
-    if (out.mode == OUT_NEW)
-      st = op == GPUX_REDUCE_VAR ? gpux_var(&out.h, a.h, axes, naxes, ddof, keepdims)
-                                 : gpux_std(&out.h, a.h, axes, naxes, ddof, keepdims);
-    else
-      st = op == GPUX_REDUCE_VAR ? gpux_var_into(out.h, a.h, axes, naxes, ddof, keepdims)
-                                 : gpux_std_into(out.h, a.h, axes, naxes, ddof, keepdims);
-  } else {
-    const int *ax = naxes == 0 && chance(50) ? NULL : axes; /* NULL is fine with no axes */
-    st = out.mode == OUT_NEW ? gpux_reduce(&out.h, op, a.h, ax, naxes, keepdims)
-                             : gpux_reduce_into(out.h, op, a.h, ax, naxes, keepdims);
-  }
-  if (out.mode == OUT_NEW) track(out.h);
+  st = call_reduce(&out, op, a.h, axes, naxes, ddof, keepdims);
   if (rc < 0) { /* min/max/argmin/argmax/norm_max of nothing */
     gt_check_status(GPUX_ERROR_INVALID_ARGUMENT, st, g_desc, __FILE__, __LINE__);
     if (out.mode == OUT_NEW) GT_ASSERT(out.h == NULL, "%s: *out is not NULL after an error", g_desc);
@@ -1074,6 +1098,48 @@ static void act_reduce(void) {
   }
   gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
   gt_compare_bits(g_desc, rdt, out_read(&out, rdt, ond, oshape), canon, n_out);
+}
+
+/* The canonical scan of a along axis (result dtype rdt) by ref_fn: the axis moved last
+ * (rows x len), scanned, moved back. */
+typedef void (*scan_ref_fn)(gpux_scan_op, gpux_dtype, int64_t, int64_t, const void *, int, void *);
+static void *scan_reference(scan_ref_fn ref_fn, gpux_scan_op op, const fz_arr *a, gpux_dtype rdt,
+                            int axis, int exclusive) {
+  const int nd = a->ndim;
+  const size_t es = ref_dtype_size(a->dt), rs = ref_dtype_size(rdt);
+  int perm[GPUX_MAX_DIMS], inv[GPUX_MAX_DIMS], k = 0;
+  int64_t pshape[GPUX_MAX_DIMS];
+  for (int d = 0; d < nd; d++)
+    if (d != axis) perm[k++] = d;
+  if (nd) perm[k++] = axis;
+  for (int d = 0; d < nd; d++) {
+    inv[perm[d]] = d;
+    pshape[d] = a->shape[perm[d]];
+  }
+  const int64_t n = a->n, len = nd ? a->shape[axis] : 1;
+  void *px = fz_alloc((size_t)n * es + 1), *pc = fz_alloc((size_t)n * rs + 1),
+       *canon = fz_alloc((size_t)n * rs + 1);
+  if (n) {
+    if (nd) ref_permute(px, a->host, es, nd, a->shape, perm);
+    else memcpy(px, a->host, es);
+    ref_fn(op, a->dt, n / len, len, px, exclusive, pc);
+    if (nd) ref_permute(canon, pc, rs, nd, pshape, inv);
+    else memcpy(canon, pc, rs);
+  }
+  return canon;
+}
+
+/* The scan into o (OUT_NEW: a new array, tracked; OUT_INPLACE: over a itself). */
+static gpux_status call_scan(fz_out *o, gpux_scan_op op, const fz_arr *a, int axis, int exclusive) {
+  gpux_status st;
+  if (o->mode == OUT_NEW) {
+    st = gpux_scan(&o->h, op, a->h, axis, exclusive);
+    track(o->h);
+  } else {
+    if (o->mode == OUT_INPLACE) o->h = alias(a);
+    st = gpux_scan_into(o->h, op, a->h, axis, exclusive);
+  }
+  return st;
 }
 
 static void act_scan(void) {
@@ -1096,37 +1162,210 @@ static void act_scan(void) {
     return;
   }
   gpux_dtype rdt = ref_scan_result(dt);
-  /* the reference: the axis moved last (rows x len), scanned, moved back */
-  size_t es = ref_dtype_size(dt), rs = ref_dtype_size(rdt);
-  int perm[GPUX_MAX_DIMS], inv[GPUX_MAX_DIMS], k = 0;
-  int64_t pshape[GPUX_MAX_DIMS];
-  for (int d = 0; d < nd; d++)
-    if (d != axis) perm[k++] = d;
-  if (nd) perm[k++] = axis;
-  for (int d = 0; d < nd; d++) {
-    inv[perm[d]] = d;
-    pshape[d] = S[perm[d]];
-  }
-  int64_t n = a.n, len = nd ? S[axis] : 1;
-  void *px = fz_alloc((size_t)n * es), *pc = fz_alloc((size_t)n * rs), *canon = fz_alloc((size_t)n * rs);
-  if (n) {
-    if (nd) ref_permute(px, a.host, es, nd, S, perm);
-    else memcpy(px, a.host, es);
-    ref_scan_canon(op, dt, n / len, len, px, exclusive, pc);
-    if (nd) ref_permute(canon, pc, rs, nd, pshape, inv);
-    else memcpy(canon, pc, rs);
-  }
+  void *canon = scan_reference(ref_scan_canon, op, &a, rdt, axis, exclusive);
   fz_out o;
   out_make(&o, rand_out_mode(rdt == dt), rdt, nd, S);
+  st = call_scan(&o, op, &a, arg_axis, exclusive);
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  gt_compare_bits(g_desc, rdt, out_read(&o, rdt, nd, S), canon, a.n);
+}
+
+/* ------------------------------------------------------------------ complex */
+
+/* complex64 / complex128 (issue 23) where they compute: the elementwise ops (also with a
+ * complex scalar), reductions and scans, against tests/ref/ref_complex_ew.c (test_complex_ew's
+ * exactness and tolerances, gt_cx_check) and ref_complex_red.c (the canonical bits); the
+ * ops complex lacks: act_bad. */
+static gpux_dtype rand_cx_dtype(void) {
+  return chance(50) || !gt_dtype_available(GPUX_COMPLEX128) ? GPUX_COMPLEX64 : GPUX_COMPLEX128;
+}
+static gpux_dtype cx_component(gpux_dtype dt) {
+  return dt == GPUX_COMPLEX64 ? GPUX_FLOAT32 : GPUX_FLOAT64;
+}
+
+static void act_cx_binary(void) {
+  const gpux_dtype dt = rand_cx_dtype();
+  gpux_binary_op op;
+  do op = (gpux_binary_op)rnd(0, GT_BINARY_OPS - 1);
+  while (!ref_binary_supported(op, dt));
+  const gpux_dtype rdt = ref_binary_result(op, dt);
+  int nd, na, nb;
+  int64_t S[GPUX_MAX_DIMS], sa[GPUX_MAX_DIMS], sb[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, rand_max_n());
+  const int scalar = chance(25), first = scalar && chance(50);
+  desc_add("complex binary %s %s%s:", gt_binary_str(op), gt_dtype_str(dt),
+           scalar ? first ? " scalar first" : " scalar" : "");
+  gpux_status st;
+  if (scalar) {
+    fz_arr a;
+    operand(&a, "a", dt, nd, S, gt_cx_binary_domain(op, first ? 1 : 0), 1);
+    /* the scalar: one value of the dtype (a complex64 one widens exactly) */
+    const size_t es = ref_dtype_size(dt);
+    unsigned char sb1[16];
+    fill(sb1, dt, 1, gt_cx_binary_domain(op, first ? 0 : 1), chance(10));
+    const gpux_dtype c = cx_component(dt);
+    const gpux_complex128 sv = gpux_complex128_make(ref_load(c, sb1, 0).f, ref_load(c, sb1, 1).f);
+    desc_add(" s=%.17g%+.17gi", sv.re, sv.im);
+    fz_out o;
+    out_make(&o, rand_out_mode(rdt == dt), rdt, nd, S);
+    void *want = fz_alloc((size_t)a.n * ref_dtype_size(rdt) + 1), *sfull = fz_alloc((size_t)a.n * es + 1);
+    for (int64_t i = 0; i < a.n; i++) memcpy((char *)sfull + (size_t)i * es, sb1, es);
+    ref_cx_binary_scalar(op, dt, a.n, a.host, sb1, first, want);
+    if (o.mode == OUT_NEW) {
+      st = first ? gpux_scalar_complex_binary(&o.h, op, sv, a.h) : gpux_binary_scalar_complex(&o.h, op, a.h, sv);
+      track(o.h);
+    } else {
+      if (o.mode == OUT_INPLACE) o.h = alias(&a);
+      st = first ? gpux_scalar_complex_binary_into(o.h, op, sv, a.h)
+                 : gpux_binary_scalar_complex_into(o.h, op, a.h, sv);
+    }
+    gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+    gt_cx_check(g_desc, rdt, dt, out_read(&o, rdt, nd, S), want, a.n, op == GPUX_POW, 1, 0,
+                first ? sfull : a.host, first ? a.host : sfull);
+    return;
+  }
+  broadcast_source(nd, S, &na, sa);
+  broadcast_source(nd, S, &nb, sb);
+  if (chance(50)) { /* one operand keeps the full shape, so the output shape is S */
+    na = nd;
+    memcpy(sa, S, sizeof S);
+  } else {
+    nb = nd;
+    memcpy(sb, S, sizeof S);
+  }
+  fz_arr a, b;
+  operand(&a, "a", dt, na, sa, gt_cx_binary_domain(op, 0), 1);
+  operand(&b, "b", dt, nb, sb, gt_cx_binary_domain(op, 1), 1);
+  const int inplace = rdt == dt && na == nd && !memcmp(sa, S, (size_t)nd * sizeof *S);
+  fz_out o;
+  out_make(&o, rand_out_mode(inplace), rdt, nd, S);
+  void *ha = bcast(&a, nd, S), *hb = bcast(&b, nd, S);
   if (o.mode == OUT_NEW) {
-    st = gpux_scan(&o.h, op, a.h, arg_axis, exclusive);
+    st = gpux_binary(&o.h, op, a.h, b.h);
     track(o.h);
   } else {
     if (o.mode == OUT_INPLACE) o.h = alias(&a);
-    st = gpux_scan_into(o.h, op, a.h, arg_axis, exclusive);
+    st = gpux_binary_into(o.h, op, a.h, b.h);
   }
   gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
-  gt_compare_bits(g_desc, rdt, out_read(&o, rdt, nd, S), canon, n);
+  gt_cx_check_binary(g_desc, op, dt, out_read(&o, rdt, nd, S), ha, hb, ref_shape_size(nd, S));
+}
+
+static void act_cx_unary(void) {
+  const gpux_dtype dt = rand_cx_dtype();
+  gpux_unary_op op;
+  do op = (gpux_unary_op)rnd(0, GT_UNARY_OPS - 1);
+  while (!ref_unary_supported(op, dt));
+  const gpux_dtype rdt = ref_unary_result(op, dt);
+  int nd;
+  int64_t S[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, rand_max_n());
+  desc_add("complex unary %s %s:", gt_unary_str(op), gt_dtype_str(dt));
+  fz_arr a;
+  operand(&a, "a", dt, nd, S, gt_cx_unary_domain(op), 1);
+  fz_out o;
+  out_make(&o, rand_out_mode(rdt == dt), rdt, nd, S);
+  void *ha = fz_alloc((size_t)a.n * ref_dtype_size(dt) + 1);
+  memcpy(ha, a.host, (size_t)a.n * ref_dtype_size(dt)); /* an in-place call overwrites a */
+  gpux_status st;
+  if (o.mode == OUT_NEW) {
+    st = gpux_unary(&o.h, op, a.h);
+    track(o.h);
+  } else {
+    if (o.mode == OUT_INPLACE) o.h = alias(&a);
+    st = gpux_unary_into(o.h, op, a.h);
+  }
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  gt_cx_check_unary(g_desc, op, dt, out_read(&o, rdt, nd, S), ha, a.n);
+}
+
+/* the result's bits: complex values as pairs of the component dtype (NaN = any NaN) */
+static void cx_compare_bits(gpux_dtype rdt, const void *got, const void *canon, int64_t n) {
+  const int cplx = rdt == GPUX_COMPLEX64 || rdt == GPUX_COMPLEX128;
+  gt_compare_bits(g_desc, cplx ? cx_component(rdt) : rdt, got, canon, cplx ? 2 * n : n);
+}
+
+static void act_cx_reduce(void) {
+  static const gpux_reduce_op ops[] = {GPUX_REDUCE_SUM, GPUX_REDUCE_PROD, GPUX_REDUCE_MEAN,
+                                       GPUX_REDUCE_ANY, GPUX_REDUCE_ALL,
+                                       GPUX_REDUCE_COUNT_NONZERO, GPUX_REDUCE_VAR,
+                                       GPUX_REDUCE_STD};
+  const gpux_dtype dt = rand_cx_dtype();
+  const gpux_reduce_op op = ops[rnd(0, sizeof ops / sizeof ops[0] - 1)];
+  int nd, axes[GPUX_MAX_DIMS], naxes, red[GPUX_MAX_DIMS] = {0}, keepdims = chance(30);
+  int64_t S[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, rand_max_n());
+  const int64_t ddof = is_moment(op) && chance(50) ? rnd(0, 3) : 0;
+  rand_axes(nd, 0, axes, &naxes, red);
+  desc_add("complex reduce %s %s naxes %d (", gpux_reduce_op_name(op), gt_dtype_str(dt), naxes);
+  for (int i = 0; naxes != GPUX_ALL_AXES && i < naxes; i++) desc_add("%s%d", i ? "," : "", axes[i]);
+  desc_add(") keepdims %d ddof %" PRId64 ":", keepdims, ddof);
+  fz_arr a;
+  /* products: parts in [-10, 10] (long products overflow to inf and NaN, bits the
+   * reference's fixed formula gives too) */
+  const gt_domain dom = op == GPUX_REDUCE_PROD ? GT_DOM_TRIG : chance(30) ? GT_DOM_SMALLINT : GT_DOM_ANY;
+  operand(&a, "a", dt, nd, S, dom, chance(50));
+  gpux_dtype rdt;
+  GT_OK(gpux_reduce_result_dtype(&rdt, op, dt));
+  gpux_status st;
+  if (nd == 0 && naxes != GPUX_ALL_AXES && naxes > 0) {
+    gpux_array_t o = NULL;
+    st = gpux_reduce(&o, op, a.h, axes, naxes, keepdims);
+    expect_fail(GPUX_ERROR_INVALID_AXIS, st, o, "gpux_reduce(");
+    return;
+  }
+  int ond;
+  int64_t oshape[GPUX_MAX_DIMS];
+  out_shape(nd, S, red, keepdims, &ond, oshape);
+  const int64_t n_out = ref_shape_size(ond, oshape);
+  void *canon = fz_alloc((size_t)(n_out ? n_out : 1) * ref_dtype_size(rdt));
+  GT_ASSERT(refc_reduce_axes_canon(op, dt, nd, S, a.host, red, ddof, canon) == 0,
+            "%s: the reference has no such op", g_desc);
+  if (chance(15) && (rdt == GPUX_COMPLEX64 || rdt == GPUX_COMPLEX128)) { /* the host form */
+    int all[GPUX_MAX_DIMS];
+    for (int d = 0; d < nd; d++) all[d] = 1;
+    unsigned char one[16];
+    refc_reduce_axes_canon(op, dt, nd, S, a.host, all, ddof, one);
+    gpux_complex128 z = gpux_complex128_make(NAN, NAN);
+    desc_add(" scalar form");
+    gt_check_ok_clean(gpux_reduce_scalar_complex(&z, op, a.h), g_desc, __FILE__, __LINE__);
+    const gpux_dtype c = cx_component(rdt);
+    const double wr = ref_load(c, one, 0).f, wi = ref_load(c, one, 1).f;
+    GT_ASSERT((z.re == wr || (isnan(z.re) && isnan(wr))) && (z.im == wi || (isnan(z.im) && isnan(wi))),
+              "%s: %.17g%+.17gi, canonical %.17g%+.17gi", g_desc, z.re, z.im, wr, wi);
+    return;
+  }
+  fz_out out;
+  out_make(&out, rand_out_mode(0), rdt, ond, oshape);
+  st = call_reduce(&out, op, a.h, axes, naxes, ddof, keepdims);
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  cx_compare_bits(rdt, out_read(&out, rdt, ond, oshape), canon, n_out);
+}
+
+static void act_cx_scan(void) {
+  const gpux_dtype dt = rand_cx_dtype();
+  const gpux_scan_op op = (gpux_scan_op)rnd(0, 1);
+  int nd, exclusive = chance(40);
+  int64_t S[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, rand_max_n());
+  const int np = nd ? nd : 1, axis = (int)rnd(0, np - 1), arg_axis = axis - (chance(30) ? np : 0);
+  desc_add("complex scan %s %s axis %d exclusive %d:", op ? "cumprod" : "cumsum", gt_dtype_str(dt),
+           arg_axis, exclusive);
+  fz_arr a;
+  operand(&a, "a", dt, nd, S, op ? GT_DOM_TRIG : GT_DOM_ANY, chance(30));
+  gpux_status st;
+  if (op == GPUX_SCAN_PROD && dt == GPUX_COMPLEX128) {
+    gpux_array_t o = NULL;
+    st = gpux_scan(&o, op, a.h, arg_axis, exclusive);
+    expect_fail(GPUX_ERROR_UNSUPPORTED_DTYPE, st, o, "gpux_scan(");
+    return;
+  }
+  void *canon = scan_reference(refc_scan_canon, op, &a, dt, axis, exclusive);
+  fz_out o;
+  out_make(&o, rand_out_mode(1), dt, nd, S);
+  st = call_scan(&o, op, &a, arg_axis, exclusive);
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  cx_compare_bits(dt, out_read(&o, dt, nd, S), canon, a.n);
 }
 
 /* ------------------------------------------------------------------ matrix products */
@@ -2059,15 +2298,16 @@ static void run_case(uint64_t seed) {
   while (w >= k_weight[act]) w -= k_weight[act++];
   g_case_action = act;
   switch (act) {
-    case A_BINARY: act_binary(); break;
+    /* complex64 / complex128 now and then: act_cx_* */
+    case A_BINARY: chance(10) ? act_cx_binary() : act_binary(); break;
     case A_PROMOTE: act_promote(); break;
     case A_SCALAR: act_scalar(); break;
-    case A_UNARY: act_unary(); break;
+    case A_UNARY: chance(12) ? act_cx_unary() : act_unary(); break;
     case A_WHERE: act_where(); break;
     case A_CAST: act_cast(); break;
     case A_COPY: act_copy(); break;
-    case A_REDUCE: act_reduce(); break;
-    case A_SCAN: act_scan(); break;
+    case A_REDUCE: chance(12) ? act_cx_reduce() : act_reduce(); break;
+    case A_SCAN: chance(12) ? act_cx_scan() : act_scan(); break;
     case A_MATMUL: act_matmul(); break;
     case A_GEMM: act_gemm(); break;
     case A_CREATE: act_create(); break;

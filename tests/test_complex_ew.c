@@ -12,7 +12,8 @@
  *   elements where that exceeds 2^20 ulp are not compared: no digit of them is right):
  *   ulps of the component dtype, relative to the magnitude of the reference result (the
  *   hypot of its finite parts), component by component; a NaN part must be NaN, an inf part
- *   the same inf; signs of zero results are compared only for the exact ops. */
+ *   the same inf; signs of zero results are compared only for the exact ops (the comparison:
+ *   gt_cx_check in tests/common/test_util.c, which fuzz_api shares). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,109 +62,12 @@ static void *make_cx(gpux_dtype dt, int64_t n, gt_domain dom, uint64_t seed, int
   return p;
 }
 
-/* ------------------------------------------------------------------ comparison */
-
-static double ulp_of(gpux_dtype rdt) { return rdt == GPUX_FLOAT32 ? 0x1p-23 : 0x1p-52; }
-
-static double get_r(gpux_dtype rdt, const void *p, int64_t i) {
-  if (rdt == GPUX_FLOAT32) {
-    float f;
-    memcpy(&f, (const char *)p + 4 * i, 4);
-    return f;
-  }
-  double d;
-  memcpy(&d, (const char *)p + 8 * i, 8);
-  return d;
-}
-
-/* one real value against the reference: exact (bits, NaN = NaN) or within tol ulp of mag */
-static int ok_val(gpux_dtype rdt, const void *g, const void *w, int64_t i, int exact, double tol,
-                  double mag) {
-  const size_t s = rdt == GPUX_FLOAT32 ? 4 : 8;
-  const double gv = get_r(rdt, g, i), wv = get_r(rdt, w, i);
-  if (isnan(wv) || isnan(gv)) return isnan(wv) && isnan(gv);
-  if (exact) return memcmp((const char *)g + s * i, (const char *)w + s * i, s) == 0;
-  if (isinf(wv) || isinf(gv)) return gv == wv;
-  const double m = mag > 0 ? mag : fabs(wv);
-  return fabs(gv - wv) <= tol * ulp_of(rdt) * m + (rdt == GPUX_FLOAT32 ? 0x1p-149 : 0x1p-1074);
-}
-
-/* pow's general tolerance for operands a, b (element i) */
-static double pow_tol(gpux_dtype dt, const void *a, const void *b, int64_t i) {
-  const gpux_dtype c = comp_of(dt);
-  const double ar = get_r(c, a, 2 * i), ai = get_r(c, a, 2 * i + 1), br = get_r(c, b, 2 * i),
-               bi = get_r(c, b, 2 * i + 1);
-  const double t = 32 + 4 * hypot(br, bi) * (fabs(log(hypot(ar, ai))) + CX_PI);
-  return isfinite(t) ? t : 1e300;
-}
-
-/* got against want (the reference, result dtype rdt), n elements; ex: exact; tol: ulps
- * (pow: per element from a, b); a, b: the inputs (b NULL for unary ops) for messages */
-static void check(const char *label, gpux_dtype rdt, gpux_dtype dt, const void *got,
-                  const void *want, int64_t n, int op_pow, int ex, double tol, const void *a,
-                  const void *b) {
-  int64_t bad = 0;
-  const gpux_dtype c = comp_of(dt);
-  for (int64_t i = 0; i < n; i++) {
-    int ok;
-    if (rdt == GPUX_BOOL) {
-      ok = ((const unsigned char *)got)[i] == ((const unsigned char *)want)[i];
-    } else if (rdt == c) {
-      ok = ok_val(rdt, got, want, i, ex, tol, 0);
-    } else {
-      int exact = ex;
-      double t = tol;
-      if (op_pow && b) {
-        exact = ref_cx_binary_exact(GPUX_POW, dt, (const char *)a + gpux_dtype_size(dt) * i,
-                                    (const char *)b + gpux_dtype_size(dt) * i);
-        t = pow_tol(dt, a, b, i);
-        if (!exact && t > 0x1p20) continue; /* |b log a| so large that no digit is right */
-      }
-      const double wr = get_r(c, want, 2 * i), wi = get_r(c, want, 2 * i + 1);
-      const double mag = hypot(isfinite(wr) ? wr : 0, isfinite(wi) ? wi : 0);
-      ok = ok_val(c, got, want, 2 * i, exact, t, mag) && ok_val(c, got, want, 2 * i + 1, exact, t, mag);
-    }
-    if (!ok && bad++ < 6) {
-      const double ar = get_r(c, a, 2 * i), ai = get_r(c, a, 2 * i + 1);
-      const double br = b ? get_r(c, b, 2 * i) : 0, bi = b ? get_r(c, b, 2 * i + 1) : 0;
-      if (rdt == GPUX_BOOL)
-        print_message("%s [%lld]: a = %.17g%+.17gi b = %.17g%+.17gi: got %d want %d\n", label,
-                      (long long)i, ar, ai, br, bi, ((const unsigned char *)got)[i],
-                      ((const unsigned char *)want)[i]);
-      else if (rdt == c)
-        print_message("%s [%lld]: a = %.17g%+.17gi: got %.17g want %.17g\n", label, (long long)i,
-                      ar, ai, get_r(c, got, i), get_r(c, want, i));
-      else
-        print_message("%s [%lld]: a = %.17g%+.17gi b = %.17g%+.17gi: got %.17g%+.17gi want "
-                      "%.17g%+.17gi\n",
-                      label, (long long)i, ar, ai, br, bi, get_r(c, got, 2 * i),
-                      get_r(c, got, 2 * i + 1), get_r(c, want, 2 * i), get_r(c, want, 2 * i + 1));
-    }
-  }
-  if (bad) fail_msg("%s: %lld of %lld elements wrong", label, (long long)bad, (long long)n);
-}
-
 /* ------------------------------------------------------------------ binary */
 
 static const gpux_binary_op k_bops[] = {GPUX_ADD, GPUX_SUB, GPUX_MUL, GPUX_DIV, GPUX_POW,
                                         GPUX_EQ,  GPUX_NE,  GPUX_LOGICAL_AND, GPUX_LOGICAL_OR,
                                         GPUX_LOGICAL_XOR};
 #define N_BOPS ((int)(sizeof k_bops / sizeof k_bops[0]))
-
-static gt_domain bdom(gpux_binary_op op, int operand) {
-  if (op == GPUX_POW) return operand ? GT_DOM_POW_EXP : GT_DOM_POW_BASE;
-  if (op >= GPUX_EQ) return GT_DOM_SMALLINT; /* ties */
-  return GT_DOM_ANY;
-}
-
-static void bin_check(gpux_binary_op op, gpux_dtype dt, const char *label, const void *got,
-                      const void *ha, const void *hb, int64_t n) {
-  const gpux_dtype rdt = ref_binary_result(op, dt);
-  void *want = gt_malloc((size_t)n * ref_dtype_size(rdt) + 1);
-  ref_cx_binary(op, dt, n, ha, hb, want);
-  check(label, rdt, dt, got, want, n, op == GPUX_POW, 1, 0, ha, hb);
-  free(want);
-}
 
 /* contiguous, same shape: new output (n odd) or into a poisoned one */
 static void bin_contig(gpux_binary_op op, gpux_dtype dt, int64_t n, int special, int into,
@@ -172,8 +76,8 @@ static void bin_contig(gpux_binary_op op, gpux_dtype dt, int64_t n, int special,
   snprintf(label, sizeof label, "%s %s c n=%lld%s", gt_binary_str(op), gt_dtype_str(dt),
            (long long)n, into ? " into" : "");
   const gpux_dtype rdt = ref_binary_result(op, dt);
-  void *ha = make_cx(dt, n, bdom(op, 0), seed, special);
-  void *hb = make_cx(dt, n, bdom(op, 1), seed + 1, 0);
+  void *ha = make_cx(dt, n, gt_cx_binary_domain(op, 0), seed, special);
+  void *hb = make_cx(dt, n, gt_cx_binary_domain(op, 1), seed + 1, 0);
   for (int64_t i = 0; i < n; i += 5) /* equal operands now and then (eq, ne, sub) */
     memcpy((char *)hb + i * gpux_dtype_size(dt), (char *)ha + i * gpux_dtype_size(dt), gpux_dtype_size(dt));
   if (special && n > 200) /* the specials against each other: a[i] op a[perm(i)] */
@@ -191,7 +95,7 @@ static void bin_contig(gpux_binary_op op, gpux_dtype dt, int64_t n, int special,
     gt_check_shape(o, rdt, 1, &n, label);
   }
   void *got = gt_read_all(o, NULL);
-  bin_check(op, dt, label, got, ha, hb, n);
+  gt_cx_check_binary(label, op, dt, got, ha, hb, n);
   free(got);
   gpux_array_release(a);
   gpux_array_release(b);
@@ -204,7 +108,7 @@ static void bin_contig(gpux_binary_op op, gpux_dtype dt, int64_t n, int special,
 static void bin_scalar(gpux_binary_op op, gpux_dtype dt, int64_t n, uint64_t seed) {
   const gpux_dtype rdt = ref_binary_result(op, dt);
   const size_t es = gpux_dtype_size(dt);
-  void *ha = make_cx(dt, n, bdom(op, 0), seed, 1);
+  void *ha = make_cx(dt, n, gt_cx_binary_domain(op, 0), seed, 1);
   gpux_array_t a = NULL;
   GT_OK(gpux_array_from_host(&a, gt_ctx, dt, 1, &n, ha));
   /* 1/3 - 2.5i (rounded per part for complex64); real integers (pow's exact cases: n = 2,
@@ -235,13 +139,13 @@ static void bin_scalar(gpux_binary_op op, gpux_dtype dt, int64_t n, uint64_t see
       void *got = gt_read_all(o, NULL);
       void *want = gt_malloc((size_t)n * ref_dtype_size(rdt) + 1);
       ref_cx_binary_scalar(op, dt, n, ha, sb, first, want);
-      check(label, rdt, dt, got, want, n, op == GPUX_POW, 1, 0, first ? sbuf : ha,
-            first ? ha : sbuf);
+      gt_cx_check(label, rdt, dt, got, want, n, op == GPUX_POW, 1, 0, first ? sbuf : ha,
+                  first ? ha : sbuf);
       free(got);
       if (o2) {
         got = gt_read_all(o2, NULL);
-        check(label, rdt, dt, got, want, n, op == GPUX_POW, 1, 0, first ? sbuf : ha,
-              first ? ha : sbuf);
+        gt_cx_check(label, rdt, dt, got, want, n, op == GPUX_POW, 1, 0, first ? sbuf : ha,
+                    first ? ha : sbuf);
         free(got);
       }
       free(want);
@@ -260,7 +164,8 @@ static void bin_nd(gpux_binary_op op, gpux_dtype dt, uint64_t seed) {
   const gpux_dtype rdt = ref_binary_result(op, dt);
   const size_t es = gpux_dtype_size(dt), rs = ref_dtype_size(rdt);
   const int64_t R = 37, C = 29, sa[2] = {R, 1}, sb[2] = {1, C}, so[2] = {R, C};
-  unsigned char *ha = make_cx(dt, R, bdom(op, 0), seed, 1), *hb = make_cx(dt, C, bdom(op, 1), seed + 1, 1);
+  unsigned char *ha = make_cx(dt, R, gt_cx_binary_domain(op, 0), seed, 1),
+                *hb = make_cx(dt, C, gt_cx_binary_domain(op, 1), seed + 1, 1);
   gpux_array_t a = NULL, b = NULL, o = NULL;
   GT_OK(gpux_array_from_host(&a, gt_ctx, dt, 2, sa, ha));
   GT_OK(gpux_array_from_host(&b, gt_ctx, dt, 2, sb, hb));
@@ -275,13 +180,13 @@ static void bin_nd(gpux_binary_op op, gpux_dtype dt, uint64_t seed) {
   char label[160];
   snprintf(label, sizeof label, "%s %s n broadcast", gt_binary_str(op), gt_dtype_str(dt));
   void *got = gt_read_all(o, NULL);
-  bin_check(op, dt, label, got, fa, fb, R * C);
+  gt_cx_check_binary(label, op, dt, got, fa, fb, R * C);
   free(got);
   gpux_array_release(o);
   /* transposed: t = (a2 [C, R])^T against contiguous c [R, C], into a reversed view */
   const int64_t st[2] = {C, R};
-  void *h2 = make_cx(dt, R * C, bdom(op, 0), seed + 2, 1);
-  void *h3 = make_cx(dt, R * C, bdom(op, 1), seed + 3, 0);
+  void *h2 = make_cx(dt, R * C, gt_cx_binary_domain(op, 0), seed + 2, 1);
+  void *h3 = make_cx(dt, R * C, gt_cx_binary_domain(op, 1), seed + 3, 0);
   gpux_array_t a2 = NULL, t = NULL, c3 = NULL;
   GT_OK(gpux_array_from_host(&a2, gt_ctx, dt, 2, st, h2));
   GT_OK(gpux_array_transpose(&t, a2));
@@ -296,7 +201,7 @@ static void bin_nd(gpux_binary_op op, gpux_dtype dt, uint64_t seed) {
   for (int64_t i = 0; i < R; i++)
     for (int64_t j = 0; j < C; j++)
       memcpy(ta + (size_t)(i * C + j) * es, (unsigned char *)h2 + (size_t)(j * R + i) * es, es);
-  bin_check(op, dt, label, gotv, ta, h3, R * C);
+  gt_cx_check_binary(label, op, dt, gotv, ta, h3, R * C);
   gt_view_free(&vo);
   GT_RELEASE(a, b, a2, t, c3);
   GT_FREE(ha, hb, fa, fb, h2, h3, gotv, ta);
@@ -343,40 +248,13 @@ static const gpux_unary_op k_uops[] = {GPUX_NEG, GPUX_CONJ, GPUX_REAL, GPUX_IMAG
                                        GPUX_SQRT, GPUX_SIN, GPUX_COS, GPUX_LOGICAL_NOT};
 #define N_UOPS ((int)(sizeof k_uops / sizeof k_uops[0]))
 
-static double utol(gpux_unary_op op) {
-  switch (op) {
-    case GPUX_ABS: return 4;
-    case GPUX_ANGLE: return 6;
-    case GPUX_SQRT: return 8;
-    default: return 16; /* exp, log, sin, cos */
-  }
-}
-static gt_domain udom(gpux_unary_op op) {
-  switch (op) {
-    case GPUX_EXP: return GT_DOM_EXP;
-    case GPUX_SIN:
-    case GPUX_COS: return GT_DOM_TRIG;
-    case GPUX_LOGICAL_NOT: return GT_DOM_SMALLINT;
-    default: return GT_DOM_ANY;
-  }
-}
-
-static void un_check(gpux_unary_op op, gpux_dtype dt, const char *label, const void *got,
-                     const void *ha, int64_t n) {
-  const gpux_dtype rdt = ref_unary_result(op, dt);
-  void *want = gt_malloc((size_t)n * ref_dtype_size(rdt) + 1);
-  ref_cx_unary(op, dt, n, ha, want);
-  check(label, rdt, dt, got, want, n, 0, ref_cx_unary_exact(op), utol(op), ha, NULL);
-  free(want);
-}
-
 static void un_contig(gpux_unary_op op, gpux_dtype dt, int64_t n, int special, int into,
                       uint64_t seed) {
   char label[160];
   snprintf(label, sizeof label, "%s %s c n=%lld%s", gt_unary_str(op), gt_dtype_str(dt),
            (long long)n, into ? " into" : "");
   const gpux_dtype rdt = ref_unary_result(op, dt);
-  void *ha = make_cx(dt, n, udom(op), seed, special);
+  void *ha = make_cx(dt, n, gt_cx_unary_domain(op), seed, special);
   gpux_array_t a = NULL, o = NULL;
   GT_OK(gpux_array_from_host(&a, gt_ctx, dt, 1, &n, ha));
   if (into) {
@@ -387,7 +265,7 @@ static void un_contig(gpux_unary_op op, gpux_dtype dt, int64_t n, int special, i
     gt_check_shape(o, rdt, 1, &n, label);
   }
   void *got = gt_read_all(o, NULL);
-  un_check(op, dt, label, got, ha, n);
+  gt_cx_check_unary(label, op, dt, got, ha, n);
   free(got);
   gpux_array_release(a);
   gpux_array_release(o);
@@ -418,7 +296,7 @@ static void test_cx_unary(void **state) {
   const int64_t R = 23, C = 41, st[2] = {C, R}, so[2] = {R, C};
   const gpux_dtype rdt = ref_unary_result(op, dt);
   const size_t es = gpux_dtype_size(dt);
-  unsigned char *h = make_cx(dt, R * C, udom(op), seed + 4, 1);
+  unsigned char *h = make_cx(dt, R * C, gt_cx_unary_domain(op), seed + 4, 1);
   gpux_array_t b = NULL, t = NULL;
   GT_OK(gpux_array_from_host(&b, gt_ctx, dt, 2, st, h));
   GT_OK(gpux_array_transpose(&t, b));
@@ -433,20 +311,20 @@ static void test_cx_unary(void **state) {
   for (int64_t i = 0; i < R; i++)
     for (int64_t j = 0; j < C; j++)
       memcpy(ta + (size_t)(i * C + j) * es, h + (size_t)(j * R + i) * es, es);
-  un_check(op, dt, label, got, ta, R * C);
+  gt_cx_check_unary(label, op, dt, got, ta, R * C);
   gt_view_free(&vo);
   GT_RELEASE(b, t);
   GT_FREE(h, got, ta);
   /* in place where the result is complex */
   if (rdt == dt) {
     const int64_t n = 101;
-    void *hi = make_cx(dt, n, udom(op), seed + 5, 1);
+    void *hi = make_cx(dt, n, gt_cx_unary_domain(op), seed + 5, 1);
     gpux_array_t x = NULL;
     GT_OK(gpux_array_from_host(&x, gt_ctx, dt, 1, &n, hi));
     GT_OK(gpux_unary_into(x, op, x));
     void *g = gt_read_all(x, NULL);
     snprintf(label, sizeof label, "%s %s in place", gt_unary_str(op), gt_dtype_str(dt));
-    un_check(op, dt, label, g, hi, n);
+    gt_cx_check_unary(label, op, dt, g, hi, n);
     gpux_array_release(x);
     GT_FREE(hi, g);
   }

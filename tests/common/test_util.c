@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "gpux_kernels.h"
+#include "ref_complex_ew.h"
 
 gpux_context_t gt_ctx = NULL;
 gpux_device_info gt_info;
@@ -927,4 +928,132 @@ int64_t gt_big(void) {
     big = v >= (1 << 16) + 1 ? (int64_t)(v | 1) : GT_2P22_PLUS_3;
   }
   return big;
+}
+
+/* ------------------------------------------------------------------ complex results */
+
+static gpux_dtype cx_comp_of(gpux_dtype dt) {
+  return dt == GPUX_COMPLEX64 ? GPUX_FLOAT32 : GPUX_FLOAT64;
+}
+
+static double cx_ulp_of(gpux_dtype rdt) { return rdt == GPUX_FLOAT32 ? 0x1p-23 : 0x1p-52; }
+
+static double cx_get_r(gpux_dtype rdt, const void *p, int64_t i) {
+  if (rdt == GPUX_FLOAT32) {
+    float f;
+    memcpy(&f, (const char *)p + 4 * i, 4);
+    return f;
+  }
+  double d;
+  memcpy(&d, (const char *)p + 8 * i, 8);
+  return d;
+}
+
+/* one real value against the reference: exact (bits, NaN = NaN) or within tol ulp of mag */
+static int cx_ok_val(gpux_dtype rdt, const void *g, const void *w, int64_t i, int exact,
+                     double tol, double mag) {
+  const size_t s = rdt == GPUX_FLOAT32 ? 4 : 8;
+  const double gv = cx_get_r(rdt, g, i), wv = cx_get_r(rdt, w, i);
+  if (isnan(wv) || isnan(gv)) return isnan(wv) && isnan(gv);
+  if (exact) return memcmp((const char *)g + s * i, (const char *)w + s * i, s) == 0;
+  if (isinf(wv) || isinf(gv)) return gv == wv;
+  const double m = mag > 0 ? mag : fabs(wv);
+  return fabs(gv - wv) <= tol * cx_ulp_of(rdt) * m + (rdt == GPUX_FLOAT32 ? 0x1p-149 : 0x1p-1074);
+}
+
+/* pow's general tolerance for operands a, b (element i) */
+static double cx_pow_tol(gpux_dtype dt, const void *a, const void *b, int64_t i) {
+  const gpux_dtype c = cx_comp_of(dt);
+  const double ar = cx_get_r(c, a, 2 * i), ai = cx_get_r(c, a, 2 * i + 1),
+               br = cx_get_r(c, b, 2 * i), bi = cx_get_r(c, b, 2 * i + 1);
+  const double t = 32 + 4 * hypot(br, bi) * (fabs(log(hypot(ar, ai))) + 3.14159265358979323846);
+  return isfinite(t) ? t : 1e300;
+}
+
+void gt_cx_check(const char *label, gpux_dtype rdt, gpux_dtype dt, const void *got,
+                 const void *want, int64_t n, int op_pow, int ex, double tol, const void *a,
+                 const void *b) {
+  int64_t bad = 0;
+  const gpux_dtype c = cx_comp_of(dt);
+  for (int64_t i = 0; i < n; i++) {
+    int ok;
+    if (rdt == GPUX_BOOL) {
+      ok = ((const unsigned char *)got)[i] == ((const unsigned char *)want)[i];
+    } else if (rdt == c) {
+      ok = cx_ok_val(rdt, got, want, i, ex, tol, 0);
+    } else {
+      int exact = ex;
+      double t = tol;
+      if (op_pow && b) {
+        exact = ref_cx_binary_exact(GPUX_POW, dt, (const char *)a + gpux_dtype_size(dt) * i,
+                                    (const char *)b + gpux_dtype_size(dt) * i);
+        t = cx_pow_tol(dt, a, b, i);
+        if (!exact && t > 0x1p20) continue; /* |b log a| so large that no digit is right */
+      }
+      const double wr = cx_get_r(c, want, 2 * i), wi = cx_get_r(c, want, 2 * i + 1);
+      const double mag = hypot(isfinite(wr) ? wr : 0, isfinite(wi) ? wi : 0);
+      ok = cx_ok_val(c, got, want, 2 * i, exact, t, mag) &&
+           cx_ok_val(c, got, want, 2 * i + 1, exact, t, mag);
+    }
+    if (!ok && bad++ < 6) {
+      const double ar = cx_get_r(c, a, 2 * i), ai = cx_get_r(c, a, 2 * i + 1);
+      const double br = b ? cx_get_r(c, b, 2 * i) : 0, bi = b ? cx_get_r(c, b, 2 * i + 1) : 0;
+      if (rdt == GPUX_BOOL)
+        print_error("%s [%lld]: a = %.17g%+.17gi b = %.17g%+.17gi: got %d want %d\n", label,
+                    (long long)i, ar, ai, br, bi, ((const unsigned char *)got)[i],
+                    ((const unsigned char *)want)[i]);
+      else if (rdt == c)
+        print_error("%s [%lld]: a = %.17g%+.17gi: got %.17g want %.17g\n", label, (long long)i,
+                    ar, ai, cx_get_r(c, got, i), cx_get_r(c, want, i));
+      else
+        print_error("%s [%lld]: a = %.17g%+.17gi b = %.17g%+.17gi: got %.17g%+.17gi want "
+                    "%.17g%+.17gi\n",
+                    label, (long long)i, ar, ai, br, bi, cx_get_r(c, got, 2 * i),
+                    cx_get_r(c, got, 2 * i + 1), cx_get_r(c, want, 2 * i),
+                    cx_get_r(c, want, 2 * i + 1));
+    }
+  }
+  if (bad) GT_FAIL("%s: %lld of %lld elements wrong", label, (long long)bad, (long long)n);
+}
+
+gt_domain gt_cx_binary_domain(gpux_binary_op op, int operand) {
+  if (op == GPUX_POW) return operand ? GT_DOM_POW_EXP : GT_DOM_POW_BASE;
+  if (op >= GPUX_EQ) return GT_DOM_SMALLINT; /* ties */
+  return GT_DOM_ANY;
+}
+
+static double cx_unary_tol(gpux_unary_op op) {
+  switch (op) {
+    case GPUX_ABS: return 4;
+    case GPUX_ANGLE: return 6;
+    case GPUX_SQRT: return 8;
+    default: return 16; /* exp, log, sin, cos */
+  }
+}
+gt_domain gt_cx_unary_domain(gpux_unary_op op) {
+  switch (op) {
+    case GPUX_EXP: return GT_DOM_EXP;
+    case GPUX_SIN:
+    case GPUX_COS: return GT_DOM_TRIG;
+    case GPUX_LOGICAL_NOT: return GT_DOM_SMALLINT;
+    default: return GT_DOM_ANY;
+  }
+}
+
+void gt_cx_check_binary(const char *label, gpux_binary_op op, gpux_dtype dt, const void *got,
+                        const void *a, const void *b, int64_t n) {
+  const gpux_dtype rdt = ref_binary_result(op, dt);
+  void *want = gt_malloc((size_t)n * ref_dtype_size(rdt) + 1);
+  ref_cx_binary(op, dt, n, a, b, want);
+  gt_cx_check(label, rdt, dt, got, want, n, op == GPUX_POW, 1, 0, a, b);
+  free(want);
+}
+
+void gt_cx_check_unary(const char *label, gpux_unary_op op, gpux_dtype dt, const void *got,
+                       const void *a, int64_t n) {
+  const gpux_dtype rdt = ref_unary_result(op, dt);
+  void *want = gt_malloc((size_t)n * ref_dtype_size(rdt) + 1);
+  ref_cx_unary(op, dt, n, a, want);
+  gt_cx_check(label, rdt, dt, got, want, n, 0, ref_cx_unary_exact(op), cx_unary_tol(op), a, NULL);
+  free(want);
 }

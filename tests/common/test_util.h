@@ -237,4 +237,22 @@ void gt_compare_tol(const char *label, gpux_dtype rdt, const void *got, const re
 void gt_compare_bits(const char *label, gpux_dtype dt, const void *got, const void *want,
                      int64_t n);
 
+/* Complex elementwise results (test_complex_ew.c, fuzz_api.c) against got's reference want
+ * (result dtype rdt: dt, its component dtype or bool), with the exactness and tolerances
+ * that test_complex_ew.c's header states: ex, the bits (NaN = any NaN); else tol ulps of
+ * the component dtype relative to the reference's magnitude; op_pow: per element from a, b
+ * (the inputs, for messages; b NULL for unary ops). Fails the test on a wrong element. */
+void gt_cx_check(const char *label, gpux_dtype rdt, gpux_dtype dt, const void *got,
+                 const void *want, int64_t n, int op_pow, int ex, double tol, const void *a,
+                 const void *b);
+/* got = a op b (n elements of complex dt, already broadcast), computed by ref_cx_binary */
+void gt_cx_check_binary(const char *label, gpux_binary_op op, gpux_dtype dt, const void *got,
+                        const void *a, const void *b, int64_t n);
+void gt_cx_check_unary(const char *label, gpux_unary_op op, gpux_dtype dt, const void *got,
+                       const void *a, int64_t n);
+/* the input domains of the complex ops: pow's base / exponent, ties for comparisons and
+ * logical ops, the math functions' ranges */
+gt_domain gt_cx_binary_domain(gpux_binary_op op, int operand);
+gt_domain gt_cx_unary_domain(gpux_unary_op op);
+
 #endif
