@@ -13,9 +13,11 @@
 #    GPUX_TEST_BIG=65537 (RACE=0 leaves racecheck out); fuzz_api on CUDA for FUZZ seconds;
 #    LIM seconds a run (default 120), XLIM for the cross-backend runs and
 #    test_kernel_coverage, whose pocl and NVIDIA OpenCL builds are slow under load (300);
+#    EXTRA: more test binaries to run on both backends (e.g. "test_half test_scan");
 # 3. then, on an idle GPU: gpux-bench rows of complex64 add / sum / cumsum / exp / randn
 #    (2^27: 1 GiB an array), float32 add / sum (2^28, the same bytes), gemm_c64 at 8192
-#    (vendor = cuBLAS, native) and the peers' figures for the same ops from this call.
+#    (vendor = cuBLAS, native), float16 / bfloat16 sum and cumsum at 2^29, and the peers'
+#    figures for the same ops from this call; SASS of the float16 sum kernels (sass-f16.txt).
 # summary.txt (one line a run), rows.md, peers.md and the tails of failed runs go to OUTDIR,
 # written as they come (a call cut short still returns what was done); full logs to LOGS.
 source "$(dirname "$0")/h200_common.sh" complex_h200 "$@"
@@ -35,7 +37,7 @@ CS=/usr/local/cuda/bin/compute-sanitizer
       echo "GPUX_BACKEND=cuda GPUX_TEST_BIG=65537 t 330 racecheck-$x.log $CS --tool racecheck --error-exitcode 9 $B/bin/$x"
   done
   for be in cuda opencl; do
-    for x in $CX test_array test_dlpack test_promote; do
+    for x in $CX test_array test_dlpack test_promote ${EXTRA:-}; do
       echo "GPUX_BACKEND=$be t ${LIM:-120} $x-$be.log $B/bin/$x"
     done
     echo "GPUX_BACKEND=$be t ${XLIM:-300} test_kernel_coverage-$be.log $B/bin/test_kernel_coverage"
@@ -51,6 +53,9 @@ bench --backend cuda --reps 20 --op add,sum,cumsum,exp,randn --dtype complex64 -
 bench --backend cuda --reps 20 --op add,sum --dtype float32 --sizes 2^28
 bench --backend cuda --reps 5 --op gemm_c64 --gemm-sizes 8192
 timeout 90 python3 bench/peers_cgemm.py --sizes 8192 --dtypes complex64 --reps 5 --md "$OUTDIR/peers.md" 2>&1 | tail -3
-timeout 90 python3 bench/peers_dtypes.py --md "$OUTDIR/peers.md" --rows \
-  complex64:add:2^27,complex64:sum:2^27,complex64:cumsum:2^27 2>&1 | tail -6
+for dt in float16 bfloat16; do bench --backend cuda --reps 20 --op sum,cumsum --dtype $dt --sizes 2^29; done
+timeout 120 python3 bench/peers_dtypes.py --md "$OUTDIR/peers.md" --rows \
+  complex64:add:2^27,complex64:sum:2^27,complex64:cumsum:2^27,float16:sum:2^29,bfloat16:sum:2^29,float16:cumsum:2^29 2>&1 | tail -8
+/usr/local/cuda/bin/cuobjdump -sass "$B/src/backend_cuda/reduce.fatbin" 2>/dev/null |
+  awk '/Function : /{p = /sum/ && /f16/} p' | head -600 >"$OUTDIR/sass-f16.txt"
 log "done"

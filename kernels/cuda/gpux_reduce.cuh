@@ -114,7 +114,7 @@ struct rk_sum : rk_base<D, typename wide<D>::A, typename wide<D>::Out> {
     else return 0;
   }
   static __device__ __forceinline__ A conv(T x, long long, long long, typename comp<D>::C) {
-    if constexpr (is_fp<A>::value) return comp<D>::of(x);
+    if constexpr (is_fp<A>::value) return comp<D>::of_arith(x);
     else return (A)x; /* modulo 2^64: sign- or zero-extends */
   }
   static __device__ __forceinline__ A comb(A a, A b) {
@@ -129,7 +129,7 @@ struct rk_prod : rk_base<D, typename wide<D>::A, typename wide<D>::Out> {
   typedef typename wide<D>::A A;
   static __device__ __forceinline__ A id() { return (A)1; }
   static __device__ __forceinline__ A conv(T x, long long, long long, typename comp<D>::C) {
-    if constexpr (is_fp<A>::value) return comp<D>::of(x);
+    if constexpr (is_fp<A>::value) return comp<D>::of_arith(x);
     else return (A)x;
   }
   static __device__ __forceinline__ A comb(A a, A b) {
