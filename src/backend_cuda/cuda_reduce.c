@@ -56,10 +56,11 @@ enum {
 #define GPUX_CUDA_RED_WARP_MAX_LEN 1024
 #define GPUX_CUDA_RED_WARP_MIN_ROWS 128
 /* scan state: the tile counter, then the tile states from 64-bit word 32 on, at most
- * 3 words per tile (kernels/cuda/scan.cu); the counter and the first word per tile (the
- * flags) are zeroed before each look-back launch */
+ * 5 words per tile (kernels/cuda/scan.cu: a flag word, then two values of up to 16 bytes);
+ * the counter and the first word per tile (the flags) are zeroed before each look-back
+ * launch */
 #define GPUX_CUDA_SCAN_HEAD_WORDS 32u
-#define GPUX_CUDA_SCAN_WORDS_PER_TILE 3u
+#define GPUX_CUDA_SCAN_WORDS_PER_TILE 5u
 
 _Static_assert(GPUX_CUDA_BLOCK == GPUX_RED_LANES && GPUX_CUDA_BLOCK == GPUX_SCAN_THREADS,
                "the reduce and scan kernels run 256-thread blocks");
