@@ -1,5 +1,5 @@
 /* gpux tests: complex64 / complex128 reductions (sum, prod, mean, any, all, count_nonzero,
- * var, std), scans (cumsum; cumprod of complex64) and complex normals, against
+ * var, std), scans (cumsum, cumprod) and complex normals, against
  * tests/ref/ref_complex_red.c (THE CANONICAL ORDER / SCAN of gpux_kernels.h): the bits must
  * match, except that a NaN matches any NaN (a NaN made by arithmetic, e.g. inf * 0 in a
  * product, has the payload of the device that made it). Outputs are poisoned first. */
@@ -391,83 +391,317 @@ static void test_cplx_reduce_scalar(void **state) {
   }
 }
 
-/* ---- scans */
-static void check_scan(gpux_scan_op op, gpux_dtype dt, int ndim, const int64_t *shape, int axis,
-                       int exclusive, uint64_t seed) {
+/* ---- scans: cumsum and cumprod of complex64 and complex128 (kernels of their own: THE
+ * CANONICAL SCAN with the complex sum and product) */
+enum { OUT_NEW, OUT_INTO, OUT_STRIDED, OUT_IN_PLACE };
+static const char *const k_out_str[] = {"new", "into a poisoned array", "into a strided view",
+                                        "in place"};
+
+/* The canonical reference of the scan of x (contiguous, shape) along axis: rows (the axis
+ * moved last), scanned, moved back. A 0-d array is one row of one element. */
+static void scan_reference(gpux_scan_op op, gpux_dtype dt, int ndim, const int64_t *shape,
+                           const void *x, int axis, int exclusive, void *want) {
   const int64_t n = ref_shape_size(ndim, shape);
+  if (n == 0) return;
   const size_t es = gpux_dtype_size(dt);
-  void *x = make_input(dt, n, op == GPUX_SCAN_PROD ? 1 : 0, op == GPUX_SCAN_SUM, seed);
-  /* the reference scans rows: move axis last */
-  int64_t len = shape[axis], rows = n / (len ? len : 1), inner = 1;
+  int64_t len = ndim ? shape[axis] : 1, rows = n / len, inner = 1;
   for (int d = axis + 1; d < ndim; d++) inner *= shape[d];
   char *xr = gt_malloc((size_t)n * es), *wr = gt_malloc((size_t)n * es);
-  char *want = gt_malloc((size_t)n * es), *got = gt_malloc((size_t)n * es);
   for (int64_t r = 0; r < rows; r++) /* row r = (outer o, inner i) */
     for (int64_t k = 0; k < len; k++) {
       const int64_t o = r / inner, i = r % inner;
-      memcpy(xr + (size_t)(r * len + k) * es, (char *)x + (size_t)((o * len + k) * inner + i) * es, es);
+      memcpy(xr + (size_t)(r * len + k) * es,
+             (const char *)x + (size_t)((o * len + k) * inner + i) * es, es);
     }
   refc_scan_canon(op, dt, rows, len, xr, exclusive, wr);
   for (int64_t r = 0; r < rows; r++)
     for (int64_t k = 0; k < len; k++) {
       const int64_t o = r / inner, i = r % inner;
-      memcpy(want + (size_t)((o * len + k) * inner + i) * es, wr + (size_t)(r * len + k) * es, es);
+      memcpy((char *)want + (size_t)((o * len + k) * inner + i) * es,
+             wr + (size_t)(r * len + k) * es, es);
     }
-  gpux_array_t a = NULL, out = gt_poisoned(dt, ndim, shape);
-  GT_OK(gpux_array_from_host(&a, gt_ctx, dt, ndim, shape, x));
-  GT_OK(gpux_scan_into(out, op, a, axis, exclusive));
-  GT_OK(gpux_array_read(out, got, (size_t)n * es));
-  char label[128], sh[64];
-  snprintf(label, sizeof label, "%s %s %s axis %d%s", op == GPUX_SCAN_SUM ? "cumsum" : "cumprod",
-           gt_dtype_str(dt), gt_shape_str(sh, sizeof sh, ndim, shape), axis,
-           exclusive ? " exclusive" : "");
-  compare(label, dt, got, want, n);
-  GT_RELEASE(a, out);
-  GT_FREE(x, xr, wr, want, got);
+  GT_FREE(xr, wr);
 }
 
-static void test_cplx_scan(void **state) {
+/* One scan of x (n elements of shape, row-major) along axis (axis < 0 counts from the end),
+ * the input uploaded as an in_lay view, the output as `out` says (poisoned first, except
+ * new and in place), against the canonical reference: the same bits (a NaN matches any
+ * NaN). Returns the results (the caller frees them) when keep is set. */
+static void *scan_run(gpux_scan_op op, gpux_dtype dt, int ndim, const int64_t *shape,
+                      const void *x, int axis, int exclusive, gt_layout in_lay, int out,
+                      const char *what, int keep) {
+  const int64_t n = ref_shape_size(ndim, shape);
+  const size_t es = gpux_dtype_size(dt);
+  const int ax = axis < 0 ? axis + (ndim ? ndim : 1) : axis;
+  char *want = gt_malloc((size_t)n * es + 1), *got = gt_malloc((size_t)n * es + 1);
+  scan_reference(op, dt, ndim, shape, x, ax, exclusive, want);
+  char label[192], sh[64];
+  snprintf(label, sizeof label, "%s %s %s axis %d%s, %s input, %s%s%s",
+           op == GPUX_SCAN_SUM ? "cumsum" : "cumprod", gt_dtype_str(dt),
+           gt_shape_str(sh, sizeof sh, ndim, shape), axis, exclusive ? " exclusive" : "",
+           gt_layout_str(in_lay), k_out_str[out], what ? ", " : "", what ? what : "");
+  gt_view vi;
+  gt_view_make(&vi, dt, ndim, shape, in_lay, x);
+  if (out == OUT_STRIDED) {
+    gt_view vo;
+    gt_view_make(&vo, dt, ndim, shape, GT_STRIDED, NULL);
+    GT_OK(gpux_scan_into(vo.view, op, vi.view, axis, exclusive));
+    gt_view_read(&vo, got, label); /* also: nothing outside the view was written */
+    gt_view_free(&vo);
+  } else if (out == OUT_IN_PLACE) {
+    GT_OK(gpux_scan_into(vi.view, op, vi.view, axis, exclusive));
+    gt_view_read(&vi, got, label);
+  } else {
+    gpux_array_t o = NULL;
+    if (out == OUT_INTO) {
+      o = gt_poisoned(dt, ndim, shape);
+      GT_OK(gpux_scan_into(o, op, vi.view, axis, exclusive));
+    } else {
+      GT_OK(gpux_scan(&o, op, vi.view, axis, exclusive));
+    }
+    gt_check_shape(o, dt, ndim, shape, label);
+    GT_OK(gpux_array_read(o, got, (size_t)n * es));
+    gpux_array_release(o);
+  }
+  gt_view_free(&vi);
+  compare(label, dt, got, want, n);
+  free(want);
+  if (keep) return got;
+  free(got);
+  return NULL;
+}
+
+/* sums: mixed magnitudes; products: factors of modulus near 1. No special values here. */
+static void *scan_input(gpux_scan_op op, gpux_dtype dt, int64_t n, uint64_t seed) {
+  return make_input(dt, n, op == GPUX_SCAN_PROD ? 1 : 0, 0, seed);
+}
+
+/* element i of x (complex dtype dt) set to (re, im) */
+static void put_c(gpux_dtype dt, void *x, int64_t i, double re, double im) {
+  if (is_c64(dt)) {
+    ((float *)x)[2 * i] = (float)re;
+    ((float *)x)[2 * i + 1] = (float)im;
+  } else {
+    ((double *)x)[2 * i] = re;
+    ((double *)x)[2 * i + 1] = im;
+  }
+}
+static double part(gpux_dtype dt, const void *x, int64_t i, int k) {
+  return is_c64(dt) ? (double)((const float *)x)[2 * i + k] : ((const double *)x)[2 * i + k];
+}
+
+/* Every length the variants and tiles turn on: one thread's 16 elements, a warp's 512, a
+ * tile's 4096, several tiles (8193, 12289: more than two, a partial last one); odd ones. */
+static void test_cplx_scan_lengths(void **state) {
+  (void)state;
+  static const int64_t lens[] = {1, 2, 7, 16, 17, 511, 512, 513, 4095, 4096, 4097, 8193, 12289};
+  for (int c = 0; c < 2; c++) {
+    const gpux_dtype dt = k_cplx[c];
+    if (!gt_dtype_available(dt)) continue;
+    for (int op = 0; op < 2; op++)
+      for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+        void *x = scan_input((gpux_scan_op)op, dt, lens[l], 40 + 10 * op + l);
+        for (int ex = 0; ex < 2; ex++)
+          scan_run((gpux_scan_op)op, dt, 1, &lens[l], x, ex ? -1 : 0, ex, GT_CONTIG,
+                   ex ? OUT_INTO : OUT_NEW, NULL, 0);
+        free(x);
+      }
+  }
+}
+
+/* Axes of 2-d and 3-d arrays (first, middle, last; the middle one several tiles long),
+ * strided and reversed input views, outputs into poisoned arrays, strided views and in
+ * place. */
+static void test_cplx_scan_axes(void **state) {
   (void)state;
   static const struct {
     int nd;
     int64_t shape[3];
-    int axis;
-  } cases[] = {{1, {1}, 0},        {1, {7}, 0},        {1, {4097}, 0},     {2, {3, 9000}, 1},
-               {2, {600, 5}, 0},   {3, {3, 17, 4}, 1}, {2, {33, 130}, 1}};
+  } shapes[] = {{3, {5, 6, 7}}, {2, {3, 9000}}, {2, {600, 5}}, {3, {2, 4097, 3}}, {2, {33, 130}}};
   for (int c = 0; c < 2; c++) {
     const gpux_dtype dt = k_cplx[c];
     if (!gt_dtype_available(dt)) continue;
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
-      for (int ex = 0; ex < 2; ex++) {
-        check_scan(GPUX_SCAN_SUM, dt, cases[k].nd, cases[k].shape, cases[k].axis, ex, 40 + k);
-        if (dt == GPUX_COMPLEX64)
-          check_scan(GPUX_SCAN_PROD, dt, cases[k].nd, cases[k].shape, cases[k].axis, ex, 50 + k);
+    for (int op = 0; op < 2; op++)
+      for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        const int nd = shapes[k].nd;
+        const int64_t *sh = shapes[k].shape;
+        void *x = scan_input((gpux_scan_op)op, dt, ref_shape_size(nd, sh), 60 + 10 * op + k);
+        for (int axis = -1; axis < nd; axis++)
+          for (int ex = 0; ex < 2; ex++)
+            scan_run((gpux_scan_op)op, dt, nd, sh, x, axis, ex, GT_CONTIG,
+                     axis < 0 ? OUT_NEW : OUT_INTO, NULL, 0);
+        if (k == 0) { /* views of (5, 6, 7) */
+          for (int lay = GT_STRIDED; lay <= GT_REVERSED; lay++)
+            for (int axis = 0; axis < 3; axis++) {
+              scan_run((gpux_scan_op)op, dt, nd, sh, x, axis, axis == 1, (gt_layout)lay,
+                       OUT_NEW, NULL, 0);
+              scan_run((gpux_scan_op)op, dt, nd, sh, x, axis, axis != 1, (gt_layout)lay,
+                       OUT_STRIDED, NULL, 0);
+            }
+          for (int ex = 0; ex < 2; ex++) {
+            scan_run((gpux_scan_op)op, dt, nd, sh, x, 2, ex, GT_CONTIG, OUT_IN_PLACE, NULL, 0);
+            scan_run((gpux_scan_op)op, dt, nd, sh, x, 0, ex, GT_STRIDED, OUT_IN_PLACE, NULL, 0);
+          }
+        }
+        if (k == 1) /* rows of 3 tiles, reversed, into a strided view */
+          scan_run((gpux_scan_op)op, dt, nd, sh, x, 1, 1, GT_REVERSED, OUT_STRIDED, NULL, 0);
+        free(x);
       }
-    /* cumprod of complex128: a clear error; empty and 0-d inputs */
-    const int64_t n = 4;
-    gpux_array_t a = NULL, o = NULL;
-    GT_OK(gpux_array_ones(&a, gt_ctx, dt, 1, &n));
-    if (dt == GPUX_COMPLEX128) {
-      GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_scan(&o, GPUX_SCAN_PROD, a, 0, 0));
-      assert_null(o);
-    }
-    gpux_array_release(a);
-    const int64_t zero = 0;
-    GT_OK(gpux_array_zeros(&a, gt_ctx, dt, 1, &zero));
-    GT_OK(gpux_scan(&o, GPUX_SCAN_SUM, a, 0, 0));
-    gt_check_shape(o, dt, 1, &zero, "empty cumsum");
-    GT_RELEASE(a, o);
-    GT_OK(gpux_array_full_complex(&a, gt_ctx, dt, 0, NULL, 1.5, -2.0));
-    o = NULL;
-    GT_OK(gpux_scan(&o, GPUX_SCAN_SUM, a, 0, 0));
-    gpux_complex128 z;
-    GT_OK(gpux_reduce_scalar_complex(&z, GPUX_REDUCE_SUM, o));
-    GT_ASSERT(z.re == 1.5 && z.im == -2.0, "0-d cumsum");
-    GT_RELEASE(a, o);
   }
-  /* GT_BIG once: cumsum of complex64 */
+}
+
+/* inf, NaN and -0.0 in a few elements, and rows of identities: from a NaN on, a part stays
+ * NaN, so the special values sit in the second tile of a row (its first tile, and the
+ * other rows, stay finite). Row 1 holds only signed zeros (sums: -0.0 + -0.0 stays -0.0)
+ * or the identity (1, 0) (products: an identity operand leaves the other one's bits, so
+ * (1, 0) * (inf, 0) is (inf, 0), not (inf, NaN)). */
+static void test_cplx_scan_special(void **state) {
+  (void)state;
+  const int64_t sh[2] = {3, 5000};
+  for (int c = 0; c < 2; c++) {
+    const gpux_dtype dt = k_cplx[c];
+    if (!gt_dtype_available(dt)) continue;
+    for (int op = 0; op < 2; op++) {
+      const int prod = op == GPUX_SCAN_PROD;
+      void *x = scan_input((gpux_scan_op)op, dt, sh[0] * sh[1], 90 + op);
+      /* row 0: -0.0 parts, then inf, then NaN, late in the row */
+      put_c(dt, x, 4200, -0.0, prod ? 1.0 : -0.0);
+      put_c(dt, x, 4400, INFINITY, -0.0);
+      put_c(dt, x, 4700, 0.5, NAN);
+      /* row 1: -0.0 (sums) or identities (products), with an inf and a -0.0 among them */
+      for (int64_t i = 0; i < sh[1]; i++)
+        put_c(dt, x, sh[1] + i, prod ? 1.0 : -0.0, prod ? (i % 3 ? 0.0 : -0.0) : -0.0);
+      put_c(dt, x, sh[1] + 100, prod ? INFINITY : -0.0, prod ? 0.0 : -0.0);
+      put_c(dt, x, sh[1] + 4321, -0.0, prod ? 2.0 : -0.0);
+      /* row 2: -inf early (sums: -inf from there on in re; products: NaN parts follow) */
+      put_c(dt, x, 2 * sh[1] + 3000, -INFINITY, 1.0);
+      for (int ex = 0; ex < 2; ex++) {
+        char *got = scan_run((gpux_scan_op)op, dt, 2, sh, x, 1, ex, GT_CONTIG, OUT_INTO,
+                             "special values", 1);
+        /* the exclusive first element is the identity: sums (-0.0, -0.0), products (1, 0) */
+        if (ex)
+          for (int64_t r = 0; r < sh[0]; r++) {
+            const double re = part(dt, got, r * sh[1], 0), im = part(dt, got, r * sh[1], 1);
+            GT_ASSERT(prod ? re == 1 && im == 0 && !signbit(im)
+                           : re == 0 && im == 0 && signbit(re) && signbit(im),
+                      "%s exclusive, row %lld: first element (%g, %g)", prod ? "cumprod" : "cumsum",
+                      (long long)r, re, im);
+          }
+        /* row 0 is finite before its special values */
+        for (int64_t i = 0; i < 4200; i++)
+          GT_ASSERT(isfinite(part(dt, got, i, 0)) && isfinite(part(dt, got, i, 1)),
+                    "row 0, element %lld is not finite", (long long)i);
+        if (!prod && !ex) /* row 1: -0.0 + -0.0 ... stays -0.0 in both parts */
+          for (int64_t i = 0; i < sh[1]; i++)
+            GT_ASSERT(signbit(part(dt, got, sh[1] + i, 0)) && signbit(part(dt, got, sh[1] + i, 1)),
+                      "row 1 of -0.0, element %lld lost its sign", (long long)i);
+        if (prod && !ex) /* row 1: (inf, 0) times identities stays (inf, 0) until 4321 */
+          for (int64_t i = 100; i < 4321; i++)
+            GT_ASSERT(part(dt, got, sh[1] + i, 0) == INFINITY && part(dt, got, sh[1] + i, 1) == 0,
+                      "row 1: (inf, 0) times (1, 0) at %lld is (%g, %g)", (long long)i,
+                      part(dt, got, sh[1] + i, 0), part(dt, got, sh[1] + i, 1));
+        free(got);
+      }
+      scan_run((gpux_scan_op)op, dt, 2, sh, x, 0, 0, GT_CONTIG, OUT_NEW, "special values", 0);
+      free(x);
+    }
+  }
+}
+
+/* Exact inputs, so that any order gives the same values: cumsum of small integers in each
+ * part, cumprod of the units 1, i, -1, -i and a few (1 + i) factors (|z| stays below 2^20,
+ * the parts integers), checked by value (zero signs aside: those are the canonical
+ * reference's to check) against a serial long double scan; rows of three tiles and the 0-d
+ * and empty cases. */
+static void test_cplx_scan_exact(void **state) {
+  (void)state;
+  const int64_t len = 9000;
+  for (int c = 0; c < 2; c++) {
+    const gpux_dtype dt = k_cplx[c];
+    if (!gt_dtype_available(dt)) continue;
+    const size_t es = gpux_dtype_size(dt);
+    for (int op = 0; op < 2; op++) {
+      const int prod = op == GPUX_SCAN_PROD;
+      void *x = gt_malloc((size_t)len * es);
+      gt_rng r;
+      gt_rng_seed(&r, 123 + (uint64_t)(2 * c + op));
+      for (int64_t i = 0; i < len; i++) {
+        if (!prod) {
+          put_c(dt, x, i, (double)gt_rng_int(&r, -100, 100), (double)gt_rng_int(&r, -100, 100));
+        } else if (i % 211 == 5 && i < 211 * 40) {
+          put_c(dt, x, i, 1.0, 1.0);
+        } else {
+          static const double u[4][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+          const int64_t k = gt_rng_int(&r, 0, 3);
+          put_c(dt, x, i, u[k][0], u[k][1]);
+        }
+      }
+      for (int ex = 0; ex < 2; ex++) {
+        char *got = scan_run((gpux_scan_op)op, dt, 1, &len, x, 0, ex, GT_CONTIG, OUT_NEW,
+                             "exact values", 1);
+        long double re = prod ? 1 : 0, im = 0;
+        for (int64_t i = 0; i < len; i++) {
+          const long double xr = part(dt, x, i, 0), xi = part(dt, x, i, 1);
+          long double nr, ni;
+          if (prod) {
+            nr = re * xr - im * xi;
+            ni = re * xi + im * xr;
+          } else {
+            nr = re + xr;
+            ni = im + xi;
+          }
+          const long double wr = ex ? re : nr, wi = ex ? im : ni;
+          re = nr;
+          im = ni;
+          const double gr = part(dt, got, i, 0), gi = part(dt, got, i, 1);
+          GT_ASSERT((long double)gr == wr && (long double)gi == wi,
+                    "%s %s%s [%lld]: got (%g, %g), serial (%Lg, %Lg)", prod ? "cumprod" : "cumsum",
+                    gt_dtype_str(dt), ex ? " exclusive" : "", (long long)i, gr, gi, wr, wi);
+        }
+        free(got);
+      }
+      free(x);
+      /* 0-d: the element itself (exclusive: the identity); empty: an empty result */
+      gpux_array_t a = NULL, o = NULL;
+      GT_OK(gpux_array_full_complex(&a, gt_ctx, dt, 0, NULL, 1.5, -2.0));
+      for (int ex = 0; ex < 2; ex++) {
+        GT_OK(gpux_scan(&o, (gpux_scan_op)op, a, 0, ex));
+        gpux_complex128 z;
+        GT_OK(gpux_reduce_scalar_complex(&z, GPUX_REDUCE_SUM, o));
+        const double wre = !ex ? 1.5 : prod ? 1.0 : 0.0, wim = !ex ? -2.0 : 0.0;
+        GT_ASSERT(z.re == wre && z.im == wim, "0-d %s%s: (%g, %g)", prod ? "cumprod" : "cumsum",
+                  ex ? " exclusive" : "", z.re, z.im);
+        gpux_array_release(o);
+        o = NULL;
+      }
+      gpux_array_release(a);
+      const int64_t zero = 0, e2[2] = {3, 0};
+      GT_OK(gpux_array_zeros(&a, gt_ctx, dt, 1, &zero));
+      GT_OK(gpux_scan(&o, (gpux_scan_op)op, a, 0, 0));
+      gt_check_shape(o, dt, 1, &zero, "empty scan");
+      GT_RELEASE(a, o);
+      a = o = NULL;
+      GT_OK(gpux_array_zeros(&a, gt_ctx, dt, 2, e2));
+      o = gt_poisoned(dt, 2, e2);
+      GT_OK(gpux_scan_into(o, (gpux_scan_op)op, a, 0, 1));
+      GT_RELEASE(a, o);
+    }
+  }
+}
+
+/* GT_BIG elements in one row (2^22 + 3: 1025 tiles), each dtype and op once */
+static void test_cplx_scan_big(void **state) {
+  (void)state;
   const int64_t big = GT_BIG;
-  check_scan(GPUX_SCAN_SUM, GPUX_COMPLEX64, 1, &big, 0, 0, 99);
+  for (int c = 0; c < 2; c++) {
+    const gpux_dtype dt = k_cplx[c];
+    if (!gt_dtype_available(dt)) continue;
+    for (int op = 0; op < 2; op++) {
+      void *x = scan_input((gpux_scan_op)op, dt, big, 99 + 2 * c + op);
+      scan_run((gpux_scan_op)op, dt, 1, &big, x, 0, (c + op) & 1, GT_CONTIG, OUT_NEW, NULL, 0);
+      free(x);
+    }
+  }
 }
 
 /* ---- complex normals */
@@ -599,7 +833,9 @@ int main(void) {
       cmocka_unit_test(test_cplx_result_dtypes), cmocka_unit_test(test_cplx_reduce_full),
       cmocka_unit_test(test_cplx_reduce_axes),   cmocka_unit_test(test_cplx_reduce_big),
       cmocka_unit_test(test_cplx_reduce_edges),  cmocka_unit_test(test_cplx_reduce_empty),
-      cmocka_unit_test(test_cplx_reduce_scalar), cmocka_unit_test(test_cplx_scan),
+      cmocka_unit_test(test_cplx_reduce_scalar), cmocka_unit_test(test_cplx_scan_lengths),
+      cmocka_unit_test(test_cplx_scan_axes),     cmocka_unit_test(test_cplx_scan_special),
+      cmocka_unit_test(test_cplx_scan_exact),    cmocka_unit_test(test_cplx_scan_big),
       cmocka_unit_test(test_cplx_random_normal),
   };
   int failed = gt_run("complex_reduce", tests, sizeof tests / sizeof tests[0]);

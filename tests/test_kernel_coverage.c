@@ -410,8 +410,8 @@ static void test_expected_set(void **state) {
    * layouts r and c; complex64 / complex128: sum, prod, any, all, cnt, ssd */
   assert_int_equal(nr, 2 * (6 * 12 + 2 * 10 + 3 * 13 + 4 * 4 + 6 * 2));
   assert_int_equal(GPUX_REDUCE_KIND_COUNT, 15);
-  /* scan: sum, prod x 12 (the 10 numeric and the 2 half); prod x complex64 */
-  assert_int_equal(ns, 2 * 12 + 1);
+  /* scan: sum, prod x 14 (the 10 numeric, the 2 half and the 2 complex) */
+  assert_int_equal(ns, 2 * 14);
   assert_int_equal(GPUX_SCAN_KIND_COUNT, 2);
   /* random: uniform and normal x f32 f64, integers x the 8 integer dtypes, bernoulli x bool */
   size_t nrand = sizeof k_random / sizeof k_random[0];

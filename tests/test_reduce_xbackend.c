@@ -1,9 +1,10 @@
 /* gpux tests: CUDA and OpenCL give the same bits. In one process, a CUDA context and an
  * OpenCL context (an OpenCL GPU when there is one) reduce and scan identical random float32
- * and float64 inputs: sum, mean, var, std (ddof 0 and 1), the three norms, min, max, argmax,
- * cumsum and cumprod (inclusive and exclusive), over everything, each axis of a 3-d array,
- * two axes, and rows of 100,000; the results are compared with memcmp, and with the
- * canonical CPU reference (tests/ref). Exits 77 (skip) unless both backends have a device.
+ * and float64 inputs (float16, bfloat16, complex64 and complex128 too): sum, mean, var, std
+ * (ddof 0 and 1), the three norms, min, max, argmax, cumsum and cumprod (inclusive and
+ * exclusive), over everything, each axis of a 3-d array, two axes, rows of 100,000 (complex
+ * cumprod: of 9000) and 2^22 + 3 elements; the results are compared with memcmp, and with
+ * the canonical CPU reference (tests/ref). Exits 77 (skip) unless both backends have a device.
  * Not a cmocka binary: plain checks, a summary, exit 1 on any difference. */
 #include <inttypes.h>
 #include <math.h>
@@ -240,7 +241,7 @@ int main(void) {
     free(hp);
   }
   /* complex64 / complex128 (issue 23): sum, prod, mean, count_nonzero, var, std, cumsum,
-   * cumprod (complex64), the same canonical order with the complex combine ops */
+   * cumprod, the same canonical order with the complex combine ops */
   static const gpux_dtype cdt[2] = {GPUX_COMPLEX64, GPUX_COMPLEX128};
   static const int cops[] = {GPUX_REDUCE_SUM, GPUX_REDUCE_PROD, GPUX_REDUCE_MEAN,
                              GPUX_REDUCE_COUNT_NONZERO, GPUX_REDUCE_VAR, GPUX_REDUCE_STD};
@@ -250,6 +251,7 @@ int main(void) {
     const gpux_dtype comp = d ? GPUX_FLOAT64 : GPUX_FLOAT32;
     int64_t n3 = ref_shape_size(3, s3), nr = ref_shape_size(2, rows);
     size_t es = gpux_dtype_size(dt);
+    const int64_t prows[2] = {3, 9000}; /* cumprod rows of three tiles, from hp too */
     void *h3 = xmalloc((size_t)n3 * es), *hr = xmalloc((size_t)nr * es),
          *hb = xmalloc((size_t)big[0] * es), *hp = xmalloc((size_t)n3 * es);
     gt_fill_random(h3, comp, 2 * n3, GT_DOM_ANY, 11 + d);
@@ -290,7 +292,7 @@ int main(void) {
       j.axes[1] = 2;
       compare("two axes", cu, cl, &j, dt, 3, s3, src);
     }
-    for (int op = 0; op < (dt == GPUX_COMPLEX64 ? 2 : 1); op++)
+    for (int op = 0; op < 2; op++)
       for (int ex = 0; ex < 2; ex++) {
         job j;
         memset(&j, 0, sizeof j);
@@ -303,9 +305,13 @@ int main(void) {
           j.axes[0] = ax;
           compare("scan", cu, cl, &j, dt, 3, s3, src);
         }
+        j.axes[0] = 1;
         if (op == 0) {
-          j.axes[0] = 1;
           compare("rows of 100,000", cu, cl, &j, dt, 2, rows, hr);
+          j.axes[0] = 0;
+          compare("2^22 + 3", cu, cl, &j, dt, 1, big, hb);
+        } else {
+          compare("rows of 9000", cu, cl, &j, dt, 2, prows, hp);
         }
       }
     free(h3);

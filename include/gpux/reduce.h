@@ -115,11 +115,10 @@ GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof
  * for products, 0 for integer sums, -0.0 for float sums). The result has a's shape; its
  * dtype is a's for floats, int64 for integers (uint64 for uint64). Inputs: the float dtypes
  * (float16 and bfloat16 accumulated in float32, each output rounded once to the dtype) and
- * the integer dtypes; complex64 and complex128 for cumsum (each part scanned as the
- * component dtype is: the same bits), complex64 for cumprod (the complex product of the
- * reductions; complex128 cumprod is GPUX_ERROR_UNSUPPORTED_DTYPE: its kernels' tiles would not
- * fit a CUDA block's shared memory). The output may be a itself when the dtypes agree. Deterministic as reductions are
- * (docs/reductions.md). */
+ * the integer dtypes; complex64 and complex128 (the complex dtype out; cumsum: each part
+ * gets the bits of the component dtype's cumsum of it; cumprod: the complex product of the
+ * reductions; an exclusive scan starts with -0.0 - 0.0i or 1 + 0i). The output may be a
+ * itself when the dtypes agree. Deterministic as reductions are (docs/reductions.md). */
 GPUX_API gpux_status gpux_scan(gpux_array_t *out, gpux_scan_op op, gpux_array_t a, int axis,
                                int exclusive);
 GPUX_API gpux_status gpux_scan_into(gpux_array_t out, gpux_scan_op op, gpux_array_t a,

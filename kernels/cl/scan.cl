@@ -23,9 +23,12 @@
  *     local memory (coalesced loads; a padded layout keeps thread j's 16 consecutive
  *     elements free of bank conflicts), the warp scans go through local memory with a
  *     barrier per step (OpenCL 1.2 promises nothing about warps), outputs leave through
- *     the stage again (coalesced stores).
- *   phase 2: one group per row: tiles are staged 2048 at a time and work-item 0 runs the
- *     chain over them.
+ *     the stage again (coalesced stores). Complex128 (form GLOBAL below: a staged tile of
+ *     16-byte accumulators would take 75 KB of local memory, past NVIDIA's 48 KB) is not
+ *     staged: work-item j reads its 16 consecutive elements from global memory, in the same
+ *     order, and writes its outputs there.
+ *   phase 2: one group per row: tiles are staged 2048 at a time (complex128: 256) and
+ *     work-item 0 runs the chain over them.
  * CPU form (-DGPUX_CL_CPU=1): one work-item per (row, tile) in phases 1 and 3 and per row in
  *   phase 2, serial code over private arrays: thread j's 16 elements are read and written
  *   contiguously (the 256 short chains overlap in the core), the warp steps are loops over
@@ -93,11 +96,30 @@
   const long t0 = c * GPUX_SCAN_TILE;                                                         \
   const int rem = (int)(len - t0 < GPUX_SCAN_TILE ? len - t0 : GPUX_SCAN_TILE);
 
+/* The GPU form's way with a tile, by the dtype (GPUX_BYCLS): STAGE (the tile in local
+ * memory) for accumulators of up to 8 bytes, GLOBAL for complex128's 16-byte ones */
+#define GPUX_SC_FORM(dt) GPUX_BYCLS(GPUX_SC_FORM_, dt)(dt)
+#define GPUX_SC_FORM_F(dt) STAGE
+#define GPUX_SC_FORM_H(dt) STAGE
+#define GPUX_SC_FORM_S(dt) STAGE
+#define GPUX_SC_FORM_U(dt) STAGE
+#define GPUX_SC_FORM_C(dt) GPUX_SC_FORM_##dt
+#define GPUX_SC_FORM_c64 STAGE
+#define GPUX_SC_FORM_c128 GLOBAL
+
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
 #define GPUX_SC_PAD(i) ((i) + ((i) >> 5))
 #define GPUX_SC_STAGE (GPUX_SCAN_TILE + GPUX_SCAN_TILE / 32)
-#define GPUX_SC_LOCAL (GPUX_SC_STAGE + 2 * GPUX_SCAN_THREADS)
+/* per form F: the local array's size (accumulators), where the warp scan's two arrays of
+ * GPUX_SCAN_THREADS start in it, and how many tile aggregates phase 2 stages at a time (it
+ * needs twice that, plus one) */
+#define GPUX_SC_LOCAL_STAGE (GPUX_SC_STAGE + 2 * GPUX_SCAN_THREADS)
+#define GPUX_SC_WARPS_STAGE GPUX_SC_STAGE
+#define GPUX_SC_CHAIN_N_STAGE 2048
+#define GPUX_SC_LOCAL_GLOBAL (2 * GPUX_SCAN_THREADS + 1)
+#define GPUX_SC_WARPS_GLOBAL 0
+#define GPUX_SC_CHAIN_N_GLOBAL GPUX_SCAN_THREADS
 
 #define GPUX_SC_LOAD(sd, k)                                                                   \
   {                                                                                           \
@@ -115,6 +137,37 @@
     const int idx = j + GPUX_SCAN_THREADS * (k);                                              \
     if (idx < rem) y[idx] = sd##_out(sm[GPUX_SC_PAD(idx)]);                                   \
   }
+/* form STAGE: the tile to local memory (coalesced), then run = t_j over it, s[k] = s_{j,k};
+ * the outputs to the stage, then to y (coalesced) */
+#define GPUX_SC_THREAD_STAGE(sd)                                                              \
+  GPUX_REP16(GPUX_SC_LOAD, sd, 0)                                                             \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  sd##_a s[GPUX_SCAN_ITEMS], run = e;                                                         \
+  GPUX_REP16(GPUX_SC_SEQ, sd, 0)
+#define GPUX_SC_EMIT_STAGE(sd)                                                                \
+  /* the stage was last read before the barriers of the warp scan */                          \
+  run = e;                                                                                    \
+  GPUX_REP16(GPUX_SC_OUT, sd, 0)                                                              \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  GPUX_REP16(GPUX_SC_STORE, sd, 0)
+/* form GLOBAL: work-item j's own elements xj[0 .. own) in global memory (identities past
+ * them): run = t_j; the outputs recompute s_{j,k} from them (the same operations) */
+#define GPUX_SC_GSEQ(sd, k) run = sd##_op(run, (k) < own ? sd##_ld(xj[k]) : e);
+#define GPUX_SC_GOUT(sd, k)                                                                   \
+  if ((k) < own) {                                                                            \
+    const sd##_a sk = sd##_op(run, sd##_ld(xj[k]));                                           \
+    yj[k] = sd##_out(sd##_op(base, exclusive ? run : sk));                                    \
+    run = sk;                                                                                 \
+  }
+#define GPUX_SC_THREAD_GLOBAL(sd)                                                             \
+  const int own = rem - GPUX_SCAN_ITEMS * j; /* <= 0: none */                                 \
+  __global const sd##_t *xj = x + GPUX_SCAN_ITEMS * j;                                        \
+  sd##_a run = e;                                                                             \
+  GPUX_REP16(GPUX_SC_GSEQ, sd, 0)
+#define GPUX_SC_EMIT_GLOBAL(sd)                                                               \
+  __global sd##_o *yj = y + GPUX_SCAN_ITEMS * j;                                              \
+  run = e;                                                                                    \
+  GPUX_REP16(GPUX_SC_GOUT, sd, 0)
 /* warp step: W_j = q >= off ? W_{j-off} (+) W_j : W_j, reading the previous step (values
  * carried across barriers live in local memory or are set once: see the GPU form of
  * reduce.cl about pocl) */
@@ -122,18 +175,15 @@
   to[j] = q >= (off) ? sd##_op(from[j - (off)], from[j]) : from[j];                           \
   barrier(CLK_LOCAL_MEM_FENCE);
 
-#define GPUX_SC_TILE_GPU(sd)                                                                  \
+#define GPUX_SC_TILE_GPU(sd, F)                                                               \
   {                                                                                           \
     const int j = (int)get_local_id(0), q = j & 31, w = j >> 5;                               \
     const long grp = GPUX_SC_GROUP();                                                         \
     GPUX_SC_ROW_TILE(grp)                                                                     \
     __global const sd##_t *x = in + in_off + row * len + t0;                                  \
     const sd##_a e = sd##_e();                                                                \
-    GPUX_REP16(GPUX_SC_LOAD, sd, 0)                                                           \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    sd##_a s[GPUX_SCAN_ITEMS], run = e;                                                       \
-    GPUX_REP16(GPUX_SC_SEQ, sd, 0)                                                            \
-    __local sd##_a *wa = sm + GPUX_SC_STAGE, *wb = wa + GPUX_SCAN_THREADS;                    \
+    GPUX_SC_THREAD_##F(sd)                                                                    \
+    __local sd##_a *wa = sm + GPUX_SC_WARPS_##F, *wb = wa + GPUX_SCAN_THREADS;                \
     wa[j] = run; /* t_j */                                                                    \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     GPUX_SC_WSTEP(sd, 1, wa, wb)                                                              \
@@ -154,56 +204,53 @@
       const sd##_a E = q == 0 ? X : sd##_op(X, wb[j - 1]);                                    \
       const sd##_a P = ntiles > 1 ? tiles[row * ntiles + c] : e;                              \
       const sd##_a base = sd##_op(P, E);                                                      \
-      /* the stage was last read before the barriers of the warp scan */                      \
-      run = e;                                                                                \
-      GPUX_REP16(GPUX_SC_OUT, sd, 0)                                                          \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
       __global sd##_o *y = out + out_off + row * len + t0;                                    \
-      GPUX_REP16(GPUX_SC_STORE, sd, 0)                                                        \
+      GPUX_SC_EMIT_##F(sd)                                                                    \
     }                                                                                         \
   }
 
-/* phase 2: 2048 aggregates at a time in sm[0, 2048), prefixes to sm[2048, 4096), the running
- * P in sm[4096] (not in a private variable across the barriers: see reduce.cl about pocl);
- * padding with e past the row's last tile only changes P after it, which nothing reads */
+/* phase 2: nch aggregates at a time in sm[0, nch), prefixes to sm[nch, 2 nch), the running
+ * P in sm[2 nch] (not in a private variable across the barriers: see reduce.cl about
+ * pocl); padding with e past the row's last tile only changes P after it, which nothing
+ * reads */
 #define GPUX_SC_CHAIN_LD(sd, k) v[k] = sm[i + (k)];
 #define GPUX_SC_CHAIN_OP(sd, k)                                                               \
-  sm[2048 + i + (k)] = P;                                                                     \
+  sm[nch + i + (k)] = P;                                                                      \
   P = sd##_op(P, v[k]);
-#define GPUX_SC_CHAIN_GPU(sd)                                                                 \
+#define GPUX_SC_CHAIN_GPU(sd, F)                                                              \
   {                                                                                           \
-    const int j = (int)get_local_id(0);                                                       \
+    const int j = (int)get_local_id(0), nch = GPUX_SC_CHAIN_N_##F;                            \
     __global sd##_a *tl = tiles + GPUX_SC_GROUP() * ntiles;                                   \
-    if (j == 0) sm[4096] = sd##_e();                                                          \
-    for (long b0 = 0; b0 < ntiles; b0 += 2048) {                                              \
-      const int cnt = (int)(ntiles - b0 < 2048 ? ntiles - b0 : 2048);                         \
-      for (int idx = j; idx < 2048; idx += GPUX_SCAN_THREADS)                                 \
+    if (j == 0) sm[2 * nch] = sd##_e();                                                       \
+    for (long b0 = 0; b0 < ntiles; b0 += nch) {                                               \
+      const int cnt = (int)(ntiles - b0 < nch ? ntiles - b0 : nch);                           \
+      for (int idx = j; idx < nch; idx += GPUX_SCAN_THREADS)                                  \
         sm[idx] = idx < cnt ? tl[b0 + idx] : sd##_e();                                        \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
       if (j == 0) {                                                                           \
-        sd##_a P = sm[4096];                                                                  \
+        sd##_a P = sm[2 * nch];                                                               \
         for (int i = 0; i < cnt; i += 16) {                                                   \
           sd##_a v[16];                                                                       \
           GPUX_REP16(GPUX_SC_CHAIN_LD, sd, 0)                                                 \
           GPUX_REP16(GPUX_SC_CHAIN_OP, sd, 0)                                                 \
         }                                                                                     \
-        sm[4096] = P;                                                                         \
+        sm[2 * nch] = P;                                                                      \
       }                                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
-      for (int idx = j; idx < cnt; idx += GPUX_SCAN_THREADS) tl[b0 + idx] = sm[2048 + idx];   \
+      for (int idx = j; idx < cnt; idx += GPUX_SCAN_THREADS) tl[b0 + idx] = sm[nch + idx];    \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     }                                                                                         \
   }
 
-#define GPUX_SC_KERNEL_(sd, kn)                                                               \
+#define GPUX_SC_KERNEL_(sd, kn, F)                                                            \
   __kernel void kn(GPUX_SC_ARGS(sd)) {                                                        \
-    __local sd##_a sm[GPUX_SC_LOCAL];                                                         \
+    __local sd##_a sm[GPUX_SC_LOCAL_##F];                                                     \
     if (phase == 0)                                                                           \
       GPUX_SC_SHORT(sd)                                                                       \
     else if (phase == 2)                                                                      \
-      GPUX_SC_CHAIN_GPU(sd)                                                                   \
+      GPUX_SC_CHAIN_GPU(sd, F)                                                                \
     else                                                                                      \
-      GPUX_SC_TILE_GPU(sd)                                                                    \
+      GPUX_SC_TILE_GPU(sd, F)                                                                 \
   }
 
 #else
@@ -303,7 +350,7 @@
     }                                                                                         \
   }
 
-#define GPUX_SC_KERNEL_(sd, kn)                                                               \
+#define GPUX_SC_KERNEL_(sd, kn, F) /* one way for every dtype */                              \
   __kernel void kn(GPUX_SC_ARGS(sd)) {                                                        \
     if (phase == 0)                                                                           \
       GPUX_SC_SHORT(sd)                                                                       \
@@ -317,7 +364,9 @@
 /* ------------------------------------------------------------------ kernels
  * kind names are pasted at once (K##_), as in reduce.cl */
 #define GPUX_SC_KERNEL(Kx, dt)                                                                \
-  GPUX_SC_DEF_##Kx(gpux_sc_##Kx##dt, dt) GPUX_SC_KERNEL_(gpux_sc_##Kx##dt, gpux_scan_##Kx##dt)
+  GPUX_SC_DEF_##Kx(gpux_sc_##Kx##dt, dt)                                                      \
+      GPUX_SC_KERNEL_F(gpux_sc_##Kx##dt, gpux_scan_##Kx##dt, GPUX_SC_FORM(dt))
+#define GPUX_SC_KERNEL_F(sd, kn, F) GPUX_SC_KERNEL_(sd, kn, F) /* F expanded first */
 #define GPUX_SC_DT(Kx, dt) GPUX_KON_##dt(GPUX_SC_KERNEL, Kx, dt)
 #define GPUX_SC_KIND(K, id, DTLIST, ACC) DTLIST(GPUX_SC_DT, K##_)
 GPUX_SCAN_KINDS(GPUX_SC_KIND)

@@ -175,8 +175,8 @@
   M(a, f32) M(a, f64) M(a, i32) M(a, i64) M(a, u8) M(a, b8) M(a, f16) M(a, bf16) M(a, i8)    \
   M(a, i16) M(a, u16) M(a, u32) M(a, u64)
 /* the complex dtypes. They are not in GPUX_DT_STORAGE: the ops that take them list them
- * apart (GPUX_DT_CAST, GPUX_DT_WHERE, GPUX_DT_EW_ARITH ..., GPUX_DT_SCAN_PROD): lt / le /
- * gt / ge, arange and linspace reject complex. */
+ * apart (GPUX_DT_CAST, GPUX_DT_WHERE, GPUX_DT_EW_ARITH ...): lt / le / gt / ge, arange and
+ * linspace reject complex. */
 #define GPUX_DT_COMPLEX(M, a) M(a, c64) M(a, c128)
 /* the elementwise lists with complex (the complex elementwise ops, issue 23): arithmetic
  * (add, sub, mul, div, pow), math (neg, exp, log, sqrt, sin, cos, abs), and every dtype
@@ -419,9 +419,10 @@ typedef struct gpux_nd_params {
  *   mean: sum with the component dtype's DIV post op on each component;
  *   min, max, argmin, argmax, asum, ssq, amax have no complex kernels (no order; the norms
  *     are left out).
- * Complex scans: cumsum is componentwise, so the front end runs the component dtype's scan
- * on the components (no complex kernels); cumprod (complex64 only) is THE CANONICAL SCAN
- * with the complex product above.
+ * Complex scans (cumsum, cumprod of complex64 and complex128): THE CANONICAL SCAN below with
+ * the complex sum and product above, a complex element at a time. cumsum's parts never meet,
+ * so each part is exactly the canonical float scan of that part (exclusive: (-0.0, -0.0)
+ * first).
  * Post ops (last pass only; the accumulator dtype is then float):
  *   DIV: v / d;  SQRT: sqrt(v);  DIV_SQRT: sqrt(v / d), with v / d rounded to the dtype first.
  *   float64 uses IEEE division and sqrt; float32 computes (float)((double)v / d) and
@@ -497,14 +498,13 @@ typedef struct gpux_nd_params {
 #define GPUX_REDUCE_CV_KINDS(X) X(sum) X(prod) X(argmin) X(argmax) X(asum) X(ssq) X(ssd)
 #define GPUX_REDUCE_CV_DT(M, a) M(a, f32) M(a, i32)
 
-/* cumprod also has complex64 kernels (the complex product; complex128's 16-byte tile
- * would not fit the CUDA kernels' staging in shared memory). Complex cumsum has no kernels
- * of its own: it is componentwise, so the front end scans the components as float32 /
- * float64 (the same bits). */
-#define GPUX_DT_SCAN_PROD(M, a) GPUX_DT_EW_NUMERIC(M, a) M(a, c64)
+/* Scans take the dtypes of sum and prod, complex64 and complex128 included (kernels of
+ * their own: "Complex scans" above). Complex128's 16-byte accumulators make a 64 KiB tile,
+ * which the kernels do not stage in shared / local memory (kernels/cuda/scan.cu,
+ * kernels/cl/scan.cl): each thread reads its 16 items where they lie, in the same order. */
 #define GPUX_SCAN_KINDS(X)                                                                   \
-  X(sum, 0, GPUX_DT_EW_NUMERIC, GPUX_RACC_WIDE)                                              \
-  X(prod, 1, GPUX_DT_SCAN_PROD, GPUX_RACC_WIDE)
+  X(sum, 0, GPUX_DT_EW_ARITH, GPUX_RACC_WIDE)                                                \
+  X(prod, 1, GPUX_DT_EW_ARITH, GPUX_RACC_WIDE)
 #define GPUX_SCAN_KIND_COUNT 2
 
 /* GEMM (include/gpux/linalg.h, gpux__gemm in src/api/gpux_backend.h). Native kernels are

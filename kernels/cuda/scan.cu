@@ -3,7 +3,8 @@
  *
  * Signature (T = the input dtype's type; Out = float, double, long long for integers
  * (unsigned long long for uint64), or T for float16 / bfloat16, whose float32 sums are
- * rounded once per output):
+ * rounded once per output, and for complex64 / complex128, float2 / double2 elements whose
+ * sums and products are gpux_reduce.cuh's complex ones):
  *   gpux_scan_<kind>_<dt>(Out *out, const T *in, long long rows, long long len,
  *                         int exclusive, int variant, unsigned long long *state,
  *                         long long ntiles)
@@ -26,11 +27,16 @@
  *     it runs SV_LOOKBACK); the host launches one wave of blocks.
  * A variant asked for outside its range of len runs the block variants (SV_TILE, or
  * SV_LOOKBACK when len > 4096, which then needs the zeroed state).
+ * The warp and block variants stage their tiles in shared memory (coalesced loads and
+ * stores), except for 16-byte accumulators (complex128: staged<K>), whose threads read
+ * their 16 consecutive items from global memory and write their outputs there; the
+ * operations and their order are the same.
  * Tile states (zeroed before the launch, ntiles = rows * ceil(len / 4096) of them) start at
  * state + 32 (in 64-bit words):
  *   4-byte accumulators (float32): one 64-bit word per tile, flag << 32 | value bits;
- *   8-byte accumulators: flags[ntiles] (32-bit, in ntiles words), then agg[ntiles] and
- *     incl[ntiles]; a value is written, then __threadfence(), then its flag.
+ *   8- and 16-byte accumulators: flags[ntiles] (32-bit, in ntiles words), then agg[ntiles]
+ *     and incl[ntiles] of VW = sizeof(A) / 8 words each (so at most 5 words a tile); a value
+ *     is written, then __threadfence(), then its flag.
  * Flags: 0 not yet published, ST_AGG (the tile aggregate A_c), ST_INCL (P_c (+) A_c). */
 #include "gpux_reduce.cuh"
 
@@ -88,6 +94,7 @@ template <class K> struct sargs {
  * reading its 16 consecutive items 16j + k touches distinct banks (4-byte: per warp;
  * 8-byte: per half-warp). */
 template <class A> struct stage {
+  static constexpr bool STAGED = true;
   static constexpr unsigned PAD = 128 / sizeof(A);
   static constexpr unsigned SIZE = GPUX_SCAN_TILE + GPUX_SCAN_TILE / PAD;
   static constexpr unsigned WSIZE = GPUX_CU_SCAN_WARP_MAX + GPUX_CU_SCAN_WARP_MAX / PAD;
@@ -116,6 +123,46 @@ template <class A> struct stage {
         A *slot = sh + at(ITEMS * j + k);
         *slot = f(*slot);
       }
+    }
+  }
+};
+
+/* Whether a kind's tiles are staged in shared memory: accumulators of up to 8 bytes (34 KB
+ * a tile). A complex128 tile (4096 x 16 bytes = 64 KiB, more with the padding) would pass
+ * the 48 KB of static shared memory, and sm_75 allows 64 KiB in all, the look-back's
+ * buffer included: those kinds (dstage below) read each thread's items from global memory
+ * and write its outputs there. */
+template <class K> struct staged {
+  static constexpr bool value = sizeof(typename K::A) <= 8;
+};
+
+/* Unstaged items (dstage): the n elements of a tile (or of a warp's row) at in, its outputs
+ * at out. */
+template <class K> struct dtile {
+  const typename K::T *in;
+  typename sout<K>::type *out;
+  unsigned n;
+};
+/* stage's each and rewrite on a dtile: thread j's items 16j .. 16j+15 straight from global
+ * memory (each a 16-byte load; the identity past n), in order, and its outputs straight to
+ * it. Each item is read twice (thread_and_warp, then outputs): the second read mostly hits
+ * the caches, and nothing is held in registers across the look-back. */
+struct dstage {
+  static constexpr bool STAGED = false;
+  template <class K, class F>
+  static __device__ __forceinline__ void each(const dtile<K> &d, unsigned j, F f) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const unsigned e = ITEMS * j + k;
+      f(e < d.n ? K::conv(d.in[e], 0, 0, typename K::C()) : K::id());
+    }
+  }
+  template <class K, class F>
+  static __device__ __forceinline__ void rewrite(const dtile<K> &d, unsigned j, F f) {
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const unsigned e = ITEMS * j + k;
+      if (e < d.n) d.out[e] = sout<K>::of(f(K::conv(d.in[e], 0, 0, typename K::C())));
     }
   }
 };
@@ -163,13 +210,14 @@ struct pstage {
 };
 #endif
 
-/* The per-thread part over items at sh (layout S; already converted, identities past the
- * end): t_j = s_{j,15}, then the warp's inclusive scan W of t_j. Returns W; *wp = W_{j-1}
- * (meaningful for q > 0). The s_{j,k} are not kept: outputs() recomputes them (the same
- * operations, so the same bits), which keeps registers free across the look-back. */
-template <class K, class S = stage<typename K::A>>
-__device__ __forceinline__ typename K::A thread_and_warp(const typename K::A *sh, unsigned j,
-                                                         unsigned q, typename K::A *wp) {
+/* The per-thread part over the items in sh (layout S: staged, already converted, identities
+ * past the end; or dstage's dtile): t_j = s_{j,15}, then the warp's inclusive scan W of
+ * t_j. Returns W; *wp = W_{j-1} (meaningful for q > 0). The s_{j,k} are not kept: outputs()
+ * recomputes them (the same operations, so the same bits), which keeps registers free
+ * across the look-back. */
+template <class K, class S = stage<typename K::A>, class H>
+__device__ __forceinline__ typename K::A thread_and_warp(H sh, unsigned j, unsigned q,
+                                                         typename K::A *wp) {
   typedef typename K::A A;
   A acc = K::id();
   S::each(sh, j, [&](A x) { acc = K::comb(acc, x); });
@@ -184,10 +232,10 @@ __device__ __forceinline__ typename K::A thread_and_warp(const typename K::A *sh
 }
 
 /* Thread j replaces its items 16j + k in sh by out_{16j+k} = base (+) s_{j,k} (inclusive)
- * or base (+) s_{j,k-1} (exclusive; s_{j,-1} = e). Only its own slots: no barrier needed
- * between the reads and the writes. */
-template <class K, class S = stage<typename K::A>>
-__device__ __forceinline__ void outputs(typename K::A *sh, unsigned j, typename K::A base,
+ * or base (+) s_{j,k-1} (exclusive; s_{j,-1} = e); dstage writes them to the output. Only
+ * its own slots: no barrier needed between the reads and the writes. */
+template <class K, class S = stage<typename K::A>, class H>
+__device__ __forceinline__ void outputs(H sh, unsigned j, typename K::A base,
                                         int exclusive) {
   typedef typename K::A A;
   A s = K::id();
@@ -200,17 +248,29 @@ __device__ __forceinline__ void outputs(typename K::A *sh, unsigned j, typename 
 }
 
 /* ---- tile states ---------------------------------------------------------------------- */
-/* An 8-byte accumulator as a 64-bit word: to_bits / from_bits, and complex64 (float2) as
- * re's bits | im's bits << 32 */
-template <class A> __device__ __forceinline__ u64 st_bits(A v) {
-  if constexpr (is_cplx_acc<A>::value)
-    return (u64)__float_as_uint(v.x) | ((u64)__float_as_uint(v.y) << 32);
-  else return to_bits<A>(v);
+/* An 8- or 16-byte accumulator as VW = sizeof(A) / 8 64-bit words, stored and loaded
+ * relaxed: to_bits / from_bits, complex64 (float2) as re's bits | im's bits << 32,
+ * complex128 (double2) as re's bits, then im's. */
+template <class A> __device__ __forceinline__ void st_put(u64 *w, A v) {
+  if constexpr (sizeof(A) == 16) {
+    st_relaxed(w, (u64)__double_as_longlong(v.x));
+    st_relaxed(w + 1, (u64)__double_as_longlong(v.y));
+  } else if constexpr (is_cplx_acc<A>::value) {
+    st_relaxed(w, (u64)__float_as_uint(v.x) | ((u64)__float_as_uint(v.y) << 32));
+  } else {
+    st_relaxed(w, to_bits<A>(v));
+  }
 }
-template <class A> __device__ __forceinline__ A st_from(u64 b) {
-  if constexpr (is_cplx_acc<A>::value)
+template <class A> __device__ __forceinline__ A st_get(const u64 *w) {
+  if constexpr (sizeof(A) == 16) {
+    return make_double2(__longlong_as_double((long long)ld_relaxed(w)),
+                        __longlong_as_double((long long)ld_relaxed(w + 1)));
+  } else if constexpr (is_cplx_acc<A>::value) {
+    const u64 b = ld_relaxed(w);
     return make_float2(__uint_as_float((unsigned)b), __uint_as_float((unsigned)(b >> 32)));
-  else return from_bits<A>(b);
+  } else {
+    return from_bits<A>(ld_relaxed(w));
+  }
 }
 
 template <class K>
@@ -222,10 +282,11 @@ __device__ __forceinline__ void publish(const sargs<K> &p, u64 g, unsigned flag,
     const A v = flag == ST_INCL ? incl : agg;
     st_relaxed(base + g, ((u64)flag << 32) | (to_bits<A>(v) & 0xffffffffULL));
   } else {
+    constexpr unsigned VW = sizeof(A) / 8;
     unsigned *flags = reinterpret_cast<unsigned *>(base);
-    u64 *aggv = base + p.ntiles, *inclv = aggv + p.ntiles;
-    st_relaxed(aggv + g, st_bits<A>(agg)); /* always valid once any flag is set */
-    if (flag == ST_INCL) st_relaxed(inclv + g, st_bits<A>(incl));
+    u64 *aggv = base + p.ntiles, *inclv = aggv + VW * p.ntiles;
+    st_put<A>(aggv + VW * g, agg); /* always valid once any flag is set */
+    if (flag == ST_INCL) st_put<A>(inclv + VW * g, incl);
     __threadfence(); /* the values before the flag */
     st_relaxed(flags + g, flag);
   }
@@ -245,12 +306,13 @@ __device__ __forceinline__ unsigned read_flag(const sargs<K> &p, u64 g, typename
   }
 }
 
-/* 8-byte accumulators: the value of a tile whose flag was seen (after a fence) */
+/* 8- and 16-byte accumulators: the value of a tile whose flag was seen (after a fence) */
 template <class K>
 __device__ __forceinline__ typename K::A read_value(const sargs<K> &p, u64 g, bool incl) {
   typedef typename K::A A;
+  constexpr unsigned VW = sizeof(A) / 8;
   const u64 *aggv = p.state + 32 + p.ntiles;
-  return st_from<A>(ld_relaxed((incl ? aggv + p.ntiles : aggv) + g));
+  return st_get<A>((incl ? aggv + VW * p.ntiles : aggv) + VW * g);
 }
 
 /* Relaxed loads at p + OFF bytes: the windows of a look-back round share one address
@@ -501,41 +563,54 @@ template <class K> __device__ __forceinline__ void scan_thread(const sargs<K> &p
   }
 }
 
+/* One row of up to 512 elements in warp 0 of its tile (lane q = thread j): every X_w and P
+ * are e. Items in sh as in thread_and_warp. */
+template <class K, class S = stage<typename K::A>, class H>
+__device__ __forceinline__ void warp_row(H sh, unsigned q, int exclusive) {
+  typedef typename K::A A;
+  A wprev;
+  (void)thread_and_warp<K, S>(sh, q, q, &wprev);
+  const A X = K::id(); /* X_0 */
+  const A E = q == 0 ? X : K::comb(X, wprev);
+  const A base = K::comb(K::id(), E); /* P_0 = e */
+  outputs<K, S>(sh, q, base, exclusive);
+}
+
 template <class K>
 __device__ __forceinline__ void scan_warp(const sargs<K> &p, typename K::A *shall) {
-  typedef typename K::T T;
-  typedef typename K::A A;
-  typedef stage<A> S;
   const unsigned q = threadIdx.x & 31, w = threadIdx.x >> 5;
-  A *sh = shall + w * S::WSIZE;
   const unsigned n = (unsigned)p.len; /* <= 512 */
   for (u64 row = (u64)blockIdx.x * NWARPS + w; row < p.rows; row += (u64)gridDim.x * NWARPS) {
     const u64 e0 = row * n;
-    T x[ITEMS];
+    if constexpr (!staged<K>::value) {
+      (void)shall;
+      const dtile<K> d = {p.in + e0, p.out + e0, n};
+      warp_row<K, dstage>(d, q, p.exclusive);
+    } else {
+      typedef typename K::T T;
+      typedef stage<typename K::A> S;
+      typename K::A *sh = shall + w * S::WSIZE;
+      T x[ITEMS];
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const unsigned e = q + 32 * i;
-      if (e < n) x[i] = p.in[e0 + e];
-    }
+      for (int i = 0; i < ITEMS; ++i) {
+        const unsigned e = q + 32 * i;
+        if (e < n) x[i] = p.in[e0 + e];
+      }
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const unsigned e = q + 32 * i;
-      sh[S::at(e)] = e < n ? K::conv(x[i], 0, 0, typename K::C()) : K::id();
-    }
-    __syncwarp();
-    A wprev;
-    (void)thread_and_warp<K>(sh, q, q, &wprev);
-    const A X = K::id(); /* X_0 */
-    const A E = q == 0 ? X : K::comb(X, wprev);
-    const A base = K::comb(K::id(), E); /* P_0 = e */
-    outputs<K>(sh, q, base, p.exclusive);
-    __syncwarp();
+      for (int i = 0; i < ITEMS; ++i) {
+        const unsigned e = q + 32 * i;
+        sh[S::at(e)] = e < n ? K::conv(x[i], 0, 0, typename K::C()) : K::id();
+      }
+      __syncwarp();
+      warp_row<K>(sh, q, p.exclusive);
+      __syncwarp();
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const unsigned e = q + 32 * i;
-      if (e < n) p.out[e0 + e] = sout<K>::of(sh[S::at(e)]);
+      for (int i = 0; i < ITEMS; ++i) {
+        const unsigned e = q + 32 * i;
+        if (e < n) p.out[e0 + e] = sout<K>::of(sh[S::at(e)]);
+      }
+      __syncwarp(); /* sh is reused */
     }
-    __syncwarp(); /* sh is reused */
   }
 }
 
@@ -626,18 +701,18 @@ __device__ __forceinline__ typename K::A tile_aggregate(const typename K::A *wt)
 }
 
 /* The tile gt (position t) staged in sh (converted, identities past the end; a barrier
- * since): thread and warp scans, the aggregate, P (look-back, else P = e), the outputs,
- * written to out through sh. Three barriers; sh, wt and sp may be rewritten after one
+ * since), or in global memory (S = dstage, sh its dtile): thread and warp scans, the
+ * aggregate, P (look-back, else P = e), the outputs, written to out through sh (dstage:
+ * directly). Three barriers (dstage: two); sh, wt and sp may be rewritten after one
  * more. */
-template <class K>
-__device__ __forceinline__ void tile_body(const sargs<K> &p, typename K::A *sh,
-                                          typename K::A *wt, typename K::A *sp, typename K::A *lb,
-                                          u64 gt, const tile_pos &t, bool lookback) {
+template <class K, class S = stage<typename K::A>, class H>
+__device__ __forceinline__ void tile_body(const sargs<K> &p, H sh, typename K::A *wt,
+                                          typename K::A *sp, typename K::A *lb, u64 gt,
+                                          const tile_pos &t, bool lookback) {
   typedef typename K::A A;
-  typedef stage<A> S;
   const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
   A wprev;
-  const A wv = thread_and_warp<K>(sh, j, q, &wprev);
+  const A wv = thread_and_warp<K, S>(sh, j, q, &wprev);
   if (q == 31) wt[w] = wv; /* T_w */
   __syncthreads();
   A X = K::id();
@@ -653,34 +728,42 @@ __device__ __forceinline__ void tile_body(const sargs<K> &p, typename K::A *sh,
     P = *sp;
   }
   const A base = K::comb(P, E);
-  outputs<K>(sh, j, base, p.exclusive);
-  __syncthreads();
-  store_tile<K>(p, sh, t);
+  outputs<K, S>(sh, j, base, p.exclusive);
+  if constexpr (S::STAGED) {
+    __syncthreads();
+    store_tile<K>(p, sh, t);
+  }
 }
 
-/* One tile of a block, loaded (registers, then staged converted) and scanned; with
- * lookback gt is its global id, else its row. */
+/* One tile of a block, loaded (registers, then staged converted; unstaged kinds: read where
+ * it lies) and scanned; with lookback gt is its global id, else its row. */
 template <class K>
 __device__ __forceinline__ void scan_tile(const sargs<K> &p, typename K::A *sh,
                                           typename K::A *wt, typename K::A *sp, typename K::A *lb,
                                           u64 gt, u64 per_row, bool lookback) {
-  typedef typename K::T T;
-  typedef stage<typename K::A> S;
-  const unsigned j = threadIdx.x;
   const tile_pos t = tile_of(p, gt, per_row);
-  T x[ITEMS];
+  if constexpr (!staged<K>::value) {
+    (void)sh;
+    const dtile<K> d = {p.in + t.e0, p.out + t.e0, t.n};
+    tile_body<K, dstage>(p, d, wt, sp, lb, gt, t, lookback);
+  } else {
+    typedef typename K::T T;
+    typedef stage<typename K::A> S;
+    const unsigned j = threadIdx.x;
+    T x[ITEMS];
 #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) { /* coalesced, all loads first */
-    const unsigned e = j + GPUX_SCAN_THREADS * i;
-    if (e < t.n) x[i] = p.in[t.e0 + e];
-  }
+    for (int i = 0; i < ITEMS; ++i) { /* coalesced, all loads first */
+      const unsigned e = j + GPUX_SCAN_THREADS * i;
+      if (e < t.n) x[i] = p.in[t.e0 + e];
+    }
 #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) {
-    const unsigned e = j + GPUX_SCAN_THREADS * i;
-    sh[S::at(e)] = e < t.n ? K::conv(x[i], 0, 0, typename K::C()) : K::id();
+    for (int i = 0; i < ITEMS; ++i) {
+      const unsigned e = j + GPUX_SCAN_THREADS * i;
+      sh[S::at(e)] = e < t.n ? K::conv(x[i], 0, 0, typename K::C()) : K::id();
+    }
+    __syncthreads();
+    tile_body<K>(p, sh, wt, sp, lb, gt, t, lookback);
   }
-  __syncthreads();
-  tile_body<K>(p, sh, wt, sp, lb, gt, t, lookback);
   __syncthreads(); /* sh, wt, sp are reused */
 }
 
@@ -789,14 +872,17 @@ __device__ __forceinline__ void scan_pairs(const sargs<K> &p, float *sh0, float 
 #endif
 
 template <class K> __device__ __forceinline__ void scan(const sargs<K> &p, int variant) {
-  /* one staging buffer for the warp and block variants (34 KB for 8-byte accumulators); the
-   * paired look-back has a second. One look-back buffer for both look-back variants. */
+  /* one staging buffer for the warp and block variants (34 KB for 8-byte accumulators; none
+   * for unstaged kinds, whose shared memory is the look-back's 17 KB); the paired look-back
+   * has a second. One look-back buffer for both look-back variants. */
   typedef typename K::A A;
 #if GPUX_CU_SCAN_PAIR
   static_assert(pstage::SIZE >= stage<float>::SIZE, "sh also serves the float32 block variants");
-  constexpr unsigned SH = paired<K>::value ? pstage::SIZE : stage<A>::SIZE;
+  constexpr unsigned SH = !staged<K>::value  ? 1
+                          : paired<K>::value ? pstage::SIZE
+                                             : stage<A>::SIZE;
 #else
-  constexpr unsigned SH = stage<A>::SIZE;
+  constexpr unsigned SH = !staged<K>::value ? 1 : stage<A>::SIZE;
 #endif
   __shared__ __align__(16) A sh[SH];
   __shared__ __align__(16) A lb[LB_SIZE];
@@ -835,10 +921,11 @@ __device__ __forceinline__ sargs<K> make_sargs(typename sout<K>::type *out, cons
 /* ---- kernels -------------------------------------------------------------------------- */
 /* Blocks per SM the registers must allow: float32 5 (48 registers; sm_75 has 1024 threads
  * per SM: 4), 8-byte accumulators 3 (80 registers; their staging takes 34 KB of shared
- * memory). Left alone, ptxas takes up to 128 registers here. At 48 the look-back costs a
- * 16-byte spill where it polls 4 windows; on sm_90 scan_pairs does not spill (one window a
- * round) and SV_LOOKBACK (used there only with GPUX_CUDA_SCAN=plain) spills about 130
- * bytes, in its loads. */
+ * memory), complex128 2 (128 registers: its unstaged tiles keep a thread's 16 loads of 16
+ * bytes in flight; at 80 the sums spilled 40 to 72 bytes). Left alone, ptxas takes up to
+ * 128 registers here. At 48 the look-back costs a 16-byte spill where it polls 4 windows;
+ * on sm_90 scan_pairs does not spill (one window a round) and SV_LOOKBACK (used there only
+ * with GPUX_CUDA_SCAN=plain) spills about 130 bytes, in its loads. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
 #define GPUX_CU_SCAN_MINB4 4
 #else
@@ -847,7 +934,9 @@ __device__ __forceinline__ sargs<K> make_sargs(typename sout<K>::type *out, cons
 #define GPUX_CU_SK(kind, dt) gpux_cu::rk_##kind<GPUX_CU_D(dt)>
 #define GPUX_CU_SKERNEL(kind, dt)                                                       \
   extern "C" __global__ void __launch_bounds__(                                         \
-      GPUX_SCAN_THREADS, sizeof(GPUX_CU_SK(kind, dt)::A) == 4 ? GPUX_CU_SCAN_MINB4 : 3)
+      GPUX_SCAN_THREADS, sizeof(GPUX_CU_SK(kind, dt)::A) == 4    ? GPUX_CU_SCAN_MINB4    \
+                         : sizeof(GPUX_CU_SK(kind, dt)::A) == 16 ? 2                     \
+                                                                 : 3)
 #define GPUX_CU_SCAN_KERNEL(kind, dt)                                                   \
   GPUX_CU_SKERNEL(kind, dt) gpux_scan_##kind##_##dt(                                   \
       gpux_cu::sout<GPUX_CU_SK(kind, dt)>::type *out,                                   \

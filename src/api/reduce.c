@@ -721,12 +721,7 @@ static gpux_status scan_check(gpux_scan_op op, const struct gpux_array *a, int *
                               gpux_dtype *rdt, const char *fn) {
   if ((unsigned)op >= GPUX_SCAN_KIND_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "%s: unknown scan op %d", fn, (int)op);
-  if (a->dtype == GPUX_COMPLEX128 && op == GPUX_SCAN_PROD)
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                           "%s: cumprod is not available for complex128 (its kernels' 4096-element "
-                           "tiles of 16-byte values do not fit a CUDA block's shared memory); "
-                           "cast to complex64 first", fn);
-  if (!(scan_support[op] >> a->dtype & 1u) && !(is_complex(a->dtype) && op == GPUX_SCAN_SUM))
+  if (!(scan_support[op] >> a->dtype & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s is not defined for %s (cast it first)", fn,
                            op == GPUX_SCAN_SUM ? "cumsum" : "cumprod", gpux_dtype_name(a->dtype));
   int nd = a->ndim ? a->ndim : 1;
@@ -755,34 +750,10 @@ static struct gpux_array axis_last_view(const struct gpux_array *x, int axis) {
   return v;
 }
 
-/* A view of a complex array as its components: the component dtype, one more (last) axis
- * of length 2 (re, im); a 0-d array becomes [1][2]. */
-static struct gpux_array component_view(const struct gpux_array *x) {
-  struct gpux_array v = *x;
-  v.dtype = real_dtype(x->dtype);
-  for (int d = 0; d < x->ndim; d++) v.strides[d] = 2 * x->strides[d];
-  if (x->ndim == 0) {
-    v.ndim = 1;
-    v.shape[0] = 1;
-    v.strides[0] = 2;
-  }
-  v.shape[v.ndim] = 2;
-  v.strides[v.ndim] = 1;
-  v.ndim++;
-  v.size = 2 * x->size;
-  v.offset = 2 * x->offset;
-  return v;
-}
-
 static gpux_status scan_into(struct gpux_array *out, gpux_scan_op op, const struct gpux_array *a,
                              int axis, int exclusive) {
   struct gpux_context *ctx = a->ctx;
   if (a->size == 0) return GPUX_SUCCESS;
-  if (is_complex(a->dtype) && op == GPUX_SCAN_SUM) {
-    /* componentwise: the canonical scan of each component, in the component dtype */
-    struct gpux_array av = component_view(a), ov = component_view(out);
-    return scan_into(&ov, op, &av, axis, exclusive);
-  }
   GPUX__NEED(ctx, GPUX__Q_SCAN, op, a->dtype, -1);
   int64_t len = a->ndim ? a->shape[axis] : 1;
   struct gpux_array av = axis_last_view(a, axis), ov = axis_last_view(out, axis);

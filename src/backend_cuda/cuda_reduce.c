@@ -56,10 +56,11 @@ enum {
 #define GPUX_CUDA_RED_WARP_MAX_LEN 1024
 #define GPUX_CUDA_RED_WARP_MIN_ROWS 128
 /* scan state: the tile counter, then the tile states from 64-bit word 32 on, at most
- * 3 words per tile (kernels/cuda/scan.cu); the counter and the first word per tile (the
- * flags) are zeroed before each look-back launch */
+ * 5 words per tile (kernels/cuda/scan.cu: a flag word, then two values of up to 16 bytes);
+ * the counter and the first word per tile (the flags) are zeroed before each look-back
+ * launch */
 #define GPUX_CUDA_SCAN_HEAD_WORDS 32u
-#define GPUX_CUDA_SCAN_WORDS_PER_TILE 3u
+#define GPUX_CUDA_SCAN_WORDS_PER_TILE 5u
 
 _Static_assert(GPUX_CUDA_BLOCK == GPUX_RED_LANES && GPUX_CUDA_BLOCK == GPUX_SCAN_THREADS,
                "the reduce and scan kernels run 256-thread blocks");
@@ -107,9 +108,12 @@ static gpux_status gpux_cuda_reduce_resolve(gpux__bctx *b, int kind, int dt, int
 static void gpux_cuda_scan_kernel_init(gpux__bctx *b, CUfunction f, int kind, int dt) {
   /* The paired scan's blocks hold two tiles in shared memory (40 KB a block for float32:
    * 5 blocks on an H200 only with the largest carveout). A hint: the kernels are right
-   * under any carveout, so a refusal is not an error. */
-  (void)gpux_cuda_drv.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                                       CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
+   * under any carveout, so a refusal is not an error. Kinds with 16-byte accumulators
+   * (complex128) stage no tiles (staged<K> in scan.cu: 17 KB a block) and read their items
+   * through L1: they keep the driver's split, which leaves L1 the rest. */
+  if (gpux_cuda_dt_size[dt] <= 8)
+    (void)gpux_cuda_drv.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                         CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
   /* the paired look-back's grid: its blocks loop over the tiles */
   b->scan_grid[kind][dt] = gpux_cuda_one_wave(b, f, GPUX_SCAN_THREADS);
 }

@@ -229,8 +229,9 @@ static gpux_status launch_scan(gpux__bq *q, const gpux__scan_pass *p) {
   GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_scan, dt, b->scan[p->kind][dt], GPUX_CL_IS_F64(dt));
   const int64_t ntiles = ceil_div(p->len, GPUX_SCAN_TILE), local = (int64_t)b->red_local;
   const int multi = ntiles > 1; /* phases 1 and 2 and the scratch */
-  if (multi) {
-    gpux_status s = scan_scratch(q, (size_t)(p->rows * ntiles) * 8); /* 8-byte accumulators */
+  if (multi) { /* accumulators of 8 bytes, or of the complex dtype's 16 */
+    const size_t acc = gpux_cl_dt_size[dt] > 8 ? gpux_cl_dt_size[dt] : 8;
+    gpux_status s = scan_scratch(q, (size_t)(p->rows * ntiles) * acc);
     if (s != GPUX_SUCCESS) return s;
   }
   cl_mem tiles = multi ? q->scan_tiles : NULL;
