@@ -57,5 +57,5 @@ for dt in float16 bfloat16; do bench --backend cuda --reps 20 --op sum,cumsum --
 timeout 120 python3 bench/peers_dtypes.py --md "$OUTDIR/peers.md" --rows \
   complex64:add:2^27,complex64:sum:2^27,complex64:cumsum:2^27,float16:sum:2^29,bfloat16:sum:2^29,float16:cumsum:2^29 2>&1 | tail -8
 /usr/local/cuda/bin/cuobjdump -sass "$B/src/backend_cuda/reduce.fatbin" 2>/dev/null |
-  awk '/Function : /{p = /sum/ && /f16/} p' | head -600 >"$OUTDIR/sass-f16.txt"
+  awk '/Function : /{p = /Function : gpux_reduce_sum_f16_/} p' | head -600 >"$OUTDIR/sass-f16.txt"
 log "done"
