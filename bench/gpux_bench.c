@@ -15,6 +15,10 @@
  *              "c = a + b", include/gpux/kernel.h), into a preallocated c        3 n
  *   exp        c = exp(a), gpux_unary_into into a preallocated c       2 n
  *   copy       device-to-device copy, gpux_array_copy_into              2 n
+ *   concat     two arrays of n / 2 joined into a preallocated n, gpux_concatenate_into (axis
+ *              0: two contiguous ranges)                                2 n
+ *   concat1    two side x side / 2 arrays (side = floor(sqrt(n)), even) joined along axis 1
+ *              into a preallocated side x side (strided blocks)         2 side^2
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -110,20 +114,23 @@ enum {
   OP_GEMM_C64, OP_GEMM_C128,
   OP_ADD_EXPR,
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
-  OP_OVERLAP, OP_COUNT
+  OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
-    "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap"};
+    "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap",
+    "concat", "concat1"};
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_C128)
 #define OP_IS_GEMM_CPLX(op) ((op) == OP_GEMM_C64 || (op) == OP_GEMM_C128)
 #define GEMM_PATHS 3 /* indices: GPUX_GEMM_AUTO, _VENDOR, _NATIVE */
 static const char *const k_gemm_path_names[GEMM_PATHS] = {"auto", "vendor", "native"};
 #define GEMM_SAMPLES 16
-#define OP_IS_SQUARE(op) \
-  ((op) == OP_TRANSPOSE || (op) == OP_ROWSUM || (op) == OP_COLSUM || (op) == OP_ROWARGMAX)
+#define OP_IS_SQUARE(op)                                                                 \
+  ((op) == OP_TRANSPOSE || (op) == OP_ROWSUM || (op) == OP_COLSUM || (op) == OP_ROWARGMAX || \
+   (op) == OP_CONCAT1)
+#define OP_IS_CONCAT(op) ((op) == OP_CONCAT || (op) == OP_CONCAT1)
 #define OP_IS_REDUCTION(op) ((op) >= OP_SUM && (op) <= OP_CUMSUM)
 #define OP_IS_RANDOM(op) ((op) == OP_RAND || (op) == OP_RANDN)
 
@@ -437,6 +444,15 @@ static double expect_exp(int64_t i, int c, gpux_dtype dt, int64_t side) {
 static double expect_copy(int64_t i, int c, gpux_dtype dt, int64_t side) {
   return val_c(dt, 1, i, c);
 }
+/* concat: a (seed 1) then b (seed 2), each of side elements; concat1: rows of side columns,
+ * the first side / 2 from a's row, the rest from b's */
+static double expect_concat(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  return i < side ? val_c(dt, 1, i, c) : val_c(dt, 2, i - side, c);
+}
+static double expect_concat1(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  const int64_t r = i / side, k = i % side, h = side / 2;
+  return k < h ? val_c(dt, 1, r * h + k, c) : val_c(dt, 2, r * h + k - h, c);
+}
 static double expect_transpose(int64_t i, int c, gpux_dtype dt, int64_t side) {
   return val_c(dt, 1, (i % side) * side + i / side, c); /* out[r][c] = in[c][r] */
 }
@@ -698,6 +714,14 @@ static gpux_status run_once(bench_arrays *ba) {
     }
     case OP_EXP: return gpux_unary_into(ba->c, GPUX_EXP, ba->a);
     case OP_COPY: return gpux_array_copy_into(ba->c, ba->a);
+    case OP_CONCAT: {
+      gpux_array_t ab[2] = {ba->a, ba->b};
+      return gpux_concatenate_into(ba->c, 2, ab, 0);
+    }
+    case OP_CONCAT1: {
+      gpux_array_t ab[2] = {ba->a, ba->b};
+      return gpux_concatenate_into(ba->c, 2, ab, 1);
+    }
     case OP_TRANSPOSE: {
       gpux_array_release(ba->c); /* back to the pool: the next transpose reuses the block */
       ba->c = NULL;
@@ -726,6 +750,7 @@ static int bench_device_op(int op, int64_t n_req) {
     side = (int64_t)sqrt((double)n_req);
     while (side * side > n_req) side--;
     while ((side + 1) * (side + 1) <= n_req) side++;
+    if (op == OP_CONCAT1) side &= ~(int64_t)1;
     n = side * side;
   }
   result *r = new_result(name, n);
@@ -760,6 +785,17 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 2.0 * (double)n * (double)es;
       f = expect_copy;
       break;
+    case OP_CONCAT:
+      n &= ~(int64_t)1;
+      r->n = n;
+      side = n / 2;
+      moved = 2.0 * (double)n * (double)es;
+      f = expect_concat;
+      break;
+    case OP_CONCAT1:
+      moved = 2.0 * (double)n * (double)es;
+      f = expect_concat1;
+      break;
     case OP_TRANSPOSE:
       moved = 2.0 * (double)n * (double)es;
       f = expect_transpose;
@@ -785,10 +821,28 @@ static int bench_device_op(int op, int64_t n_req) {
   r->bytes = moved;
 
   {
-    gpux_status s = OP_IS_RANDOM(op) ? GPUX_SUCCESS : make_random(&ba.a, n, opt.dtype, 1);
+    gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) ? GPUX_SUCCESS
+                                                         : make_random(&ba.a, n, opt.dtype, 1);
+    if (OP_IS_CONCAT(op)) { /* a and b of n / 2 elements each, c of n */
+      s = make_random(&ba.a, n / 2, opt.dtype, 1);
+      if (s == GPUX_SUCCESS) s = make_random(&ba.b, n / 2, opt.dtype, 2);
+      if (s == GPUX_SUCCESS && op == OP_CONCAT1) {
+        const int64_t half[2] = {side, side / 2};
+        gpux_array_t a2 = NULL, b2 = NULL;
+        s = gpux_array_reshape(&a2, ba.a, 2, half);
+        if (s == GPUX_SUCCESS) s = gpux_array_reshape(&b2, ba.b, 2, half);
+        gpux_array_release(ba.a);
+        gpux_array_release(ba.b);
+        ba.a = a2;
+        ba.b = b2;
+      }
+      const int64_t full[2] = {op == OP_CONCAT1 ? side : n, side};
+      if (s == GPUX_SUCCESS)
+        s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, op == OP_CONCAT1 ? 2 : 1, full);
+    }
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
-    if (s == GPUX_SUCCESS && OP_IS_SQUARE(op)) {
+    if (s == GPUX_SUCCESS && OP_IS_SQUARE(op) && !OP_IS_CONCAT(op)) {
       int64_t shape2[2] = {side, side};
       gpux_array_t sq = NULL;
       s = gpux_array_reshape(&sq, ba.a, 2, shape2);
@@ -798,7 +852,7 @@ static int bench_device_op(int op, int64_t n_req) {
     if (s == GPUX_SUCCESS && OP_IS_REDUCTION(op)) {
       int64_t shape1[1] = {op == OP_CUMSUM ? n : side};
       s = gpux_array_empty(&ba.c, g_ctx, rdt, op == OP_SUM ? 0 : 1, shape1);
-    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE) {
+    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op)) {
       int64_t shape1[1] = {n};
       s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
     }
@@ -837,6 +891,11 @@ static int bench_device_op(int op, int64_t n_req) {
              side, side, p1.pool_hits - p0.pool_hits, opt.reps);
   else if (op == OP_COPY)
     snprintf(r->note, sizeof r->note, "gpux_array_copy_into, contiguous");
+  else if (op == OP_CONCAT)
+    snprintf(r->note, sizeof r->note, "gpux_concatenate_into, 2 x n/2 along axis 0");
+  else if (op == OP_CONCAT1)
+    snprintf(r->note, sizeof r->note,
+             "gpux_concatenate_into, 2 x (%" PRId64 ", %" PRId64 ") along axis 1", side, side / 2);
   else if (OP_IS_SQUARE(op))
     snprintf(r->note, sizeof r->note, "%" PRId64 "x%" PRId64 ", _into a preallocated output",
              side, side);
