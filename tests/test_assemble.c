@@ -762,6 +762,7 @@ static void test_errors(void **state) {
   GT_EXPECT(GPUX_ERROR_INVALID_SHAPE, gpux_tile(&out, a, 9, rhuge));
   GT_EXPECT(GPUX_ERROR_SHAPE_MISMATCH, gpux_tile_into(c, a, 1, rhuge + 1));
   GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_repeat(&out, a, -1, 0));
+  assert_non_null(strstr(gpux_last_error_message(), "count = -1"));
   GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_repeat(&out, a, 2, 2));
   GT_EXPECT(GPUX_ERROR_SIZE_OVERFLOW, gpux_repeat(&out, a, INT64_MAX, 1));
   GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_repeat(NULL, a, 2, 1));

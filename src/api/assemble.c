@@ -138,6 +138,33 @@ static gpux_status finish(gpux_array_t *out, struct gpux_array *o, gpux_status s
   return s;
 }
 
+/* *o = into (checked against the result) or a new array of the result */
+static gpux_status make_out(struct gpux_array **o, struct gpux_array *into,
+                            struct gpux_context *ctx, gpux_dtype dt, int nd, const int64_t *shape,
+                            int nin, const struct gpux_array *const *ins) {
+  if (!into) return gpux__array_new(o, ctx, dt, nd, shape);
+  GPUX__CHECK(check_into(into, ctx, dt, nd, shape, nin, ins));
+  *o = into;
+  return GPUX_SUCCESS;
+}
+
+/* the end of an op that wrote o with status s: a new o goes to *outp (released on failure) */
+static gpux_status done(gpux_array_t *outp, struct gpux_array *into, struct gpux_array *o,
+                        gpux_status s) {
+  return into ? s : finish(outp, o, s);
+}
+
+/* The public pair of an op: X(&out, ...) makes a new array, X_into(out, ...) writes into out;
+ * both run X_any(outp, into, ...) */
+#define NEW_FORM(any, ...)        \
+  GPUX__API_FN();                 \
+  GPUX__CHECK(check_out(outp));   \
+  return any(outp, NULL, __VA_ARGS__)
+#define INTO_FORM(any, ...)                        \
+  GPUX__API_FN();                                  \
+  GPUX__CHECK(gpux__check_array(out, "out"));      \
+  return any(NULL, out, __VA_ARGS__)
+
 static gpux_status check_out(gpux_array_t *out) {
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
@@ -213,30 +240,6 @@ static gpux_status concat_run(struct gpux_array *out, int n, const gpux_array_t 
   return GPUX_SUCCESS;
 }
 
-GPUX_API gpux_status gpux_concatenate(gpux_array_t *out, int n, const gpux_array_t *arrays,
-                                      int axis) {
-  GPUX__API_FN();
-  GPUX__CHECK(check_out(out));
-  int nd = 0, d = 0;
-  int64_t shape[GPUX_MAX_DIMS];
-  GPUX__CHECK(concat_shape(n, arrays, axis, &nd, shape, &d));
-  struct gpux_array *o = NULL;
-  GPUX__CHECK(gpux__array_new(&o, arrays[0]->ctx, arrays[0]->dtype, nd, shape));
-  return finish(out, o, concat_run(o, n, arrays, d));
-}
-
-GPUX_API gpux_status gpux_concatenate_into(gpux_array_t out, int n, const gpux_array_t *arrays,
-                                           int axis) {
-  GPUX__API_FN();
-  int nd = 0, d = 0;
-  int64_t shape[GPUX_MAX_DIMS];
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  GPUX__CHECK(concat_shape(n, arrays, axis, &nd, shape, &d));
-  GPUX__CHECK(check_into(out, arrays[0]->ctx, arrays[0]->dtype, nd, shape, n,
-                         (const struct gpux_array *const *)arrays));
-  return concat_run(out, n, arrays, d);
-}
-
 static gpux_status stack_shape(int n, const gpux_array_t *arrays, int axis, int *nd,
                                int64_t *shape, int *d) {
   GPUX__CHECK(check_list(n, arrays, "arrays", 1));
@@ -268,27 +271,33 @@ static gpux_status stack_run(struct gpux_array *out, int n, const gpux_array_t *
   return GPUX_SUCCESS;
 }
 
-GPUX_API gpux_status gpux_stack(gpux_array_t *out, int n, const gpux_array_t *arrays, int axis) {
-  GPUX__API_FN();
-  GPUX__CHECK(check_out(out));
+/* concatenate (stack 0) or stack */
+static gpux_status join_any(gpux_array_t *outp, struct gpux_array *into, int n,
+                            const gpux_array_t *arrays, int axis, int stack) {
   int nd = 0, d = 0;
   int64_t shape[GPUX_MAX_DIMS];
-  GPUX__CHECK(stack_shape(n, arrays, axis, &nd, shape, &d));
+  GPUX__CHECK(stack ? stack_shape(n, arrays, axis, &nd, shape, &d)
+                    : concat_shape(n, arrays, axis, &nd, shape, &d));
   struct gpux_array *o = NULL;
-  GPUX__CHECK(gpux__array_new(&o, arrays[0]->ctx, arrays[0]->dtype, nd, shape));
-  return finish(out, o, stack_run(o, n, arrays, d));
+  GPUX__CHECK(make_out(&o, into, arrays[0]->ctx, arrays[0]->dtype, nd, shape, n,
+                       (const struct gpux_array *const *)arrays));
+  return done(outp, into, o, stack ? stack_run(o, n, arrays, d) : concat_run(o, n, arrays, d));
 }
 
+GPUX_API gpux_status gpux_concatenate(gpux_array_t *outp, int n, const gpux_array_t *arrays,
+                                      int axis) {
+  NEW_FORM(join_any, n, arrays, axis, 0);
+}
+GPUX_API gpux_status gpux_concatenate_into(gpux_array_t out, int n, const gpux_array_t *arrays,
+                                           int axis) {
+  INTO_FORM(join_any, n, arrays, axis, 0);
+}
+GPUX_API gpux_status gpux_stack(gpux_array_t *outp, int n, const gpux_array_t *arrays, int axis) {
+  NEW_FORM(join_any, n, arrays, axis, 1);
+}
 GPUX_API gpux_status gpux_stack_into(gpux_array_t out, int n, const gpux_array_t *arrays,
                                      int axis) {
-  GPUX__API_FN();
-  int nd = 0, d = 0;
-  int64_t shape[GPUX_MAX_DIMS];
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  GPUX__CHECK(stack_shape(n, arrays, axis, &nd, shape, &d));
-  GPUX__CHECK(check_into(out, arrays[0]->ctx, arrays[0]->dtype, nd, shape, n,
-                         (const struct gpux_array *const *)arrays));
-  return stack_run(out, n, arrays, d);
+  INTO_FORM(join_any, n, arrays, axis, 1);
 }
 
 /* ---------------------------------------------------------------- split */
@@ -453,27 +462,23 @@ static gpux_status tile_run(struct gpux_array *out, const struct gpux_array *a, 
   return tile_copy(out, &src, r, sh);
 }
 
-GPUX_API gpux_status gpux_tile(gpux_array_t *out, gpux_array_t a, int nreps, const int64_t *reps) {
-  GPUX__API_FN();
-  GPUX__CHECK(check_out(out));
+static gpux_status tile_any(gpux_array_t *outp, struct gpux_array *into, gpux_array_t a,
+                            int nreps, const int64_t *reps) {
   int nd = 0;
   int64_t shape[GPUX_MAX_DIMS], r[GPUX_MAX_DIMS], sh[GPUX_MAX_DIMS];
   GPUX__CHECK(tile_shape(a, nreps, reps, &nd, shape, r, sh));
   struct gpux_array *o = NULL;
-  GPUX__CHECK(gpux__array_new(&o, a->ctx, a->dtype, nd, shape));
-  return finish(out, o, tile_run(o, a, r, sh));
+  const struct gpux_array *ins[1] = {a};
+  GPUX__CHECK(make_out(&o, into, a->ctx, a->dtype, nd, shape, 1, ins));
+  return done(outp, into, o, tile_run(o, a, r, sh));
 }
 
+GPUX_API gpux_status gpux_tile(gpux_array_t *outp, gpux_array_t a, int nreps, const int64_t *reps) {
+  NEW_FORM(tile_any, a, nreps, reps);
+}
 GPUX_API gpux_status gpux_tile_into(gpux_array_t out, gpux_array_t a, int nreps,
                                     const int64_t *reps) {
-  GPUX__API_FN();
-  int nd = 0;
-  int64_t shape[GPUX_MAX_DIMS], r[GPUX_MAX_DIMS], sh[GPUX_MAX_DIMS];
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  GPUX__CHECK(tile_shape(a, nreps, reps, &nd, shape, r, sh));
-  const struct gpux_array *ins[1] = {a};
-  GPUX__CHECK(check_into(out, a->ctx, a->dtype, nd, shape, 1, ins));
-  return tile_run(out, a, r, sh);
+  INTO_FORM(tile_any, a, nreps, reps);
 }
 
 /* ---------------------------------------------------------------- repeat */
@@ -539,51 +544,12 @@ static gpux_status repeat_flat(const struct gpux_array *a, int axis, struct gpux
   return GPUX_SUCCESS;
 }
 
-static gpux_status repeat_shape(const struct gpux_array *src, int d, int64_t count, int64_t *shape) {
-  if (count < 0)
-    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "count = %lld is negative", (long long)count);
-  memcpy(shape, src->shape, sizeof src->shape);
-  if (!mul_ok(src->shape[d], count, &shape[d])) return overflow("the repeated axis's length");
-  int64_t size = 0;
-  return gpux__check_shape(src->ndim, shape, &size, src->dtype);
-}
-
+/* repeat (ncounts 1: counts[0] for every element) and repeat_counts */
 static gpux_status repeat_any(gpux_array_t *outp, struct gpux_array *into, gpux_array_t a,
-                              int64_t count, int axis) {
-  struct gpux_array src = {0}, *tmp = NULL, *o = into;
-  int d = 0;
-  int64_t shape[GPUX_MAX_DIMS];
-  GPUX__CHECK(repeat_src(a, axis, &src, &tmp, &d));
-  GPUX__CHECK(repeat_shape(&src, d, count, shape));
-  const struct gpux_array *ins[1] = {a};
-  if (into)
-    GPUX__CHECK(check_into(into, a->ctx, a->dtype, src.ndim, shape, 1, ins));
-  else
-    GPUX__CHECK(gpux__array_new(&o, a->ctx, a->dtype, src.ndim, shape));
-  gpux_status s = repeat_flat(a, axis, &src, &tmp);
-  if (s == GPUX_SUCCESS) s = repeat_block(o, &src, d, count);
-  gpux_array_release(tmp);
-  if (into) return s;
-  return finish(outp, o, s);
-}
-
-GPUX_API gpux_status gpux_repeat(gpux_array_t *out, gpux_array_t a, int64_t count, int axis) {
-  GPUX__API_FN();
-  GPUX__CHECK(check_out(out));
-  return repeat_any(out, NULL, a, count, axis);
-}
-
-GPUX_API gpux_status gpux_repeat_into(gpux_array_t out, gpux_array_t a, int64_t count, int axis) {
-  GPUX__API_FN();
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  return repeat_any(NULL, out, a, count, axis);
-}
-
-static gpux_status counts_any(gpux_array_t *outp, struct gpux_array *into, gpux_array_t a,
                               int64_t ncounts, const int64_t *counts, int axis) {
-  struct gpux_array src = {0}, *tmp = NULL, *o = into;
+  struct gpux_array src = {0}, *tmp = NULL, *o = NULL;
   int d = 0;
-  int64_t shape[GPUX_MAX_DIMS];
+  int64_t shape[GPUX_MAX_DIMS], size = 0;
   GPUX__CHECK(repeat_src(a, axis, &src, &tmp, &d));
   const int64_t len = src.shape[d];
   if (!counts) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "counts is NULL");
@@ -591,76 +557,81 @@ static gpux_status counts_any(gpux_array_t *outp, struct gpux_array *into, gpux_
     return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH,
                            "ncounts = %lld: one count per element of the axis (%lld) or a single one",
                            (long long)ncounts, (long long)len);
-  if (ncounts == 1) return repeat_any(outp, into, a, counts[0], axis);
   memcpy(shape, src.shape, sizeof src.shape);
   shape[d] = 0;
-  for (int64_t i = 0; i < len; i++) {
+  for (int64_t i = 0; i < ncounts; i++) {
+    if (counts[i] < 0 && ncounts == 1)
+      return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "count = %lld is negative",
+                             (long long)counts[0]);
     if (counts[i] < 0)
       return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "counts[%lld] = %lld is negative",
                              (long long)i, (long long)counts[i]);
-    if (!add_ok(shape[d], counts[i], &shape[d])) return overflow("the repeated axis's length");
+    if (ncounts == 1 ? !mul_ok(len, counts[0], &shape[d])
+                     : !add_ok(shape[d], counts[i], &shape[d]))
+      return overflow("the repeated axis's length");
   }
-  int64_t size = 0;
   GPUX__CHECK(gpux__check_shape(src.ndim, shape, &size, src.dtype));
   const struct gpux_array *ins[1] = {a};
-  if (into)
-    GPUX__CHECK(check_into(into, a->ctx, a->dtype, src.ndim, shape, 1, ins));
-  else
-    GPUX__CHECK(gpux__array_new(&o, a->ctx, a->dtype, src.ndim, shape));
+  GPUX__CHECK(make_out(&o, into, a->ctx, a->dtype, src.ndim, shape, 1, ins));
   gpux_status s = repeat_flat(a, axis, &src, &tmp);
   /* one copy per run of equal counts */
   for (int64_t i = 0, off = 0; s == GPUX_SUCCESS && i < len;) {
-    int64_t j = i + 1;
-    while (j < len && counts[j] == counts[i]) j++;
-    if (counts[i] > 0) {
-      struct gpux_array dv = sub_axis(o, d, off, (j - i) * counts[i]);
+    const int64_t c = counts[ncounts == 1 ? 0 : i];
+    int64_t j = ncounts == 1 ? len : i + 1;
+    while (j < len && counts[j] == c) j++;
+    if (c > 0) {
+      struct gpux_array dv = sub_axis(o, d, off, (j - i) * c);
       struct gpux_array sv = sub_axis(&src, d, i, j - i);
-      s = repeat_block(&dv, &sv, d, counts[i]);
-      off += (j - i) * counts[i];
+      s = repeat_block(&dv, &sv, d, c);
+      off += (j - i) * c;
     }
     i = j;
   }
   gpux_array_release(tmp);
-  if (into) return s;
-  return finish(outp, o, s);
+  return done(outp, into, o, s);
 }
 
-GPUX_API gpux_status gpux_repeat_counts(gpux_array_t *out, gpux_array_t a, int64_t ncounts,
+GPUX_API gpux_status gpux_repeat(gpux_array_t *outp, gpux_array_t a, int64_t count, int axis) {
+  NEW_FORM(repeat_any, a, 1, &count, axis);
+}
+GPUX_API gpux_status gpux_repeat_into(gpux_array_t out, gpux_array_t a, int64_t count, int axis) {
+  INTO_FORM(repeat_any, a, 1, &count, axis);
+}
+GPUX_API gpux_status gpux_repeat_counts(gpux_array_t *outp, gpux_array_t a, int64_t ncounts,
                                         const int64_t *counts, int axis) {
-  GPUX__API_FN();
-  GPUX__CHECK(check_out(out));
-  return counts_any(out, NULL, a, ncounts, counts, axis);
+  NEW_FORM(repeat_any, a, ncounts, counts, axis);
 }
-
 GPUX_API gpux_status gpux_repeat_counts_into(gpux_array_t out, gpux_array_t a, int64_t ncounts,
                                              const int64_t *counts, int axis) {
-  GPUX__API_FN();
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  return counts_any(NULL, out, a, ncounts, counts, axis);
+  INTO_FORM(repeat_any, a, ncounts, counts, axis);
 }
 
 /* ---------------------------------------------------------------- flip, roll */
 
-/* which[d] = 1 for each listed axis (GPUX_ALL_AXES: every one) */
-static gpux_status axis_set(const struct gpux_array *a, int naxes, const int *axes, int *which,
-                            int allow_repeat) {
+/* axes[k], an axis of a, as 0..ndim-1 into *d */
+static gpux_status listed_axis(const struct gpux_array *a, const int *axes, int k, int *d) {
+  *d = norm_ax(axes[k], a->ndim);
+  if (*d >= 0) return GPUX_SUCCESS;
+  char what[32];
+  snprintf(what, sizeof what, "axes[%d]", k);
+  return bad_axis(what, axes[k], a->ndim);
+}
+
+/* which[d] = 1 for each listed axis (GPUX_ALL_AXES: every one); none repeated */
+static gpux_status axis_set(const struct gpux_array *a, int naxes, const int *axes, int *which) {
   memset(which, 0, GPUX_MAX_DIMS * sizeof *which);
   if (naxes == GPUX_ALL_AXES) {
     for (int d = 0; d < a->ndim; d++) which[d] = 1;
     return GPUX_SUCCESS;
   }
-  if (naxes < 0 || (!allow_repeat && naxes > a->ndim))
+  if (naxes < 0 || naxes > a->ndim)
     return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "naxes = %d (0..%d, or GPUX_ALL_AXES)", naxes,
                            a->ndim);
   if (naxes > 0 && !axes) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "axes is NULL");
   for (int k = 0; k < naxes; k++) {
-    int d = norm_ax(axes[k], a->ndim);
-    if (d < 0) {
-      char what[32];
-      snprintf(what, sizeof what, "axes[%d]", k);
-      return bad_axis(what, axes[k], a->ndim);
-    }
-    if (which[d] && !allow_repeat)
+    int d = 0;
+    GPUX__CHECK(listed_axis(a, axes, k, &d));
+    if (which[d])
       return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "axis %d is repeated", axes[k]);
     which[d] = 1;
   }
@@ -672,7 +643,7 @@ GPUX_API gpux_status gpux_flip(gpux_array_t *out, gpux_array_t a, int naxes, con
   GPUX__CHECK(check_out(out));
   GPUX__CHECK(gpux__check_array(a, "a"));
   int which[GPUX_MAX_DIMS];
-  GPUX__CHECK(axis_set(a, naxes, axes, which, 0));
+  GPUX__CHECK(axis_set(a, naxes, axes, which));
   struct gpux_array v = *a;
   for (int d = 0; d < a->ndim; d++)
     if (which[d] && a->shape[d] > 1) {
@@ -698,12 +669,8 @@ static gpux_status roll_args(const struct gpux_array *a, int naxes, const int64_
   if (naxes > 0 && (!shifts || !axes))
     return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s is NULL", shifts ? "axes" : "shifts");
   for (int k = 0; k < naxes; k++) {
-    int d = norm_ax(axes[k], a->ndim);
-    if (d < 0) {
-      char what[32];
-      snprintf(what, sizeof what, "axes[%d]", k);
-      return bad_axis(what, axes[k], a->ndim);
-    }
+    int d = 0;
+    GPUX__CHECK(listed_axis(a, axes, k, &d));
     int64_t n = a->shape[d];
     if (n) sh[d] = (sh[d] + ((shifts[k] % n) + n) % n) % n;
   }
@@ -760,28 +727,24 @@ static gpux_status roll_run(struct gpux_array *out, const struct gpux_array *a, 
   return s;
 }
 
-GPUX_API gpux_status gpux_roll(gpux_array_t *out, gpux_array_t a, int naxes,
-                               const int64_t *shifts, const int *axes) {
-  GPUX__API_FN();
-  GPUX__CHECK(check_out(out));
+static gpux_status roll_any(gpux_array_t *outp, struct gpux_array *into, gpux_array_t a,
+                            int naxes, const int64_t *shifts, const int *axes) {
   int64_t sh[GPUX_MAX_DIMS];
   int flat = 0;
   GPUX__CHECK(roll_args(a, naxes, shifts, axes, sh, &flat));
   struct gpux_array *o = NULL;
-  GPUX__CHECK(gpux__array_new(&o, a->ctx, a->dtype, a->ndim, a->shape));
-  return finish(out, o, roll_run(o, a, sh, flat));
+  const struct gpux_array *ins[1] = {a};
+  GPUX__CHECK(make_out(&o, into, a->ctx, a->dtype, a->ndim, a->shape, 1, ins));
+  return done(outp, into, o, roll_run(o, a, sh, flat));
 }
 
+GPUX_API gpux_status gpux_roll(gpux_array_t *outp, gpux_array_t a, int naxes,
+                               const int64_t *shifts, const int *axes) {
+  NEW_FORM(roll_any, a, naxes, shifts, axes);
+}
 GPUX_API gpux_status gpux_roll_into(gpux_array_t out, gpux_array_t a, int naxes,
                                     const int64_t *shifts, const int *axes) {
-  GPUX__API_FN();
-  int64_t sh[GPUX_MAX_DIMS];
-  int flat = 0;
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  GPUX__CHECK(roll_args(a, naxes, shifts, axes, sh, &flat));
-  const struct gpux_array *ins[1] = {a};
-  GPUX__CHECK(check_into(out, a->ctx, a->dtype, a->ndim, a->shape, 1, ins));
-  return roll_run(out, a, sh, flat);
+  INTO_FORM(roll_any, a, naxes, shifts, axes);
 }
 
 /* ---------------------------------------------------------------- pad */
@@ -838,26 +801,23 @@ static gpux_status pad_run(struct gpux_array *out, const struct gpux_array *a, c
   return s;
 }
 
-GPUX_API gpux_status gpux_pad(gpux_array_t *out, gpux_array_t a, const int64_t *widths,
-                              gpux_pad_mode mode, double value) {
-  GPUX__API_FN();
-  GPUX__CHECK(check_out(out));
+static gpux_status pad_any(gpux_array_t *outp, struct gpux_array *into, gpux_array_t a,
+                           const int64_t *widths, gpux_pad_mode mode, double value) {
   int64_t shape[GPUX_MAX_DIMS];
   GPUX__CHECK(pad_shape(a, widths, mode, shape));
   struct gpux_array *o = NULL;
-  GPUX__CHECK(gpux__array_new(&o, a->ctx, a->dtype, a->ndim, shape));
-  return finish(out, o, pad_run(o, a, widths, mode, value));
+  const struct gpux_array *ins[1] = {a};
+  GPUX__CHECK(make_out(&o, into, a->ctx, a->dtype, a->ndim, shape, 1, ins));
+  return done(outp, into, o, pad_run(o, a, widths, mode, value));
 }
 
+GPUX_API gpux_status gpux_pad(gpux_array_t *outp, gpux_array_t a, const int64_t *widths,
+                              gpux_pad_mode mode, double value) {
+  NEW_FORM(pad_any, a, widths, mode, value);
+}
 GPUX_API gpux_status gpux_pad_into(gpux_array_t out, gpux_array_t a, const int64_t *widths,
                                    gpux_pad_mode mode, double value) {
-  GPUX__API_FN();
-  int64_t shape[GPUX_MAX_DIMS];
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  GPUX__CHECK(pad_shape(a, widths, mode, shape));
-  const struct gpux_array *ins[1] = {a};
-  GPUX__CHECK(check_into(out, a->ctx, a->dtype, a->ndim, shape, 1, ins));
-  return pad_run(out, a, widths, mode, value);
+  INTO_FORM(pad_any, a, widths, mode, value);
 }
 
 /* ---------------------------------------------------------------- triu, tril */
@@ -896,41 +856,28 @@ static gpux_status tri_run(struct gpux_array *out, gpux_array_t a, int64_t k, in
   return s;
 }
 
-static gpux_status tri_new(gpux_array_t *out, gpux_array_t a, int64_t k, int upper) {
-  GPUX__CHECK(check_out(out));
+static gpux_status tri_any(gpux_array_t *outp, struct gpux_array *into, gpux_array_t a,
+                           int64_t k, int upper) {
   int nd = 0;
   int64_t shape[GPUX_MAX_DIMS];
   GPUX__CHECK(tri_shape(a, &nd, shape));
   struct gpux_array *o = NULL;
-  GPUX__CHECK(gpux__array_new(&o, a->ctx, a->dtype, nd, shape));
-  return finish(out, o, tri_run(o, a, k, upper));
-}
-
-static gpux_status tri_into(gpux_array_t out, gpux_array_t a, int64_t k, int upper) {
-  int nd = 0;
-  int64_t shape[GPUX_MAX_DIMS];
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  GPUX__CHECK(tri_shape(a, &nd, shape));
   const struct gpux_array *ins[1] = {a};
-  GPUX__CHECK(check_into(out, a->ctx, a->dtype, nd, shape, 1, ins));
-  return tri_run(out, a, k, upper);
+  GPUX__CHECK(make_out(&o, into, a->ctx, a->dtype, nd, shape, 1, ins));
+  return done(outp, into, o, tri_run(o, a, k, upper));
 }
 
-GPUX_API gpux_status gpux_triu(gpux_array_t *out, gpux_array_t a, int64_t k) {
-  GPUX__API_FN();
-  return tri_new(out, a, k, 1);
+GPUX_API gpux_status gpux_triu(gpux_array_t *outp, gpux_array_t a, int64_t k) {
+  NEW_FORM(tri_any, a, k, 1);
 }
 GPUX_API gpux_status gpux_triu_into(gpux_array_t out, gpux_array_t a, int64_t k) {
-  GPUX__API_FN();
-  return tri_into(out, a, k, 1);
+  INTO_FORM(tri_any, a, k, 1);
 }
-GPUX_API gpux_status gpux_tril(gpux_array_t *out, gpux_array_t a, int64_t k) {
-  GPUX__API_FN();
-  return tri_new(out, a, k, 0);
+GPUX_API gpux_status gpux_tril(gpux_array_t *outp, gpux_array_t a, int64_t k) {
+  NEW_FORM(tri_any, a, k, 0);
 }
 GPUX_API gpux_status gpux_tril_into(gpux_array_t out, gpux_array_t a, int64_t k) {
-  GPUX__API_FN();
-  return tri_into(out, a, k, 0);
+  INTO_FORM(tri_any, a, k, 0);
 }
 
 /* ---------------------------------------------------------------- diagonal, diag, eye */
@@ -1008,26 +955,22 @@ static gpux_status diag_run(struct gpux_array *out, const struct gpux_array *v, 
   return gpux__copy_strided(&dv, v);
 }
 
-GPUX_API gpux_status gpux_diag(gpux_array_t *out, gpux_array_t v, int64_t k) {
-  GPUX__API_FN();
-  GPUX__CHECK(check_out(out));
+static gpux_status diag_any(gpux_array_t *outp, struct gpux_array *into, gpux_array_t v,
+                            int64_t k) {
   int nd = 0;
   int64_t shape[2];
   GPUX__CHECK(diag_shape(v, k, &nd, shape));
   struct gpux_array *o = NULL;
-  GPUX__CHECK(gpux__array_new(&o, v->ctx, v->dtype, nd, shape));
-  return finish(out, o, diag_run(o, v, k));
+  const struct gpux_array *ins[1] = {v};
+  GPUX__CHECK(make_out(&o, into, v->ctx, v->dtype, nd, shape, 1, ins));
+  return done(outp, into, o, diag_run(o, v, k));
 }
 
+GPUX_API gpux_status gpux_diag(gpux_array_t *outp, gpux_array_t v, int64_t k) {
+  NEW_FORM(diag_any, v, k);
+}
 GPUX_API gpux_status gpux_diag_into(gpux_array_t out, gpux_array_t v, int64_t k) {
-  GPUX__API_FN();
-  int nd = 0;
-  int64_t shape[2];
-  GPUX__CHECK(gpux__check_array(out, "out"));
-  GPUX__CHECK(diag_shape(v, k, &nd, shape));
-  const struct gpux_array *ins[1] = {v};
-  GPUX__CHECK(check_into(out, v->ctx, v->dtype, nd, shape, 1, ins));
-  return diag_run(out, v, k);
+  INTO_FORM(diag_any, v, k);
 }
 
 static gpux_status eye_run(struct gpux_array *out, int64_t k) {
