@@ -6,6 +6,12 @@
  *   copy     b[i] = a[i]                                   2 n elements moved
  *   add      c[i] = a[i] + b[i]                            3 n
  *   concat   c = [a, b] (two arrays of n / 2, one loop)    2 n
+ *   roll     c[i] = a[(i - n / 3) mod n]                   2 n
+ *   pad      c = a (n - 2 w elements) with w copies of its edges on each side, w = min(4096,
+ *            n / 4)                                        2 n - 2 w
+ *   tile     c = [a, a] (a of n / 2)                       1.5 n
+ *   repeat   c[i] = a[i / 2] (a of n / 2)                  1.5 n
+ * (as gpux-bench's rows of the same names count them)
  *
  * Each loop runs reps times after 3 warm-up runs (pages touched, threads started); the figure
  * is the median GB/s (10^9 bytes per second). The buffers are first touched by the same
@@ -40,9 +46,10 @@ int main(int argc, char **argv) {
     b[i] = 1.0f;
     c[i] = 0.0f;
   }
-  static const char *names[3] = {"copy", "add", "concat"};
-  static const double moved[3] = {2, 3, 2};
-  for (int op = 0; op < 3; op++) {
+  static const char *names[7] = {"copy", "add", "concat", "roll", "pad", "tile", "repeat"};
+  const long w = n / 4 < 4096 ? n / 4 : 4096, m = n - 2 * w, h = n / 2, s = n / 3;
+  const double moved[7] = {2, 3, 2, 2, (double)(n + m) / (double)n, 1.5, 1.5};
+  for (int op = 0; op < 7; op++) {
     for (int r = -3; r < reps; r++) {
       double t0 = now();
       if (op == 0) {
@@ -51,10 +58,21 @@ int main(int argc, char **argv) {
       } else if (op == 1) {
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < n; i++) c[i] = a[i] + b[i];
-      } else {
-        const long h = n / 2;
+      } else if (op == 2) {
 #pragma omp parallel for schedule(static)
         for (long i = 0; i < n; i++) c[i] = i < h ? a[i] : b[i - h];
+      } else if (op == 3) {
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) c[i] = a[i >= s ? i - s : i - s + n];
+      } else if (op == 4) {
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) c[i] = a[i < w ? 0 : i - w >= m ? m - 1 : i - w];
+      } else if (op == 5) {
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) c[i] = a[i < h ? i : i - h];
+      } else {
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) c[i] = a[i / 2];
       }
       if (r >= 0) t[r] = now() - t0;
     }

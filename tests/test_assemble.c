@@ -155,7 +155,7 @@ static void test_concatenate(void **state) {
     GT_OK(gpux_array_from_host(&a1, gt_ctx, bigdt[t], 1, l1[1], h1));
     gpux_array_t arr[2] = {a0, a1};
     GT_OK(gpux_concatenate(&out, 2, arr, 0));
-    void *want = gt_malloc((size_t)big * es);
+    void *want = gt_malloc((size_t)(big + 1) * es); /* the second join has big + 1 */
     const void *hp[2] = {h0, h1};
     const int64_t *sp[2] = {l1[0], l1[1]};
     ref_asm_concat(es, 2, hp, 1, sp, 0, want);
@@ -342,6 +342,12 @@ static void test_repeat(void **state) {
     repeat_case(dt, 1, e, -1, c3, 0, GT_CONTIG, s + 10);
     repeat_case(dt, 0, NULL, -1, c3, GPUX_ALL_AXES, GT_CONTIG, s + 11);
     repeat_case(dt, 1, c1, -1, c1, 0, GT_CONTIG, s + 12);
+    /* long axes: the blocked form (blocks of 256 with the count outside), and its tail */
+    const int64_t lg[2] = {3, 1203}, l1[1] = {2 * 1203};
+    repeat_case(dt, 2, lg, -1, c3, 1, GT_STRIDED, s + 13);
+    int64_t runs[2 * 1203];
+    for (int i = 0; i < 2 * 1203; i++) runs[i] = i / 700 == 1 ? 2 : i / 700 == 2 ? 0 : 3;
+    repeat_case(dt, 1, l1, 2 * 1203, runs, 0, GT_REVERSED, s + 14);
   }
 }
 
