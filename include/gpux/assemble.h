@@ -22,8 +22,8 @@
  * Device work: the results are strided copies (gpux_array_copy_into's kernels, or the
  * driver's copy of a contiguous range), a few per call -- concatenate one per input,
  * roll 2^naxes, pad 1 + 2 per padded axis, tile and scalar repeat one -- except
- * repeat_counts (one per element of the axis with a nonzero count) and triu / tril (a mask
- * from two small ramps, then gpux_where). */
+ * repeat_counts (one per run of neighbouring elements with equal counts) and triu / tril (a
+ * mask from two small ramps, then gpux_where). */
 #ifndef GPUX_ASSEMBLE_H
 #define GPUX_ASSEMBLE_H
 #include "array.h"
@@ -77,8 +77,8 @@ GPUX_API gpux_status gpux_repeat_into(gpux_array_t out, gpux_array_t a, int64_t 
 /* numpy.repeat with one count per element along axis: counts is host memory of ncounts
  * entries, each >= 0, ncounts == the axis's length (or 1: every element that many times);
  * the axis's result length is their sum. GPUX_ALL_AXES: of the flattened a. One copy per
- * element with a nonzero count (the host knows the result's shape before any device work;
- * long axes with many distinct counts are slow: docs/assembly.md). */
+ * run of neighbouring elements with equal counts (the host knows the result's shape before
+ * any device work; long axes whose counts change often are slow: docs/assembly.md). */
 GPUX_API gpux_status gpux_repeat_counts(gpux_array_t *out, gpux_array_t a, int64_t ncounts,
                                         const int64_t *counts, int axis);
 GPUX_API gpux_status gpux_repeat_counts_into(gpux_array_t out, gpux_array_t a, int64_t ncounts,
