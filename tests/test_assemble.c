@@ -52,6 +52,17 @@ static void expect_view(const char *label, const gt_view *v, const void *want) {
 
 static gt_layout lay_of(int i) { return (gt_layout)(i % 3); }
 
+/* the new result out and the _into view ov both against want; then out, ov and the input
+ * view iv go */
+static void expect_both(const char *label, gpux_array_t out, gt_view *ov, gt_view *iv,
+                        gpux_dtype dt, int nd, const int64_t *sh, const void *want) {
+  expect_arr(label, out, dt, nd, sh, want);
+  expect_view(label, ov, want);
+  gt_view_free(ov);
+  gt_view_free(iv);
+  gpux_array_release(out);
+}
+
 /* ------------------------------------------------------------------ concatenate, stack */
 
 static void concat_case(gpux_dtype dt, int n, int nd, int64_t sh[][GPUX_MAX_DIMS], int axis,
@@ -248,14 +259,10 @@ static void tile_case(gpux_dtype dt, int nd, const int64_t *sh, int nreps, const
   gt_view iv, ov;
   gt_view_make(&iv, dt, nd, sh, lay_of((int)seed), h);
   gpux_array_t out = NULL;
-  GT_OK(gpux_tile(&out, iv.view, nreps, reps));
-  expect_arr("tile", out, dt, ond, osh, want);
   gt_view_make(&ov, dt, ond, osh, lay_of((int)seed + 1), NULL);
+  GT_OK(gpux_tile(&out, iv.view, nreps, reps));
   GT_OK(gpux_tile_into(ov.view, iv.view, nreps, reps));
-  expect_view("tile_into", &ov, want);
-  gt_view_free(&ov);
-  gt_view_free(&iv);
-  gpux_array_release(out);
+  expect_both("tile", out, &ov, &iv, dt, ond, osh, want);
   GT_FREE(h, want);
 }
 
@@ -302,20 +309,15 @@ static void repeat_case(gpux_dtype dt, int nd, const int64_t *sh, int64_t ncount
   char label[96];
   snprintf(label, sizeof label, "repeat %s axis %d (%s counts, input %s)", gt_dtype_str(dt), axis,
            ncounts < 0 ? "scalar" : "per-element", gt_layout_str((gt_layout)layout));
-  if (ncounts < 0)
-    GT_OK(gpux_repeat(&out, iv.view, counts[0], axis));
-  else
-    GT_OK(gpux_repeat_counts(&out, iv.view, ncounts, counts, axis));
-  expect_arr(label, out, dt, rnd_, osh, want);
   gt_view_make(&ov, dt, rnd_, osh, lay_of((int)seed + 1), NULL);
-  if (ncounts < 0)
+  if (ncounts < 0) {
+    GT_OK(gpux_repeat(&out, iv.view, counts[0], axis));
     GT_OK(gpux_repeat_into(ov.view, iv.view, counts[0], axis));
-  else
+  } else {
+    GT_OK(gpux_repeat_counts(&out, iv.view, ncounts, counts, axis));
     GT_OK(gpux_repeat_counts_into(ov.view, iv.view, ncounts, counts, axis));
-  expect_view(label, &ov, want);
-  gt_view_free(&ov);
-  gt_view_free(&iv);
-  gpux_array_release(out);
+  }
+  expect_both(label, out, &ov, &iv, dt, rnd_, osh, want);
   GT_FREE(h, want, cnt);
 }
 
@@ -402,14 +404,10 @@ static void roll_case(gpux_dtype dt, int nd, const int64_t *sh, int naxes, const
   gt_view iv, ov;
   gt_view_make(&iv, dt, nd, sh, lay_of((int)seed), h);
   gpux_array_t out = NULL;
-  GT_OK(gpux_roll(&out, iv.view, naxes, shifts, axes));
-  expect_arr("roll", out, dt, nd, sh, want);
   gt_view_make(&ov, dt, nd, sh, lay_of((int)seed + 1), NULL);
+  GT_OK(gpux_roll(&out, iv.view, naxes, shifts, axes));
   GT_OK(gpux_roll_into(ov.view, iv.view, naxes, shifts, axes));
-  expect_view("roll_into", &ov, want);
-  gt_view_free(&ov);
-  gt_view_free(&iv);
-  gpux_array_release(out);
+  expect_both("roll", out, &ov, &iv, dt, nd, sh, want);
   GT_FREE(h, want);
 }
 
@@ -456,14 +454,10 @@ static void pad_case(gpux_dtype dt, int nd, const int64_t *sh, const int64_t *w,
   gpux_array_t out = NULL;
   char label[96];
   snprintf(label, sizeof label, "pad %s %s", gt_dtype_str(dt), mode ? "edge" : "constant");
-  GT_OK(gpux_pad(&out, iv.view, w, mode, value));
-  expect_arr(label, out, dt, nd, osh, want);
   gt_view_make(&ov, dt, nd, osh, lay_of((int)seed + 1), NULL);
+  GT_OK(gpux_pad(&out, iv.view, w, mode, value));
   GT_OK(gpux_pad_into(ov.view, iv.view, w, mode, value));
-  expect_view(label, &ov, want);
-  gt_view_free(&ov);
-  gt_view_free(&iv);
-  gpux_array_release(out);
+  expect_both(label, out, &ov, &iv, dt, nd, osh, want);
   GT_FREE(h, want);
 }
 
