@@ -15,6 +15,15 @@
  *              "c = a + b", include/gpux/kernel.h), into a preallocated c        3 n
  *   exp        c = exp(a), gpux_unary_into into a preallocated c       2 n
  *   copy       device-to-device copy, gpux_array_copy_into              2 n
+ *   concat     two arrays of n / 2 joined into a preallocated n, gpux_concatenate_into (axis
+ *              0: two contiguous ranges)                                2 n
+ *   concat1    two side x side / 2 arrays (side = floor(sqrt(n)), even) joined along axis 1
+ *              into a preallocated side x side (strided blocks)         2 side^2
+ *   roll       1-d roll by n / 3, gpux_roll_into                        2 n
+ *   pad        1-d edge pad of n - 2 w elements by w = min(4096, n / 4) on each side,
+ *              gpux_pad_into                                             2 n - 2 w
+ *   tile       1-d, n / 2 elements twice, gpux_tile_into                 1.5 n
+ *   repeat     1-d, each of n / 2 elements twice, gpux_repeat_into       1.5 n
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -110,20 +119,26 @@ enum {
   OP_GEMM_C64, OP_GEMM_C128,
   OP_ADD_EXPR,
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
-  OP_OVERLAP, OP_COUNT
+  OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
-    "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap"};
+    "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap",
+    "concat", "concat1", "roll", "pad", "tile", "repeat"};
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_C128)
 #define OP_IS_GEMM_CPLX(op) ((op) == OP_GEMM_C64 || (op) == OP_GEMM_C128)
 #define GEMM_PATHS 3 /* indices: GPUX_GEMM_AUTO, _VENDOR, _NATIVE */
 static const char *const k_gemm_path_names[GEMM_PATHS] = {"auto", "vendor", "native"};
 #define GEMM_SAMPLES 16
-#define OP_IS_SQUARE(op) \
-  ((op) == OP_TRANSPOSE || (op) == OP_ROWSUM || (op) == OP_COLSUM || (op) == OP_ROWARGMAX)
+#define OP_IS_SQUARE(op)                                                                 \
+  ((op) == OP_TRANSPOSE || (op) == OP_ROWSUM || (op) == OP_COLSUM || (op) == OP_ROWARGMAX || \
+   (op) == OP_CONCAT1)
+#define OP_IS_CONCAT(op) ((op) == OP_CONCAT || (op) == OP_CONCAT1)
+/* assembly ops on a 1-d input of n / 2 elements (tile, repeat), n - 2 PAD_W (pad) or n (roll)
+ * into a preallocated n */
+#define OP_IS_ASM1(op) ((op) >= OP_ROLL && (op) <= OP_REPEAT)
 #define OP_IS_REDUCTION(op) ((op) >= OP_SUM && (op) <= OP_CUMSUM)
 #define OP_IS_RANDOM(op) ((op) == OP_RAND || (op) == OP_RANDN)
 
@@ -437,6 +452,33 @@ static double expect_exp(int64_t i, int c, gpux_dtype dt, int64_t side) {
 static double expect_copy(int64_t i, int c, gpux_dtype dt, int64_t side) {
   return val_c(dt, 1, i, c);
 }
+/* concat: a (seed 1) then b (seed 2), each of side elements; concat1: rows of side columns,
+ * the first side / 2 from a's row, the rest from b's */
+static double expect_concat(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  return i < side ? val_c(dt, 1, i, c) : val_c(dt, 2, i - side, c);
+}
+static double expect_concat1(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  const int64_t r = i / side, k = i % side, h = side / 2;
+  return k < h ? val_c(dt, 1, r * h + k, c) : val_c(dt, 2, r * h + k - h, c);
+}
+/* the 1-d assembly ops: side is the input's length (roll: n, shifted by n / 3; pad: the
+ * input's, between two edges of pad_width(n)) */
+static int64_t pad_width(int64_t n) { return n / 4 < 4096 ? n / 4 : 4096; }
+static double expect_roll(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  const int64_t s = side / 3;
+  return val_c(dt, 1, (i - s + side) % side, c);
+}
+static int64_t g_pad_w; /* pad's width on each side, for expect_pad */
+static double expect_pad(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  const int64_t j = i - g_pad_w;
+  return val_c(dt, 1, j < 0 ? 0 : j >= side ? side - 1 : j, c);
+}
+static double expect_tile(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  return val_c(dt, 1, i % side, c);
+}
+static double expect_repeat(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  return val_c(dt, 1, i / 2, c);
+}
 static double expect_transpose(int64_t i, int c, gpux_dtype dt, int64_t side) {
   return val_c(dt, 1, (i % side) * side + i / side, c); /* out[r][c] = in[c][r] */
 }
@@ -698,6 +740,32 @@ static gpux_status run_once(bench_arrays *ba) {
     }
     case OP_EXP: return gpux_unary_into(ba->c, GPUX_EXP, ba->a);
     case OP_COPY: return gpux_array_copy_into(ba->c, ba->a);
+    case OP_CONCAT: {
+      gpux_array_t ab[2] = {ba->a, ba->b};
+      return gpux_concatenate_into(ba->c, 2, ab, 0);
+    }
+    case OP_CONCAT1: {
+      gpux_array_t ab[2] = {ba->a, ba->b};
+      return gpux_concatenate_into(ba->c, 2, ab, 1);
+    }
+    case OP_ROLL: {
+      int64_t n = 0, shift;
+      (void)gpux_array_size(&n, ba->a);
+      shift = n / 3;
+      const int axis0[1] = {0};
+      return gpux_roll_into(ba->c, ba->a, 1, &shift, axis0);
+    }
+    case OP_PAD: {
+      int64_t n = 0;
+      (void)gpux_array_size(&n, ba->c);
+      const int64_t w[2] = {pad_width(n), pad_width(n)};
+      return gpux_pad_into(ba->c, ba->a, w, GPUX_PAD_EDGE, 0.0);
+    }
+    case OP_TILE: {
+      const int64_t two[1] = {2};
+      return gpux_tile_into(ba->c, ba->a, 1, two);
+    }
+    case OP_REPEAT: return gpux_repeat_into(ba->c, ba->a, 2, 0);
     case OP_TRANSPOSE: {
       gpux_array_release(ba->c); /* back to the pool: the next transpose reuses the block */
       ba->c = NULL;
@@ -726,6 +794,7 @@ static int bench_device_op(int op, int64_t n_req) {
     side = (int64_t)sqrt((double)n_req);
     while (side * side > n_req) side--;
     while ((side + 1) * (side + 1) <= n_req) side++;
+    if (op == OP_CONCAT1) side &= ~(int64_t)1;
     n = side * side;
   }
   result *r = new_result(name, n);
@@ -760,6 +829,29 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 2.0 * (double)n * (double)es;
       f = expect_copy;
       break;
+    case OP_CONCAT:
+      n &= ~(int64_t)1;
+      r->n = n;
+      side = n / 2;
+      moved = 2.0 * (double)n * (double)es;
+      f = expect_concat;
+      break;
+    case OP_CONCAT1:
+      moved = 2.0 * (double)n * (double)es;
+      f = expect_concat1;
+      break;
+    case OP_ROLL:
+    case OP_PAD:
+    case OP_TILE:
+    case OP_REPEAT:
+      if (op != OP_ROLL) n &= ~(int64_t)1;
+      r->n = n;
+      g_pad_w = pad_width(n);
+      side = op == OP_ROLL ? n : op == OP_PAD ? n - 2 * g_pad_w : n / 2;
+      moved = (double)(n + side) * (double)es;
+      f = op == OP_ROLL ? expect_roll : op == OP_PAD ? expect_pad : op == OP_TILE ? expect_tile
+                                                                                  : expect_repeat;
+      break;
     case OP_TRANSPOSE:
       moved = 2.0 * (double)n * (double)es;
       f = expect_transpose;
@@ -785,10 +877,30 @@ static int bench_device_op(int op, int64_t n_req) {
   r->bytes = moved;
 
   {
-    gpux_status s = OP_IS_RANDOM(op) ? GPUX_SUCCESS : make_random(&ba.a, n, opt.dtype, 1);
+    gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op)
+                        ? GPUX_SUCCESS
+                        : make_random(&ba.a, n, opt.dtype, 1);
+    if (OP_IS_ASM1(op)) s = make_random(&ba.a, side, opt.dtype, 1);
+    if (OP_IS_CONCAT(op)) { /* a and b of n / 2 elements each, c of n */
+      s = make_random(&ba.a, n / 2, opt.dtype, 1);
+      if (s == GPUX_SUCCESS) s = make_random(&ba.b, n / 2, opt.dtype, 2);
+      if (s == GPUX_SUCCESS && op == OP_CONCAT1) {
+        const int64_t half[2] = {side, side / 2};
+        gpux_array_t a2 = NULL, b2 = NULL;
+        s = gpux_array_reshape(&a2, ba.a, 2, half);
+        if (s == GPUX_SUCCESS) s = gpux_array_reshape(&b2, ba.b, 2, half);
+        gpux_array_release(ba.a);
+        gpux_array_release(ba.b);
+        ba.a = a2;
+        ba.b = b2;
+      }
+      const int64_t full[2] = {op == OP_CONCAT1 ? side : n, side};
+      if (s == GPUX_SUCCESS)
+        s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, op == OP_CONCAT1 ? 2 : 1, full);
+    }
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
-    if (s == GPUX_SUCCESS && OP_IS_SQUARE(op)) {
+    if (s == GPUX_SUCCESS && OP_IS_SQUARE(op) && !OP_IS_CONCAT(op)) {
       int64_t shape2[2] = {side, side};
       gpux_array_t sq = NULL;
       s = gpux_array_reshape(&sq, ba.a, 2, shape2);
@@ -798,7 +910,7 @@ static int bench_device_op(int op, int64_t n_req) {
     if (s == GPUX_SUCCESS && OP_IS_REDUCTION(op)) {
       int64_t shape1[1] = {op == OP_CUMSUM ? n : side};
       s = gpux_array_empty(&ba.c, g_ctx, rdt, op == OP_SUM ? 0 : 1, shape1);
-    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE) {
+    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op)) {
       int64_t shape1[1] = {n};
       s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
     }
@@ -837,6 +949,15 @@ static int bench_device_op(int op, int64_t n_req) {
              side, side, p1.pool_hits - p0.pool_hits, opt.reps);
   else if (op == OP_COPY)
     snprintf(r->note, sizeof r->note, "gpux_array_copy_into, contiguous");
+  else if (op == OP_CONCAT)
+    snprintf(r->note, sizeof r->note, "gpux_concatenate_into, 2 x n/2 along axis 0");
+  else if (OP_IS_ASM1(op))
+    snprintf(r->note, sizeof r->note, "%s, 1-d, from %" PRId64 " elements, _into",
+             op == OP_ROLL ? "roll by n/3" : op == OP_PAD ? "edge pad" : op == OP_TILE ? "2 tiles" : "each twice",
+             side);
+  else if (op == OP_CONCAT1)
+    snprintf(r->note, sizeof r->note,
+             "gpux_concatenate_into, 2 x (%" PRId64 ", %" PRId64 ") along axis 1", side, side / 2);
   else if (OP_IS_SQUARE(op))
     snprintf(r->note, sizeof r->note, "%" PRId64 "x%" PRId64 ", _into a preallocated output",
              side, side);

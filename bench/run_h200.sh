@@ -107,6 +107,8 @@ bench() { # bench <backend> <part> <gpux-bench args...> (a later --reps override
 for backend in cuda opencl; do
   bench "$backend" elementwise --op add,add_expr,exp,copy --sizes "$SIZES"
   bench "$backend" transpose --op transpose --sizes "$TSIZE"
+  # assembly (issue 24): concatenate of two arrays (goal >= 4.0 TB/s at 2^28), and the others
+  bench "$backend" assembly --op concat,concat1,roll,pad,tile,repeat --sizes "$SIZES"
   bench "$backend" hostcost --op hostcost --calls "$CALLS" --batches 10
   bench "$backend" reduce --op sum,rowsum,colsum,rowargmax,cumsum --sizes "$SIZES"
   bench "$backend" sumscalar --op sumscalar --calls "$CALLS" --batches 10

@@ -6,6 +6,7 @@
 #include "gpux/status.h"
 #include "gpux/context.h"
 #include "gpux/array.h"
+#include "gpux/assemble.h"
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"
 #include "gpux/linalg.h"

@@ -7,7 +7,8 @@
  * then one public operation on them: elementwise binary / scalar / unary / where / cast
  * with broadcasting, in place (also through another view of the same elements) or into
  * strided views; copies; reductions over random axis sets and their host forms; scans;
- * gemm / matmul / gemv / dot; full / arange / linspace; random numbers against the host
+ * gemm / matmul / gemv / dot; full / arange / linspace; assembly (concatenate, tile, repeat,
+ * roll, pad, triu / tril, flip, diagonal: tests/ref/ref_assemble.c, bit for bit); random numbers against the host
  * reproducer and the generator's advance; expression kernels against the chain of built-in
  * ops; complex64 / complex128 elementwise ops (also with complex scalars), reductions and
  * scans; a raw kernel; or bad calls (NULL handles, mismatched shapes, dtypes and contexts,
@@ -30,6 +31,7 @@
 #include "ref_complex_ew.h"
 #include "ref_complex_gemm.h"
 #include "ref_complex_red.h"
+#include "ref_assemble.h"
 #include "test_util.h"
 #ifdef GPUX_TEST_HAVE_DLPACK
 #include "gpux/dlpack.h"
@@ -64,14 +66,14 @@
 
 enum {
   A_BINARY, A_SCALAR, A_UNARY, A_WHERE, A_CAST, A_COPY, A_REDUCE, A_SCAN, A_MATMUL, A_GEMM,
-  A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_PROMOTE, A_COUNT
+  A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_PROMOTE, A_ASSEMBLE, A_COUNT
 };
 static const char *const k_action[A_COUNT] = {"binary", "scalar", "unary", "where", "cast",
                                               "copy", "reduce", "scan", "matmul", "gemm",
                                               "create", "random", "expr", "kernel", "bad-args",
-                                              "promote"};
+                                              "promote", "assemble"};
 /* relative weights of the actions */
-static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12, 5};
+static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12, 5, 6};
 
 static gpux_context_t g_ctx2; /* a second context, for context mismatches */
 static int g_is_opencl;
@@ -2284,6 +2286,195 @@ static void pick_stream(void) {
   g_on = to;
 }
 
+/* ------------------------------------------------------------------ assembly */
+
+/* One assembly op on a random operand (a view), into a new, _into or strided output, against
+ * tests/ref/ref_assemble.c bit for bit. */
+static void act_assemble(void) {
+  const gpux_dtype dt = rand_cast_dtype();
+  const size_t es = ref_dtype_size(dt);
+  int nd;
+  int64_t S[GPUX_MAX_DIMS], O[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, 2000);
+  const int kind = (int)rnd(0, 7), mode = rand_out_mode(0);
+  int ond = nd;
+  memcpy(O, S, sizeof S);
+  fz_arr a, b;
+  fz_out o;
+  memset(&o, 0, sizeof o);
+  o.mode = mode;
+  void *want = NULL;
+  gpux_status st = GPUX_SUCCESS;
+#define FZ_OUT_SHAPE() \
+  do { if (mode != OUT_NEW) out_make(&o, mode, dt, ond, O); } while (0)
+#define FZ_CALL(newcall, intocall) \
+  st = mode == OUT_NEW ? (newcall) : (intocall); \
+  if (mode == OUT_NEW && o.h) track(o.h)
+  switch (kind) {
+    case 0: { /* concatenate two arrays along a random axis (0-d: flattened) */
+      const int axis = nd ? (int)rnd(-nd, nd - 1) : GPUX_ALL_AXES, d = nd ? (axis + nd) % nd : -1;
+      int64_t S2[GPUX_MAX_DIMS];
+      memcpy(S2, S, sizeof S);
+      if (d >= 0) S2[d] = rnd(0, 4);
+      desc_add("concatenate axis %d:", axis);
+      operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+      operand(&b, "b", dt, nd, S2, GT_DOM_ANY, 1);
+      const void *hp[2] = {a.host, b.host};
+      const int64_t *sp[2] = {S, S2};
+      if (d < 0) { ond = 1; O[0] = a.n + b.n; } else O[d] = S[d] + S2[d];
+      want = fz_alloc((size_t)ref_shape_size(ond, O) * es);
+      ref_asm_concat(es, 2, hp, nd, sp, d, want);
+      gpux_array_t ab[2] = {a.h, b.h};
+      FZ_OUT_SHAPE();
+      FZ_CALL(gpux_concatenate(&o.h, 2, ab, axis), gpux_concatenate_into(o.h, 2, ab, axis));
+      break;
+    }
+    case 1: { /* tile with up to 3 reps of 0..2 */
+      const int nreps = (int)rnd(0, 3);
+      int64_t reps[3];
+      for (int k = 0; k < nreps; k++) reps[k] = rnd(0, 2);
+      desc_add("tile %d reps:", nreps);
+      operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+      ond = nd > nreps ? nd : nreps;
+      for (int k = 0; k < ond; k++) {
+        int ia = k - (ond - nd), ir = k - (ond - nreps);
+        O[k] = (ia >= 0 ? S[ia] : 1) * (ir >= 0 ? reps[ir] : 1);
+      }
+      want = fz_alloc((size_t)ref_shape_size(ond, O) * es);
+      ref_asm_tile(es, nd, S, a.host, nreps, reps, want);
+      FZ_OUT_SHAPE();
+      FZ_CALL(gpux_tile(&o.h, a.h, nreps, reps), gpux_tile_into(o.h, a.h, nreps, reps));
+      break;
+    }
+    case 2: { /* repeat: a scalar count or one per element, along an axis or flattened */
+      const int flat = nd == 0 || chance(25), axis = flat ? GPUX_ALL_AXES : (int)rnd(0, nd - 1);
+      operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+      int64_t R[GPUX_MAX_DIMS];
+      int rn = flat ? 1 : nd, d = flat ? 0 : axis;
+      if (flat) R[0] = a.n; else memcpy(R, S, sizeof S);
+      const int scalar = chance(40);
+      int64_t *cnt = fz_alloc((size_t)(R[d] ? R[d] : 1) * sizeof *cnt), c0 = rnd(0, 3);
+      for (int64_t i = 0; i < R[d]; i++) cnt[i] = scalar ? c0 : rnd(0, 3);
+      desc_add(" repeat axis %d %s", axis, scalar ? "scalar" : "counts");
+      ond = rn;
+      memcpy(O, R, sizeof R);
+      O[d] = 0;
+      for (int64_t i = 0; i < R[d]; i++) O[d] += cnt[i];
+      want = fz_alloc((size_t)ref_shape_size(ond, O) * es);
+      ref_asm_repeat(es, rn, R, a.host, cnt, d, want);
+      FZ_OUT_SHAPE();
+      if (scalar) {
+        FZ_CALL(gpux_repeat(&o.h, a.h, c0, axis), gpux_repeat_into(o.h, a.h, c0, axis));
+      } else {
+        FZ_CALL(gpux_repeat_counts(&o.h, a.h, R[d], cnt, axis),
+                gpux_repeat_counts_into(o.h, a.h, R[d], cnt, axis));
+      }
+      break;
+    }
+    case 3: { /* roll along random axes (repeats allowed) or flattened */
+      int naxes = nd && chance(75) ? (int)rnd(0, nd + 1) : GPUX_ALL_AXES, axes[GPUX_MAX_DIMS + 1];
+      int64_t shifts[GPUX_MAX_DIMS + 1], per[GPUX_MAX_DIMS] = {0};
+      operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+      want = fz_alloc((size_t)(a.n ? a.n : 1) * es);
+      if (naxes == GPUX_ALL_AXES) {
+        shifts[0] = rnd(-30, 30);
+        const int64_t fsh[1] = {a.n};
+        ref_asm_roll(es, 1, fsh, a.host, shifts, want);
+      } else {
+        for (int k = 0; k < naxes; k++) {
+          axes[k] = (int)rnd(-nd, nd - 1);
+          shifts[k] = rnd(-30, 30);
+          int d = (axes[k] + nd) % nd;
+          per[d] += S[d] ? shifts[k] % S[d] : 0;
+        }
+        ref_asm_roll(es, nd, S, a.host, per, want);
+      }
+      desc_add(" roll naxes %d", naxes);
+      FZ_OUT_SHAPE();
+      FZ_CALL(gpux_roll(&o.h, a.h, naxes, shifts, axes), gpux_roll_into(o.h, a.h, naxes, shifts, axes));
+      break;
+    }
+    case 4: { /* pad: constant (a value every dtype holds) or edge */
+      int64_t w[2 * GPUX_MAX_DIMS];
+      const int edge = chance(50);
+      int bad = 0;
+      for (int d = 0; d < nd; d++) {
+        w[2 * d] = rnd(0, 2);
+        w[2 * d + 1] = rnd(0, 2);
+        O[d] = S[d] + w[2 * d] + w[2 * d + 1];
+        bad |= edge && S[d] == 0 && (w[2 * d] || w[2 * d + 1]);
+      }
+      desc_add("pad %s:", edge ? "edge" : "constant");
+      operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+      if (bad) { /* an empty axis cannot be padded by its edge */
+        gpux_array_t out = NULL;
+        expect_fail(GPUX_ERROR_INVALID_ARGUMENT, gpux_pad(&out, a.h, w, GPUX_PAD_EDGE, 0), out,
+                    g_desc);
+        return;
+      }
+      unsigned char one[16];
+      gpux_array_t v1 = NULL;
+      GT_OK(gpux_array_ones(&v1, gt_ctx, dt, 0, NULL));
+      GT_OK(gpux_array_read(v1, one, es));
+      gpux_array_release(v1);
+      want = fz_alloc((size_t)ref_shape_size(ond, O) * es);
+      ref_asm_pad(es, nd, S, a.host, w, edge, one, want);
+      FZ_OUT_SHAPE();
+      const gpux_pad_mode m = edge ? GPUX_PAD_EDGE : GPUX_PAD_CONSTANT;
+      FZ_CALL(gpux_pad(&o.h, a.h, w, m, 1.0), gpux_pad_into(o.h, a.h, w, m, 1.0));
+      break;
+    }
+    case 5: { /* triu / tril */
+      if (nd == 0) { nd = ond = 1; S[0] = O[0] = rnd(0, 5); }
+      const int64_t k = rnd(-6, 6);
+      const int up = chance(50);
+      desc_add("%s k %" PRId64 ":", up ? "triu" : "tril", k);
+      operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+      if (nd == 1) { ond = 2; O[1] = S[0]; }
+      want = fz_alloc((size_t)(ref_shape_size(ond, O) ? ref_shape_size(ond, O) : 1) * es);
+      ref_asm_tri(es, nd, S, a.host, k, up, want);
+      FZ_OUT_SHAPE();
+      FZ_CALL(up ? gpux_triu(&o.h, a.h, k) : gpux_tril(&o.h, a.h, k),
+              up ? gpux_triu_into(o.h, a.h, k) : gpux_tril_into(o.h, a.h, k));
+      break;
+    }
+    default: { /* views: flip or diagonal, read as they are */
+      o.mode = OUT_NEW;
+      operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+      if (kind == 6 || nd < 2) {
+        int which[GPUX_MAX_DIMS] = {0}, axes[GPUX_MAX_DIMS], naxes = 0;
+        for (int d = 0; d < nd; d++)
+          if (chance(50)) {
+            which[d] = 1;
+            axes[naxes++] = d - (chance(50) ? nd : 0);
+          }
+        desc_add(" flip %d axes", naxes);
+        want = fz_alloc((size_t)(a.n ? a.n : 1) * es);
+        ref_asm_flip(es, nd, S, a.host, which, want);
+        st = gpux_flip(&o.h, a.h, naxes, axes);
+      } else {
+        const int a1 = (int)rnd(0, nd - 1), a2 = (a1 + (int)rnd(1, nd - 1)) % nd;
+        const int64_t off = rnd(-4, 4);
+        int64_t len = 0;
+        want = fz_alloc((size_t)(a.n ? a.n : 1) * es);
+        ref_asm_diagonal(es, nd, S, a.host, off, a1, a2, &len, want);
+        ond = 0;
+        for (int d = 0; d < nd; d++)
+          if (d != a1 && d != a2) O[ond++] = S[d];
+        O[ond++] = len;
+        desc_add(" diagonal %" PRId64 " axes %d %d", off, a1, a2);
+        st = gpux_diagonal(&o.h, a.h, off, a1, a2);
+      }
+      if (o.h) track(o.h);
+      break;
+    }
+  }
+#undef FZ_OUT_SHAPE
+#undef FZ_CALL
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  gt_compare_bits(g_desc, dt, out_read(&o, dt, ond, O), want, ref_shape_size(ond, O));
+}
+
 static void run_case(uint64_t seed) {
   gt_rng_seed(&R, seed);
   g_desc[0] = 0;
@@ -2312,6 +2503,7 @@ static void run_case(uint64_t seed) {
     case A_RANDOM: act_random(); break;
     case A_EXPR: act_expr(); break;
     case A_KERNEL: act_kernel(); break;
+    case A_ASSEMBLE: act_assemble(); break;
     default: act_bad(); break;
   }
 }

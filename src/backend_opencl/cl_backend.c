@@ -309,6 +309,13 @@ static gpux_status context_open(int index, cl_context user_ctx, cl_command_queue
    * a tail launch with work-groups of 1) and kernels without bounds tests, which pocl
    * vectorizes about 3x better; GPUs round up to whole work-groups and test bounds. */
   b->exact = !d->is_gpu && b->epi == 1;
+  /* Contiguous device copies (mem_copy): clEnqueueCopyBuffer on GPUs; on CPU devices a copy
+   * kernel (gpux_cl_copy_range), since pocl's copy command is one thread's memcpy.
+   * GPUX_OPENCL_COPY=buffer|kernel forces one (tuning and tests). */
+  b->copy_kernel = !d->is_gpu;
+  const char *cpy = getenv("GPUX_OPENCL_COPY");
+  if (cpy && !strcmp(cpy, "buffer")) b->copy_kernel = 0;
+  if (cpy && !strcmp(cpy, "kernel")) b->copy_kernel = 1;
   b->wg = 256;
   size_t maxwg = 0;
   if (clGetDeviceInfo(d->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL) ==
@@ -637,6 +644,9 @@ static gpux_status be_mem_download(gpux__bq *q, void *buf, size_t offset, void *
 static gpux_status be_mem_copy(gpux__bq *q, void *dst, size_t dst_offset, void *src,
                                size_t src_offset, size_t bytes) {
   if (bytes == 0) return GPUX_SUCCESS;
+  /* CPU devices: on every core (gpux_cl_copy_range); below 64 KiB the driver's one call */
+  if (q->b->copy_kernel && bytes >= ((size_t)64 << 10))
+    return gpux_cl_copy_range(q, dst, dst_offset, src, src_offset, bytes);
   cl_int e = clEnqueueCopyBuffer(q->queue, (cl_mem)src, (cl_mem)dst, src_offset, dst_offset, bytes,
                                  0, NULL, NULL);
   if (e != CL_SUCCESS)

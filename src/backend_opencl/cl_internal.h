@@ -68,6 +68,7 @@ struct gpux__bctx {
   cl_ulong max_alloc;     /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
   int epi;                /* elements per work-item of contiguous kernels */
   int exact;              /* 1-d launches cover exactly the work-items (no bounds tests) */
+  int copy_kernel;        /* mem_copy runs a copy kernel, not clEnqueueCopyBuffer */
   size_t wg;              /* work-group size of 1-d launches */
   int marker_timing;      /* markers carry profiling timestamps (else a 1-byte fill does) */
   int profiling;          /* q0 has CL_QUEUE_PROFILING_ENABLE (device events), and so the
@@ -251,6 +252,10 @@ static inline void gpux_cl_arg_c(gpux_cl_args *a, const gpux__operand *o) {
   gpux_cl_arg_mem(a, o);
   gpux_cl_arg_long(a, o->offset);
 }
+/* A contiguous copy of bytes between buffers as a copy kernel (cl_elementwise.c): what
+ * mem_copy runs on CPU devices, where clEnqueueCopyBuffer is one thread's memcpy. */
+gpux_status gpux_cl_copy_range(gpux__bq *q, void *dst, size_t dst_offset, void *src,
+                               size_t src_offset, size_t bytes);
 /* a real argument: double where the device has fp64, else float (gpux_real in the kernels) */
 void gpux_cl_arg_real(gpux_cl_args *a, const gpux__bctx *b, double v);
 /* Enqueues a->k (its arguments set; a->e checked first) on q over `items` work-items in
