@@ -486,7 +486,7 @@
   }
 #endif
 
-#define GPUX_GEMM_DEFINE(a, dt) GPUX_ON_##dt(GPUX_GEMM_KERNEL, a, dt)
+#define GPUX_GEMM_DEFINE(a, dt) GPUX_KON_##dt(GPUX_GEMM_KERNEL, a, dt)
 GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
 
 /* ====================================================================== complex products
@@ -708,5 +708,5 @@ GPUX_GEMM_DT(GPUX_GEMM_DEFINE, _)
   }
 #endif
 
-#define GPUX_GEMMC_DEFINE(a, dt) GPUX_ON_##dt(GPUX_GEMMC_KERNEL, a, dt)
+#define GPUX_GEMMC_DEFINE(a, dt) GPUX_KON_##dt(GPUX_GEMMC_KERNEL, a, dt)
 GPUX_GEMM_DT_COMPLEX(GPUX_GEMMC_DEFINE, _)

@@ -10,13 +10,13 @@
  *     with NaN in C: CLBlast 1.5.3 does not read C (tested on pocl, direct and indirect
  *     kernels). Conjugate transposes are CLBlastTransposeConjugate; an operand conjugated
  *     without a transpose (conj_a with trans_a 0), which BLAS cannot say, goes native.
- *   native: kernels/cl/gemm.cl, gpux_gemm_<dt> for GPUX_GEMM_DT (f32 f64, the integers), its own
- *     program (built on first use, cached on disk for non-pocl devices) in one of two
+ *   native: kernels/cl/gemm.cl, gpux_gemm_<dt> for GPUX_GEMM_DT (f32 f64, the integers), a
+ *     program part per dtype (built on first use, cached on disk for non-pocl devices) in one of two
  *     forms fixed per context: GPU (work-groups of 256, 128x128 / 64x64 tiles) or CPU
  *     (work-groups of 64, 32x32 tiles; pocl), GPUX_OPENCL_GEMM=gpu|cpu forces one where the
  *     device allows it; GPUX_OPENCL_GEMM_OPTIONS adds build options (tuning). Its launches,
  *     and its build, run under the launch lock.
- *     Complex (GPUX_GEMM_DT_COMPLEX): gpux_gemm_c64 / _c128 in the same program, with their
+ *     Complex (GPUX_GEMM_DT_COMPLEX): gpux_gemm_c64 / _c128 in their parts, with their
  *     own tiles (GPU 64 x 64; CPU 32 rows x 32 / 16 columns) and conjugation flags.
  * float16 / bfloat16 products are not available on OpenCL (GPUX_ERROR_UNSUPPORTED_DTYPE). */
 #include <stdio.h>
@@ -102,11 +102,13 @@ static void gemm_options(gpux__bctx *b, char *buf, size_t size) {
   GEMM_STATE(b)->cpu = cpu;
 }
 
+/* Split by dtype (gpux_kernels.h: program parts): part is the dtype whose gpux_gemm_<dt> a
+ * first product of that dtype builds, so a float32 program does not compile the complex
+ * kernels (which doubled gemm.cl's cold build on pocl). */
 static gpux_status resolve_gemm(gpux__bctx *b, cl_program p, int part) {
-  (void)part; /* one program */
   gpux_status s = GPUX_SUCCESS;
 #define RESOLVE(a, dt)                                                                   \
-  if (s == GPUX_SUCCESS)                                                                 \
+  if (s == GPUX_SUCCESS && part == GPUX_KDT_##dt)                                        \
     s = gpux_cl_resolve(b, p, &GEMM_STATE(b)->gemm[GPUX_KDT_##dt], GPUX_CL_IS_F64(GPUX_KDT_##dt),    \
                         GPUX_KN_GEMM(#dt));
   GPUX_GEMM_DT(RESOLVE, _)
@@ -146,7 +148,7 @@ static gpux_status launch_native(gpux__bq *q, const gpux__gemm *g) {
   const int dt = g->dtype; /* one gemm_supports accepted for this path */
   cl_kernel k;
   gemm_state *st = GEMM_STATE(b);
-  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_gemm, 0, st->gemm[dt], GPUX_CL_IS_F64(dt));
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_gemm, dt, st->gemm[dt], GPUX_CL_IS_F64(dt));
   const gemm_form *f = &forms[st->cpu ? 1 : 0];
   const int cpu = st->cpu;
   int64_t br, bc;
@@ -388,9 +390,11 @@ static gpux_status gpux_cl_gemm(gpux__bq *q, const gpux__gemm *g) {
 }
 
 static void install_gemm(gpux__backend_iface *it) { it->gemm = gpux_cl_gemm; }
-/* gemm.cl, built on first use (from the on-disk cache on non-pocl devices) */
+/* gemm.cl, each dtype's part built on first use (from the on-disk cache on non-pocl
+ * devices) */
 const gpux_cl_family gpux_cl_fam_gemm = {
     GPUX_CL_FAM_SOURCE(gemm),
+    .split = 1,
     .options = gemm_options,
     .resolve = resolve_gemm,
     .release = release_gemm,
