@@ -674,6 +674,20 @@ static void *bcast(const fz_arr *x, int ndim, const int64_t *shape) {
   return p;
 }
 
+/* Operand shapes of a binary op with output shape (nd, S): both broadcast to it, one of them
+ * S itself, so that the output shape is S. */
+static void binary_shapes(int nd, const int64_t *S, int *na, int64_t *sa, int *nb, int64_t *sb) {
+  broadcast_source(nd, S, na, sa);
+  broadcast_source(nd, S, nb, sb);
+  if (chance(50)) {
+    *na = nd;
+    memcpy(sa, S, (size_t)nd * sizeof *S);
+  } else {
+    *nb = nd;
+    memcpy(sb, S, (size_t)nd * sizeof *S);
+  }
+}
+
 /* gpux_binary or gpux_binary_promote: the call, its _into form, their names */
 typedef struct fz_binary_call {
   gpux_status (*fn)(gpux_array_t *, gpux_binary_op, gpux_array_t, gpux_array_t);
@@ -737,15 +751,7 @@ static void act_binary(void) {
   int nd, na, nb;
   int64_t S[GPUX_MAX_DIMS], sa[GPUX_MAX_DIMS], sb[GPUX_MAX_DIMS];
   rand_shape(&nd, S, rand_max_n());
-  broadcast_source(nd, S, &na, sa);
-  broadcast_source(nd, S, &nb, sb);
-  if (chance(50)) { /* one operand keeps the full shape, so the output shape is S */
-    na = nd;
-    memcpy(sa, S, sizeof S);
-  } else {
-    nb = nd;
-    memcpy(sb, S, sizeof S);
-  }
+  binary_shapes(nd, S, &na, sa, &nb, sb);
   desc_add("binary %s %s:", gt_binary_str(op), gt_dtype_str(dt));
   run_binary(&k_binary, op, dt, dt, dt, nd, S, na, sa, nb, sb,
              gt_binary_class(op, dt) != GT_OPC_TRANSC);
@@ -1226,15 +1232,7 @@ static void act_cx_binary(void) {
                 first ? sfull : a.host, first ? a.host : sfull);
     return;
   }
-  broadcast_source(nd, S, &na, sa);
-  broadcast_source(nd, S, &nb, sb);
-  if (chance(50)) { /* one operand keeps the full shape, so the output shape is S */
-    na = nd;
-    memcpy(sa, S, sizeof S);
-  } else {
-    nb = nd;
-    memcpy(sb, S, sizeof S);
-  }
+  binary_shapes(nd, S, &na, sa, &nb, sb);
   fz_arr a, b;
   operand(&a, "a", dt, na, sa, gt_cx_binary_domain(op, 0), 1);
   operand(&b, "b", dt, nb, sb, gt_cx_binary_domain(op, 1), 1);
