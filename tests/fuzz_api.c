@@ -1008,12 +1008,26 @@ static void rand_axes(int nd, int arg, int *axes, int *naxes, int *red) {
     for (int i = 0; i < *naxes; i++) red[axes[i] < 0 ? axes[i] + nd : axes[i]] = 1;
 }
 
-static void out_shape(int nd, const int64_t *S, const int *red, int keepdims, int *ond,
-                      int64_t *oshape) {
+/* The output shape of a reduction over red (kept axes; keepdims: reduced ones as 1) and a
+ * buffer for its reference values of dtype rdt. */
+static void *reduce_out(int nd, const int64_t *S, const int *red, int keepdims, gpux_dtype rdt,
+                        int *ond, int64_t *oshape) {
   *ond = 0;
   for (int d = 0; d < nd; d++)
     if (!red[d]) oshape[(*ond)++] = S[d];
     else if (keepdims) oshape[(*ond)++] = 1;
+  const int64_t n = ref_shape_size(*ond, oshape);
+  return fz_alloc((size_t)(n ? n : 1) * ref_dtype_size(rdt));
+}
+
+/* A 0-d array has no axes to name: a reduction that names some must fail (returns 1). */
+static int axes_of_0d(int nd, int naxes, gpux_reduce_op op, gpux_array_t a, const int *axes,
+                      int keepdims) {
+  if (nd != 0 || naxes == GPUX_ALL_AXES || naxes <= 0) return 0;
+  gpux_array_t o = NULL;
+  expect_fail(GPUX_ERROR_INVALID_AXIS, gpux_reduce(&o, op, a, axes, naxes, keepdims), o,
+              "gpux_reduce(");
+  return 1;
 }
 
 /* The reduction into out (OUT_NEW: a new array, tracked): var / std through their own
@@ -1059,16 +1073,11 @@ static void act_reduce(void) {
     expect_fail(GPUX_ERROR_UNSUPPORTED_DTYPE, st, o, "gpux_reduce(");
     return;
   }
-  if (nd == 0 && naxes != GPUX_ALL_AXES && naxes > 0) { /* only with FUZZ_EXPECT_ISSUE21_FIXES */
-    st = gpux_reduce(&o, op, a.h, axes, naxes, keepdims);
-    expect_fail(GPUX_ERROR_INVALID_AXIS, st, o, "gpux_reduce(");
-    return;
-  }
+  if (axes_of_0d(nd, naxes, op, a.h, axes, keepdims)) return; /* FUZZ_EXPECT_ISSUE21_FIXES */
   int ond;
   int64_t oshape[GPUX_MAX_DIMS];
-  out_shape(nd, S, red, keepdims, &ond, oshape);
-  int64_t n_out = ref_shape_size(ond, oshape);
-  void *canon = fz_alloc((size_t)(n_out ? n_out : 1) * ref_dtype_size(rdt));
+  void *canon = reduce_out(nd, S, red, keepdims, rdt, &ond, oshape);
+  const int64_t n_out = ref_shape_size(ond, oshape);
   int rc = ref_reduce_axes_canon(op, dt, nd, S, a.host, red, ddof, canon);
   if (chance(15)) { /* the host forms over every element */
     double v = 0;
@@ -1308,17 +1317,11 @@ static void act_cx_reduce(void) {
   gpux_dtype rdt;
   GT_OK(gpux_reduce_result_dtype(&rdt, op, dt));
   gpux_status st;
-  if (nd == 0 && naxes != GPUX_ALL_AXES && naxes > 0) {
-    gpux_array_t o = NULL;
-    st = gpux_reduce(&o, op, a.h, axes, naxes, keepdims);
-    expect_fail(GPUX_ERROR_INVALID_AXIS, st, o, "gpux_reduce(");
-    return;
-  }
+  if (axes_of_0d(nd, naxes, op, a.h, axes, keepdims)) return;
   int ond;
   int64_t oshape[GPUX_MAX_DIMS];
-  out_shape(nd, S, red, keepdims, &ond, oshape);
+  void *canon = reduce_out(nd, S, red, keepdims, rdt, &ond, oshape);
   const int64_t n_out = ref_shape_size(ond, oshape);
-  void *canon = fz_alloc((size_t)(n_out ? n_out : 1) * ref_dtype_size(rdt));
   GT_ASSERT(refc_reduce_axes_canon(op, dt, nd, S, a.host, red, ddof, canon) == 0,
             "%s: the reference has no such op", g_desc);
   if (chance(15) && (rdt == GPUX_COMPLEX64 || rdt == GPUX_COMPLEX128)) { /* the host form */
