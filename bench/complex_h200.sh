@@ -21,11 +21,7 @@
 # summary.txt (one line a run), rows.md, peers.md and the tails of failed runs go to OUTDIR,
 # written as they come (a call cut short still returns what was done); full logs to LOGS.
 source "$(dirname "$0")/h200_common.sh" complex_h200 "$@"
-LOGS=${LOGS:-/tmp/complex-logs}
-JOBS=${JOBS:-8}
-mkdir -p "$LOGS"
-export -f t
-export LOGS OUTDIR
+h200_parallel /tmp/complex-logs 8
 h200_build
 CX=$(cd "$B/bin" && ls | grep -E '^test_complex' | tr '\n' ' ')
 log "tests: $CX"

@@ -15,11 +15,7 @@
 #    and float64 (2^27), the same bytes; NVIDIA OpenCL complex64 cumsum; the peers' cumsum.
 # summary.txt (one line a run), rows.md, peers.md and the tails of failed runs go to OUTDIR.
 source "$(dirname "$0")/h200_common.sh" cxscan_h200 "$@"
-LOGS=${LOGS:-/tmp/cxscan-logs}
-JOBS=${JOBS:-10}
-mkdir -p "$LOGS"
-export -f t
-export LOGS OUTDIR
+h200_parallel /tmp/cxscan-logs 10
 h200_build
 CS=/usr/local/cuda/bin/compute-sanitizer
 {

@@ -29,3 +29,12 @@ t() {
     tee -a "$OUTDIR/summary.txt"
   [ $rc -eq 0 ] || tail -40 "$logs/$lf" >"$OUTDIR/fail-$lf"
 }
+# h200_parallel LOGDIR JOBS: LOGS (default LOGDIR, made) and JOBS (default JOBS) for runs that
+# go through xargs -P "$JOBS" bash -c, which need t, LOGS and OUTDIR exported.
+h200_parallel() {
+  LOGS=${LOGS:-$1}
+  JOBS=${JOBS:-$2}
+  mkdir -p "$LOGS"
+  export -f t
+  export LOGS OUTDIR
+}

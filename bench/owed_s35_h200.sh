@@ -15,11 +15,7 @@
 #    >= 4.0 TB/s on an H200, OpenCL within 15% of CUDA).
 # summary.txt (one line a run), rows.md and the tails of failed runs go to OUTDIR.
 source "$(dirname "$0")/h200_common.sh" owed_s35_h200 "$@"
-LOGS=${LOGS:-/tmp/owed35-logs}
-JOBS=${JOBS:-6}
-mkdir -p "$LOGS"
-export -f t
-export LOGS OUTDIR
+h200_parallel /tmp/owed35-logs 6
 h200_build
 CS=/usr/local/cuda/bin/compute-sanitizer
 GPUX_BACKEND=opencl t 480 test_kernel_coverage-opencl.log "$B/bin/test_kernel_coverage" &
