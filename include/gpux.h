@@ -7,6 +7,7 @@
 #include "gpux/context.h"
 #include "gpux/array.h"
 #include "gpux/assemble.h"
+#include "gpux/index.h"
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"
 #include "gpux/linalg.h"
