@@ -4,18 +4,19 @@
  * Boolean masks (compress, nonzero, masked assignment) are in mask.h, counting (bincount,
  * histogram, digitize) in count.h.
  *
- * Index modes (gpux_index_mode). Negative indices count from the end in every mode, as in
- * NumPy (-1 is the last element); what happens to an index outside [-n, n) is the mode's:
- *   GPUX_INDEX_CHECKED  an error. The device cannot stop a kernel to report it, so the op
+ * Index modes (gpux_index_mode), NumPy's modes of take / put:
+ *   GPUX_INDEX_CHECKED  negative indices count from the end (-1 is the last
+ *                       element); one outside [-n, n) is an error. The device cannot stop a kernel to report it, so the op
  *                       runs with every bad index read or written nowhere (the elements it
  *                       would have produced are unspecified), and the next call that waits
  *                       on that stream (a synchronize, a blocking download, a reduction to a
  *                       host scalar) returns GPUX_ERROR_INDEX_OUT_OF_RANGE, naming the op and
  *                       the first bad position of the index array in row-major order.
  *                       Never a read or a write out of bounds.
- *   GPUX_INDEX_WRAP     taken modulo n (NumPy's mode='wrap').
- *   GPUX_INDEX_CLIP     clamped to [0, n - 1] after the negative rule (NumPy's mode='clip'
- *                       clamps before it; gpux counts -1 as the last element in every mode).
+ *   GPUX_INDEX_WRAP     taken modulo n into [0, n) (mode='wrap'; -1 is the last element).
+ *   GPUX_INDEX_CLIP     clamped to [0, n - 1] (mode='clip': as in NumPy, a negative index
+ *                       becomes 0, not an element counted from the end).
+ * An axis of length 0 admits no index: wrap and clip fail like checked when there is one.
  */
 #ifndef GPUX_INDEX_H
 #define GPUX_INDEX_H
