@@ -403,6 +403,61 @@ static void test_copy_into(void **state) {
   }
 }
 
+/* Copies between 2-d blocks whose rows are contiguous run as wider elements where the
+ * rows, strides and offsets allow it (gpux__nd_widen): every parity of the block's column
+ * offset, width and row pitch, in both directions, and nothing outside the block written. */
+static void test_copy_widened(void **state) {
+  (void)state;
+  const int64_t widths[] = {1, 2, 6, 8, 16, 33, 64}, c0s[] = {0, 1, 2, 4}, pitches[] = {64, 66, 67};
+  uint64_t seed = 9100;
+  for (int d = 0; d < GT_COMPUTE_DTYPES; d++) {
+    const gpux_dtype dt = k_dtypes[d];
+    if (!gt_dtype_available(dt)) continue;
+    const size_t es = gpux_dtype_size(dt);
+    for (size_t ip = 0; ip < sizeof pitches / sizeof *pitches; ip++)
+      for (size_t iw = 0; iw < sizeof widths / sizeof *widths; iw++)
+        for (size_t ic = 0; ic < sizeof c0s / sizeof *c0s; ic++)
+          for (int dir = 0; dir < 2; dir++) {
+            const int64_t R = 5, C = pitches[ip], w = widths[iw], c0 = c0s[ic], r0 = 1, h = 3;
+            if (c0 + w > C) continue;
+            const int64_t big[2] = {R, C}, blk[2] = {h, w};
+            unsigned char *hb = malloc((size_t)(R * C) * es), *hs = malloc((size_t)(h * w) * es);
+            unsigned char *want = malloc((size_t)(R * C) * es), *got = malloc((size_t)(R * C) * es);
+            assert_non_null(hb && hs && want && got);
+            gt_fill_random(hb, dt, R * C, GT_DOM_ANY, seed++);
+            gt_fill_random(hs, dt, h * w, GT_DOM_ANY, seed++);
+            gpux_array_t B = NULL, S = NULL, V = NULL;
+            GT_OK(gpux_array_from_host(&B, gt_ctx, dt, 2, big, hb));
+            GT_OK(gpux_array_from_host(&S, gt_ctx, dt, 2, blk, hs));
+            const int64_t st[2] = {r0, c0}, sp[2] = {r0 + h, c0 + w};
+            GT_OK(gpux_array_slice(&V, B, st, sp, NULL));
+            if (dir == 0) { /* contiguous block -> rows of the big array */
+              GT_OK(gpux_array_copy_into(V, S));
+              memcpy(want, hb, (size_t)(R * C) * es);
+              for (int64_t i = 0; i < h; i++)
+                memcpy(want + (size_t)((r0 + i) * C + c0) * es, hs + (size_t)(i * w) * es,
+                       (size_t)w * es);
+              GT_OK(gpux_array_read(B, got, (size_t)(R * C) * es));
+              assert_memory_equal(got, want, (size_t)(R * C) * es);
+            } else { /* rows of the big array -> a contiguous block */
+              GT_OK(gpux_array_copy_into(S, V));
+              for (int64_t i = 0; i < h; i++)
+                memcpy(want + (size_t)(i * w) * es, hb + (size_t)((r0 + i) * C + c0) * es,
+                       (size_t)w * es);
+              GT_OK(gpux_array_read(S, got, (size_t)(h * w) * es));
+              assert_memory_equal(got, want, (size_t)(h * w) * es);
+            }
+            gpux_array_release(V);
+            gpux_array_release(S);
+            gpux_array_release(B);
+            free(hb);
+            free(hs);
+            free(want);
+            free(got);
+          }
+  }
+}
+
 /* ------------------------------------------------------------------ reshape */
 
 static void test_reshape(void **state) {
@@ -1089,6 +1144,7 @@ int main(void) {
   ADD(test_view_transfers);
   ADD(test_copy);
   ADD(test_copy_into);
+  ADD(test_copy_widened);
   ADD(test_reshape);
   ADD(test_slice);
   ADD(test_slice_extremes);

@@ -268,10 +268,11 @@ static gpux_status gpux_cuda_copy(gpux__bq *q, int elem_size, const gpux__launch
   const gpux_nd_params *p = &t;
   CUdeviceptr out, in;
   void *args[] = {&out, &in, &t};
-  const int k = GPUX_ELEM_SIZE_INDEX(elem_size);
   /* element offsets are in p->offset; the kernels take base pointers */
   out = gpux_cuda_opnd_base(&l->opnd[0]);
   in = gpux_cuda_opnd_base(&l->opnd[1]);
+  elem_size = gpux__nd_widen(&t, elem_size, 16, (uint64_t)(out | in));
+  const int k = GPUX_ELEM_SIZE_INDEX(elem_size);
   t.tile_dim = gpux__nd_tile_dim(&t);
   if (p->tile_dim >= 0) {
     /* tiles of the (tile_dim, last dim) plane; the other dims are the batch */

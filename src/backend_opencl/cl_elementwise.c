@@ -210,7 +210,11 @@ static gpux_status enqueue_copy_t(gpux__bq *q, gpux_cl_args *a, const gpux_nd_pa
 
 static gpux_status launch_copy(gpux__bq *q, int elem_size, const gpux__launch *l) {
   gpux__bctx *b = q->b;
-  const gpux_nd_params *nd = &l->nd;
+  gpux_nd_params t = l->nd;
+  const gpux_nd_params *nd = &t;
+  /* buffer objects start aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN); pocl vectorizes 4-byte
+   * lanes best (gpux_cl_copy_range) */
+  elem_size = gpux__nd_widen(&t, elem_size, b->dev->is_gpu ? 16 : 4, 0);
   const int i = GPUX_ELEM_SIZE_INDEX(elem_size);
   /* the tiled (local-memory) transpose pays on GPUs; pocl runs it slower than copy_n */
   const int td = b->dev->is_gpu ? gpux__nd_tile_dim(nd) : -1, tiled = td >= 0;
