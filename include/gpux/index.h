@@ -8,10 +8,17 @@
  *   GPUX_INDEX_CHECKED  negative indices count from the end (-1 is the last
  *                       element); one outside [-n, n) is an error. The device cannot stop a kernel to report it, so the op
  *                       runs with every bad index read or written nowhere (the elements it
- *                       would have produced are unspecified), and the next call that waits
- *                       on that stream (a synchronize, a blocking download, a reduction to a
- *                       host scalar) returns GPUX_ERROR_INDEX_OUT_OF_RANGE, naming the op and
- *                       the first bad position of the index array in row-major order.
+ *                       would have produced are unspecified: a gather writes 0 bits there),
+ *                       and the next call that waits on that stream (gpux_stream_synchronize,
+ *                       gpux_context_synchronize, gpux_pool_trim, a blocking download, a
+ *                       reduction to a host scalar, a DLPack import by copy) returns
+ *                       GPUX_ERROR_INDEX_OUT_OF_RANGE with "<op>: index out of range at
+ *                       position P of idx (value V, axis length N)": the first op queued on
+ *                       the stream since its last such wait that met a bad index, and its
+ *                       first bad position in row-major order of idx (put_along_axis: of
+ *                       idx's own shape). That wait costs one 16-byte read, and only after
+ *                       a checked op; gpux_event_synchronize does not report it. Releasing
+ *                       the stream or context first drops the error.
  *                       Never a read or a write out of bounds.
  *   GPUX_INDEX_WRAP     taken modulo n into [0, n) (mode='wrap'; -1 is the last element).
  *   GPUX_INDEX_CLIP     clamped to [0, n - 1] (mode='clip': as in NumPy, a negative index
@@ -33,6 +40,47 @@ typedef enum gpux_index_mode {
 } gpux_index_mode;
 
 /* --- gather and put ------------------------------------------------------------------ */
+/* Every function here checks all its arguments before it queues anything, and takes a and
+ * idx (and values) as any views: strided, negative steps, broadcast. idx is int32 or int64
+ * (GPUX_ERROR_UNSUPPORTED_DTYPE otherwise) of any shape, 0-d included, with fewer than 2^40
+ * elements; a is any dtype and the result (or values) has a's dtype. axis may be negative
+ * (-1 the last); GPUX_ALL_AXES works on a flattened (row-major) a. A non-empty idx into an
+ * axis of length 0 fails at once with GPUX_ERROR_INDEX_OUT_OF_RANGE in every mode.
+ * An out, a or values that shares memory with another operand: GPUX_ERROR_OVERLAP. */
+
+/* numpy.take(a, idx, axis, mode): out[i..., j..., k...] = a[i..., idx[j...], k...].
+ * Result shape: a.shape[:axis] + idx.shape + a.shape[axis+1:]; with GPUX_ALL_AXES,
+ * idx.shape (a flattened). Result dtype: a's. */
+GPUX_API gpux_status gpux_take(gpux_array_t *out, gpux_array_t a, gpux_array_t idx, int axis,
+                               gpux_index_mode mode);
+/* the same into out (that shape and dtype; any layout) */
+GPUX_API gpux_status gpux_take_into(gpux_array_t out, gpux_array_t a, gpux_array_t idx,
+                                    int axis, gpux_index_mode mode);
+
+/* numpy.take_along_axis(a, idx, axis): idx has a's ndim; along every other axis a and idx
+ * have the same length or one of them 1 (broadcast); out[..., j, ...] = a[..., idx[..., j,
+ * ...], ...]. Result shape: the broadcast shape with idx's length along axis. With
+ * GPUX_ALL_AXES idx must be 1-d and it is gpux_take of a flattened. Result dtype: a's. */
+GPUX_API gpux_status gpux_take_along_axis(gpux_array_t *out, gpux_array_t a, gpux_array_t idx,
+                                          int axis, gpux_index_mode mode);
+GPUX_API gpux_status gpux_take_along_axis_into(gpux_array_t out, gpux_array_t a,
+                                               gpux_array_t idx, int axis,
+                                               gpux_index_mode mode);
+
+/* numpy.put(a, idx, values, mode): a.flat[idx[j]] = values.flat[j % values.size] for every
+ * position j of idx in row-major order (values cycle as in NumPy; values must not be empty
+ * when idx is not). With repeated indices the last write in that order wins, the same on
+ * every backend (a first kernel keeps, per element of a, the largest position that writes
+ * it; only that one writes). Needs scratch of a.size int32 (int64 when idx has more than
+ * 2^31 - 1 elements); a strided a goes through a contiguous copy. values: a's dtype. */
+GPUX_API gpux_status gpux_put(gpux_array_t a, gpux_array_t idx, gpux_array_t values,
+                              gpux_index_mode mode);
+/* numpy.put_along_axis(a, idx, values, axis): idx as in gpux_take_along_axis; values
+ * broadcast to the iteration shape (the broadcast of a and idx, idx's length along axis);
+ * a[..., idx[..., j, ...], ...] = values[..., j, ...], the last write in row-major order of
+ * that shape winning. With GPUX_ALL_AXES idx is 1-d, into a flattened. */
+GPUX_API gpux_status gpux_put_along_axis(gpux_array_t a, gpux_array_t idx, gpux_array_t values,
+                                         int axis, gpux_index_mode mode);
 
 /* --- scatter with a combining op ------------------------------------------------------ */
 

@@ -259,7 +259,7 @@
  * with a string literal for each. tests/test_kernel_coverage.c expects them with no edit of
  * its own; a new family adds its list here (the families above predate it and are listed
  * in the test). */
-#define GPUX_KN_FAMILY_LISTS(X)
+#define GPUX_KN_FAMILY_LISTS(X) X(GPUX_KN_INDEX_LIST)
 
 /* Result kinds: SAME (the input dtype), BOOL, or REAL: the component dtype of a complex
  * input (complex64 -> float32, complex128 -> float64), the input dtype otherwise (abs). */
@@ -526,5 +526,77 @@ typedef struct gpux_nd_params {
  * and beta are complex (the component type's (re, im)); beta == 0 (both parts) never reads
  * C. */
 #define GPUX_GEMM_DT_COMPLEX(M, a) M(a, c64) M(a, c128)
+
+/* ======================================================================================
+ * Gather and put (include/gpux/index.h; kernels/cuda/index.cu, kernels/cl/index.cl).
+ * The kernels only move bits: they are typed by element size (GPUX_ELEM_SIZES) and index
+ * dtype (int32, int64), and put's winner scratch by its dtype (int32 while the iteration
+ * count fits, else int64).
+ *
+ * Kernel names (<sz> an element size, <it> the index dtype, <wt> the scratch dtype):
+ *   gpux_index_gather_<sz>_<it>   n-d: for iteration i (row-major over nd's shape), with
+ *       the offsets o0 (out), o1 (source, the axis left out), o2 (idx), o3 (the element's
+ *       row-major position in idx): w = resolve(idx[o2]); out[o0] = src[o1 + w * astride]
+ *       (a bad index under checked mode: the key is recorded and out[o0] = 0 bits)
+ *   gpux_index_take_<sz>_<it>     out[off0 + i] = src[off1 + w * astride], w from
+ *       idx[off2 + i] (contiguous out and idx: the fast path); position i
+ *   gpux_index_mark_<it>_<wt>     put, pass 1, n-d (o0: the destination's offset without the
+ *       axis, o2, o3 as above): win[o0 + w * astride - woff] = max(.., i) (atomic)
+ *   gpux_index_put_<sz>_<it>_<wt> put, pass 2: the iteration that won writes
+ *       dst[o0 + w * astride] = values[vmod ? off1 + i % vmod : o1]: the last write in
+ *       iteration order wins, whatever the threads' timing
+ *   gpux_index_badval_<it>        one work-item: when the recorded key is the launch's, the
+ *       index value at its position (idx's own layout in stride[0] / offset[0], unmerged)
+ *       goes to err[1]
+ *
+ * resolve (GPUX_IX_RESOLVE): checked: v in [-n, n) -> v (+ n when negative), else bad (-1);
+ * wrap: v mod n in [0, n); clip: min(max(v, 0), n - 1) (NumPy's clip: negatives become 0).
+ *
+ * THE DEFERRED ERROR WORD (src/api/deferred.c). Two int64 words per stream: err[0] the key,
+ * err[1] the bad value. A checked op gets a tag t (0, 1, ... in queue order since the
+ * stream's last check); each bad element at idx position p does err[0] = min(err[0],
+ * t << GPUX_IX_POS_BITS | p) (atomic), so the key names the first op with a bad index and
+ * its first bad position in row-major order; then the op's badval launch copies that
+ * element's value to err[1]. GPUX_IX_NO_KEY means none. */
+#define GPUX_IX_CHECKED 0 /* = GPUX_INDEX_CHECKED ... (include/gpux/index.h) */
+#define GPUX_IX_WRAP 1
+#define GPUX_IX_CLIP 2
+#define GPUX_IX_POS_BITS 40
+#define GPUX_IX_MAX_TAGS (1 << 22)
+#define GPUX_IX_NO_KEY 0x7fffffffffffffff
+#define GPUX_IX_RESOLVE(v, n, mode)                                                          \
+  ((mode) == GPUX_IX_WRAP   ? ((v) % (n) < 0 ? (v) % (n) + (n) : (v) % (n))                 \
+   : (mode) == GPUX_IX_CLIP ? ((v) < 0 ? 0 : (v) >= (n) ? (n) - 1 : (v))                    \
+   : ((v) < -(n) || (v) >= (n)) ? -1                                                         \
+   : (v) < 0                ? (v) + (n)                                                      \
+                            : (v))
+/* work per thread of the CUDA take kernel and the OpenCL GPU form's (elements) */
+#define GPUX_IX_TAKE_ITEMS 4
+/* The launch parameters (by value; 64-bit fields only). */
+typedef struct gpux_ix_params {
+  GPUX_KI64 n;       /* iterations (>= 1) */
+  GPUX_KI64 len;     /* the axis length N (>= 1) */
+  GPUX_KI64 astride; /* the axis's stride in the source (gather) or destination (put) */
+  GPUX_KI64 mode;    /* GPUX_IX_* */
+  GPUX_KI64 key;     /* checked mode: tag << GPUX_IX_POS_BITS */
+  GPUX_KI64 vmod;    /* put: > 0: values cycle, contiguous from off1; 0: values at o1 */
+  GPUX_KI64 woff;    /* put: the destination's offset (win index = offset - woff) */
+  GPUX_KI64 off0, off1, off2; /* take, put (vmod): offsets of out / values, src, idx */
+} gpux_ix_params;
+#define GPUX_IX_IT(M, a) M(a, i32) M(a, i64)
+#define GPUX_KN_INDEX_GATHER(sz, it) "gpux_index_gather_" sz "_" it
+#define GPUX_KN_INDEX_TAKE(sz, it) "gpux_index_take_" sz "_" it
+#define GPUX_KN_INDEX_MARK(it, wt) "gpux_index_mark_" it "_" wt
+#define GPUX_KN_INDEX_PUT(sz, it, wt) "gpux_index_put_" sz "_" it "_" wt
+#define GPUX_KN_INDEX_BADVAL(it) "gpux_index_badval_" it
+/* every name (46), for the coverage test: N(name) each */
+#define GPUX_KN_INDEX_SZ_(N, sz, it)                                                         \
+  N(GPUX_KN_INDEX_GATHER(#sz, it)) N(GPUX_KN_INDEX_TAKE(#sz, it))                            \
+  N(GPUX_KN_INDEX_PUT(#sz, it, "i32")) N(GPUX_KN_INDEX_PUT(#sz, it, "i64"))
+#define GPUX_KN_INDEX_IT_(N, it)                                                             \
+  GPUX_KN_INDEX_SZ_(N, 1, it) GPUX_KN_INDEX_SZ_(N, 2, it) GPUX_KN_INDEX_SZ_(N, 4, it)        \
+  GPUX_KN_INDEX_SZ_(N, 8, it) GPUX_KN_INDEX_SZ_(N, 16, it)                                   \
+  N(GPUX_KN_INDEX_MARK(it, "i32")) N(GPUX_KN_INDEX_MARK(it, "i64")) N(GPUX_KN_INDEX_BADVAL(it))
+#define GPUX_KN_INDEX_LIST(N) GPUX_KN_INDEX_IT_(N, "i32") GPUX_KN_INDEX_IT_(N, "i64")
 
 #endif

@@ -415,17 +415,25 @@ gpux_status gpux__array_read(struct gpux_array *src, void *data, size_t bytes, i
   struct gpux_context *ctx = src->ctx;
   if (async) GPUX__NEED(ctx, GPUX__Q_ASYNC_COPY, 0, -1, -1);
   struct gpux_stream *q = gpux__stream_cur(ctx);
-  if (bytes == 0) return async ? GPUX_SUCCESS : ctx->be->synchronize(q->q);
+  if (bytes == 0) {
+    if (async) return GPUX_SUCCESS;
+    GPUX__CHECK(ctx->be->synchronize(q->q));
+    return gpux__deferred_check(q); /* a bad index of a checked op queued on q */
+  }
   size_t es = gpux_dtype_size(src->dtype);
+  gpux_status s;
   if (gpux__is_contiguous(src)) {
     gpux__stream_use(q, src);
-    return get(q, async, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
+    s = get(q, async, src->st->blk.buf, (size_t)src->offset * es, data, bytes);
+  } else {
+    struct gpux_array *tmp;
+    GPUX__CHECK(gpux__array_new(&tmp, ctx, src->dtype, src->ndim, src->shape));
+    s = gpux__copy_strided(tmp, src);
+    if (s == GPUX_SUCCESS) s = get(q, async, tmp->st->blk.buf, 0, data, bytes);
+    gpux_array_release(tmp);
   }
-  struct gpux_array *tmp;
-  GPUX__CHECK(gpux__array_new(&tmp, ctx, src->dtype, src->ndim, src->shape));
-  gpux_status s = gpux__copy_strided(tmp, src);
-  if (s == GPUX_SUCCESS) s = get(q, async, tmp->st->blk.buf, 0, data, bytes);
-  gpux_array_release(tmp);
+  /* a blocking read waited for q: a bad index of a checked op queued on q shows here */
+  if (s == GPUX_SUCCESS && !async) s = gpux__deferred_check(q);
   return s;
 }
 

@@ -171,6 +171,7 @@ void gpux__context_unref(struct gpux_context *ctx) {
   gpux__streams_destroy(ctx);
   (void)ctx->be->synchronize(ctx->s0.q);
   gpux__staging_free(ctx, ctx->s0.staging);
+  gpux__deferred_free(ctx, &ctx->s0); /* an armed error goes unreported */
   gpux__program_cache_clear(ctx); /* no program or kernel handle is left: only the cache's */
   gpux__pool_destroy(ctx);
   ctx->be->context_destroy(ctx->b);
@@ -227,7 +228,7 @@ GPUX_API gpux_status gpux_context_synchronize(gpux_context_t ctx) {
   CHECK_CTX(ctx);
   GPUX__CHECK(gpux__sync_all(ctx));
   gpux__pool_all_idle(ctx); /* no queue uses a cached block any more */
-  return GPUX_SUCCESS;
+  return gpux__deferred_check_all(ctx); /* bad indices of checked ops */
 }
 
 GPUX_API gpux_status gpux_context_backend(gpux_backend_kind *out, gpux_context_t ctx) {
@@ -295,7 +296,7 @@ GPUX_API gpux_status gpux_pool_trim(gpux_context_t ctx) {
   pthread_mutex_lock(&ctx->lock);
   gpux__pool_trim(ctx);
   pthread_mutex_unlock(&ctx->lock);
-  return GPUX_SUCCESS;
+  return gpux__deferred_check_all(ctx); /* bad indices of checked ops */
 }
 
 /* ---- events */

@@ -180,6 +180,7 @@ static gpux_status import_copy(struct gpux_array **out, struct gpux_context *ctx
     }
     /* the tensor goes back when this returns: gpux's reads of it first */
     s = ctx->be->synchronize(gpux__q(ctx));
+    if (s == GPUX_SUCCESS) s = gpux__deferred_check(gpux__stream_cur(ctx));
     if (s != GPUX_SUCCESS) {
       gpux_array_release(a);
       return s;

@@ -18,8 +18,9 @@
 #include "../../kernels/common/gpux_random.h"
 
 /* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
- * after it; 10: gpux__gemm grew conj_a / conj_b (complex products) */
-#define GPUX_BACKEND_ABI_VERSION 10u
+ * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index entry
+ * (gather and put) */
+#define GPUX_BACKEND_ABI_VERSION 11u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -213,6 +214,36 @@ typedef struct gpux__random {
   gpux__operand out;
 } gpux__random;
 
+/* One launch of the index family (include/gpux/index.h; "Gather and put" in
+ * kernels/common/gpux_kernels.h, which names the kernels and says what each computes):
+ *   GPUX__IX_GATHER  gpux_index_gather_<elem_size>_<idx_dtype>: out, src, idx, err; x, nd
+ *   GPUX__IX_TAKE    gpux_index_take_<elem_size>_<idx_dtype>: out, src, idx, err; x (out and
+ *                    idx contiguous from x.off0 / x.off2, src from x.off1 with x.astride)
+ *   GPUX__IX_MARK    gpux_index_mark_<idx_dtype>_<win_dtype>: win, idx, err; x, nd
+ *   GPUX__IX_PUT     gpux_index_put_<elem_size>_<idx_dtype>_<win_dtype>: out (the
+ *                    destination), src (the values), idx, win; x, nd
+ *   GPUX__IX_BADVAL  gpux_index_badval_<idx_dtype>: idx, err; x.key, nd (idx's own layout
+ *                    in shape / stride[0] / offset[0]); one work-item
+ * Offsets are in x and nd (an operand's offset is not read); err is the stream's deferred
+ * error words (src/api/deferred.c). The front end guarantees x.n >= 1, x.len >= 1, nd.n ==
+ * x.n for the n-d kinds, every offset in range, positions below 2^GPUX_IX_POS_BITS and, for
+ * MARK / PUT, win of a.size elements of win_dtype filled with -1 (int32 only where x.n <=
+ * INT32_MAX). */
+#define GPUX__IX_GATHER 0
+#define GPUX__IX_TAKE 1
+#define GPUX__IX_MARK 2
+#define GPUX__IX_PUT 3
+#define GPUX__IX_BADVAL 4
+typedef struct gpux__index {
+  int kind;      /* GPUX__IX_* */
+  int elem_size; /* 1, 2, 4, 8 or 16 (GATHER, TAKE, PUT) */
+  int idx_dtype; /* GPUX_KDT_i32 or GPUX_KDT_i64 */
+  int win_dtype; /* GPUX_KDT_i32 or GPUX_KDT_i64 (MARK, PUT) */
+  gpux_ix_params x;
+  gpux_nd_params nd;
+  gpux__operand out, src, idx, win, err;
+} gpux__index;
+
 /* User programs and kernels (include/gpux/kernel.h), owned by the backend. */
 typedef struct gpux__uprog gpux__uprog;
 typedef struct gpux__ukern gpux__ukern;
@@ -264,6 +295,8 @@ typedef struct gpux__uarg {
   X(GEMM, "matrix products", be->gemm != NULL)                                                \
   /* op: GPUX_RK_*; dtype: the output's */                                                    \
   X(RANDOM, "random numbers", be->random != NULL)                                             \
+  /* gather and put (op 0, dtype -1) */                                                        \
+  X(INDEX, "gather and put", be->index != NULL)                                               \
   /* op: GPUX__LANG_* (run-time compiled programs and their kernels) */                       \
   X(PROGRAM, "run-time compiled programs",                                                    \
     be->program_build && be->program_release && be->kernel_create && be->kernel_release &&    \
@@ -400,6 +433,9 @@ typedef struct gpux__backend_iface {
 
   /* Random numbers (queued). */
   gpux_status (*random)(gpux__bq *q, const gpux__random *r);
+
+  /* Gather and put (queued). */
+  gpux_status (*index)(gpux__bq *q, const gpux__index *p);
 
   /* User programs (include/gpux/kernel.h). program_build compiles src (len bytes, lang
    * GPUX__LANG_*): for the dialect the backend puts its prelude (kernels/<backend>/

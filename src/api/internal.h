@@ -117,7 +117,35 @@ struct gpux_stream {
   int slot;     /* its bit in the storages' use masks */
   int is_default;
   struct gpux_stream *next; /* the context's list of created streams */
+  struct gpux__deferred *deferred; /* checked indexing's error words (deferred.c), or NULL */
 };
+
+/* ---- the deferred error of checked indexing (deferred.c; "THE DEFERRED ERROR WORD" in
+ * kernels/common/gpux_kernels.h). A kernel that may meet a bad index under
+ * GPUX_INDEX_CHECKED records it in its stream's error words; the next call that waits on
+ * the stream reports it. Use: gpux__deferred_arm before queueing the op (slot: the words'
+ * buffer, the op's key), pass slot.buf and slot.key to the kernels, then
+ * gpux__deferred_after. */
+typedef struct gpux__deferred_slot {
+  void *buf;   /* backend buffer of two int64 words (err[0] the key, err[1] the value) */
+  int64_t key; /* the op's tag << GPUX_IX_POS_BITS */
+} gpux__deferred_slot;
+/* Arms stream s for op fn (a static string: "gpux_take"), whose indices count along an
+ * axis of length len; allocates the words on the stream's first use. */
+gpux_status gpux__deferred_arm(struct gpux_stream *s, const char *fn, int64_t len,
+                               gpux__deferred_slot *slot);
+/* Queues, after the op's kernels, the launch that stores the first bad index's value when
+ * the key is this op's (idx: the op's index array, int32 or int64) */
+gpux_status gpux__deferred_after(struct gpux_stream *s, const gpux__deferred_slot *slot,
+                                 const struct gpux_array *idx);
+/* At a wait on s, after its work finished: nothing armed is free; else one small read of
+ * the words, and a bad index found gives GPUX_ERROR_INDEX_OUT_OF_RANGE naming the op, the
+ * position, the value and the axis length (the words reset, the stream disarmed). */
+gpux_status gpux__deferred_check(struct gpux_stream *s);
+/* the same for every stream of ctx (the default one first); the first error wins */
+gpux_status gpux__deferred_check_all(struct gpux_context *ctx);
+/* s goes (its queue idle): its words go back, an armed error is dropped */
+void gpux__deferred_free(struct gpux_context *ctx, struct gpux_stream *s);
 
 /* ---- context (context.c) */
 struct gpux_context {

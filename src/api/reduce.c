@@ -596,6 +596,7 @@ static gpux_status scalar_of(host_value *v, gpux_dtype *dt, gpux_reduce_op op, g
     out.size = 1;
     GPUX__CHECK(reduce_into(&out, op, a, &p, ddof));
     GPUX__CHECK(ctx->be->synchronize(gpux__q(ctx)));
+    GPUX__CHECK(gpux__deferred_check(gpux__stream_cur(ctx))); /* checked indexing's error */
     memcpy(v, host, gpux_dtype_size(out.dtype));
     if (is_half(*dt)) {
       uint32_t b;

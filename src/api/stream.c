@@ -50,6 +50,7 @@ void gpux__stream_retain(struct gpux_stream *s) {
 static void stream_free_queue(struct gpux_context *ctx, struct gpux_stream *s) {
   ctx->be->queue_destroy(s->q); /* waits for its work */
   gpux__staging_free(ctx, s->staging);
+  gpux__deferred_free(ctx, s);
 }
 
 void gpux__stream_unref(struct gpux_stream *s) {
@@ -222,5 +223,6 @@ GPUX_API gpux_status gpux_stream_context(gpux_context_t *out, gpux_stream_t s) {
 GPUX_API gpux_status gpux_stream_synchronize(gpux_stream_t s) {
   GPUX__API_FN();
   CHECK_STREAM(s);
-  return s->ctx->be->synchronize(s->q);
+  GPUX__CHECK(s->ctx->be->synchronize(s->q));
+  return gpux__deferred_check(s); /* a bad index of a checked op queued on s */
 }
