@@ -24,6 +24,9 @@
  *              gpux_pad_into                                             2 n - 2 w
  *   tile       1-d, n / 2 elements twice, gpux_tile_into                 1.5 n
  *   repeat     1-d, each of n / 2 elements twice, gpux_repeat_into       1.5 n
+ *   take       gather of n elements from a source of n by int64 indices, pseudo-random
+ *              (i * 2654435761 mod n), gpux_take_into (checked mode)    n x + n idx + n out
+ *   take_seq   the same with sequential indices (0, 1, ..., n - 1)      likewise
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -119,13 +122,15 @@ enum {
   OP_GEMM_C64, OP_GEMM_C128,
   OP_ADD_EXPR,
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
-  OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_COUNT
+  OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
     "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap",
-    "concat", "concat1", "roll", "pad", "tile", "repeat"};
+    "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq"};
+#define OP_IS_TAKE(op) ((op) == OP_TAKE || (op) == OP_TAKE_SEQ)
+#define TAKE_HASH 2654435761u /* take's pseudo-random indices: i * TAKE_HASH mod n */
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_C128)
 #define OP_IS_GEMM_CPLX(op) ((op) == OP_GEMM_C64 || (op) == OP_GEMM_C128)
@@ -452,6 +457,9 @@ static double expect_exp(int64_t i, int c, gpux_dtype dt, int64_t side) {
 static double expect_copy(int64_t i, int c, gpux_dtype dt, int64_t side) {
   return val_c(dt, 1, i, c);
 }
+static double expect_take(int64_t i, int c, gpux_dtype dt, int64_t side) {
+  return val_c(dt, 1, (int64_t)((uint64_t)i * TAKE_HASH % (uint64_t)side), c);
+}
 /* concat: a (seed 1) then b (seed 2), each of side elements; concat1: rows of side columns,
  * the first side / 2 from a's row, the rest from b's */
 static double expect_concat(int64_t i, int c, gpux_dtype dt, int64_t side) {
@@ -740,6 +748,8 @@ static gpux_status run_once(bench_arrays *ba) {
     }
     case OP_EXP: return gpux_unary_into(ba->c, GPUX_EXP, ba->a);
     case OP_COPY: return gpux_array_copy_into(ba->c, ba->a);
+    case OP_TAKE:
+    case OP_TAKE_SEQ: return gpux_take_into(ba->c, ba->a, ba->b, 0, GPUX_INDEX_CHECKED);
     case OP_CONCAT: {
       gpux_array_t ab[2] = {ba->a, ba->b};
       return gpux_concatenate_into(ba->c, 2, ab, 0);
@@ -829,6 +839,12 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 2.0 * (double)n * (double)es;
       f = expect_copy;
       break;
+    case OP_TAKE:
+    case OP_TAKE_SEQ:
+      side = n;
+      moved = 2.0 * (double)n * (double)es + 8.0 * (double)n;
+      f = op == OP_TAKE ? expect_take : expect_copy;
+      break;
     case OP_CONCAT:
       n &= ~(int64_t)1;
       r->n = n;
@@ -900,6 +916,17 @@ static int bench_device_op(int op, int64_t n_req) {
     }
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
+    if (s == GPUX_SUCCESS && OP_IS_TAKE(op)) { /* int64 indices */
+      s = gpux_array_arange(&ba.b, g_ctx, GPUX_INT64, 0, (double)n, 1);
+      if (s == GPUX_SUCCESS && op == OP_TAKE) {
+        gpux_array_t m = NULL, h = NULL;
+        s = gpux_binary_scalar(&m, GPUX_MUL, ba.b, (double)TAKE_HASH);
+        if (s == GPUX_SUCCESS) s = gpux_binary_scalar(&h, GPUX_MOD, m, (double)n);
+        gpux_array_release(m);
+        gpux_array_release(ba.b);
+        ba.b = h;
+      }
+    }
     if (s == GPUX_SUCCESS && OP_IS_SQUARE(op) && !OP_IS_CONCAT(op)) {
       int64_t shape2[2] = {side, side};
       gpux_array_t sq = NULL;
@@ -951,6 +978,9 @@ static int bench_device_op(int op, int64_t n_req) {
     snprintf(r->note, sizeof r->note, "gpux_array_copy_into, contiguous");
   else if (op == OP_CONCAT)
     snprintf(r->note, sizeof r->note, "gpux_concatenate_into, 2 x n/2 along axis 0");
+  else if (OP_IS_TAKE(op))
+    snprintf(r->note, sizeof r->note, "gpux_take_into, int64 %s indices, checked",
+             op == OP_TAKE ? "pseudo-random (i * 2654435761 mod n)" : "sequential");
   else if (OP_IS_ASM1(op))
     snprintf(r->note, sizeof r->note, "%s, 1-d, from %" PRId64 " elements, _into",
              op == OP_ROLL ? "roll by n/3" : op == OP_PAD ? "edge pad" : op == OP_TILE ? "2 tiles" : "each twice",
