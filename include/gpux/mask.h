@@ -17,7 +17,8 @@
  * elements). Then they allocate the exact result, queue the pass that moves the data (one
  * read of x and the mask, one write of the result) and return without waiting for it.
  * x[mask] = scalar does not wait (it is gpux_where in place). Counting first costs a second
- * read of the mask (1/9 of the bytes for float32 data and a half-true mask) and saves
+ * read of the mask (1 byte an element against 7 moved for float32 data and a half-true
+ * mask) and saves
  * the memory of a worst-case result (as large as x, alive as long as the result, or a copy
  * of its first part); the _into forms take a buffer of capacity >= the count instead and
  * still return the count (they wait for it the same way).
