@@ -171,6 +171,21 @@ static gpux_status mask_pass(int kind, const struct gpux_array *x, const struct 
   return ctx->be->mask(gpux__q(ctx), &p);
 }
 
+/* ---- results */
+
+/* Where an _into form writes its total rows: *res = out[0 .. total) when out is contiguous;
+ * else a new contiguous array, and *back = out[0 .. total), to copy it to */
+static gpux_status first_rows(struct gpux_array *out, int64_t total, struct gpux_array **res,
+                              struct gpux_array **back) {
+  *res = *back = NULL;
+  if (gpux__is_contiguous(out)) return gpux_array_slice_axis(res, out, 0, 0, total, 1);
+  int64_t shape[GPUX_MAX_DIMS];
+  memcpy(shape, out->shape, sizeof shape);
+  shape[0] = total;
+  GPUX__CHECK(gpux__array_new(res, out->ctx, out->dtype, out->ndim, shape));
+  return gpux_array_slice_axis(back, out, 0, 0, total, 1);
+}
+
 /* ---- x[mask] */
 
 /* x[mask] into a new array (*outp) or into out (capacity out->size); *count the total */
@@ -195,15 +210,7 @@ static gpux_status compress_common(gpux_array_t *outp, gpux_array_t out, int64_t
                         "%s: the mask selects %lld elements, out holds %lld", fn,
                         (long long)c.total, (long long)out->size);
   } else if (c.total > 0) {
-    /* out[0 .. total): in place when contiguous, else through a temporary */
-    if (out->strides[0] == 1) {
-      s = gpux_array_slice_axis(&res, out, 0, 0, c.total, 1);
-    } else {
-      s = gpux__array_new(&tmp, ctx, x->dtype, 1, &c.total);
-      res = tmp;
-      tmp = NULL;
-      if (s == GPUX_SUCCESS) s = gpux_array_slice_axis(&tmp, out, 0, 0, c.total, 1);
-    }
+    s = first_rows(out, c.total, &res, &tmp);
   }
   if (s != GPUX_SUCCESS || c.total == 0) goto done;
   s = contig(x, &xt, &xc);
@@ -351,15 +358,7 @@ static gpux_status where_nonzero(struct gpux_array **outp, struct gpux_array *ou
                         "%s: x has %lld nonzero elements, out holds %lld rows", fn,
                         (long long)c.total, (long long)out->shape[0]);
   } else if (c.total > 0) {
-    if (gpux__is_contiguous(out)) {
-      s = gpux_array_slice_axis(&res, out, 0, 0, c.total, 1);
-    } else {
-      const int64_t shape[2] = {c.total, nd};
-      s = gpux__array_new(&tmp, ctx, GPUX_INT64, 2, shape);
-      res = tmp;
-      tmp = NULL;
-      if (s == GPUX_SUCCESS) s = gpux_array_slice_axis(&tmp, out, 0, 0, c.total, 1);
-    }
+    s = first_rows(out, c.total, &res, &tmp);
   }
   if (s != GPUX_SUCCESS || c.total == 0 || nd == 0) goto done;
   s = mask_pass(MK_nonzero, xc, NULL, NULL, res, &c, nz_bits(x->dtype), layout ? 1 : nd,
