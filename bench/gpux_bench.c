@@ -27,6 +27,10 @@
  *   take       gather of n elements from a source of n by int64 indices, pseudo-random
  *              (i * 2654435761 mod n), gpux_take_into (checked mode)    n x + n idx + n out
  *   take_seq   the same with sequential indices (0, 1, ..., n - 1)      likewise
+ *   compress   x[mask] (gpux_compress, a new array: the timing includes the count's one
+ *              8-byte read and the pool allocation) with a half-true random bool mask
+ *              (gpux_random_bernoulli, seed 3)        x + mask + output: n (es + 1) + count es
+ *   nonzero    gpux_nonzero of that mask (1-d: one int64 array)   n + 8 count
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -122,15 +126,19 @@ enum {
   OP_GEMM_C64, OP_GEMM_C128,
   OP_ADD_EXPR,
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
-  OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ, OP_COUNT
+  OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ,
+  OP_COMPRESS, OP_NONZERO, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
     "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap",
-    "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq"};
+    "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq",
+    "compress", "nonzero"};
 #define OP_IS_TAKE(op) ((op) == OP_TAKE || (op) == OP_TAKE_SEQ)
 #define TAKE_HASH 2654435761u /* take's pseudo-random indices: i * TAKE_HASH mod n */
+#define OP_IS_MASK(op) ((op) == OP_COMPRESS || (op) == OP_NONZERO)
+static int64_t g_mask_count = -1; /* the mask's true elements (compress, nonzero) */
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_C128)
 #define OP_IS_GEMM_CPLX(op) ((op) == OP_GEMM_C64 || (op) == OP_GEMM_C128)
@@ -721,6 +729,42 @@ static int check_reduction(int op, gpux_array_t out, int64_t n, int64_t side, gp
 
 /* ---- device-timed ops */
 
+/* compress / nonzero: the count against count_nonzero, and the last selected element or
+ * index against the host's search of the mask (read back) */
+static int mask_check(int op, gpux_array_t x, gpux_array_t mask, char *why, size_t why_len) {
+  int64_t want = 0, last = -1;
+  void *data = NULL;
+  size_t n = 0;
+  if (gpux_array_download(&data, &n, mask) != GPUX_SUCCESS)
+    return snprintf(why, why_len, "reading the mask failed"), 1;
+  const uint8_t *m = data;
+  for (size_t i = 0; i < n; i++)
+    if (m[i]) {
+      want++;
+      last = (int64_t)i;
+    }
+  gpux_host_free(data);
+  if (want != g_mask_count)
+    return snprintf(why, why_len, "%" PRId64 " selected, the mask has %" PRId64, g_mask_count,
+                    want), 1;
+  if (op == OP_NONZERO && last >= 0) {
+    gpux_array_t r = NULL, e = NULL;
+    int64_t got = -1;
+    if (gpux_nonzero(&r, mask) != GPUX_SUCCESS ||
+        gpux_array_slice_axis(&e, r, 0, want - 1, want, 1) != GPUX_SUCCESS ||
+        gpux_array_read(e, &got, sizeof got) != GPUX_SUCCESS || got != last) {
+      snprintf(why, why_len, "the last index is %" PRId64 ", expected %" PRId64, got, last);
+      gpux_array_release(e);
+      gpux_array_release(r);
+      return 1;
+    }
+    gpux_array_release(e);
+    gpux_array_release(r);
+  }
+  (void)x;
+  return 0;
+}
+
 /* Runs one timed op (enqueue only) on prepared arrays. */
 typedef struct bench_arrays {
   int op;
@@ -776,6 +820,16 @@ static gpux_status run_once(bench_arrays *ba) {
       return gpux_tile_into(ba->c, ba->a, 1, two);
     }
     case OP_REPEAT: return gpux_repeat_into(ba->c, ba->a, 2, 0);
+    case OP_COMPRESS:
+    case OP_NONZERO: { /* the result is new each run (its size is the data's), released */
+      gpux_array_t r = NULL;
+      gpux_status s = ba->op == OP_COMPRESS ? gpux_compress(&r, ba->a, ba->b) : gpux_nonzero(&r, ba->b);
+      if (s == GPUX_SUCCESS) {
+        (void)gpux_array_size(&g_mask_count, r);
+        gpux_array_release(r);
+      }
+      return s;
+    }
     case OP_TRANSPOSE: {
       gpux_array_release(ba->c); /* back to the pool: the next transpose reuses the block */
       ba->c = NULL;
@@ -872,6 +926,11 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 2.0 * (double)n * (double)es;
       f = expect_transpose;
       break;
+    case OP_COMPRESS:
+    case OP_NONZERO:
+      moved = 0; /* set from the count after the runs */
+      if (!g_gen) TRY(gpux_generator_create(&g_gen, 1));
+      break;
     case OP_RAND:
     case OP_RANDN: {
       uint64_t words; /* the dtypes gpux draws: a draw of them has a size in words */
@@ -893,7 +952,8 @@ static int bench_device_op(int op, int64_t n_req) {
   r->bytes = moved;
 
   {
-    gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op)
+    gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op) ||
+                            (op == OP_NONZERO)
                         ? GPUX_SUCCESS
                         : make_random(&ba.a, n, opt.dtype, 1);
     if (OP_IS_ASM1(op)) s = make_random(&ba.a, side, opt.dtype, 1);
@@ -913,6 +973,14 @@ static int bench_device_op(int op, int64_t n_req) {
       const int64_t full[2] = {op == OP_CONCAT1 ? side : n, side};
       if (s == GPUX_SUCCESS)
         s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, op == OP_CONCAT1 ? 2 : 1, full);
+    }
+    if (s == GPUX_SUCCESS && OP_IS_MASK(op)) { /* the half-true mask in b; no c */
+      const int64_t shape1[1] = {n};
+      gpux_generator_t g3 = NULL;
+      s = gpux_array_empty(&ba.b, g_ctx, GPUX_BOOL, 1, shape1);
+      if (s == GPUX_SUCCESS) s = gpux_generator_create(&g3, 3);
+      if (s == GPUX_SUCCESS) s = gpux_random_bernoulli(ba.b, g3, 0.5);
+      gpux_generator_release(g3);
     }
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
@@ -937,7 +1005,7 @@ static int bench_device_op(int op, int64_t n_req) {
     if (s == GPUX_SUCCESS && OP_IS_REDUCTION(op)) {
       int64_t shape1[1] = {op == OP_CUMSUM ? n : side};
       s = gpux_array_empty(&ba.c, g_ctx, rdt, op == OP_SUM ? 0 : 1, shape1);
-    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op)) {
+    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op) && !OP_IS_MASK(op)) {
       int64_t shape1[1] = {n};
       s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
     }
@@ -967,6 +1035,11 @@ static int bench_device_op(int op, int64_t n_req) {
   TRY(gpux_pool_get_stats(&p1, g_ctx));
   TRY(gpux_context_synchronize(g_ctx));
 
+  if (OP_IS_MASK(op)) { /* the bytes depend on the count */
+    moved = op == OP_COMPRESS ? (double)n * (double)(es + 1) + (double)g_mask_count * (double)es
+                              : (double)n + 8.0 * (double)g_mask_count;
+    r->bytes = moved;
+  }
   bench_batch_stats(times, opt.reps, &r->median_ms, &r->min_ms, &r->max_ms);
   r->gbps = r->median_ms > 0 ? moved / (r->median_ms * 1e-3) / 1e9 : 0;
   if (op == OP_TRANSPOSE)
@@ -976,6 +1049,10 @@ static int bench_device_op(int op, int64_t n_req) {
              side, side, p1.pool_hits - p0.pool_hits, opt.reps);
   else if (op == OP_COPY)
     snprintf(r->note, sizeof r->note, "gpux_array_copy_into, contiguous");
+  else if (OP_IS_MASK(op))
+    snprintf(r->note, sizeof r->note, "%s of a half-true mask (%" PRId64 " true), a new result, "
+             "the count's 8-byte read included", op == OP_COMPRESS ? "x[mask]" : "nonzero",
+             g_mask_count);
   else if (op == OP_CONCAT)
     snprintf(r->note, sizeof r->note, "gpux_concatenate_into, 2 x n/2 along axis 0");
   else if (OP_IS_TAKE(op))
@@ -994,7 +1071,8 @@ static int bench_device_op(int op, int64_t n_req) {
   else
     snprintf(r->note, sizeof r->note, "_into a preallocated output");
 
-  if (OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)
+  if (OP_IS_MASK(op) ? mask_check(op, ba.a, ba.b, why, sizeof why)
+      : OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)
       : OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)
                             : check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {
     fprintf(stderr, "gpux-bench: %s n=%" PRId64 ": WRONG RESULT: %s\n", name, n, why);

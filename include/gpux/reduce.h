@@ -117,7 +117,12 @@ GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof
  * (float16 and bfloat16 accumulated in float32, each output rounded once to the dtype) and
  * the integer dtypes; complex64 and complex128 (the complex dtype out; cumsum: each part
  * gets the bits of the component dtype's cumsum of it; cumprod: the complex product of the
- * reductions; an exclusive scan starts with -0.0 - 0.0i or 1 + 0i). The output may be a
+ * reductions; an exclusive scan starts with -0.0 - 0.0i or 1 + 0i); bool (int64 out, as
+ * NumPy's cumsum and cumprod of bool: the running count of true elements, and 1 until the
+ * first false; bool's 0 and 1 scan as uint8's, no kernel of their own; NumPy's
+ * np.maximum.accumulate / np.minimum.accumulate of bool (cummax / cummin, bool out) have
+ * no gpux op: cumprod of bool holds cummin's values as int64, cumsum > 0 cummax's). The
+ * output may be a
  * itself when the dtypes agree. Deterministic as reductions are (docs/reductions.md). */
 GPUX_API gpux_status gpux_scan(gpux_array_t *out, gpux_scan_op op, gpux_array_t a, int axis,
                                int exclusive);

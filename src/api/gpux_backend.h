@@ -18,8 +18,8 @@
 #include "../../kernels/common/gpux_random.h"
 
 /* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
- * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index entry
- * (gather and put) */
+ * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index
+ * (gather and put) and mask (boolean masks, gpux__mask_pass) entries */
 #define GPUX_BACKEND_ABI_VERSION 11u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
@@ -172,6 +172,26 @@ typedef struct gpux__scan_pass {
   gpux__operand in, out;
 } gpux__scan_pass;
 
+/* One stream compaction pass (include/gpux/mask.h; gpux_kernels.h "Boolean masks"): n >= 1
+ * elements in ntiles = ceil(n / GPUX_MASK_TILE) tiles; incl holds ntiles int64 counts, incl[c]
+ * = the selected elements of tiles 0..c (so incl[ntiles - 1] is the total, which the front
+ * end has checked against out's or vals' size). Every operand is contiguous.
+ *   compress: out[k] = x[i] (elem_size bytes) for the k-th i with mask[i] (bool) true;
+ *   put:      x[i] = vals[k] (elem_size bytes) likewise;
+ *   nonzero:  for the k-th i whose element of x (elem_size bytes) has a bit of nzbits set
+ *             (in either 8-byte word of a 16-byte element), out[k * sp + d * sd] (int64) =
+ *             coordinate d of i in nd.shape[0 .. nd.ndim) (row-major, nd.ndim >= 1; the
+ *             other fields of nd are unused). */
+typedef struct gpux__mask_pass {
+  int kind;      /* GPUX_MASK_KINDS id */
+  int elem_size; /* 1, 2, 4, 8 or 16 */
+  int64_t n, ntiles;
+  gpux__operand x, mask, vals, incl, out;
+  uint64_t nzbits;
+  int64_t sp, sd;
+  gpux_nd_params nd;
+} gpux__mask_pass;
+
 /* One matrix product, or a batch of them, row-major (include/gpux/linalg.h). For
  * b = 0 .. batch-1:  C_b = alpha * op(A_b) @ op(B_b) + beta * C_b, where op(A_b) is m x k,
  * op(B_b) k x n and C_b m x n.
@@ -297,6 +317,8 @@ typedef struct gpux__uarg {
   X(RANDOM, "random numbers", be->random != NULL)                                             \
   /* gather and put (op 0, dtype -1) */                                                        \
   X(INDEX, "gather and put", be->index != NULL)                                               \
+  /* op: GPUX_MASK_KINDS id; dtype: -1 (the kernels go by element size) */                 \
+  X(MASK, "boolean masks", be->mask != NULL)                                                  \
   /* op: GPUX__LANG_* (run-time compiled programs and their kernels) */                       \
   X(PROGRAM, "run-time compiled programs",                                                    \
     be->program_build && be->program_release && be->kernel_create && be->kernel_release &&    \
@@ -436,6 +458,8 @@ typedef struct gpux__backend_iface {
 
   /* Gather and put (queued). */
   gpux_status (*index)(gpux__bq *q, const gpux__index *p);
+  /* Boolean masks: one stream compaction pass (queued). */
+  gpux_status (*mask)(gpux__bq *q, const gpux__mask_pass *p);
 
   /* User programs (include/gpux/kernel.h). program_build compiles src (len bytes, lang
    * GPUX__LANG_*): for the dialect the backend puts its prelude (kernels/<backend>/

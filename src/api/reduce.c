@@ -718,11 +718,17 @@ GPUX_API gpux_status gpux_std_scalar(double *value, gpux_array_t a, int64_t ddof
 
 /* ---- scans */
 
+/* The dtype a scan's kernel reads: bool arrays hold 0 or 1 in one byte, so their scans are
+ * uint8's (no kernel of their own) */
+static gpux_dtype scan_kdt(gpux_dtype dt) { return dt == GPUX_BOOL ? GPUX_UINT8 : dt; }
+
 static gpux_status scan_check(gpux_scan_op op, const struct gpux_array *a, int *axis,
                               gpux_dtype *rdt, const char *fn) {
   if ((unsigned)op >= GPUX_SCAN_KIND_COUNT)
     return gpux__set_error(GPUX_ERROR_INVALID_OP, "%s: unknown scan op %d", fn, (int)op);
-  if (!(scan_support[op] >> a->dtype & 1u))
+  /* bool scans as uint8: the same bytes (0 or 1), and int64 out, as NumPy's cumsum and
+   * cumprod of bool */
+  if (!(scan_support[op] >> scan_kdt(a->dtype) & 1u))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s is not defined for %s (cast it first)", fn,
                            op == GPUX_SCAN_SUM ? "cumsum" : "cumprod", gpux_dtype_name(a->dtype));
   int nd = a->ndim ? a->ndim : 1;
@@ -755,7 +761,7 @@ static gpux_status scan_into(struct gpux_array *out, gpux_scan_op op, const stru
                              int axis, int exclusive) {
   struct gpux_context *ctx = a->ctx;
   if (a->size == 0) return GPUX_SUCCESS;
-  GPUX__NEED(ctx, GPUX__Q_SCAN, op, a->dtype, -1);
+  GPUX__NEED(ctx, GPUX__Q_SCAN, op, scan_kdt(a->dtype), -1);
   int64_t len = a->ndim ? a->shape[axis] : 1;
   struct gpux_array av = axis_last_view(a, axis), ov = axis_last_view(out, axis);
   struct gpux_array *in_copy = NULL, *res = NULL;
@@ -776,7 +782,7 @@ static gpux_status scan_into(struct gpux_array *out, gpux_scan_op op, const stru
   gpux__scan_pass p;
   memset(&p, 0, sizeof p);
   p.kind = (int)op;
-  p.dtype = (int)a->dtype;
+  p.dtype = (int)scan_kdt(a->dtype);
   p.exclusive = exclusive != 0;
   p.rows = a->size / len;
   p.len = len;
