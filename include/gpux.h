@@ -8,6 +8,7 @@
 #include "gpux/array.h"
 #include "gpux/assemble.h"
 #include "gpux/index.h"
+#include "gpux/count.h"
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"
 #include "gpux/linalg.h"

@@ -421,8 +421,12 @@ static void test_expected_set(void **state) {
    * casts (every pair, c and n) over all 15; copies by size (1, 2, 4, 8, 16); native GEMM;
    * random */
   assert_int_equal(sizeof k_dt_where / sizeof k_dt_where[0], nca);
+  /* the families listed whole in gpux_kernels.h: scatter (init, fin, search and the apply
+   * kernels by 2 index dtypes x the 12 real numeric dtypes, bincount x 2 index dtypes) */
+  const size_t nfam = sizeof k_family_lists / sizeof k_family_lists[0] - 1;
+  assert_int_equal(nfam, 12 * 5 + 2);
   assert_int_equal(exp.n, nb + nu + nr + ns + 2 * nca + 2 * nst + nca * (1 + 2 * nca) +
-                              2 * 5 + ngemm + nrand);
+                              2 * 5 + ngemm + nrand + nfam);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half + 1); /* + gpux_random_normal_f32_std */
   /* the OpenCL GPU form: vector column kernels of 4 kinds x f32 i32 + 3 float kinds */
   assert_int_equal(reduce_cv_count(), 4 * 2 + 3);
