@@ -429,10 +429,12 @@ static void test_expected_set(void **state) {
    * casts (every pair, c and n) over all 15; copies by size (1, 2, 4, 8, 16); native GEMM;
    * random */
   assert_int_equal(sizeof k_dt_where / sizeof k_dt_where[0], nca);
-  /* the families that list their names whole: index (gather and put: 2 index dtypes x (5
-   * element sizes x (gather, take, put x 2 scratch dtypes) + mark x 2 + badval)) */
+  /* the families that list their names whole in gpux_kernels.h: index (gather and put: 2
+   * index dtypes x (5 element sizes x (gather, take, put x 2 scratch dtypes) + mark x 2 +
+   * badval)), mask (15 by element size) and scatter (init, fin, search and the apply kernels
+   * by 2 index dtypes x the 12 real numeric dtypes, bincount x 2 index dtypes) */
   const size_t nfam = sizeof k_family_lists / sizeof k_family_lists[0] - 1;
-  assert_int_equal(nfam, 2 * (5 * 4 + 2 + 1));
+  assert_int_equal(nfam, 2 * (5 * 4 + 2 + 1) + 15 + (12 * 5 + 2));
   assert_int_equal(exp.n, nb + nu + nr + ns + 2 * nca + 2 * nst + nca * (1 + 2 * nca) +
                               2 * 5 + ngemm + nrand + nfam);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half + 1); /* + gpux_random_normal_f32_std */

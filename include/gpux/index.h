@@ -84,6 +84,54 @@ GPUX_API gpux_status gpux_put_along_axis(gpux_array_t a, gpux_array_t idx, gpux_
 
 /* --- scatter with a combining op ------------------------------------------------------ */
 
+/* a[target] = a[target] (op) value for every value, in place (NumPy's np.add.at /
+ * np.maximum.at / np.minimum.at, PyTorch's index_add_ / scatter_reduce):
+ *   axis == GPUX_ALL_AXES: the flattened form, np.add.at(a.ravel(), idx, values): idx of any
+ *     shape indexes a's elements in row-major order; values broadcast to idx's shape (a 0-d
+ *     array: one value for every index).
+ *   axis in [-ndim, ndim): index_add_ along that axis: idx 1-d (length m); values broadcast
+ *     to a's shape with that axis's length replaced by m; value (..., j, ...) goes to
+ *     a[..., idx[j], ...].
+ * idx int32 or int64; negative indices and out-of-range ones as `mode` says (see above).
+ * GPUX_INDEX_CHECKED is validated before anything is queued on this branch: the call reads
+ * the indices' min and max (a wait on the stream) and returns
+ * GPUX_ERROR_INDEX_OUT_OF_RANGE naming the first bad position and its value, with a
+ * unchanged. values has a's dtype. The dtypes:
+ *   add: every numeric dtype (float32, float64, float16, bfloat16, the eight integers,
+ *     complex64, complex128; bool: GPUX_ERROR_UNSUPPORTED_DTYPE). Integers wrap. Floats:
+ *     each target is the EXACT sum of its initial value and every value sent to it,
+ *     rounded once to nearest even to the dtype (overflow: +-inf) -- so the result does
+ *     not depend on the order of the values or on the device: the same bits on CUDA, on
+ *     OpenCL GPUs and on pocl (docs/counting.md: a fixed-point Kulisch accumulator). NaN
+ *     anywhere, or +inf and -inf together: NaN (canonical: 0x7fc00000 for float32); an
+ *     infinity: that infinity; a zero sum is -0.0 only when every term was -0.0. Complex:
+ *     re and im each so. Memory: an accumulator of 88 bytes per element of a (float32,
+ *     float16, bfloat16; 176 complex64) or 544 (float64; 1088 complex128) while the call's
+ *     work runs; integers 4 or 8. Up to 2^31 values per target.
+ *   max / min: the real numeric dtypes. NaN anywhere (a's or a value): the canonical NaN;
+ *     -0.0 orders below +0.0 (max of the two is +0.0, min -0.0, in any order).
+ * Empty idx: nothing happens. An axis of length 0 with indices: an error in every mode. */
+typedef enum gpux_scatter_op {
+  GPUX_SCATTER_ADD = 0,
+  GPUX_SCATTER_MAX = 1,
+  GPUX_SCATTER_MIN = 2
+} gpux_scatter_op;
+
+GPUX_API gpux_status gpux_scatter(gpux_array_t a, gpux_scatter_op op, gpux_array_t idx,
+                                  gpux_array_t values, int axis, gpux_index_mode mode);
+static inline gpux_status gpux_scatter_add(gpux_array_t a, gpux_array_t idx,
+                                           gpux_array_t values, int axis, gpux_index_mode mode) {
+  return gpux_scatter(a, GPUX_SCATTER_ADD, idx, values, axis, mode);
+}
+static inline gpux_status gpux_scatter_max(gpux_array_t a, gpux_array_t idx,
+                                           gpux_array_t values, int axis, gpux_index_mode mode) {
+  return gpux_scatter(a, GPUX_SCATTER_MAX, idx, values, axis, mode);
+}
+static inline gpux_status gpux_scatter_min(gpux_array_t a, gpux_array_t idx,
+                                           gpux_array_t values, int axis, gpux_index_mode mode) {
+  return gpux_scatter(a, GPUX_SCATTER_MIN, idx, values, axis, mode);
+}
+
 #ifdef __cplusplus
 }
 #endif

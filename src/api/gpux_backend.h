@@ -16,10 +16,12 @@
 #include "gpux.h"
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
+#include "../../kernels/common/gpux_scatter.h"
 
 /* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
  * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index
- * (gather and put) and mask (boolean masks, gpux__mask_pass) entries */
+ * (gather and put), mask (boolean masks, gpux__mask_pass), scatter, bincount and search
+ * entries (issue 24) */
 #define GPUX_BACKEND_ABI_VERSION 11u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
@@ -263,6 +265,54 @@ typedef struct gpux__index {
   gpux_nd_params nd;
   gpux__operand out, src, idx, win, err;
 } gpux__index;
+/* One step of a scatter with a combining op (include/gpux/index.h; the arithmetic and the
+ * accumulator layout: kernels/common/gpux_scatter.h). The front end runs INIT over the nt
+ * targets, APPLY over the values, FIN over the targets, on one accumulator buffer acc of
+ * gpux__scatter_acc_bytes(op, dtype) bytes per target.
+ *   dtype: the value dtype, one of GPUX_SC_DT (complex: its component's, with the inner
+ *          extent doubled);
+ *   INIT / FIN: a, nt targets contiguous (nt >= 1);
+ *   APPLY: nv >= 1 values v contiguous, shaped (nv / (m * post), m, post); value
+ *          (p, j, q) goes to target (p * n + k) * post + q of a, k = idx[j] normalized by
+ *          mode (GPUX_SC_CHECKED / WRAP / CLIP / SKIP; an index outside the range after it
+ *          is skipped, never read or written); idx contiguous, idx_dtype i32 or i64. */
+#define GPUX__SC_INIT 0
+#define GPUX__SC_APPLY 1
+#define GPUX__SC_FIN 2
+typedef struct gpux__scatter {
+  int stage; /* GPUX__SC_* */
+  int op;    /* GPUX_SC_ADD / MAX / MIN */
+  int dtype;
+  int idx_dtype;
+  int mode;
+  int64_t nt, nv, m, post, n;
+  gpux__operand a, v, idx;
+  void *acc; /* a buffer from mem_alloc */
+} gpux__scatter;
+/* accumulator bytes per target */
+static inline size_t gpux__scatter_acc_bytes(int op, int dtype) {
+  const int wide = dtype == GPUX_KDT_f64 || dtype == GPUX_KDT_i64 || dtype == GPUX_KDT_u64;
+  if (op == GPUX_SC_ADD && dtype == GPUX_KDT_f64) return 8u * (GPUX_SC_D_F64 + 1);
+  if (op == GPUX_SC_ADD && (dtype == GPUX_KDT_f32 || dtype == GPUX_KDT_f16 ||
+                            dtype == GPUX_KDT_bf16))
+    return 8u * (GPUX_SC_D_F32 + 1);
+  return wide ? 8u : 4u;
+}
+/* bincount: counts[k] += #(x == k) for k in [0, nbins) (values outside are skipped); x
+ * contiguous (idx_dtype i32 or i64, n >= 1), counts int64, contiguous, nbins >= 1. */
+typedef struct gpux__bincount {
+  int idx_dtype;
+  int64_t n, nbins;
+  gpux__operand x, counts;
+} gpux__bincount;
+/* search: out[i] (int64) = the count of gpux_search_<dt>'s mode (GPUX_SC_DIG_* / HIST) for
+ * x[i] among the ne >= 1 edges (of the same dtype, monotonic as the mode says, no NaN); n
+ * >= 1, every operand contiguous; dtype one of GPUX_SC_DT. */
+typedef struct gpux__search {
+  int dtype, mode;
+  int64_t n, ne;
+  gpux__operand x, edges, out;
+} gpux__search;
 
 /* User programs and kernels (include/gpux/kernel.h), owned by the backend. */
 typedef struct gpux__uprog gpux__uprog;
@@ -311,6 +361,9 @@ typedef struct gpux__uarg {
   X(REDUCE, "reductions", be->reduce != NULL)                                                 \
   /* op: gpux_scan_op; dtype: the input's */                                                  \
   X(SCAN, "scans", be->scan != NULL)                                                          \
+  /* scatter, bincount, search; dtype: the values' (GPUX_SC_DT; -1: bincount) */         \
+  X(SCATTER, "scatter, bincount, histogram and digitize",                                     \
+    be->scatter && be->bincount && be->search)                                                \
   /* op: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE; dtype: the operands' */                        \
   X(GEMM, "matrix products", be->gemm != NULL)                                                \
   /* op: GPUX_RK_*; dtype: the output's */                                                    \
@@ -449,6 +502,11 @@ typedef struct gpux__backend_iface {
    * its context; results never depend on the launch shape it picks. */
   gpux_status (*reduce)(gpux__bq *q, const gpux__reduce_pass *p);
   gpux_status (*scan)(gpux__bq *q, const gpux__scan_pass *p);
+
+  /* Scatter with a combining op, bincount, the bin search (queued; gpux_scatter.h). */
+  gpux_status (*scatter)(gpux__bq *q, const gpux__scatter *s);
+  gpux_status (*bincount)(gpux__bq *q, const gpux__bincount *c);
+  gpux_status (*search)(gpux__bq *q, const gpux__search *s);
 
   /* Matrix products (queued). */
   gpux_status (*gemm)(gpux__bq *q, const gpux__gemm *g);

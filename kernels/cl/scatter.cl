@@ -1,0 +1,339 @@
+#include "gpux_kernels.h"
+#include "gpux_cl_prelude.h"
+#include "gpux_half.h"
+/* gpux OpenCL kernels, scatter family (OpenCL C 1.2 with cl_khr_int64_base_atomics and
+ * cl_khr_int64_extended_atomics): scatter-add / -max / -min, bincount, the bin search of
+ * histogram and digitize. The arithmetic is kernels/common/gpux_scatter.h's (THE EXACT SUM,
+ * the max / min images), which kernels/cuda/scatter.cu runs too: the same bits.
+ *
+ * Signatures (T the value dtype, IX int / long; offsets in elements):
+ *   gpux_scatter_init_<dt>(global T *a, long a_off, global ulong *acc, long nt, int op)
+ *   gpux_scatter_<dt>_<ix>(global const T *v, long v_off, global const IX *idx, long i_off,
+ *                          global ulong *acc, long nv, long m, long post, long n, int mode,
+ *                          int op)
+ *       value e = (p * m + j) * post + q goes to target (p * n + k) * post + q, k = idx[j]
+ *       normalized by mode (gpux_sc_norm; -1: skipped)
+ *   gpux_scatter_fin_<dt>(global T *a, long a_off, global const ulong *acc, long nt, int op)
+ *   gpux_bincount_<ix>(global const IX *x, long x_off, long n, long chunk, global ulong *cnt,
+ *                      long c_off, long nbins, local uint *h, int priv)
+ *       work-group g counts x[g * chunk .. (g + 1) * chunk); priv: in h (nbins counters),
+ *       then one atomic add per nonzero bin; else global atomics
+ *   gpux_search_<dt>(global const T *x, long x_off, long n, global const T *e, long e_off,
+ *                    long ne, int mode, global long *out, long o_off)
+ * The accumulator acc of target t: exact sums, words [t * (D + 1), +D) and the flags word
+ * after them; integers and max / min, one 32-bit (dtypes of up to 4 bytes, and the float32
+ * image of the halves) or 64-bit word. */
+#pragma OPENCL FP_CONTRACT OFF
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+#include "gpux_scatter.h"
+
+/* classes: F float32 class (exact sum of float32 values), D float64, W integer in a 32-bit
+ * word, Q integer in a 64-bit word */
+#define GPUX_SC_CLS_f32 F
+#define GPUX_SC_CLS_f16 F
+#define GPUX_SC_CLS_bf16 F
+#define GPUX_SC_CLS_f64 D
+#define GPUX_SC_CLS_i8 W
+#define GPUX_SC_CLS_i16 W
+#define GPUX_SC_CLS_i32 W
+#define GPUX_SC_CLS_u8 W
+#define GPUX_SC_CLS_u16 W
+#define GPUX_SC_CLS_u32 W
+#define GPUX_SC_CLS_i64 Q
+#define GPUX_SC_CLS_u64 Q
+/* float32 bits of a value of the float32 class, and back (max / min: exact) */
+#define GPUX_SC_TO32_f32(x) as_uint(x)
+#define GPUX_SC_TO32_f16(x) gpux_f16_to_f32(x)
+#define GPUX_SC_TO32_bf16(x) gpux_bf16_to_f32(x)
+#define GPUX_SC_FROM32_f32(b) as_float(b)
+#define GPUX_SC_FROM32_f16(b) gpux_f32_to_f16(b)
+#define GPUX_SC_FROM32_bf16(b) gpux_f32_to_bf16(b)
+/* a float of the class from the rounding's bits (its own format) */
+#define GPUX_SC_FROMB_f32(b) as_float((uint)(b))
+#define GPUX_SC_FROMB_f16(b) ((ushort)(b))
+#define GPUX_SC_FROMB_bf16(b) ((ushort)(b))
+/* significand bits, exponent bits */
+#define GPUX_SC_P_f32 24
+#define GPUX_SC_E_f32 8
+#define GPUX_SC_P_f16 11
+#define GPUX_SC_E_f16 5
+#define GPUX_SC_P_bf16 8
+#define GPUX_SC_E_bf16 8
+/* integers: signed? */
+#define GPUX_SC_SG_i8 1
+#define GPUX_SC_SG_i16 1
+#define GPUX_SC_SG_i32 1
+#define GPUX_SC_SG_i64 1
+#define GPUX_SC_SG_u8 0
+#define GPUX_SC_SG_u16 0
+#define GPUX_SC_SG_u32 0
+#define GPUX_SC_SG_u64 0
+/* search keys: the halves compare as float32 */
+#define GPUX_SC_KT_f16 float
+#define GPUX_SC_KT_bf16 float
+#define GPUX_SC_KEY_f16(x) GPUX_HF_f16(x)
+#define GPUX_SC_KEY_bf16(x) GPUX_HF_bf16(x)
+#define GPUX_SC_KT_f32 float
+#define GPUX_SC_KT_f64 double
+#define GPUX_SC_KT_i8 char
+#define GPUX_SC_KT_i16 short
+#define GPUX_SC_KT_i32 int
+#define GPUX_SC_KT_i64 long
+#define GPUX_SC_KT_u8 uchar
+#define GPUX_SC_KT_u16 ushort
+#define GPUX_SC_KT_u32 uint
+#define GPUX_SC_KT_u64 ulong
+#define GPUX_SC_KEY_f32(x) (x)
+#define GPUX_SC_KEY_f64(x) (x)
+#define GPUX_SC_KEY_i8(x) (x)
+#define GPUX_SC_KEY_i16(x) (x)
+#define GPUX_SC_KEY_i32(x) (x)
+#define GPUX_SC_KEY_i64(x) (x)
+#define GPUX_SC_KEY_u8(x) (x)
+#define GPUX_SC_KEY_u16(x) (x)
+#define GPUX_SC_KEY_u32(x) (x)
+#define GPUX_SC_KEY_u64(x) (x)
+
+/* ---- the exact sum: a term into the words w[0..D) and the flags w[D] (atomically or not) */
+static inline void gpux_sc_dep(volatile __global long *w, ulong bits, int p, int eb, int L,
+                               int D, int atom) {
+  int neg, s;
+  ulong m;
+  const int cls = gpux_sc_decompose(bits, p, eb, L, &neg, &m, &s);
+  const ulong f = cls == 3   ? (ulong)(GPUX_SC_NAN | GPUX_SC_NNZ)
+                  : cls == 2 ? (ulong)((neg ? GPUX_SC_NINF : GPUX_SC_PINF) | GPUX_SC_NNZ)
+                  : (cls == 1 || !neg) ? (ulong)GPUX_SC_NNZ
+                                       : (ulong)0;
+  if (f) {
+    if (!atom) w[D] |= (long)f;
+    else if (((ulong)w[D] & f) != f) /* a racy read: the bits only ever get set */
+      atom_or(w + D, (long)f);
+  }
+  if (cls != 1) return;
+  ulong p0, p1, p2;
+  gpux_sc_split(m, s & 31, &p0, &p1, &p2);
+  const int d = s >> 5;
+  const long s0 = neg ? -(long)p0 : (long)p0, s1 = neg ? -(long)p1 : (long)p1,
+             s2 = neg ? -(long)p2 : (long)p2;
+  if (atom) {
+    if (p0) atom_add(w + d, s0);
+    if (p1) atom_add(w + d + 1, s1);
+    if (p2) atom_add(w + d + 2, s2);
+  } else {
+    w[d] += s0;
+    w[d + 1] += s1;
+    if (p2) w[d + 2] += s2;
+  }
+}
+
+/* the rounded sum of the words w[0..D) and flags w[D]: bits of the float (p, eb) */
+#define GPUX_SC_FINISH(w, D, L, p, eb, out)                                                 \
+  do {                                                                                      \
+    uint dig[D];                                                                            \
+    long carry = 0;                                                                         \
+    for (int d_ = 0; d_ < D; d_++) dig[d_] = gpux_sc_carry_word((w)[d_], &carry);           \
+    const ulong fl = (ulong)(w)[D];                                                         \
+    const int neg_ = gpux_sc_magnitude(dig, D, carry);                                      \
+    const ulong sb = (ulong)1 << ((p) - 1 + (eb));                                          \
+    const ulong inf = (((ulong)1 << (eb)) - 1) << ((p) - 1);                                \
+    if ((fl & GPUX_SC_NAN) || ((fl & GPUX_SC_PINF) && (fl & GPUX_SC_NINF)))                 \
+      out = inf | ((ulong)1 << ((p) - 2));                                                  \
+    else if (fl & GPUX_SC_PINF)                                                             \
+      out = inf;                                                                            \
+    else if (fl & GPUX_SC_NINF)                                                             \
+      out = inf | sb;                                                                       \
+    else {                                                                                  \
+      out = gpux_sc_round(dig, D, L, p, eb, neg_);                                          \
+      if (out == 0 && !(fl & GPUX_SC_NNZ)) out = sb; /* every term was -0.0 */             \
+    }                                                                                       \
+  } while (0)
+
+/* ---- init / apply / fin by class */
+/* F: float32 class */
+#define GPUX_SC_INIT_F(dt)                                                                  \
+  if (op == GPUX_SC_ADD) {                                                                  \
+    volatile __global long *w = (volatile __global long *)acc + t * (GPUX_SC_D_F32 + 1);    \
+    for (int d = 0; d <= GPUX_SC_D_F32; d++) w[d] = 0;                                      \
+    gpux_sc_dep(w, GPUX_SC_TO32_##dt(a[a_off + t]), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32, 0); \
+  } else                                                                                    \
+    ((__global uint *)acc)[t] = gpux_sc_img_f32(GPUX_SC_TO32_##dt(a[a_off + t]), op);
+#define GPUX_SC_APPLY_F(dt)                                                                 \
+  if (op == GPUX_SC_ADD)                                                                    \
+    gpux_sc_dep((volatile __global long *)acc + t * (GPUX_SC_D_F32 + 1),                    \
+                GPUX_SC_TO32_##dt(x), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32, 1);              \
+  else if (op == GPUX_SC_MAX)                                                               \
+    atomic_max((volatile __global uint *)acc + t, gpux_sc_img_f32(GPUX_SC_TO32_##dt(x), op)); \
+  else                                                                                      \
+    atomic_min((volatile __global uint *)acc + t, gpux_sc_img_f32(GPUX_SC_TO32_##dt(x), op));
+#define GPUX_SC_FIN_F(dt)                                                                   \
+  if (op == GPUX_SC_ADD) {                                                                  \
+    __global const long *w = (__global const long *)acc + t * (GPUX_SC_D_F32 + 1);          \
+    ulong bits;                                                                             \
+    GPUX_SC_FINISH(w, GPUX_SC_D_F32, GPUX_SC_L_F32, GPUX_SC_P_##dt, GPUX_SC_E_##dt, bits);  \
+    a[a_off + t] = GPUX_SC_FROMB_##dt(bits);                                                \
+  } else                                                                                    \
+    a[a_off + t] = GPUX_SC_FROM32_##dt(gpux_sc_unimg_f32(((__global const uint *)acc)[t]));
+/* D: float64 */
+#define GPUX_SC_INIT_D(dt)                                                                  \
+  if (op == GPUX_SC_ADD) {                                                                  \
+    volatile __global long *w = (volatile __global long *)acc + t * (GPUX_SC_D_F64 + 1);    \
+    for (int d = 0; d <= GPUX_SC_D_F64; d++) w[d] = 0;                                      \
+    gpux_sc_dep(w, as_ulong(a[a_off + t]), 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64, 0);        \
+  } else                                                                                    \
+    acc[t] = gpux_sc_img_f64(as_ulong(a[a_off + t]), op);
+#define GPUX_SC_APPLY_D(dt)                                                                 \
+  if (op == GPUX_SC_ADD)                                                                    \
+    gpux_sc_dep((volatile __global long *)acc + t * (GPUX_SC_D_F64 + 1), as_ulong(x), 53,   \
+                11, GPUX_SC_L_F64, GPUX_SC_D_F64, 1);                                       \
+  else if (op == GPUX_SC_MAX)                                                               \
+    atom_max((volatile __global ulong *)acc + t, gpux_sc_img_f64(as_ulong(x), op));         \
+  else                                                                                      \
+    atom_min((volatile __global ulong *)acc + t, gpux_sc_img_f64(as_ulong(x), op));
+#define GPUX_SC_FIN_D(dt)                                                                   \
+  if (op == GPUX_SC_ADD) {                                                                  \
+    __global const long *w = (__global const long *)acc + t * (GPUX_SC_D_F64 + 1);          \
+    ulong bits;                                                                             \
+    GPUX_SC_FINISH(w, GPUX_SC_D_F64, GPUX_SC_L_F64, 53, 11, bits);                          \
+    a[a_off + t] = as_double(bits);                                                         \
+  } else                                                                                    \
+    a[a_off + t] = as_double(gpux_sc_unimg_f64(acc[t]));
+/* W: integers in a 32-bit word; signed ones' images flip the sign bit */
+#define GPUX_SC_WIMG(dt, x) (GPUX_SC_SG_##dt ? (uint)(int)(x) ^ 0x80000000u : (uint)(x))
+#define GPUX_SC_INIT_W(dt)                                                                  \
+  ((__global uint *)acc)[t] =                                                               \
+      op == GPUX_SC_ADD ? (uint)(int)a[a_off + t] : GPUX_SC_WIMG(dt, a[a_off + t]);
+#define GPUX_SC_APPLY_W(dt)                                                                 \
+  if (op == GPUX_SC_ADD)                                                                    \
+    atomic_add((volatile __global uint *)acc + t, (uint)(int)x);                            \
+  else if (op == GPUX_SC_MAX)                                                               \
+    atomic_max((volatile __global uint *)acc + t, GPUX_SC_WIMG(dt, x));                     \
+  else                                                                                      \
+    atomic_min((volatile __global uint *)acc + t, GPUX_SC_WIMG(dt, x));
+#define GPUX_SC_FIN_W(dt)                                                                   \
+  {                                                                                         \
+    uint k = ((__global const uint *)acc)[t];                                               \
+    if (op != GPUX_SC_ADD && GPUX_SC_SG_##dt) k ^= 0x80000000u;                             \
+    a[a_off + t] = GPUX_ASS(dt, k);                                                         \
+  }
+/* Q: 64-bit integers */
+#define GPUX_SC_QIMG(dt, x) (GPUX_SC_SG_##dt ? (ulong)(x) ^ 0x8000000000000000UL : (ulong)(x))
+#define GPUX_SC_INIT_Q(dt) acc[t] = op == GPUX_SC_ADD ? (ulong)a[a_off + t] : GPUX_SC_QIMG(dt, a[a_off + t]);
+#define GPUX_SC_APPLY_Q(dt)                                                                 \
+  if (op == GPUX_SC_ADD)                                                                    \
+    atom_add((volatile __global ulong *)acc + t, (ulong)x);                                 \
+  else if (op == GPUX_SC_MAX)                                                               \
+    atom_max((volatile __global ulong *)acc + t, GPUX_SC_QIMG(dt, x));                      \
+  else                                                                                      \
+    atom_min((volatile __global ulong *)acc + t, GPUX_SC_QIMG(dt, x));
+#define GPUX_SC_FIN_Q(dt)                                                                   \
+  {                                                                                         \
+    ulong k = acc[t];                                                                       \
+    if (op != GPUX_SC_ADD && GPUX_SC_SG_##dt) k ^= 0x8000000000000000UL;                    \
+    a[a_off + t] = GPUX_ASS(dt, k);                                                         \
+  }
+
+#define GPUX_SC_BY(what, dt) GPUX_CAT3(GPUX_SC_, what, GPUX_CAT(_, GPUX_SC_CLS_##dt))(dt)
+
+#define GPUX_SC_KERNELS(a_, dt)                                                             \
+  __kernel void gpux_scatter_init_##dt(__global GPUX_T_##dt *a, long a_off,                 \
+                                       __global ulong *acc, long nt, int op) {              \
+    const long t = get_global_id(0);                                                        \
+    if (t >= nt) return;                                                                    \
+    GPUX_SC_BY(INIT, dt)                                                                    \
+  }                                                                                         \
+  __kernel void gpux_scatter_fin_##dt(__global GPUX_T_##dt *a, long a_off,                  \
+                                      __global const ulong *acc, long nt, int op) {         \
+    const long t = get_global_id(0);                                                        \
+    if (t >= nt) return;                                                                    \
+    GPUX_SC_BY(FIN, dt)                                                                     \
+  }                                                                                         \
+  GPUX_SC_IX(GPUX_SC_APPLY_KERNEL, dt)                                                      \
+  GPUX_SC_SEARCH_KERNEL(dt)
+
+#define GPUX_SC_APPLY_KERNEL(dt, ix)                                                        \
+  __kernel void gpux_scatter_##dt##_##ix(                                                   \
+      __global const GPUX_T_##dt *v, long v_off, __global const GPUX_T_##ix *idx,           \
+      long i_off, __global ulong *acc, long nv, long m, long post, long n, int mode,        \
+      int op) {                                                                             \
+    const long e = get_global_id(0);                                                        \
+    if (e >= nv) return;                                                                    \
+    long j, t;                                                                              \
+    if (post == 1 && m == nv) {                                                             \
+      j = e;                                                                                \
+      t = 0;                                                                                \
+    } else {                                                                                \
+      const long q = e % post, r = e / post;                                                \
+      j = r % m;                                                                            \
+      t = (r / m) * n * post + q;                                                           \
+    }                                                                                       \
+    const long k = gpux_sc_norm((long)idx[i_off + j], n, mode);                             \
+    if (k < 0) return;                                                                      \
+    t += k * post;                                                                          \
+    const GPUX_T_##dt x = v[v_off + e];                                                     \
+    GPUX_SC_BY(APPLY, dt)                                                                   \
+  }
+
+/* the count of edges e[0..ne) before x by the mode's predicate (a prefix of the edges) */
+#define GPUX_SC_SEARCH_KERNEL(dt)                                                           \
+  __kernel void gpux_search_##dt(__global const GPUX_T_##dt *x, long x_off, long n,         \
+                                 __global const GPUX_T_##dt *e, long e_off, long ne,        \
+                                 int mode, __global long *out, long o_off) {                \
+    const long i = get_global_id(0);                                                        \
+    if (i >= n) return;                                                                     \
+    const GPUX_SC_KT_##dt v = GPUX_SC_KEY_##dt(x[x_off + i]);                               \
+    long r;                                                                                 \
+    if (v != v) /* NaN sorts last */                                                        \
+      r = mode == GPUX_SC_HIST ? -1 : mode <= GPUX_SC_DIG_R ? ne : 0;                       \
+    else {                                                                                  \
+      long lo = 0, hi = ne;                                                                 \
+      while (lo < hi) {                                                                     \
+        const long mid = (lo + hi) >> 1;                                                    \
+        const GPUX_SC_KT_##dt em = GPUX_SC_KEY_##dt(e[e_off + mid]);                        \
+        const int in = mode == GPUX_SC_DIG_R    ? em < v                                    \
+                       : mode == GPUX_SC_DIG_DL ? em > v                                    \
+                       : mode == GPUX_SC_DIG_DR ? em >= v                                   \
+                                                : em <= v;                                  \
+        if (in) lo = mid + 1;                                                               \
+        else hi = mid;                                                                      \
+      }                                                                                     \
+      r = lo;                                                                               \
+      if (mode == GPUX_SC_HIST) {                                                           \
+        if (r == 0) r = -1;                                                                 \
+        else if (r == ne) r = v == GPUX_SC_KEY_##dt(e[e_off + ne - 1]) ? ne - 2 : -1;       \
+        else r -= 1;                                                                        \
+      }                                                                                     \
+    }                                                                                       \
+    out[o_off + i] = r;                                                                     \
+  }
+
+#define GPUX_SC_GEN(a_, dt) GPUX_KON_##dt(GPUX_SC_KERNELS, a_, dt)
+GPUX_SC_DT(GPUX_SC_GEN, _)
+
+/* bincount: part i32 / i64 (the index dtype's) */
+#define GPUX_SC_BINCOUNT(a_, ix)                                                            \
+  __kernel void gpux_bincount_##ix(__global const GPUX_T_##ix *x, long x_off, long n,       \
+                                   long chunk, __global ulong *cnt, long c_off, long nbins, \
+                                   __local uint *h, int priv) {                             \
+    const long g = get_group_id(0), li = get_local_id(0), ls = get_local_size(0);           \
+    const long lo = g * chunk, hi = lo + chunk < n ? lo + chunk : n;                        \
+    if (priv) {                                                                             \
+      for (long b = li; b < nbins; b += ls) h[b] = 0;                                       \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+    }                                                                                       \
+    for (long i = lo + li; i < hi; i += ls) {                                               \
+      const long k = (long)x[x_off + i];                                                    \
+      if (k < 0 || k >= nbins) continue;                                                    \
+      if (priv) atomic_inc((volatile __local uint *)h + k);                                 \
+      else atom_inc((volatile __global ulong *)cnt + c_off + k);                            \
+    }                                                                                       \
+    if (priv) {                                                                             \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+      for (long b = li; b < nbins; b += ls) {                                               \
+        const uint c = h[b];                                                                \
+        if (c) atom_add((volatile __global ulong *)cnt + c_off + b, (ulong)c);              \
+      }                                                                                     \
+    }                                                                                       \
+  }
+#define GPUX_SC_BC_GEN(a_, ix) GPUX_KON_##ix(GPUX_SC_BINCOUNT, a_, ix)
+GPUX_SC_IX(GPUX_SC_BC_GEN, _)

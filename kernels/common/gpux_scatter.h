@@ -1,0 +1,244 @@
+/* gpux scatter family (scatter-add / -max / -min, bincount, histogram, digitize): the
+ * arithmetic both kernel sets share, written once and compiled as OpenCL C
+ * (kernels/cl/scatter.cl) and CUDA C++ (kernels/cuda/scatter.cu). Include after
+ * gpux_kernels.h and gpux_half.h.
+ *
+ * Kernel names (<dt> the value dtype of GPUX_SC_DT, <ix> the index dtype i32 / i64):
+ *   gpux_scatter_init_<dt>    per target t: the accumulator from a[t]
+ *   gpux_scatter_<dt>_<ix>    per value: its target, then an atomic update of the accumulator
+ *   gpux_scatter_fin_<dt>     per target: a[t] from the accumulator
+ *   gpux_bincount_<ix>        int64 counts of the values in [0, nbins), privatized
+ *                             (local / shared counters where nbins <= GPUX_SC_LOCAL_BINS)
+ *   gpux_search_<dt>          per x: a count of edges (digitize, histogram's bin)
+ * Complex values take the kernels of their component dtype (the front end doubles the
+ * inner extent: re and im are two targets).
+ *
+ * THE EXACT SUM (scatter-add of the float dtypes, weighted bincount and histogram). Each
+ * target's sum is accumulated exactly in fixed point -- a Kulisch accumulator -- and rounded
+ * once: the result is the exact sum of a[t] and every contribution, rounded to nearest even
+ * to the dtype, whatever the order of the contributions (so the same bits on every device).
+ *   A float32 (float16 and bfloat16 values are float32 values exactly) is m * 2^(s - 149)
+ *   with m < 2^24 an integer and 0 <= s <= 253; a float64 m * 2^(s - 1074), m < 2^53,
+ *   0 <= s <= 2045. The accumulator of a target is GPUX_SC_D_<class> signed 64-bit words;
+ *   word d holds the digit of weight 2^(32 d + L) (L = -149 or -1074) plus carries that pile
+ *   up in its upper half. A value adds sign * ((m << s) split in 32-bit pieces) to the two
+ *   (float64: three) words it touches, with 64-bit atomic adds of numbers below 2^32 in
+ *   magnitude: up to 2^31 contributions per target never overflow a word.
+ *   NaN, +inf and -inf set flags (an atomic or on a 32-bit word per target), so does any
+ *   value other than -0.0 (GPUX_SC_NNZ): a zero sum is -0.0 only when every term was -0.0,
+ *   IEEE's sign for any order of additions.
+ *   The final pass propagates the carries (d = 0 .. D-1: v = w[d] + carry; digit = low 32
+ *   bits, carry = v >> 32 arithmetic), negates a negative total, and rounds (gpux_sc_round).
+ *   NaN flag, or both infinities: NaN (the canonical quiet NaN, positive); else an infinity
+ *   flag: that infinity; else the rounded sum (overflow past the dtype's range: +-inf).
+ *
+ * MAX / MIN: atomic max / min of an order-preserving unsigned image of the value (floats:
+ * bits ^ sign-fill; signed integers: the sign bit flipped). NaN maps to the image that wins
+ * (max: all ones; min: zero), so a NaN anywhere gives the canonical NaN. -0.0 orders below
+ * +0.0 (max(-0.0, +0.0) = +0.0, min = -0.0, in any order). Halves use the float32 image.
+ *
+ * Integers: scatter-add wraps modulo 2^bits (accumulated in 32 bits for dtypes of up to 4
+ * bytes, in 64 bits otherwise, then added to a[t] in the dtype's width: the same bits as
+ * any order of wrapping additions).
+ */
+#ifndef GPUX_SCATTER_H
+#define GPUX_SCATTER_H
+
+#if defined(__OPENCL_VERSION__)
+#define GPUX_SC_FN static inline
+#define GPUX_SC_U32 uint
+#define GPUX_SC_U64 ulong
+#define GPUX_SC_I64 long
+#define GPUX_SC_C64(c) c##UL
+#elif defined(__CUDACC__)
+#define GPUX_SC_FN static __device__ __forceinline__
+#define GPUX_SC_U32 unsigned
+#define GPUX_SC_U64 unsigned long long
+#define GPUX_SC_I64 long long
+#define GPUX_SC_C64(c) c##ULL
+#else
+#include <stdint.h>
+#define GPUX_SC_FN static inline
+#define GPUX_SC_U32 uint32_t
+#define GPUX_SC_U64 uint64_t
+#define GPUX_SC_I64 int64_t
+#define GPUX_SC_C64(c) c##ULL
+#endif
+
+/* the dtype lists GPUX_SC_DT and GPUX_SC_IX, and the kernel names: gpux_kernels.h */
+
+/* ops (enum gpux_scatter_op in include/gpux/index.h) */
+#define GPUX_SC_ADD 0
+#define GPUX_SC_MAX 1
+#define GPUX_SC_MIN 2
+/* index modes: gpux_index_mode's three, and SKIP (internal: an index outside [0, n) is
+ * ignored, negative ones too) */
+#define GPUX_SC_CHECKED 0
+#define GPUX_SC_WRAP 1
+#define GPUX_SC_CLIP 2
+#define GPUX_SC_SKIP 3
+
+/* accumulator words per target of the exact sums: float32 class (float32, float16,
+ * bfloat16) and float64; the weight of word 0's lowest bit */
+#define GPUX_SC_D_F32 10
+#define GPUX_SC_D_F64 67
+#define GPUX_SC_L_F32 (-149)
+#define GPUX_SC_L_F64 (-1074)
+/* flags word bits */
+#define GPUX_SC_NAN 1u
+#define GPUX_SC_PINF 2u
+#define GPUX_SC_NINF 4u
+#define GPUX_SC_NNZ 8u /* a term other than -0.0 */
+
+/* bincount: local / shared counters per work-group up to this many bins */
+#define GPUX_SC_LOCAL_BINS 4096
+/* threads per block / work-group of the GPU kernels */
+#define GPUX_SC_THREADS 256
+
+/* search modes (gpux_search_<dt>): with edges e[0..ne), the count written is
+ *   DIG_L: #(e <= x) (increasing edges, digitize right=False; NaN x: ne)
+ *   DIG_R: #(e < x)  (increasing, right=True; NaN x: ne)
+ *   DIG_DL: #(e > x) (decreasing, right=False; NaN x: 0)
+ *   DIG_DR: #(e >= x) (decreasing, right=True; NaN x: 0)
+ *   HIST: the bin c - 1 with c = #(e <= x), the last bin closed (x == e[ne-1]: ne - 2), -1
+ *         outside [e[0], e[ne-1]] and for NaN */
+#define GPUX_SC_DIG_L 0
+#define GPUX_SC_DIG_R 1
+#define GPUX_SC_DIG_DL 2
+#define GPUX_SC_DIG_DR 3
+#define GPUX_SC_HIST 4
+
+/* k normalized to [0, n), or -1: not applied */
+GPUX_SC_FN GPUX_SC_I64 gpux_sc_norm(GPUX_SC_I64 k, GPUX_SC_I64 n, int mode) {
+  if (mode == GPUX_SC_WRAP) {
+    k %= n;
+    return k < 0 ? k + n : k;
+  }
+  if (mode == GPUX_SC_CLIP) return k < 0 ? 0 : k >= n ? n - 1 : k;
+  if (mode == GPUX_SC_CHECKED && k < 0) k += n;
+  return k >= 0 && k < n ? k : -1;
+}
+
+/* A float of p significand bits (implicit one included) and ebits exponent bits, as bits:
+ * *cls 0 zero, 1 finite nonzero, 2 inf, 3 NaN; *neg the sign; m, s as in THE EXACT SUM with
+ * lowest weight 2^L (L = GPUX_SC_L_F32 for the float32 class, GPUX_SC_L_F64). */
+GPUX_SC_FN int gpux_sc_decompose(GPUX_SC_U64 bits, int p, int ebits, int L, int *neg,
+                                 GPUX_SC_U64 *m, int *s) {
+  const GPUX_SC_U64 fmask = (GPUX_SC_C64(1) << (p - 1)) - 1;
+  const int emax = (1 << ebits) - 1, bias = (1 << (ebits - 1)) - 1;
+  const int be = (int)((bits >> (p - 1)) & (GPUX_SC_U64)emax);
+  *neg = (int)((bits >> (p - 1 + ebits)) & 1);
+  GPUX_SC_U64 f = bits & fmask;
+  *m = 0;
+  *s = 0;
+  if (be == emax) return f ? 3 : 2;
+  if (be == 0 && f == 0) return 0;
+  *m = be ? f | (fmask + 1) : f;
+  *s = (be ? be : 1) - bias - (p - 1) - L;
+  return 1;
+}
+
+/* the pieces of m << off (off < 32, m < 2^53) in 32-bit digits */
+GPUX_SC_FN void gpux_sc_split(GPUX_SC_U64 m, int off, GPUX_SC_U64 *p0, GPUX_SC_U64 *p1,
+                              GPUX_SC_U64 *p2) {
+  const GPUX_SC_U64 M = GPUX_SC_C64(0xffffffff);
+  if (off == 0) {
+    *p0 = m & M;
+    *p1 = (m >> 32) & M;
+    *p2 = 0;
+  } else {
+    *p0 = (m << off) & M;
+    *p1 = (m >> (32 - off)) & M;
+    *p2 = m >> (64 - off);
+  }
+}
+
+/* bit i of the magnitude digits dig[0..nd) (0 past the end) */
+GPUX_SC_FN GPUX_SC_U64 gpux_sc_bit(const GPUX_SC_U32 *dig, int nd, int i) {
+  if (i < 0 || (i >> 5) >= nd) return 0;
+  return (dig[i >> 5] >> (i & 31)) & 1u;
+}
+/* 1 when a bit below i is set */
+GPUX_SC_FN int gpux_sc_any_below(const GPUX_SC_U32 *dig, int i) {
+  if (i <= 0) return 0;
+  const int w = i >> 5;
+  for (int d = 0; d < w; d++)
+    if (dig[d]) return 1;
+  return (i & 31) ? (dig[w] & ((1u << (i & 31)) - 1u)) != 0 : 0;
+}
+
+/* The magnitude dig[0..nd) (weight 2^(32 d + L)) with sign neg, rounded once to nearest
+ * even to the float of p significand bits and ebits exponent bits: its bits (+-inf past
+ * the range; a zero magnitude gives +0.0, the caller decides -0.0). */
+GPUX_SC_FN GPUX_SC_U64 gpux_sc_round(const GPUX_SC_U32 *dig, int nd, int L, int p, int ebits,
+                                     int neg) {
+  const GPUX_SC_U64 sign = (GPUX_SC_U64)neg << (p - 1 + ebits);
+  int top = -1;
+  for (int d = nd - 1; d >= 0 && top < 0; d--)
+    if (dig[d]) {
+      int b = 31;
+      while (!((dig[d] >> b) & 1u)) b--;
+      top = 32 * d + b;
+    }
+  if (top < 0) return 0;
+  const int bias = (1 << (ebits - 1)) - 1, emin = 1 - bias;
+  /* the lowest kept bit: p bits from the top, or the subnormal unit */
+  int lsb = top - p + 1;
+  const int sub = emin - (p - 1) - L;
+  if (lsb < sub) lsb = sub;
+  GPUX_SC_U64 q = 0;
+  for (int i = top; i >= lsb; i--) q = (q << 1) | gpux_sc_bit(dig, nd, i);
+  if (lsb > 0 && gpux_sc_bit(dig, nd, lsb - 1) &&
+      (gpux_sc_any_below(dig, lsb - 1) || (q & 1u)))
+    q++;
+  if (q >> p) { /* rounded up to 2^p */
+    q >>= 1;
+    lsb++;
+  }
+  const GPUX_SC_U64 hid = GPUX_SC_C64(1) << (p - 1);
+  if (q < hid) return sign | q; /* subnormal (biased exponent 0) */
+  const int be = lsb + L + (p - 1) + bias;
+  if (be >= (1 << ebits) - 1) return sign | ((GPUX_SC_U64)((1 << ebits) - 1) << (p - 1));
+  return sign | ((GPUX_SC_U64)be << (p - 1)) | (q - hid);
+}
+
+/* one step of the carry propagation: *carry in and out, returns the digit */
+GPUX_SC_FN GPUX_SC_U32 gpux_sc_carry_word(GPUX_SC_I64 w, GPUX_SC_I64 *carry) {
+  const GPUX_SC_I64 v = w + *carry;
+  *carry = v >> 32; /* arithmetic: the kernel languages and the host compilers all shift so */
+  return (GPUX_SC_U32)((GPUX_SC_U64)v & GPUX_SC_C64(0xffffffff));
+}
+/* dig[0..nd) and the final carry (0 or -1) as a two's complement number: negated in place
+ * when negative; returns 1 when it was */
+GPUX_SC_FN int gpux_sc_magnitude(GPUX_SC_U32 *dig, int nd, GPUX_SC_I64 carry) {
+  if (carry >= 0) return 0;
+  GPUX_SC_U64 c = 1;
+  for (int d = 0; d < nd; d++) {
+    const GPUX_SC_U64 v = (GPUX_SC_U64)(~dig[d] & 0xffffffffu) + c;
+    dig[d] = (GPUX_SC_U32)(v & GPUX_SC_C64(0xffffffff));
+    c = v >> 32;
+  }
+  return 1;
+}
+
+/* order-preserving images: float32 bits (NaN: the op's winner), float64 bits */
+GPUX_SC_FN GPUX_SC_U32 gpux_sc_img_f32(GPUX_SC_U32 b, int op) {
+  if ((b & 0x7fffffffu) > 0x7f800000u) return op == GPUX_SC_MAX ? 0xffffffffu : 0u;
+  return (b & 0x80000000u) ? ~b : b | 0x80000000u;
+}
+GPUX_SC_FN GPUX_SC_U32 gpux_sc_unimg_f32(GPUX_SC_U32 k) {
+  if (k > 0xff800000u || k < 0x007fffffu) return 0x7fc00000u; /* canonical NaN */
+  return (k & 0x80000000u) ? k ^ 0x80000000u : ~k;
+}
+GPUX_SC_FN GPUX_SC_U64 gpux_sc_img_f64(GPUX_SC_U64 b, int op) {
+  const GPUX_SC_U64 sg = GPUX_SC_C64(0x8000000000000000);
+  if ((b & ~sg) > GPUX_SC_C64(0x7ff0000000000000)) return op == GPUX_SC_MAX ? ~(GPUX_SC_U64)0 : 0;
+  return (b & sg) ? ~b : b | sg;
+}
+GPUX_SC_FN GPUX_SC_U64 gpux_sc_unimg_f64(GPUX_SC_U64 k) {
+  if (k > GPUX_SC_C64(0xfff0000000000000) || k < GPUX_SC_C64(0x000fffffffffffff))
+    return GPUX_SC_C64(0x7ff8000000000000);
+  return (k & GPUX_SC_C64(0x8000000000000000)) ? k ^ GPUX_SC_C64(0x8000000000000000) : ~k;
+}
+
+#endif

@@ -1,0 +1,273 @@
+/* gpux CUDA kernels, scatter family: the same kernels, arguments (pointers already offset)
+ * and arithmetic as kernels/cl/scatter.cl (kernels/common/gpux_scatter.h): scatter init /
+ * apply / fin per value dtype, bincount with shared-memory counters, the bin search.
+ *   gpux_scatter_init_<dt>(T *a, u64 *acc, i64 nt, int op)
+ *   gpux_scatter_<dt>_<ix>(const T *v, const IX *idx, u64 *acc, i64 nv, i64 m, i64 post,
+ *                          i64 n, int mode, int op)
+ *   gpux_scatter_fin_<dt>(T *a, const u64 *acc, i64 nt, int op)
+ *   gpux_bincount_<ix>(const IX *x, i64 n, i64 chunk, u64 *cnt, i64 nbins, int priv)
+ *       dynamic shared memory: nbins 32-bit counters when priv
+ *   gpux_search_<dt>(const T *x, i64 n, const T *e, i64 ne, int mode, i64 *out)
+ * One thread per element (init, apply, fin, search: grid-stride over the range). */
+#include "gpux_cuda.cuh"
+#include "gpux_scatter.h"
+
+namespace gpux_cu {
+
+/* classes: 0 float32 class, 1 float64, 2 integer in 32 bits, 3 integer in 64 bits */
+template <class D> struct sc;
+#define GPUX_SC_CU(dt, CLS, P, EB, SG)                                                     \
+  template <> struct sc<d_##dt> {                                                          \
+    static constexpr int cls = CLS, p = P, eb = EB, sg = SG;                               \
+  };
+GPUX_SC_CU(f32, 0, 24, 8, 1)
+GPUX_SC_CU(f16, 0, 11, 5, 1)
+GPUX_SC_CU(bf16, 0, 8, 8, 1)
+GPUX_SC_CU(f64, 1, 53, 11, 1)
+GPUX_SC_CU(i8, 2, 0, 0, 1)
+GPUX_SC_CU(i16, 2, 0, 0, 1)
+GPUX_SC_CU(i32, 2, 0, 0, 1)
+GPUX_SC_CU(u8, 2, 0, 0, 0)
+GPUX_SC_CU(u16, 2, 0, 0, 0)
+GPUX_SC_CU(u32, 2, 0, 0, 0)
+GPUX_SC_CU(i64, 3, 0, 0, 1)
+GPUX_SC_CU(u64, 3, 0, 0, 0)
+#undef GPUX_SC_CU
+
+/* float32 bits of a float32-class value, and back */
+template <class D> __device__ __forceinline__ unsigned to32(typename D::T x);
+template <> __device__ __forceinline__ unsigned to32<d_f32>(float x) { return __float_as_uint(x); }
+template <> __device__ __forceinline__ unsigned to32<d_f16>(unsigned short x) { return gpux_f16_to_f32(x); }
+template <> __device__ __forceinline__ unsigned to32<d_bf16>(unsigned short x) { return gpux_bf16_to_f32(x); }
+template <class D> __device__ __forceinline__ typename D::T from32(unsigned b);
+template <> __device__ __forceinline__ float from32<d_f32>(unsigned b) { return __uint_as_float(b); }
+template <> __device__ __forceinline__ unsigned short from32<d_f16>(unsigned b) { return gpux_f32_to_f16(b); }
+template <> __device__ __forceinline__ unsigned short from32<d_bf16>(unsigned b) { return gpux_f32_to_bf16(b); }
+template <class D> __device__ __forceinline__ typename D::T fromb(u64 b);
+template <> __device__ __forceinline__ float fromb<d_f32>(u64 b) { return __uint_as_float((unsigned)b); }
+template <> __device__ __forceinline__ unsigned short fromb<d_f16>(u64 b) { return (unsigned short)b; }
+template <> __device__ __forceinline__ unsigned short fromb<d_bf16>(u64 b) { return (unsigned short)b; }
+
+/* a term into the words w[0..D) and flags w[D] (gpux_sc_dep of scatter.cl) */
+__device__ __forceinline__ void dep(u64 *w, u64 bits, int p, int eb, int L, int D, bool atom) {
+  int neg, s;
+  u64 m;
+  const int cls = gpux_sc_decompose(bits, p, eb, L, &neg, &m, &s);
+  const u64 f = cls == 3 ? (u64)(GPUX_SC_NAN | GPUX_SC_NNZ)
+                : cls == 2 ? (u64)((neg ? GPUX_SC_NINF : GPUX_SC_PINF) | GPUX_SC_NNZ)
+                : (cls == 1 || !neg) ? (u64)GPUX_SC_NNZ : (u64)0;
+  if (f) {
+    if (!atom) w[D] |= f;
+    else if ((*(volatile u64 *)(w + D) & f) != f) atomicOr(w + D, f);
+  }
+  if (cls != 1) return;
+  u64 p0, p1, p2;
+  gpux_sc_split(m, s & 31, &p0, &p1, &p2);
+  const int d = s >> 5;
+  /* two's complement: adding the negation as u64 is the signed addition */
+  const u64 s0 = neg ? (u64)0 - p0 : p0, s1 = neg ? (u64)0 - p1 : p1, s2 = neg ? (u64)0 - p2 : p2;
+  if (atom) {
+    if (p0) atomicAdd(w + d, s0);
+    if (p1) atomicAdd(w + d + 1, s1);
+    if (p2) atomicAdd(w + d + 2, s2);
+  } else {
+    w[d] += s0;
+    w[d + 1] += s1;
+    if (p2) w[d + 2] += s2;
+  }
+}
+
+template <int D>
+__device__ __forceinline__ u64 finish(const u64 *w, int L, int p, int eb) {
+  unsigned dig[D];
+  i64 carry = 0;
+  for (int d = 0; d < D; d++) dig[d] = gpux_sc_carry_word((i64)w[d], &carry);
+  const u64 fl = w[D];
+  const int neg = gpux_sc_magnitude(dig, D, carry);
+  const u64 sb = (u64)1 << (p - 1 + eb), inf = (((u64)1 << eb) - 1) << (p - 1);
+  if ((fl & GPUX_SC_NAN) || ((fl & GPUX_SC_PINF) && (fl & GPUX_SC_NINF))) return inf | ((u64)1 << (p - 2));
+  if (fl & GPUX_SC_PINF) return inf;
+  if (fl & GPUX_SC_NINF) return inf | sb;
+  u64 out = gpux_sc_round(dig, D, L, p, eb, neg);
+  if (out == 0 && !(fl & GPUX_SC_NNZ)) out = sb;
+  return out;
+}
+
+template <class D> __device__ __forceinline__ unsigned wimg(typename D::T x) {
+  return sc<D>::sg ? (unsigned)(int)x ^ 0x80000000u : (unsigned)x;
+}
+template <class D> __device__ __forceinline__ u64 qimg(typename D::T x) {
+  return sc<D>::sg ? (u64)x ^ 0x8000000000000000ull : (u64)x;
+}
+
+template <class D> __device__ __forceinline__ void init1(typename D::T *a, u64 *acc, i64 t, int op) {
+  constexpr int C = sc<D>::cls;
+  if constexpr (C == 0) {
+    if (op == GPUX_SC_ADD) {
+      u64 *w = acc + t * (GPUX_SC_D_F32 + 1);
+      for (int d = 0; d <= GPUX_SC_D_F32; d++) w[d] = 0;
+      dep(w, to32<D>(a[t]), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32, false);
+    } else {
+      ((unsigned *)acc)[t] = gpux_sc_img_f32(to32<D>(a[t]), op);
+    }
+  } else if constexpr (C == 1) {
+    if (op == GPUX_SC_ADD) {
+      u64 *w = acc + t * (GPUX_SC_D_F64 + 1);
+      for (int d = 0; d <= GPUX_SC_D_F64; d++) w[d] = 0;
+      dep(w, (u64)__double_as_longlong(a[t]), 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64, false);
+    } else {
+      acc[t] = gpux_sc_img_f64((u64)__double_as_longlong(a[t]), op);
+    }
+  } else if constexpr (C == 2) {
+    ((unsigned *)acc)[t] = op == GPUX_SC_ADD ? (unsigned)(int)a[t] : wimg<D>(a[t]);
+  } else {
+    acc[t] = op == GPUX_SC_ADD ? (u64)a[t] : qimg<D>(a[t]);
+  }
+}
+
+template <class D> __device__ __forceinline__ void apply1(typename D::T x, u64 *acc, i64 t, int op) {
+  constexpr int C = sc<D>::cls;
+  if constexpr (C == 0) {
+    if (op == GPUX_SC_ADD)
+      dep(acc + t * (GPUX_SC_D_F32 + 1), to32<D>(x), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32, true);
+    else if (op == GPUX_SC_MAX) atomicMax((unsigned *)acc + t, gpux_sc_img_f32(to32<D>(x), op));
+    else atomicMin((unsigned *)acc + t, gpux_sc_img_f32(to32<D>(x), op));
+  } else if constexpr (C == 1) {
+    const u64 b = (u64)__double_as_longlong(x);
+    if (op == GPUX_SC_ADD) dep(acc + t * (GPUX_SC_D_F64 + 1), b, 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64, true);
+    else if (op == GPUX_SC_MAX) atomicMax(acc + t, gpux_sc_img_f64(b, op));
+    else atomicMin(acc + t, gpux_sc_img_f64(b, op));
+  } else if constexpr (C == 2) {
+    if (op == GPUX_SC_ADD) atomicAdd((unsigned *)acc + t, (unsigned)(int)x);
+    else if (op == GPUX_SC_MAX) atomicMax((unsigned *)acc + t, wimg<D>(x));
+    else atomicMin((unsigned *)acc + t, wimg<D>(x));
+  } else {
+    if (op == GPUX_SC_ADD) atomicAdd(acc + t, (u64)x);
+    else if (op == GPUX_SC_MAX) atomicMax(acc + t, qimg<D>(x));
+    else atomicMin(acc + t, qimg<D>(x));
+  }
+}
+
+template <class D> __device__ __forceinline__ void fin1(typename D::T *a, const u64 *acc, i64 t, int op) {
+  typedef typename D::T T;
+  constexpr int C = sc<D>::cls;
+  if constexpr (C == 0) {
+    if (op == GPUX_SC_ADD)
+      a[t] = fromb<D>(finish<GPUX_SC_D_F32>(acc + t * (GPUX_SC_D_F32 + 1), GPUX_SC_L_F32, sc<D>::p, sc<D>::eb));
+    else a[t] = from32<D>(gpux_sc_unimg_f32(((const unsigned *)acc)[t]));
+  } else if constexpr (C == 1) {
+    if (op == GPUX_SC_ADD)
+      a[t] = __longlong_as_double((i64)finish<GPUX_SC_D_F64>(acc + t * (GPUX_SC_D_F64 + 1), GPUX_SC_L_F64, 53, 11));
+    else a[t] = __longlong_as_double((i64)gpux_sc_unimg_f64(acc[t]));
+  } else if constexpr (C == 2) {
+    unsigned k = ((const unsigned *)acc)[t];
+    if (op != GPUX_SC_ADD && sc<D>::sg) k ^= 0x80000000u;
+    a[t] = (T)k; /* the low bits (C++20 modular conversion; nvcc wraps) */
+  } else {
+    u64 k = acc[t];
+    if (op != GPUX_SC_ADD && sc<D>::sg) k ^= 0x8000000000000000ull;
+    a[t] = (T)k;
+  }
+}
+
+/* search keys: halves as float32 */
+template <class D> __device__ __forceinline__ auto key(typename D::T x) {
+  if constexpr (D::kind == K_F16 || D::kind == K_BF16) return __uint_as_float(to32<D>(x));
+  else return x;
+}
+
+}  // namespace gpux_cu
+
+#define GPUX_SC_GRID_LOOP(i, n) \
+  for (gpux_cu::i64 i = (gpux_cu::i64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (gpux_cu::i64)gridDim.x * blockDim.x)
+
+#define GPUX_SC_APPLY_CU(dt, ix)                                                               \
+  extern "C" __global__ void gpux_scatter_##dt##_##ix(                                         \
+      const GPUX_CU_T(dt) *v, const GPUX_CU_T(ix) *idx, gpux_cu::u64 *acc, gpux_cu::i64 nv,    \
+      gpux_cu::i64 m, gpux_cu::i64 post, gpux_cu::i64 n, int mode, int op) {                   \
+    GPUX_SC_GRID_LOOP(e, nv) {                                                                 \
+      gpux_cu::i64 j, t;                                                                       \
+      if (post == 1 && m == nv) {                                                              \
+        j = e;                                                                                 \
+        t = 0;                                                                                 \
+      } else {                                                                                 \
+        const gpux_cu::i64 q = e % post, r = e / post;                                         \
+        j = r % m;                                                                             \
+        t = (r / m) * n * post + q;                                                            \
+      }                                                                                        \
+      const gpux_cu::i64 k = gpux_sc_norm((gpux_cu::i64)idx[j], n, mode);                      \
+      if (k < 0) continue;                                                                     \
+      gpux_cu::apply1<GPUX_CU_D(dt)>(v[e], acc, t + k * post, op);                             \
+    }                                                                                          \
+  }
+
+#define GPUX_SC_KERNELS_CU(a_, dt)                                                             \
+  extern "C" __global__ void gpux_scatter_init_##dt(GPUX_CU_T(dt) *a, gpux_cu::u64 *acc,       \
+                                                   gpux_cu::i64 nt, int op) {                  \
+    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::init1<GPUX_CU_D(dt)>(a, acc, t, op);                     \
+  }                                                                                            \
+  extern "C" __global__ void gpux_scatter_fin_##dt(GPUX_CU_T(dt) *a, const gpux_cu::u64 *acc,  \
+                                                  gpux_cu::i64 nt, int op) {                   \
+    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::fin1<GPUX_CU_D(dt)>(a, acc, t, op);                      \
+  }                                                                                            \
+  GPUX_SC_APPLY_CU(dt, i32)                                                                    \
+  GPUX_SC_APPLY_CU(dt, i64)                                                                    \
+  extern "C" __global__ void gpux_search_##dt(const GPUX_CU_T(dt) *x, gpux_cu::i64 n,          \
+                                             const GPUX_CU_T(dt) *e, gpux_cu::i64 ne,          \
+                                             int mode, gpux_cu::i64 *out) {                    \
+    GPUX_SC_GRID_LOOP(i, n) {                                                                  \
+      const auto v = gpux_cu::key<GPUX_CU_D(dt)>(x[i]);                                        \
+      gpux_cu::i64 r;                                                                          \
+      if (v != v)                                                                              \
+        r = mode == GPUX_SC_HIST ? -1 : mode <= GPUX_SC_DIG_R ? ne : 0;                        \
+      else {                                                                                   \
+        gpux_cu::i64 lo = 0, hi = ne;                                                          \
+        while (lo < hi) {                                                                      \
+          const gpux_cu::i64 mid = (lo + hi) >> 1;                                             \
+          const auto em = gpux_cu::key<GPUX_CU_D(dt)>(e[mid]);                                 \
+          const bool in = mode == GPUX_SC_DIG_R    ? em < v                                    \
+                          : mode == GPUX_SC_DIG_DL ? em > v                                    \
+                          : mode == GPUX_SC_DIG_DR ? em >= v                                   \
+                                                   : em <= v;                                  \
+          if (in) lo = mid + 1;                                                                \
+          else hi = mid;                                                                       \
+        }                                                                                      \
+        r = lo;                                                                                \
+        if (mode == GPUX_SC_HIST) {                                                            \
+          if (r == 0) r = -1;                                                                  \
+          else if (r == ne) r = v == gpux_cu::key<GPUX_CU_D(dt)>(e[ne - 1]) ? ne - 2 : -1;     \
+          else r -= 1;                                                                         \
+        }                                                                                      \
+      }                                                                                        \
+      out[i] = r;                                                                              \
+    }                                                                                          \
+  }
+GPUX_SC_DT(GPUX_SC_KERNELS_CU, _)
+
+/* bincount: block g counts x[g * chunk, ...) in shared counters (priv) or global ones */
+#define GPUX_SC_BINCOUNT_CU(a_, ix)                                                            \
+  extern "C" __global__ void gpux_bincount_##ix(const GPUX_CU_T(ix) *x, gpux_cu::i64 n,        \
+                                               gpux_cu::i64 chunk, gpux_cu::u64 *cnt,          \
+                                               gpux_cu::i64 nbins, int priv) {                 \
+    extern __shared__ unsigned gpux_sc_h[];                                                    \
+    const gpux_cu::i64 lo = (gpux_cu::i64)blockIdx.x * chunk;                                  \
+    const gpux_cu::i64 hi = lo + chunk < n ? lo + chunk : n;                                   \
+    if (priv) {                                                                                \
+      for (gpux_cu::i64 b = threadIdx.x; b < nbins; b += blockDim.x) gpux_sc_h[b] = 0;         \
+      __syncthreads();                                                                         \
+    }                                                                                          \
+    for (gpux_cu::i64 i = lo + threadIdx.x; i < hi; i += blockDim.x) {                         \
+      const gpux_cu::i64 k = (gpux_cu::i64)x[i];                                               \
+      if (k < 0 || k >= nbins) continue;                                                       \
+      if (priv) atomicAdd(gpux_sc_h + k, 1u);                                                  \
+      else atomicAdd(cnt + k, (gpux_cu::u64)1);                                                \
+    }                                                                                          \
+    if (priv) {                                                                                \
+      __syncthreads();                                                                         \
+      for (gpux_cu::i64 b = threadIdx.x; b < nbins; b += blockDim.x) {                         \
+        const unsigned c = gpux_sc_h[b];                                                       \
+        if (c) atomicAdd(cnt + b, (gpux_cu::u64)c);                                            \
+      }                                                                                        \
+    }                                                                                          \
+  }
+GPUX_SC_IX(GPUX_SC_BINCOUNT_CU, _)
