@@ -248,7 +248,7 @@ static inline void gpux_sc_dep(volatile __global long *w, ulong bits, int p, int
     if (t >= nt) return;                                                                    \
     GPUX_SC_BY(FIN, dt)                                                                     \
   }                                                                                         \
-  GPUX_SC_IX(GPUX_SC_APPLY_KERNEL, dt)                                                      \
+  GPUX_SCAT_IX(GPUX_SC_APPLY_KERNEL, dt)                                                      \
   GPUX_SC_SEARCH_KERNEL(dt)
 
 #define GPUX_SC_APPLY_KERNEL(dt, ix)                                                        \
@@ -308,7 +308,7 @@ static inline void gpux_sc_dep(volatile __global long *w, ulong bits, int p, int
   }
 
 #define GPUX_SC_GEN(a_, dt) GPUX_KON_##dt(GPUX_SC_KERNELS, a_, dt)
-GPUX_SC_DT(GPUX_SC_GEN, _)
+GPUX_SCAT_DT(GPUX_SC_GEN, _)
 
 /* bincount: part i32 / i64 (the index dtype's) */
 #define GPUX_SC_BINCOUNT(a_, ix)                                                            \
@@ -336,4 +336,4 @@ GPUX_SC_DT(GPUX_SC_GEN, _)
     }                                                                                       \
   }
 #define GPUX_SC_BC_GEN(a_, ix) GPUX_KON_##ix(GPUX_SC_BINCOUNT, a_, ix)
-GPUX_SC_IX(GPUX_SC_BC_GEN, _)
+GPUX_SCAT_IX(GPUX_SC_BC_GEN, _)

@@ -262,14 +262,14 @@
 #define GPUX_KN_FAMILY_LISTS(X) X(GPUX_KN_INDEX_LIST) X(GPUX_KN_MASK_LIST) X(GPUX_KN_SCATTER_LIST)
 /* the scatter family (kernels/common/gpux_scatter.h): value dtypes (every real numeric
  * dtype; complex takes its component's kernels) and index dtypes */
-#define GPUX_SC_DT(M, a) GPUX_DT_EW_NUMERIC(M, a)
-#define GPUX_SC_IX(M, a) M(a, i32) M(a, i64)
+#define GPUX_SCAT_DT(M, a) GPUX_DT_EW_NUMERIC(M, a)
+#define GPUX_SCAT_IX(M, a) M(a, i32) M(a, i64)
 #define GPUX_KN_SC_APPLY_(dt, ix) "gpux_scatter_" #dt "_" #ix
 #define GPUX_KN_SC_DT_(N, dt)                                                                \
   N("gpux_scatter_init_" #dt) N("gpux_scatter_fin_" #dt) N("gpux_search_" #dt)               \
   N(GPUX_KN_SC_APPLY_(dt, i32)) N(GPUX_KN_SC_APPLY_(dt, i64))
 #define GPUX_KN_SC_BC_(N, ix) N("gpux_bincount_" #ix)
-#define GPUX_KN_SCATTER_LIST(N) GPUX_SC_DT(GPUX_KN_SC_DT_, N) GPUX_SC_IX(GPUX_KN_SC_BC_, N)
+#define GPUX_KN_SCATTER_LIST(N) GPUX_SCAT_DT(GPUX_KN_SC_DT_, N) GPUX_SCAT_IX(GPUX_KN_SC_BC_, N)
 
 /* Result kinds: SAME (the input dtype), BOOL, or REAL: the component dtype of a complex
  * input (complex64 -> float32, complex128 -> float64), the input dtype otherwise (abs). */

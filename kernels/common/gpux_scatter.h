@@ -3,7 +3,7 @@
  * (kernels/cl/scatter.cl) and CUDA C++ (kernels/cuda/scatter.cu). Include after
  * gpux_kernels.h and gpux_half.h.
  *
- * Kernel names (<dt> the value dtype of GPUX_SC_DT, <ix> the index dtype i32 / i64):
+ * Kernel names (<dt> the value dtype of GPUX_SCAT_DT, <ix> the index dtype i32 / i64):
  *   gpux_scatter_init_<dt>    per target t: the accumulator from a[t]
  *   gpux_scatter_<dt>_<ix>    per value: its target, then an atomic update of the accumulator
  *   gpux_scatter_fin_<dt>     per target: a[t] from the accumulator
@@ -65,7 +65,7 @@
 #define GPUX_SC_C64(c) c##ULL
 #endif
 
-/* the dtype lists GPUX_SC_DT and GPUX_SC_IX, and the kernel names: gpux_kernels.h */
+/* the dtype lists GPUX_SCAT_DT and GPUX_SCAT_IX, and the kernel names: gpux_kernels.h */
 
 /* ops (enum gpux_scatter_op in include/gpux/index.h) */
 #define GPUX_SC_ADD 0

@@ -242,7 +242,7 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
       out[i] = r;                                                                              \
     }                                                                                          \
   }
-GPUX_SC_DT(GPUX_SC_KERNELS_CU, _)
+GPUX_SCAT_DT(GPUX_SC_KERNELS_CU, _)
 
 /* bincount: block g counts x[g * chunk, ...) in shared counters (priv) or global ones */
 #define GPUX_SC_BINCOUNT_CU(a_, ix)                                                            \
@@ -270,4 +270,4 @@ GPUX_SC_DT(GPUX_SC_KERNELS_CU, _)
       }                                                                                        \
     }                                                                                          \
   }
-GPUX_SC_IX(GPUX_SC_BINCOUNT_CU, _)
+GPUX_SCAT_IX(GPUX_SC_BINCOUNT_CU, _)

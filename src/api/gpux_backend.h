@@ -269,7 +269,7 @@ typedef struct gpux__index {
  * accumulator layout: kernels/common/gpux_scatter.h). The front end runs INIT over the nt
  * targets, APPLY over the values, FIN over the targets, on one accumulator buffer acc of
  * gpux__scatter_acc_bytes(op, dtype) bytes per target.
- *   dtype: the value dtype, one of GPUX_SC_DT (complex: its component's, with the inner
+ *   dtype: the value dtype, one of GPUX_SCAT_DT (complex: its component's, with the inner
  *          extent doubled);
  *   INIT / FIN: a, nt targets contiguous (nt >= 1);
  *   APPLY: nv >= 1 values v contiguous, shaped (nv / (m * post), m, post); value
@@ -307,7 +307,7 @@ typedef struct gpux__bincount {
 } gpux__bincount;
 /* search: out[i] (int64) = the count of gpux_search_<dt>'s mode (GPUX_SC_DIG_* / HIST) for
  * x[i] among the ne >= 1 edges (of the same dtype, monotonic as the mode says, no NaN); n
- * >= 1, every operand contiguous; dtype one of GPUX_SC_DT. */
+ * >= 1, every operand contiguous; dtype one of GPUX_SCAT_DT. */
 typedef struct gpux__search {
   int dtype, mode;
   int64_t n, ne;
@@ -361,7 +361,7 @@ typedef struct gpux__uarg {
   X(REDUCE, "reductions", be->reduce != NULL)                                                 \
   /* op: gpux_scan_op; dtype: the input's */                                                  \
   X(SCAN, "scans", be->scan != NULL)                                                          \
-  /* scatter, bincount, search; dtype: the values' (GPUX_SC_DT; -1: bincount) */         \
+  /* scatter, bincount, search; dtype: the values' (GPUX_SCAT_DT; -1: bincount) */         \
   X(SCATTER, "scatter, bincount, histogram and digitize",                                     \
     be->scatter && be->bincount && be->search)                                                \
   /* op: GPUX_GEMM_VENDOR or GPUX_GEMM_NATIVE; dtype: the operands' */                        \

@@ -31,12 +31,12 @@ static gpux_status resolve_scatter(gpux__bctx *b, cl_program p, int part) {
     R(st->init[GPUX_KDT_##dt], IS_F64(GPUX_KDT_##dt), "gpux_scatter_init_" #dt)           \
     R(st->fin[GPUX_KDT_##dt], IS_F64(GPUX_KDT_##dt), "gpux_scatter_fin_" #dt)             \
     R(st->search[GPUX_KDT_##dt], IS_F64(GPUX_KDT_##dt), "gpux_search_" #dt)               \
-    GPUX_SC_IX(RESOLVE_IX, dt)                                                            \
+    GPUX_SCAT_IX(RESOLVE_IX, dt)                                                            \
   }
-  GPUX_SC_DT(RESOLVE, _)
+  GPUX_SCAT_DT(RESOLVE, _)
 #define RESOLVE_BC(a, ix) \
   if (part == GPUX_KDT_##ix) R(st->bincount[IXI(GPUX_KDT_##ix)], 0, "gpux_bincount_" #ix)
-  GPUX_SC_IX(RESOLVE_BC, _)
+  GPUX_SCAT_IX(RESOLVE_BC, _)
 #undef RESOLVE_BC
 #undef RESOLVE
 #undef RESOLVE_IX
