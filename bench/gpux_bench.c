@@ -31,6 +31,12 @@
  *              8-byte read and the pool allocation) with a half-true random bool mask
  *              (gpux_random_bernoulli, seed 3)        x + mask + output: n (es + 1) + count es
  *   nonzero    gpux_nonzero of that mask (1-d: one int64 array)   n + 8 count
+ *   bincount   gpux_bincount_into of n int64 values i * 2654435761 mod 1024 into 1024
+ *              int64 counts                                               8 n (the read)
+ *   scatter_add  gpux_scatter_add (np.add.at, checked mode: its index check included) of n
+ *              float32 values into 2^20 float32 at int64 indices i * 2654435761 mod 2^20
+ *              (exact sums, rounded once)                          n (4 + 8) + 2^20 4 2
+ *   scatter_add_i32  the same with int32 values (integer sums wrap)        likewise
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -127,17 +133,20 @@ enum {
   OP_ADD_EXPR,
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
   OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ,
-  OP_COMPRESS, OP_NONZERO, OP_COUNT
+  OP_COMPRESS, OP_NONZERO, OP_BINCOUNT, OP_SCATTER_ADD, OP_SCATTER_ADD_I32, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
     "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap",
     "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq",
-    "compress", "nonzero"};
+    "compress", "nonzero", "bincount", "scatter_add", "scatter_add_i32"};
 #define OP_IS_TAKE(op) ((op) == OP_TAKE || (op) == OP_TAKE_SEQ)
 #define TAKE_HASH 2654435761u /* take's pseudo-random indices: i * TAKE_HASH mod n */
 #define OP_IS_MASK(op) ((op) == OP_COMPRESS || (op) == OP_NONZERO)
+#define OP_IS_COUNTING(op) ((op) >= OP_BINCOUNT && (op) <= OP_SCATTER_ADD_I32)
+#define BC_BINS 1024          /* bincount's bins: values i * TAKE_HASH mod BC_BINS */
+#define SC_TARGETS (1 << 20)  /* scatter_add's targets: indices i * TAKE_HASH mod SC_TARGETS */
 static int64_t g_mask_count = -1; /* the mask's true elements (compress, nonzero) */
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_C128)
@@ -771,6 +780,69 @@ typedef struct bench_arrays {
   gpux_array_t a, b, c;
 } bench_arrays;
 
+/* bincount: a = the int64 values, c = BC_BINS int64 counts. scatter_add: a = n values
+ * (float32 or int32), b = int64 indices, c = SC_TARGETS zeros. */
+static gpux_status counting_setup(bench_arrays *ba, int op, int64_t n) {
+  const int64_t m = op == OP_BINCOUNT ? BC_BINS : SC_TARGETS;
+  gpux_array_t i = NULL, h = NULL, *idx = op == OP_BINCOUNT ? &ba->a : &ba->b;
+  gpux_status s = gpux_array_arange(&i, g_ctx, GPUX_INT64, 0, (double)n, 1);
+  if (s == GPUX_SUCCESS) s = gpux_binary_scalar(&h, GPUX_MUL, i, (double)TAKE_HASH);
+  if (s == GPUX_SUCCESS) s = gpux_binary_scalar(idx, GPUX_MOD, h, (double)m);
+  gpux_array_release(i);
+  gpux_array_release(h);
+  const gpux_dtype dt = op == OP_BINCOUNT ? GPUX_INT64 : op == OP_SCATTER_ADD ? GPUX_FLOAT32 : GPUX_INT32;
+  if (s == GPUX_SUCCESS && op != OP_BINCOUNT) s = make_random(&ba->a, n, dt, 1);
+  if (s == GPUX_SUCCESS) s = gpux_array_zeros(&ba->c, g_ctx, dt, 1, &m);
+  return s;
+}
+
+/* bincount: the counts add up to n and differ by at most one (i * odd mod 2^k visits every
+ * bin in turn). scatter_add: from zeros once more, the targets add up to the values' sum
+ * (int32: exactly; float32: within 1e-5 of the sum of magnitudes). */
+static int counting_check(int op, bench_arrays *ba, int64_t n, char *why, size_t why_len) {
+  if (op == OP_BINCOUNT) {
+    int64_t c[BC_BINS], tot = 0, lo = INT64_MAX, hi = INT64_MIN;
+    if (gpux_array_read(ba->c, c, sizeof c) != GPUX_SUCCESS)
+      return snprintf(why, why_len, "reading the counts failed"), 1;
+    for (int k = 0; k < BC_BINS; k++) {
+      tot += c[k];
+      lo = c[k] < lo ? c[k] : lo;
+      hi = c[k] > hi ? c[k] : hi;
+    }
+    if (tot != n || hi - lo > 1)
+      return snprintf(why, why_len, "counts add up to %" PRId64 " (of %" PRId64 "), from %" PRId64
+                      " to %" PRId64, tot, n, lo, hi), 1;
+    return 0;
+  }
+  gpux_array_t z = NULL;
+  const int64_t m = SC_TARGETS;
+  const gpux_dtype dt = op == OP_SCATTER_ADD ? GPUX_FLOAT32 : GPUX_INT32;
+  if (gpux_array_zeros(&z, g_ctx, dt, 1, &m) != GPUX_SUCCESS ||
+      gpux_scatter_add(z, ba->b, ba->a, GPUX_ALL_AXES, GPUX_INDEX_CHECKED) != GPUX_SUCCESS) {
+    gpux_array_release(z);
+    return snprintf(why, why_len, "scatter_add failed: %.150s", gpux_last_error_message()), 1;
+  }
+  int bad = 0;
+  if (op == OP_SCATTER_ADD_I32) {
+    int64_t got = 0, want = 0;
+    bad = gpux_reduce_scalar_i64(&got, GPUX_REDUCE_SUM, z) != GPUX_SUCCESS ||
+          gpux_reduce_scalar_i64(&want, GPUX_REDUCE_SUM, ba->a) != GPUX_SUCCESS || got != want;
+    if (bad) snprintf(why, why_len, "targets add up to %" PRId64 ", values to %" PRId64, got, want);
+  } else {
+    double got = 0, want = 0, mag = 0;
+    gpux_array_t ab = NULL;
+    bad = gpux_reduce_scalar(&got, GPUX_REDUCE_SUM, z) != GPUX_SUCCESS ||
+          gpux_reduce_scalar(&want, GPUX_REDUCE_SUM, ba->a) != GPUX_SUCCESS ||
+          gpux_unary(&ab, GPUX_ABS, ba->a) != GPUX_SUCCESS ||
+          gpux_reduce_scalar(&mag, GPUX_REDUCE_SUM, ab) != GPUX_SUCCESS ||
+          fabs(got - want) > 1e-5 * mag;
+    gpux_array_release(ab);
+    if (bad) snprintf(why, why_len, "targets add up to %.9g, values to %.9g", got, want);
+  }
+  gpux_array_release(z);
+  return bad;
+}
+
 static gpux_status run_once(bench_arrays *ba) {
   static const int ax0[1] = {0}, ax1[1] = {1};
   switch (ba->op) {
@@ -820,6 +892,10 @@ static gpux_status run_once(bench_arrays *ba) {
       return gpux_tile_into(ba->c, ba->a, 1, two);
     }
     case OP_REPEAT: return gpux_repeat_into(ba->c, ba->a, 2, 0);
+    case OP_BINCOUNT: return gpux_bincount_into(ba->c, ba->a, NULL);
+    case OP_SCATTER_ADD:
+    case OP_SCATTER_ADD_I32:
+      return gpux_scatter_add(ba->c, ba->b, ba->a, GPUX_ALL_AXES, GPUX_INDEX_CHECKED);
     case OP_COMPRESS:
     case OP_NONZERO: { /* the result is new each run (its size is the data's), released */
       gpux_array_t r = NULL;
@@ -926,6 +1002,13 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 2.0 * (double)n * (double)es;
       f = expect_transpose;
       break;
+    case OP_BINCOUNT:
+      moved = 8.0 * (double)n;
+      break;
+    case OP_SCATTER_ADD:
+    case OP_SCATTER_ADD_I32:
+      moved = 12.0 * (double)n + 8.0 * SC_TARGETS;
+      break;
     case OP_COMPRESS:
     case OP_NONZERO:
       moved = 0; /* set from the count after the runs */
@@ -953,7 +1036,7 @@ static int bench_device_op(int op, int64_t n_req) {
 
   {
     gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op) ||
-                            (op == OP_NONZERO)
+                            (op == OP_NONZERO) || OP_IS_COUNTING(op)
                         ? GPUX_SUCCESS
                         : make_random(&ba.a, n, opt.dtype, 1);
     if (OP_IS_ASM1(op)) s = make_random(&ba.a, side, opt.dtype, 1);
@@ -982,6 +1065,7 @@ static int bench_device_op(int op, int64_t n_req) {
       if (s == GPUX_SUCCESS) s = gpux_random_bernoulli(ba.b, g3, 0.5);
       gpux_generator_release(g3);
     }
+    if (s == GPUX_SUCCESS && OP_IS_COUNTING(op)) s = counting_setup(&ba, op, n);
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
     if (s == GPUX_SUCCESS && OP_IS_TAKE(op)) { /* int64 indices */
@@ -1005,7 +1089,8 @@ static int bench_device_op(int op, int64_t n_req) {
     if (s == GPUX_SUCCESS && OP_IS_REDUCTION(op)) {
       int64_t shape1[1] = {op == OP_CUMSUM ? n : side};
       s = gpux_array_empty(&ba.c, g_ctx, rdt, op == OP_SUM ? 0 : 1, shape1);
-    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op) && !OP_IS_MASK(op)) {
+    } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op) && !OP_IS_MASK(op) &&
+               !OP_IS_COUNTING(op)) {
       int64_t shape1[1] = {n};
       s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
     }
@@ -1055,6 +1140,13 @@ static int bench_device_op(int op, int64_t n_req) {
              g_mask_count);
   else if (op == OP_CONCAT)
     snprintf(r->note, sizeof r->note, "gpux_concatenate_into, 2 x n/2 along axis 0");
+  else if (op == OP_BINCOUNT)
+    snprintf(r->note, sizeof r->note, "gpux_bincount_into, int64 values i * 2654435761 mod %d, %d bins",
+             BC_BINS, BC_BINS);
+  else if (OP_IS_COUNTING(op))
+    snprintf(r->note, sizeof r->note, "gpux_scatter_add of %s into %d at int64 indices i * 2654435761 "
+             "mod %d, checked, exact sums", op == OP_SCATTER_ADD ? "float32" : "int32", SC_TARGETS,
+             SC_TARGETS);
   else if (OP_IS_TAKE(op))
     snprintf(r->note, sizeof r->note, "gpux_take_into, int64 %s indices, checked",
              op == OP_TAKE ? "pseudo-random (i * 2654435761 mod n)" : "sequential");
@@ -1072,6 +1164,7 @@ static int bench_device_op(int op, int64_t n_req) {
     snprintf(r->note, sizeof r->note, "_into a preallocated output");
 
   if (OP_IS_MASK(op) ? mask_check(op, ba.a, ba.b, why, sizeof why)
+      : OP_IS_COUNTING(op)        ? counting_check(op, &ba, n, why, sizeof why)
       : OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)
       : OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)
                             : check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {

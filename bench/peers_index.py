@@ -28,6 +28,7 @@ def main():
     ap.add_argument("--n", type=lambda s: int(eval(s.replace("^", "**"))), default=2**28)
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--md", default=None, help="append markdown rows (gpux-bench's table)")
     o = ap.parse_args()
     n = o.n
     moved = n * 4 + n * 8 + n * 4
@@ -65,6 +66,11 @@ def main():
         print(f"cupy: {e}")
     for peer, op, ms in rows:
         print(f"{peer:20s} {op:9s} n={n} {ms:9.3f} ms {moved / (ms * 1e-3) / 1e9:8.1f} GB/s")
+    if o.md and rows:
+        with open(o.md, "a") as f:
+            for peer, op, ms in rows:
+                f.write(f"| {peer} | {op} | float32 | {n} | {ms:.4f} | "
+                        f"{moved / (ms * 1e-3) / 1e9:.1f} | - | - |  |\n")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Peers of gpux-bench's bincount / scatter_add / scatter_add_i32 rows (issue 24, counting):
+torch.bincount and cupy.bincount of 2^28 int64 values i * 2654435761 mod 1024 (minlength 1024;
+GB/s: the 8 n bytes read), and torch's index_add_ (atomic, not deterministic) of 2^28 float32
+/ int32 values into 2^20 targets at int64 indices i * 2654435761 mod 2^20 (GB/s: n (4 + 8) +
+2^20 4 2), as gpux-bench counts them. CUDA events, median of --reps after --warmup; run in
+the same device call as gpux-bench.
+
+    python3 bench/peers_count.py [--n 2^28] [--reps 10] [--md FILE]
+"""
+import argparse
+import statistics
+
+HASH = 2654435761
+TARGETS = 1 << 20
+BINS = 1024
+
+
+def timed(fn, reps, warmup, sync, event):
+    for _ in range(warmup):
+        fn()
+    sync()
+    ts = []
+    for _ in range(reps):
+        a, b = event(), event()
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(a.elapsed_time(b))
+    return statistics.median(ts)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=lambda s: int(eval(s.replace("^", "**"))), default=2**28)
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--md", default=None)
+    o = ap.parse_args()
+    n = o.n
+    rows = []  # (peer, op, dtype, ms, bytes)
+    try:
+        import torch
+        ev = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
+        sync = torch.cuda.synchronize
+        seq = torch.arange(n, device="cuda", dtype=torch.int64)
+        x = (seq * HASH) % BINS
+        ms = timed(lambda: torch.bincount(x, minlength=BINS), o.reps, o.warmup, sync, ev)
+        rows.append(("torch.bincount", "bincount", "int64", ms, 8.0 * n))
+        del x
+        idx = (seq * HASH) % TARGETS
+        del seq
+        for dt, name in ((torch.float32, "scatter_add"), (torch.int32, "scatter_add_i32")):
+            v = (torch.rand(n, device="cuda") if dt == torch.float32
+                 else torch.randint(-1000, 1000, (n,), device="cuda", dtype=dt))
+            t = torch.zeros(TARGETS, device="cuda", dtype=dt)
+            ms = timed(lambda: t.index_add_(0, idx, v), o.reps, o.warmup, sync, ev)
+            rows.append(("torch.index_add_", name, str(dt).split(".")[1], ms,
+                         12.0 * n + 8.0 * TARGETS))
+            del v, t
+        del idx
+        torch.cuda.empty_cache()
+    except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+        print(f"torch: {e}")
+    try:
+        import cupy as cp
+        seq = cp.arange(n, dtype=cp.int64)
+        x = (seq * HASH) % BINS
+        del seq
+        ms = timed(lambda: cp.bincount(x, minlength=BINS), o.reps, o.warmup,
+                   cp.cuda.Device().synchronize, cp.cuda.Event)
+        rows.append(("cupy.bincount", "bincount", "int64", ms, 8.0 * n))
+    except Exception as e:  # noqa: BLE001
+        print(f"cupy: {e}")
+    for peer, op, dt, ms, b in rows:
+        print(f"{peer:18s} {op:16s} {dt:8s} n={n} {ms:9.3f} ms {b / (ms * 1e-3) / 1e9:8.1f} GB/s")
+    if o.md and rows:
+        with open(o.md, "a") as f:
+            for peer, op, dt, ms, b in rows:
+                f.write(f"| {peer} | {op} | {dt} | {n} | {ms:.4f} | {b / (ms * 1e-3) / 1e9:.1f} "
+                        "| - | - |  |\n")
+
+
+if __name__ == "__main__":
+    main()
