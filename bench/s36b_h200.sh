@@ -21,12 +21,12 @@ CS=/usr/local/cuda/bin/compute-sanitizer
     for x in test_index test_mask test_count test_scan; do echo "GPUX_BACKEND=$be t 150 $x-$be.log $B/bin/$x"; done
     echo "GPUX_BACKEND=$be t 60 filter_groupby-$be.log $B/bin/filter_groupby"
   done
-  echo "t 200 test_index_xbackend.log $B/bin/test_index_xbackend"
+  echo "t 170 test_index_xbackend.log $B/bin/test_index_xbackend"
   for x in test_index test_mask test_count; do
-    echo "GPUX_BACKEND=cuda t 200 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
+    echo "GPUX_BACKEND=cuda t 150 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
   done
   for x in test_mask test_count; do
-    echo "GPUX_BACKEND=cuda t 220 racecheck-$x.log $CS --tool racecheck --error-exitcode 9 $B/bin/$x"
+    echo "GPUX_BACKEND=cuda t 170 racecheck-$x.log $CS --tool racecheck --error-exitcode 9 $B/bin/$x"
   done
   echo "GPUX_BACKEND=cuda GPUX_FUZZ_SECONDS=${FUZZ:-20} t 60 fuzz-cuda.log $B/bin/fuzz_api"
 } | xargs -P "$JOBS" -I{} bash -c '{}'
