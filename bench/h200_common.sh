@@ -1,7 +1,8 @@
 # Sourced by the one-call H200 scripts (dtypes_h200.sh, owed_h200.sh): the repository root as
 # the working directory, OUTDIR (the first argument, else $OUT, else a dated folder under
 # bench/results), B (BUILD_DIR, default build-gpu), log, and h200_build (Release, sm_90,
-# every core; its log in OUTDIR/build.log, the script ends on a failed build).
+# every core; TARGETS: only those targets; its log in OUTDIR/build.log, the script ends on a
+# failed build).
 # Usage: source "$(dirname "$0")/h200_common.sh" <tag> "$@"
 set -uo pipefail
 H200_TAG=$1
@@ -14,7 +15,8 @@ log() { printf '[%s %s] %s\n' "$H200_TAG" "$(date +%H:%M:%S)" "$*"; }
 h200_build() {
   log "build"
   cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 >"$OUTDIR/build.log" 2>&1 &&
-    cmake --build "$B" -j"$(nproc)" >>"$OUTDIR/build.log" 2>&1 || { tail -40 "$OUTDIR/build.log"; exit 1; }
+    cmake --build "$B" -j"$(nproc)" ${TARGETS:+--target $TARGETS} >>"$OUTDIR/build.log" 2>&1 ||
+    { tail -40 "$OUTDIR/build.log"; exit 1; }
 }
 # t LIMIT LOG cmd...: runs cmd with a time limit, its output in $LOGS/LOG (LOGS: default
 # OUTDIR; a folder outside OUTDIR where a call must bring back few files); prints one line

@@ -16,7 +16,7 @@
 # device budget); rows.md and peers.md are written as they come.
 source "$(dirname "$0")/h200_common.sh" s36b_h200 "$@"
 h200_parallel /tmp/s36b-logs 12
-h200_build
+TARGETS=${TARGETS-"test_index test_mask test_count test_scan test_index_xbackend filter_groupby gpux-bench fuzz_api"} h200_build
 CS=/usr/local/cuda/bin/compute-sanitizer
 {
   for be in cuda opencl; do
