@@ -32,6 +32,8 @@
 #include "ref_complex_gemm.h"
 #include "ref_complex_red.h"
 #include "ref_assemble.h"
+#include "ref_index.h"
+#include "ref_mask.h"
 #include "test_util.h"
 #ifdef GPUX_TEST_HAVE_DLPACK
 #include "gpux/dlpack.h"
@@ -66,14 +68,14 @@
 
 enum {
   A_BINARY, A_SCALAR, A_UNARY, A_WHERE, A_CAST, A_COPY, A_REDUCE, A_SCAN, A_MATMUL, A_GEMM,
-  A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_PROMOTE, A_ASSEMBLE, A_COUNT
+  A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_PROMOTE, A_ASSEMBLE, A_INDEX, A_COUNT
 };
 static const char *const k_action[A_COUNT] = {"binary", "scalar", "unary", "where", "cast",
                                               "copy", "reduce", "scan", "matmul", "gemm",
                                               "create", "random", "expr", "kernel", "bad-args",
-                                              "promote", "assemble"};
+                                              "promote", "assemble", "index"};
 /* relative weights of the actions */
-static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12, 5, 6};
+static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12, 5, 6, 6};
 
 static gpux_context_t g_ctx2; /* a second context, for context mismatches */
 static int g_is_opencl;
@@ -1171,13 +1173,7 @@ static void act_scan(void) {
            arg_axis, exclusive);
   fz_arr a;
   operand(&a, "a", dt, nd, S, op ? GT_DOM_SMALLINT : GT_DOM_ANY, chance(30));
-  gpux_status st;
-  if (dt == GPUX_BOOL) {
-    gpux_array_t o = NULL;
-    st = gpux_scan(&o, op, a.h, arg_axis, exclusive);
-    expect_fail(GPUX_ERROR_UNSUPPORTED_DTYPE, st, o, "gpux_scan(");
-    return;
-  }
+  gpux_status st; /* bool scans as NumPy's: int64 (issue 24) */
   gpux_dtype rdt = ref_scan_result(dt);
   void *canon = scan_reference(ref_scan_canon, op, &a, rdt, axis, exclusive);
   fz_out o;
@@ -2215,7 +2211,7 @@ static void act_bad(void) {
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_unary(&o, GPUX_EXP, i));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_binary(&o, GPUX_BITWISE_AND, h, h));
       BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_reduce(&o, GPUX_REDUCE_SUM, b, NULL, GPUX_ALL_AXES, 0));
-      BAD_OUT(GPUX_ERROR_UNSUPPORTED_DTYPE, o, gpux_scan(&o, GPUX_SCAN_PROD, b, 0, 0));
+      /* (scans over bool are supported since issue 24: int64 results, test_scan) */
       /* complex: casts, copies, views, fill, the elementwise ops of test_complex_ew.c and
        * the reductions, scans and normals of tests/test_complex_reduce.c; the rest rejects
        * it */
@@ -2476,6 +2472,94 @@ static void act_assemble(void) {
   gt_compare_bits(g_desc, dt, out_read(&o, dt, ond, O), want, ref_shape_size(ond, O));
 }
 
+/* Gather and masks on random views: take (flattened or along an axis, wrap / clip with
+ * indices anywhere in [-2n, 2n), checked with indices in [-n, n)), put on a contiguous copy
+ * (repeats: the last write wins), compress by a random mask; bits against tests/ref. */
+static void act_index(void) {
+  const gpux_dtype dt = rand_cast_dtype();
+  const size_t es = ref_dtype_size(dt);
+  int nd;
+  int64_t S[GPUX_MAX_DIMS], O[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, 2000);
+  fz_arr a;
+  operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+  const int kind = (int)rnd(0, 2), mode = (int)rnd(0, 2);
+  gpux_status st = GPUX_SUCCESS;
+  gpux_array_t out = NULL;
+  void *want = NULL;
+  int ond = 0;
+  if (kind == 0) { /* take */
+    const int flat = nd == 0 || chance(40), d = flat ? -1 : (int)rnd(0, nd - 1);
+    const int64_t n = flat ? a.n : S[d];
+    if (n == 0) return; /* no index fits an empty axis: test_index has that error */
+    const int64_t m = rnd(0, 40), span = mode == GPUX_INDEX_CHECKED ? n : 2 * n;
+    int64_t *idx = fz_alloc((size_t)(m ? m : 1) * sizeof *idx);
+    for (int64_t i = 0; i < m; i++) idx[i] = rnd(-span, span - 1);
+    gpux_array_t ih = NULL;
+    const int i32 = chance(50);
+    if (i32) {
+      int32_t *i4 = fz_alloc((size_t)(m ? m : 1) * sizeof *i4);
+      for (int64_t i = 0; i < m; i++) i4[i] = (int32_t)idx[i];
+      GT_OK(gpux_array_from_host(&ih, gt_ctx, GPUX_INT32, 1, &m, i4));
+    } else {
+      GT_OK(gpux_array_from_host(&ih, gt_ctx, GPUX_INT64, 1, &m, idx));
+    }
+    track(ih);
+    if (flat) {
+      ond = 1;
+      O[0] = m;
+    } else {
+      for (int k = 0; k < nd; k++) O[ond++] = k == d ? m : S[k];
+    }
+    want = fz_alloc((size_t)(ref_shape_size(ond, O) ? ref_shape_size(ond, O) : 1) * es);
+    ref_take(want, a.host, es, nd, S, idx, m, d, mode);
+    desc_add(" take axis %d mode %d, %" PRId64 " int%d indices", d, mode, m, i32 ? 32 : 64);
+    st = gpux_take(&out, a.h, ih, flat ? GPUX_ALL_AXES : d - (chance(50) ? nd : 0),
+                   (gpux_index_mode)mode);
+  } else if (kind == 1) { /* put into a contiguous copy of a */
+    if (a.n == 0) return;
+    const int64_t m = rnd(1, 40);
+    int64_t *idx = fz_alloc((size_t)m * sizeof *idx);
+    const int64_t span = mode == GPUX_INDEX_CHECKED ? a.n : 2 * a.n;
+    for (int64_t i = 0; i < m; i++) idx[i] = rnd(-span, span - 1) % (chance(50) ? 3 : span);
+    const int64_t nv = rnd(1, m);
+    void *vals = fz_alloc((size_t)nv * es);
+    gt_fill_random(vals, dt, nv, GT_DOM_ANY, (uint64_t)rnd(0, 1 << 30));
+    gpux_array_t ih = NULL, vh = NULL;
+    GT_OK(gpux_array_from_host(&ih, gt_ctx, GPUX_INT64, 1, &m, idx));
+    GT_OK(gpux_array_from_host(&vh, gt_ctx, dt, 1, &nv, vals));
+    track(ih);
+    track(vh);
+    GT_OK(gpux_array_copy(&out, a.h));
+    ond = nd;
+    memcpy(O, S, sizeof S);
+    want = fz_alloc((size_t)a.n * es);
+    memcpy(want, a.host, (size_t)a.n * es);
+    ref_put(want, es, a.n, idx, m, vals, nv, mode);
+    desc_add(" put mode %d, %" PRId64 " indices, %" PRId64 " values", mode, m, nv);
+    st = gpux_put(out, ih, vh, (gpux_index_mode)mode);
+  } else { /* compress by a random mask of a's shape */
+    uint8_t *mask = fz_alloc((size_t)(a.n ? a.n : 1));
+    const int64_t pct = rnd(0, 100);
+    for (int64_t i = 0; i < a.n; i++) mask[i] = (uint8_t)(rnd(0, 99) < pct);
+    gpux_array_t mh = NULL;
+    GT_OK(gpux_array_from_host(&mh, gt_ctx, GPUX_BOOL, nd, S, mask));
+    track(mh);
+    want = fz_alloc((size_t)(a.n ? a.n : 1) * es);
+    ond = 1;
+    O[0] = ref_mask_compress(es, a.n, a.host, mask, want);
+    desc_add(" compress %" PRId64 "%% true", pct);
+    st = gpux_compress(&out, a.h, mh);
+  }
+  if (out) track(out);
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  if (st != GPUX_SUCCESS) return;
+  const int64_t n = ref_shape_size(ond, O);
+  void *got = fz_alloc((size_t)(n ? n : 1) * es);
+  if (n) GT_OK(gpux_array_read(out, got, (size_t)n * es));
+  gt_compare_bits(g_desc, dt, got, want, n);
+}
+
 static void run_case(uint64_t seed) {
   gt_rng_seed(&R, seed);
   g_desc[0] = 0;
@@ -2505,6 +2589,7 @@ static void run_case(uint64_t seed) {
     case A_EXPR: act_expr(); break;
     case A_KERNEL: act_kernel(); break;
     case A_ASSEMBLE: act_assemble(); break;
+    case A_INDEX: act_index(); break;
     default: act_bad(); break;
   }
 }
