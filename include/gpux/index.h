@@ -5,11 +5,13 @@
  * histogram, digitize) in count.h.
  *
  * Index modes (gpux_index_mode), NumPy's modes of take / put:
- *   GPUX_INDEX_CHECKED  negative indices count from the end (-1 is the last
- *                       element); one outside [-n, n) is an error. The device cannot stop a kernel to report it, so the op
- *                       runs with every bad index read or written nowhere (the elements it
- *                       would have produced are unspecified: a gather writes 0 bits there),
- *                       and the next call that waits on that stream (gpux_stream_synchronize,
+ *   GPUX_INDEX_CHECKED  negative indices count from the end (-1 is the last element); one
+ *                       outside [-n, n) is an error, never a read or a write out of bounds.
+ *                       Gather and put (take, take_along_axis, put, put_along_axis): the
+ *                       device cannot stop a kernel to report it, so the op runs with every
+ *                       bad index read or written nowhere (the elements it would have
+ *                       produced are unspecified: a gather writes 0 bits there), and the
+ *                       next call that waits on that stream (gpux_stream_synchronize,
  *                       gpux_context_synchronize, gpux_pool_trim, a blocking download, a
  *                       reduction to a host scalar, a DLPack import by copy) returns
  *                       GPUX_ERROR_INDEX_OUT_OF_RANGE with "<op>: index out of range at
@@ -18,8 +20,8 @@
  *                       first bad position in row-major order of idx (put_along_axis: of
  *                       idx's own shape). That wait costs one 16-byte read, and only after
  *                       a checked op; gpux_event_synchronize does not report it. Releasing
- *                       the stream or context first drops the error.
- *                       Never a read or a write out of bounds.
+ *                       the stream or context first drops the error. Scatter (below)
+ *                       checks its indices before it queues anything instead.
  *   GPUX_INDEX_WRAP     taken modulo n into [0, n) (mode='wrap'; -1 is the last element).
  *   GPUX_INDEX_CLIP     clamped to [0, n - 1] (mode='clip': as in NumPy, a negative index
  *                       becomes 0, not an element counted from the end).
