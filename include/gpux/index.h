@@ -95,7 +95,7 @@ GPUX_API gpux_status gpux_put_along_axis(gpux_array_t a, gpux_array_t idx, gpux_
  *     to a's shape with that axis's length replaced by m; value (..., j, ...) goes to
  *     a[..., idx[j], ...].
  * idx int32 or int64; negative indices and out-of-range ones as `mode` says (see above).
- * GPUX_INDEX_CHECKED is validated before anything is queued on this branch: the call reads
+ * GPUX_INDEX_CHECKED is validated before anything is queued: the call reads
  * the indices' min and max (a wait on the stream) and returns
  * GPUX_ERROR_INDEX_OUT_OF_RANGE naming the first bad position and its value, with a
  * unchanged. values has a's dtype. The dtypes:
