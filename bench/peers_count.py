@@ -9,26 +9,12 @@ the same device call as gpux-bench.
     python3 bench/peers_count.py [--n 2^28] [--reps 10] [--md FILE]
 """
 import argparse
-import statistics
+
+from peers_index import timed  # warm-up runs, then the median of CUDA event times
 
 HASH = 2654435761
 TARGETS = 1 << 20
 BINS = 1024
-
-
-def timed(fn, reps, warmup, sync, event):
-    for _ in range(warmup):
-        fn()
-    sync()
-    ts = []
-    for _ in range(reps):
-        a, b = event(), event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(a.elapsed_time(b))
-    return statistics.median(ts)
 
 
 def main():
