@@ -245,19 +245,13 @@ typedef float gpux_real;
  * any dims before those; NDRange dim j runs over dim j, so the kernel has no loop and no
  * division (pocl runs a loop or a dynamically indexed argument in the work-item body many
  * times slower). */
-#ifdef GPUX_EXACT_LAUNCH
-#define GPUX_ND_BEGIN(p, i, NOPS)                                               \
-  const long i0_ = (long)get_global_id(0), i1_ = (long)get_global_id(1),       \
-             i2_ = (long)get_global_id(2);
-#define GPUX_ND_OFF(p, k)                                                       \
-  ((p).offset[k] + i0_ * (p).stride[k][0] + i1_ * (p).stride[k][1] + i2_ * (p).stride[k][2])
-#else
+/* the 1-d form's loop, also for kernels that launch 1-d on every device (index.cl) */
 #define GPUX_ND_STEP(p, NOPS, x, d)                                                \
   o0_ += (x) * (p).stride[0][d];                                                   \
   o1_ += (x) * (p).stride[1][d];                                                   \
   if ((NOPS) > 2) o2_ += (x) * (p).stride[2][d];                                   \
   if ((NOPS) > 3) o3_ += (x) * (p).stride[3][d];
-#define GPUX_ND_BEGIN(p, i, NOPS)                                                  \
+#define GPUX_ND_LOOP_BEGIN(p, i, NOPS)                                             \
   long o0_ = (p).offset[0], o1_ = (p).offset[1], o2_ = 0, o3_ = 0;                 \
   if ((NOPS) > 2) o2_ = (p).offset[2];                                             \
   if ((NOPS) > 3) o3_ = (p).offset[3];                                             \
@@ -279,6 +273,14 @@ typedef float gpux_real;
         GPUX_ND_STEP(p, NOPS, x_, d_)                                              \
       }                                                                            \
   }
+#ifdef GPUX_EXACT_LAUNCH
+#define GPUX_ND_BEGIN(p, i, NOPS)                                               \
+  const long i0_ = (long)get_global_id(0), i1_ = (long)get_global_id(1),       \
+             i2_ = (long)get_global_id(2);
+#define GPUX_ND_OFF(p, k)                                                       \
+  ((p).offset[k] + i0_ * (p).stride[k][0] + i1_ * (p).stride[k][1] + i2_ * (p).stride[k][2])
+#else
+#define GPUX_ND_BEGIN(p, i, NOPS) GPUX_ND_LOOP_BEGIN(p, i, NOPS)
 #define GPUX_ND_OFF(p, k) o##k##_
 #endif
 

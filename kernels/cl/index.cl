@@ -24,33 +24,9 @@
 #define IX_I_i32 int
 #define IX_I_i64 long
 
-/* the offsets o0_ .. o3_ of iteration i (row-major over p's shape); 32-bit division when the
- * launch fits */
-#define IX_STEP(p, x, d)                                                                     \
-  o0_ += (x) * (p).stride[0][d];                                                             \
-  o1_ += (x) * (p).stride[1][d];                                                             \
-  o2_ += (x) * (p).stride[2][d];                                                             \
-  o3_ += (x) * (p).stride[3][d];
-#define IX_ND(p, i)                                                                          \
-  long o0_ = (p).offset[0], o1_ = (p).offset[1], o2_ = (p).offset[2], o3_ = (p).offset[3];  \
-  if ((p).n <= (long)0xffffffff) {                                                           \
-    uint rem_ = (uint)(i);                                                                   \
-    for (int d_ = GPUX_KMAX_DIMS - 1; d_ >= 0; --d_)                                         \
-      if (d_ < (p).ndim) {                                                                   \
-        uint sh_ = (uint)(p).shape[d_], q_ = rem_ / sh_;                                     \
-        long x_ = (long)(rem_ - q_ * sh_);                                                   \
-        rem_ = q_;                                                                           \
-        IX_STEP(p, x_, d_)                                                                   \
-      }                                                                                      \
-  } else {                                                                                   \
-    long rem_ = (i);                                                                         \
-    for (int d_ = GPUX_KMAX_DIMS - 1; d_ >= 0; --d_)                                         \
-      if (d_ < (p).ndim) {                                                                   \
-        long sh_ = (p).shape[d_], q_ = rem_ / sh_, x_ = rem_ - q_ * sh_;                     \
-        rem_ = q_;                                                                           \
-        IX_STEP(p, x_, d_)                                                                   \
-      }                                                                                      \
-  }
+/* the offsets o0_ .. o3_ of iteration i: GPUX_ND_LOOP_BEGIN (gpux_cl_prelude.h), whose
+ * 1-d loop these kernels take in every form */
+#define IX_ND(p, i) GPUX_ND_LOOP_BEGIN(p, i, 4)
 
 /* a bad index at idx position pos under checked mode: the key goes into err[0] when smaller
  * (read first: a launch full of bad indices does not queue on one word) */
