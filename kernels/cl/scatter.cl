@@ -321,11 +321,17 @@ GPUX_SCAT_DT(GPUX_SC_GEN, _)
       for (long b = li; b < nbins; b += ls) h[b] = 0;                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                         \
     }                                                                                       \
-    for (long i = lo + li; i < hi; i += ls) {                                               \
-      const long k = (long)x[x_off + i];                                                    \
-      if (k < 0 || k >= nbins) continue;                                                    \
-      if (priv) atomic_inc((volatile __local uint *)h + k);                                 \
-      else atom_inc((volatile __global ulong *)cnt + c_off + k);                            \
+    for (long i0 = lo + li; i0 < hi; i0 += ls * GPUX_SC_UNROLL) {                           \
+      long k[GPUX_SC_UNROLL];                                                               \
+      for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                                            \
+        const long i = i0 + u * ls;                                                         \
+        k[u] = i < hi ? (long)x[x_off + i] : -1;                                            \
+      }                                                                                     \
+      for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                                            \
+        if (k[u] < 0 || k[u] >= nbins) continue;                                            \
+        if (priv) atomic_inc((volatile __local uint *)h + k[u]);                            \
+        else atom_inc((volatile __global ulong *)cnt + c_off + k[u]);                       \
+      }                                                                                     \
     }                                                                                       \
     if (priv) {                                                                             \
       barrier(CLK_LOCAL_MEM_FENCE);                                                         \

@@ -94,6 +94,9 @@
 #define GPUX_SC_LOCAL_BINS 4096
 /* threads per block / work-group of the GPU kernels */
 #define GPUX_SC_THREADS 256
+/* values a thread loads before its first atomic (bincount; CUDA's scatter apply): loads in
+ * flight, not one load-then-atomic chain per value */
+#define GPUX_SC_UNROLL 8
 
 /* search modes (gpux_search_<dt>): with edges e[0..ne), the count written is
  *   DIG_L: #(e <= x) (increasing edges, digitize right=False; NaN x: ne)

@@ -181,23 +181,38 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
 #define GPUX_SC_GRID_LOOP(i, n) \
   for (gpux_cu::i64 i = (gpux_cu::i64)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (gpux_cu::i64)gridDim.x * blockDim.x)
 
+/* GPUX_SC_UNROLL values a thread: their indices and values are loaded before the first
+ * atomic (grid-stride over groups of blockDim.x * GPUX_SC_UNROLL values) */
 #define GPUX_SC_APPLY_CU(dt, ix)                                                               \
   extern "C" __global__ void gpux_scatter_##dt##_##ix(                                         \
       const GPUX_CU_T(dt) *v, const GPUX_CU_T(ix) *idx, gpux_cu::u64 *acc, gpux_cu::i64 nv,    \
       gpux_cu::i64 m, gpux_cu::i64 post, gpux_cu::i64 n, int mode, int op) {                   \
-    GPUX_SC_GRID_LOOP(e, nv) {                                                                 \
-      gpux_cu::i64 j, t;                                                                       \
-      if (post == 1 && m == nv) {                                                              \
-        j = e;                                                                                 \
-        t = 0;                                                                                 \
-      } else {                                                                                 \
-        const gpux_cu::i64 q = e % post, r = e / post;                                         \
-        j = r % m;                                                                             \
-        t = (r / m) * n * post + q;                                                            \
+    const gpux_cu::i64 step = (gpux_cu::i64)gridDim.x * blockDim.x * GPUX_SC_UNROLL;            \
+    const bool flat = post == 1 && m == nv;                                                    \
+    for (gpux_cu::i64 e0 = (gpux_cu::i64)blockIdx.x * blockDim.x * GPUX_SC_UNROLL + threadIdx.x; \
+         e0 < nv; e0 += step) {                                                                \
+      gpux_cu::i64 t[GPUX_SC_UNROLL], k[GPUX_SC_UNROLL];                                       \
+      GPUX_CU_T(dt) x[GPUX_SC_UNROLL] = {};                                                    \
+      _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
+        const gpux_cu::i64 e = e0 + (gpux_cu::i64)u * blockDim.x;                              \
+        k[u] = -1;                                                                             \
+        t[u] = 0;                                                                              \
+        if (e >= nv) continue;                                                                 \
+        gpux_cu::i64 j = e;                                                                    \
+        if (!flat) {                                                                           \
+          const gpux_cu::i64 q = e % post, r = e / post;                                       \
+          j = r % m;                                                                           \
+          t[u] = (r / m) * n * post + q;                                                       \
+        }                                                                                      \
+        k[u] = (gpux_cu::i64)idx[j];                                                           \
+        x[u] = v[e];                                                                           \
       }                                                                                        \
-      const gpux_cu::i64 k = gpux_sc_norm((gpux_cu::i64)idx[j], n, mode);                      \
-      if (k < 0) continue;                                                                     \
-      gpux_cu::apply1<GPUX_CU_D(dt)>(v[e], acc, t + k * post, op);                             \
+      _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
+        if (e0 + (gpux_cu::i64)u * blockDim.x >= nv) continue;                                 \
+        const gpux_cu::i64 kk = gpux_sc_norm(k[u], n, mode);                                   \
+        if (kk < 0) continue;                                                                  \
+        gpux_cu::apply1<GPUX_CU_D(dt)>(x[u], acc, t[u] + kk * post, op);                       \
+      }                                                                                        \
     }                                                                                          \
   }
 
@@ -256,11 +271,17 @@ GPUX_SCAT_DT(GPUX_SC_KERNELS_CU, _)
       for (gpux_cu::i64 b = threadIdx.x; b < nbins; b += blockDim.x) gpux_sc_h[b] = 0;         \
       __syncthreads();                                                                         \
     }                                                                                          \
-    for (gpux_cu::i64 i = lo + threadIdx.x; i < hi; i += blockDim.x) {                         \
-      const gpux_cu::i64 k = (gpux_cu::i64)x[i];                                               \
-      if (k < 0 || k >= nbins) continue;                                                       \
-      if (priv) atomicAdd(gpux_sc_h + k, 1u);                                                  \
-      else atomicAdd(cnt + k, (gpux_cu::u64)1);                                                \
+    for (gpux_cu::i64 i0 = lo + threadIdx.x; i0 < hi; i0 += (gpux_cu::i64)blockDim.x * GPUX_SC_UNROLL) { \
+      gpux_cu::i64 k[GPUX_SC_UNROLL];                                                          \
+      _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
+        const gpux_cu::i64 i = i0 + (gpux_cu::i64)u * blockDim.x;                              \
+        k[u] = i < hi ? (gpux_cu::i64)x[i] : -1;                                               \
+      }                                                                                        \
+      _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
+        if (k[u] < 0 || k[u] >= nbins) continue;                                               \
+        if (priv) atomicAdd(gpux_sc_h + k[u], 1u);                                             \
+        else atomicAdd(cnt + k[u], (gpux_cu::u64)1);                                           \
+      }                                                                                        \
     }                                                                                          \
     if (priv) {                                                                                \
       __syncthreads();                                                                         \

@@ -70,7 +70,8 @@ static gpux_status gpux_cuda_scatter(gpux__bq *q, const gpux__scatter *s) {
     CUdeviceptr v = gpux_cuda_opnd_ptr(&s->v, dt), ix = gpux_cuda_opnd_ptr(&s->idx, s->idx_dtype);
     long long nv = s->nv, m = s->m, post = s->post, n = s->n;
     void *args[] = {&v, &ix, &acc, &nv, &m, &post, &n, &mode, &op};
-    return launch(q, f, (uint64_t)s->nv, args, name, 0, 0);
+    /* GPUX_SC_UNROLL values a thread */
+    return launch(q, f, ((uint64_t)s->nv + GPUX_SC_UNROLL - 1) / GPUX_SC_UNROLL, args, name, 0, 0);
   }
   const int init = s->stage == GPUX__SC_INIT;
   snprintf(name, sizeof name, "gpux_scatter_%s_%s", init ? "init" : "fin", dt_short[dt]);
