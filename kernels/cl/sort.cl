@@ -1,8 +1,11 @@
 #include "gpux_kernels.h"
 #include "gpux_sort.h"
 /* gpux OpenCL kernels, sort family (OpenCL C 1.2; gpux_kernels.h "Sort", the steps in
- * src/api/gpux_backend.h gpux__sort_pass, THE ORDER and the images in gpux_sort.h). One form
- * for every device: work-groups of GPUX_SORT_THREADS (256) work-items.
+ * src/api/gpux_backend.h gpux__sort_pass, THE ORDER and the images in gpux_sort.h). Two
+ * forms of hist, scatter and local, chosen with the context as reduce.cl's: the GPU form
+ * (work-groups of GPUX_SORT_THREADS, described below; what NVIDIA's OpenCL runs) and the
+ * CPU form (-DGPUX_CL_CPU=1: a work-item per tile or row, serial loops; see there). img, out
+ * and widen are the same in both.
  *
  *   gpux_sort_img_<dt>(global const K *keys, global I *img, global uint *pos,
  *       global uint *bits, long n, long len, uint flags)
@@ -97,6 +100,8 @@ __kernel void gpux_sort_widen(GPUX_SK_P(const uint, pos), __global long *out, lo
     out[out_off + i] = (long)pos[i];
 }
 
+#ifndef GPUX_CL_CPU
+/* ---------------------------------------------------------------- GPU form */
 /* exclusive scan of v over the work-group (Hillis-Steele in sa / sb); returns the prefix of
  * j, *total the sum */
 static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *total) {
@@ -252,5 +257,91 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     }                                                                                         \
   }
+#else
+/* ---------------------------------------------------------------- CPU form
+ * (-DGPUX_CL_CPU=1: pocl) one work-item per tile (hist, scatter) or per row (local), serial
+ * loops over its keys, no barriers; any work-group size, work-items past ngroups idle. */
+#define GPUX_SK_CPU_G()                                                                        \
+  const long g = (long)get_global_id(0);                                                      \
+  if (g >= ngroups) return;
+#define GPUX_SK_W(W)                                                                           \
+  __kernel void gpux_sort_hist_##W(GPUX_SK_P(const GPUX_SK_I_##W, img),                     \
+                                   GPUX_SK_P(int, counts), long len, long ntiles, int shift,  \
+                                   long ngroups) {                                            \
+    GPUX_SK_CPU_G()                                                                           \
+    img += img_off;                                                                           \
+    counts += counts_off;                                                                     \
+    int h[GPUX_SORT_RADIX];                                                                   \
+    for (int d = 0; d < GPUX_SORT_RADIX; d++) h[d] = 0;                                       \
+    const long r = g / ntiles, t = g - r * ntiles, t0 = t * GPUX_SORT_TILE;                   \
+    const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);            \
+    __global const GPUX_SK_I_##W *row = img + r * len + t0;                                   \
+    for (int i = 0; i < rem; i++) h[(int)((row[i] >> shift) & GPUX_SK_MASK)]++;               \
+    for (int d = 0; d < GPUX_SORT_RADIX; d++)                                                 \
+      counts[(r * GPUX_SORT_RADIX + d) * ntiles + t] = h[d];                                  \
+  }                                                                                           \
+  __kernel void gpux_sort_scatter_##W(                                                        \
+      GPUX_SK_P(const GPUX_SK_I_##W, img), GPUX_SK_P(const uint, pos),                         \
+      GPUX_SK_P(const long, offs), GPUX_SK_P(GPUX_SK_I_##W, img_out), GPUX_SK_P(uint, pos_out), \
+      long len, long ntiles, int shift, long ngroups) {                                       \
+    GPUX_SK_CPU_G()                                                                           \
+    img += img_off;                                                                           \
+    pos += pos_off;                                                                           \
+    offs += offs_off;                                                                         \
+    img_out += img_out_off;                                                                   \
+    pos_out += pos_out_off;                                                                   \
+    long c[GPUX_SORT_RADIX];                                                                  \
+    const long r = g / ntiles, t = g - r * ntiles, t0 = t * GPUX_SORT_TILE;                   \
+    const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);            \
+    __global const long *orow = offs + r * GPUX_SORT_RADIX * ntiles + t;                      \
+    for (int d = 0; d < GPUX_SORT_RADIX; d++) c[d] = r * len + orow[(long)d * ntiles];        \
+    __global const GPUX_SK_I_##W *row = img + r * len + t0;                                   \
+    __global const uint *prow = pos + r * len + t0;                                           \
+    for (int i = 0; i < rem; i++) {                                                           \
+      const GPUX_SK_I_##W k = row[i];                                                         \
+      const long dst = c[(int)((k >> shift) & GPUX_SK_MASK)]++;                               \
+      img_out[dst] = k;                                                                       \
+      pos_out[dst] = prow[i];                                                                 \
+    }                                                                                         \
+  }                                                                                           \
+  /* a serial LSD radix sort of the row, between img / pos (the front end's temporaries,     \
+     written here) and img_out / pos_out; digits of one value are skipped */                  \
+  __kernel void gpux_sort_local_##W(                                                          \
+      GPUX_SK_P(GPUX_SK_I_##W, img), GPUX_SK_P(uint, pos),                                     \
+      GPUX_SK_P(GPUX_SK_I_##W, img_out), GPUX_SK_P(uint, pos_out), long len, long ngroups) {   \
+    GPUX_SK_CPU_G()                                                                           \
+    __global GPUX_SK_I_##W *ka = img + img_off + g * len, *kb = img_out + img_out_off + g * len; \
+    __global uint *pa = pos + pos_off + g * len, *pb = pos_out + pos_out_off + g * len;       \
+    const int n = (int)len;                                                                   \
+    int c[GPUX_SORT_RADIX];                                                                   \
+    for (int shift = 0; shift < W; shift += GPUX_SORT_BITS) {                                 \
+      for (int d = 0; d < GPUX_SORT_RADIX; d++) c[d] = 0;                                     \
+      for (int i = 0; i < n; i++) c[(int)((ka[i] >> shift) & GPUX_SK_MASK)]++;                \
+      if (c[(int)((ka[0] >> shift) & GPUX_SK_MASK)] == n) continue;                           \
+      int sum = 0;                                                                            \
+      for (int d = 0; d < GPUX_SORT_RADIX; d++) {                                             \
+        const int x = c[d];                                                                   \
+        c[d] = sum;                                                                           \
+        sum += x;                                                                             \
+      }                                                                                       \
+      for (int i = 0; i < n; i++) {                                                           \
+        const int dst = c[(int)((ka[i] >> shift) & GPUX_SK_MASK)]++;                          \
+        kb[dst] = ka[i];                                                                      \
+        pb[dst] = pa[i];                                                                      \
+      }                                                                                       \
+      __global GPUX_SK_I_##W *kt = ka;                                                        \
+      ka = kb;                                                                                \
+      kb = kt;                                                                                \
+      __global uint *pt = pa;                                                                 \
+      pa = pb;                                                                                \
+      pb = pt;                                                                                \
+    }                                                                                         \
+    if (ka != img_out + img_out_off + g * len)                                                \
+      for (int i = 0; i < n; i++) {                                                           \
+        kb[i] = ka[i];                                                                        \
+        pb[i] = pa[i];                                                                        \
+      }                                                                                       \
+  }
+#endif
 GPUX_SK_W(32)
 GPUX_SK_W(64)

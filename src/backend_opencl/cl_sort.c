@@ -1,6 +1,8 @@
-/* gpux OpenCL backend: sort (gpux__sort_pass; kernels/cl/sort.cl). One program, one form:
- * every kernel runs in 1-d work-groups of GPUX_SORT_THREADS; the tiled ones loop over their
- * groups, so a grid of at most GPUX_CL_SORT_MAX_GROUPS work-groups serves any size. */
+/* gpux OpenCL backend: sort (gpux__sort_pass; kernels/cl/sort.cl). One program, in the form
+ * of reduce.cl (b->red_cpu): in the GPU form every kernel runs in 1-d work-groups of
+ * GPUX_SORT_THREADS, the tiled ones looping over their groups (a grid of at most
+ * GPUX_CL_SORT_MAX_GROUPS work-groups serves any size); in the CPU form hist, scatter and
+ * local take a work-item per tile or row, in work-groups of b->red_local. */
 #include <stdio.h>
 #include <string.h>
 #include "cl_internal.h"
@@ -49,17 +51,24 @@ static void release_sort(gpux__bctx *b) {
   gpux_cl_release_kernels(&st->widen, 1);
 }
 
+/* the form of reduce.cl (fixed with the context): GPUX_CL_CPU=1 on CPU devices */
 static void sort_options(gpux__bctx *b, char *buf, size_t size) {
-  (void)b;
-  snprintf(buf, size, "%s", "");
+  snprintf(buf, size, "%s", b->red_build_options);
 }
 
-/* groups work-groups of GPUX_SORT_THREADS (capped; the kernels loop) */
-static gpux_status launch(gpux__bq *q, const gpux_cl_args *a, int64_t groups) {
+/* groups work-groups of GPUX_SORT_THREADS (capped; the kernels loop); per_item: the CPU
+ * form's tiled kernels, a work-item per group in work-groups of b->red_local */
+static gpux_status launch(gpux__bq *q, const gpux_cl_args *a, int64_t groups, int per_item) {
   if (a->e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
-  if (groups > GPUX_CL_SORT_MAX_GROUPS) groups = GPUX_CL_SORT_MAX_GROUPS;
-  size_t local = GPUX_SORT_THREADS, global = (size_t)groups * local;
+  size_t local = GPUX_SORT_THREADS, global;
+  if (per_item) {
+    local = q->b->red_local;
+    global = ((size_t)groups + local - 1) / local * local;
+  } else {
+    if (groups > GPUX_CL_SORT_MAX_GROUPS) groups = GPUX_CL_SORT_MAX_GROUPS;
+    global = (size_t)groups * local;
+  }
   cl_int e = clEnqueueNDRangeKernel(q->queue, a->k, 1, NULL, &global, &local, 0, NULL, NULL);
   if (e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
@@ -86,7 +95,7 @@ static gpux_status launch_sort(gpux__bq *q, const gpux__sort_pass *p) {
     gpux_cl_arg_long(&a, n);
     gpux_cl_arg_long(&a, p->len);
     gpux_cl_arg(&a, sizeof flags, &flags);
-    return launch(q, &a, egroups);
+    return launch(q, &a, egroups, 0);
   case GPUX__SO_OUT:
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->out[p->dtype], 0);
     a.k = k;
@@ -94,14 +103,14 @@ static gpux_status launch_sort(gpux__bq *q, const gpux__sort_pass *p) {
     gpux_cl_arg_c(&a, &p->keys);
     gpux_cl_arg_long(&a, n);
     gpux_cl_arg(&a, sizeof flags, &flags);
-    return launch(q, &a, egroups);
+    return launch(q, &a, egroups, 0);
   case GPUX__SO_WIDEN:
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->widen, 0);
     a.k = k;
     gpux_cl_arg_c(&a, &p->pos_in);
     gpux_cl_arg_c(&a, &p->out);
     gpux_cl_arg_long(&a, n);
-    return launch(q, &a, egroups);
+    return launch(q, &a, egroups, 0);
   case GPUX__SO_HIST:
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->w[SK_HIST][wi], 0);
     a.k = k;
@@ -111,7 +120,7 @@ static gpux_status launch_sort(gpux__bq *q, const gpux__sort_pass *p) {
     gpux_cl_arg_long(&a, p->ntiles);
     gpux_cl_arg_int(&a, p->shift);
     gpux_cl_arg_long(&a, tiles);
-    return launch(q, &a, tiles);
+    return launch(q, &a, tiles, b->red_cpu);
   case GPUX__SO_SCATTER:
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->w[SK_SCATTER][wi], 0);
     a.k = k;
@@ -124,7 +133,7 @@ static gpux_status launch_sort(gpux__bq *q, const gpux__sort_pass *p) {
     gpux_cl_arg_long(&a, p->ntiles);
     gpux_cl_arg_int(&a, p->shift);
     gpux_cl_arg_long(&a, tiles);
-    return launch(q, &a, tiles);
+    return launch(q, &a, tiles, b->red_cpu);
   default: /* GPUX__SO_LOCAL */
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->w[SK_LOCAL][wi], 0);
     a.k = k;
@@ -134,7 +143,7 @@ static gpux_status launch_sort(gpux__bq *q, const gpux__sort_pass *p) {
     gpux_cl_arg_c(&a, &p->pos_out);
     gpux_cl_arg_long(&a, p->len);
     gpux_cl_arg_long(&a, p->rows);
-    return launch(q, &a, p->rows);
+    return launch(q, &a, p->rows, b->red_cpu);
   }
 }
 
