@@ -18,6 +18,8 @@
  *   gpux_sort_local_<W>(global const I *img, global const uint *pos, global I *img_out,
  *       global uint *pos_out, long len, long ngroups)
  *   gpux_sort_widen(global const uint *pos, global long *out, long n)
+ * Keys-only sorts carry no positions: pos and pos_out are NULL then (the kernels test them;
+ * equal images are equal bits there, so nothing needs a tie-break).
  * K: the key's unsigned type of w bits; I: uint (W 32) or ulong (W 64). Every buffer
  * argument is followed by its offset in elements (long; left out above), which the kernel
  * adds first.
@@ -67,7 +69,7 @@
       const ulong k = gpux_so_img((ulong)keys[keys_off + i], w, cls, flags, (ulong)(em),      \
                                   (ulong)(mm));                                               \
       img[i] = (GPUX_SK_I_##W)k;                                                              \
-      pos[i] = (uint)(i % len);                                                               \
+      if (pos) pos[i] = (uint)(i % len);                                                      \
       o |= k;                                                                                 \
       a &= k;                                                                                 \
     }                                                                                         \
@@ -166,7 +168,7 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
     __global const uint *prow = pos + r * len + t0;                                           \
     for (int i = j; i < GPUX_SORT_TILE; i += GPUX_SK_T) {                                     \
       ki[0][i] = i < rem ? row[i] : GPUX_SK_ONES_##W;                                         \
-      pi[0][i] = i < rem ? prow[i] : 0u;                                                      \
+      pi[0][i] = i < rem && pos ? prow[i] : 0u;                                               \
     }                                                                                         \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     int cur = 0;                                                                              \
@@ -208,7 +210,7 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
       const int d = (int)((k >> shift) & GPUX_SK_MASK);                                       \
       const long dst = r * len + orow[(long)d * ntiles] + (i - start[d]);                     \
       img_out[dst] = k;                                                                       \
-      pos_out[dst] = pi[cur][i];                                                              \
+      if (pos_out) pos_out[dst] = pi[cur][i];                                                 \
     }                                                                                         \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     }                                                                                         \
@@ -230,7 +232,7 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
     while (np < n) np <<= 1;                                                                  \
     for (int i = j; i < np; i += GPUX_SK_T) {                                                 \
       ki[i] = i < n ? img[r * len + i] : GPUX_SK_ONES_##W;                                    \
-      pi[i] = i < n ? pos[r * len + i] : 0xffffffffu;                                         \
+      pi[i] = i < n && pos ? pos[r * len + i] : 0xffffffffu;                                  \
     }                                                                                         \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     for (int kk = 2; kk <= np; kk <<= 1)                                                      \
@@ -252,7 +254,7 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
       }                                                                                       \
     for (int i = j; i < n; i += GPUX_SK_T) {                                                  \
       img_out[r * len + i] = ki[i];                                                           \
-      pos_out[r * len + i] = pi[i];                                                           \
+      if (pos_out) pos_out[r * len + i] = pi[i];                                              \
     }                                                                                         \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
     }                                                                                         \
@@ -301,7 +303,7 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
       const GPUX_SK_I_##W k = row[i];                                                         \
       const long dst = c[(int)((k >> shift) & GPUX_SK_MASK)]++;                               \
       img_out[dst] = k;                                                                       \
-      pos_out[dst] = prow[i];                                                                 \
+      if (pos_out) pos_out[dst] = prow[i];                                                    \
     }                                                                                         \
   }                                                                                           \
   /* a serial LSD radix sort of the row, between img / pos (the front end's temporaries,     \
@@ -311,7 +313,8 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
       GPUX_SK_P(GPUX_SK_I_##W, img_out), GPUX_SK_P(uint, pos_out), long len, long ngroups) {   \
     GPUX_SK_CPU_G()                                                                           \
     __global GPUX_SK_I_##W *ka = img + img_off + g * len, *kb = img_out + img_out_off + g * len; \
-    __global uint *pa = pos + pos_off + g * len, *pb = pos_out + pos_out_off + g * len;       \
+    __global uint *pa = pos ? pos + pos_off + g * len : 0;                                    \
+    __global uint *pb = pos ? pos_out + pos_out_off + g * len : 0;                            \
     const int n = (int)len;                                                                   \
     int c[GPUX_SORT_RADIX];                                                                   \
     for (int shift = 0; shift < W; shift += GPUX_SORT_BITS) {                                 \
@@ -327,7 +330,7 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
       for (int i = 0; i < n; i++) {                                                           \
         const int dst = c[(int)((ka[i] >> shift) & GPUX_SK_MASK)]++;                          \
         kb[dst] = ka[i];                                                                      \
-        pb[dst] = pa[i];                                                                      \
+        if (pa) pb[dst] = pa[i];                                                              \
       }                                                                                       \
       __global GPUX_SK_I_##W *kt = ka;                                                        \
       ka = kb;                                                                                \
@@ -339,7 +342,7 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
     if (ka != img_out + img_out_off + g * len)                                                \
       for (int i = 0; i < n; i++) {                                                           \
         kb[i] = ka[i];                                                                        \
-        pb[i] = pa[i];                                                                        \
+        if (pa) pb[i] = pa[i];                                                                \
       }                                                                                       \
   }
 #endif

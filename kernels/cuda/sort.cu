@@ -13,6 +13,8 @@
  *   gpux_sort_local_<W>(const I *img, const unsigned *pos, I *img_out, unsigned *pos_out,
  *                       i64 len, i64 ngroups)
  *   gpux_sort_widen(const unsigned *pos, i64 *out, i64 n)
+ * Keys-only sorts carry no positions: pos and pos_out are NULL then (equal images are equal
+ * bits there, so nothing needs a tie-break).
  * K: the key's unsigned type of w bits; I: unsigned (W 32) or unsigned long long (W 64);
  * pointers already offset. Blocks of GPUX_SORT_THREADS (256); the elementwise kernels loop
  * with a stride of the grid, the tiled ones over their ngroups groups (row g / ntiles, tile
@@ -86,7 +88,7 @@ __device__ __forceinline__ void img(const K *keys, typename img_t<W>::type *im, 
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     const u64 k = gpux_so_img((u64)keys[i], w, cls, flags, em, mm);
     im[i] = (typename img_t<W>::type)k;
-    pos[i] = (unsigned)(i % len);
+    if (pos) pos[i] = (unsigned)(i % len);
     o |= k;
     a &= k;
   }
@@ -153,10 +155,10 @@ __device__ __forceinline__ void scatter(const typename img_t<W>::type *im, const
     const i64 t0 = t * GPUX_SORT_TILE;
     const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);
     const I *row = im + r * len + t0;
-    const unsigned *prow = pos + r * len + t0;
+    const unsigned *prow = pos ? pos + r * len + t0 : nullptr;
     for (int i = j; i < GPUX_SORT_TILE; i += T) {
       ki[0][i] = i < rem ? row[i] : (I)~(I)0;
-      pi[0][i] = i < rem ? prow[i] : 0u;
+      pi[0][i] = i < rem && pos ? prow[i] : 0u;
     }
     __syncthreads();
     int cur = 0;
@@ -199,7 +201,7 @@ __device__ __forceinline__ void scatter(const typename img_t<W>::type *im, const
       const int d = (int)((k >> shift) & MASK);
       const i64 dst = r * len + orow[(i64)d * ntiles] + (i - start[d]);
       im_out[dst] = k;
-      pos_out[dst] = pi[cur][i];
+      if (pos_out) pos_out[dst] = pi[cur][i];
     }
     __syncthreads();
   }
@@ -218,7 +220,7 @@ __device__ __forceinline__ void local_sort(const typename img_t<W>::type *im,
   for (i64 r = blockIdx.x; r < ngroups; r += gridDim.x) {
     for (int i = j; i < np; i += T) {
       ki[i] = i < n ? im[r * len + i] : (I)~(I)0;
-      pi[i] = i < n ? pos[r * len + i] : FULL;
+      pi[i] = i < n && pos ? pos[r * len + i] : FULL;
     }
     __syncthreads();
     for (int kk = 2; kk <= np; kk <<= 1)
@@ -240,7 +242,7 @@ __device__ __forceinline__ void local_sort(const typename img_t<W>::type *im,
       }
     for (int i = j; i < n; i += T) {
       im_out[r * len + i] = ki[i];
-      pos_out[r * len + i] = pi[i];
+      if (pos_out) pos_out[r * len + i] = pi[i];
     }
     __syncthreads();
   }

@@ -197,7 +197,8 @@ typedef struct gpux__mask_pass {
 
 /* One step of a sort (include/gpux/sort.h; gpux_kernels.h "Sort"; the images: gpux_sort.h).
  * rows x len keys (rows, len >= 1), every operand contiguous; images of W = 4 or 8 bytes
- * (GPUX_SORT_DTYPES' W / 8), positions uint32 within a row (len <= UINT32_MAX). n = rows *
+ * (GPUX_SORT_DTYPES' W / 8), positions uint32 within a row (len <= UINT32_MAX), or none
+ * (keys-only sorts: pos_in and pos_out have buf NULL, and the kernels skip them). n = rows *
  * len. Operands by stage:
  *   IMG:     img_out[i] = gpux_so_img(keys[i], flags) (dtype's w bits, zero-extended to W);
  *            pos_out[i] = i % len; bits (4 uint32 words, preset to 0, 0, ~0, ~0 by the front

@@ -25,6 +25,8 @@
 #define NEED(x, what) \
   if (!(x)) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: %s is NULL", fn, what)
 #define OPND(a) gpux__operand_on(gpux__stream_cur((a)->ctx), (a))
+/* the positions buffer i, or none (buf NULL: keys-only) */
+#define PP(i) (pp[i] ? OPND(pp[i]) : (gpux__operand){NULL, 0, GPUX_UINT32})
 
 /* image bytes by dtype (0: no sort for it) */
 static const int img_width[GPUX_DTYPE_COUNT] = {
@@ -153,9 +155,11 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
     SO_TRY(gpux__copy_strided(xc, &xv));
     src = xc;
   }
+  /* positions only where they are returned: a keys-only sort needs no tie-break (equal
+   * images are equal bits without EQZ) */
   for (int i = 0; i < 2; i++) {
     SO_TRY(flat_new(&img[i], ctx, idt, n));
-    SO_TRY(flat_new(&pp[i], ctx, GPUX_UINT32, n));
+    if (pos) SO_TRY(flat_new(&pp[i], ctx, GPUX_UINT32, n));
   }
   {
     const int64_t four = 4;
@@ -176,16 +180,16 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
   p.stage = GPUX__SO_IMG;
   p.keys = OPND(src);
   p.img_out = OPND(img[0]);
-  p.pos_out = OPND(pp[0]);
+  p.pos_out = PP(0);
   p.bits = OPND(bits);
   SO_TRY(ctx->be->sort(q, &p));
   int cur = 0;
   if (local) { /* 2a. one work-group a row */
     p.stage = GPUX__SO_LOCAL;
     p.img_in = OPND(img[0]);
-    p.pos_in = OPND(pp[0]);
+    p.pos_in = PP(0);
     p.img_out = OPND(img[1]);
-    p.pos_out = OPND(pp[1]);
+    p.pos_out = PP(1);
     SO_TRY(ctx->be->sort(q, &p));
     cur = 1;
   } else { /* 2b. the radix passes over the digits that vary */
@@ -213,17 +217,17 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
       sp.out = OPND(offs);
       SO_TRY(ctx->be->scan(q, &sp));
       p.stage = GPUX__SO_SCATTER;
-      p.pos_in = OPND(pp[cur]);
+      p.pos_in = PP(cur);
       p.offs = OPND(offs);
       p.img_out = OPND(img[cur ^ 1]);
-      p.pos_out = OPND(pp[cur ^ 1]);
+      p.pos_out = PP(cur ^ 1);
       SO_TRY(ctx->be->sort(q, &p));
       cur ^= 1;
     }
   }
   /* 3. the outputs */
   p.img_in = OPND(img[cur]);
-  p.pos_in = OPND(pp[cur]);
+  p.pos_in = PP(cur);
   if (keys) {
     SO_TRY(dst_open(&dk, keys, axis));
     p.stage = GPUX__SO_OUT;
