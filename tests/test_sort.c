@@ -53,27 +53,6 @@ static void *make_keys(gpux_dtype dt, int64_t n, int kind, uint64_t seed) {
   return x;
 }
 
-/* moved[k] = x[i] where k is i's index with the axis moved last (mv = 1), or the inverse */
-static void move_axis(size_t es, int nd, const int64_t *shape, int axis, const void *src,
-                      void *dst, int mv) {
-  int64_t n = 1, idx[GPUX_MAX_DIMS] = {0}, mshape[GPUX_MAX_DIMS];
-  for (int d = 0; d < nd; d++) n *= shape[d];
-  int k = 0;
-  for (int d = 0; d < nd; d++)
-    if (d != axis) mshape[k++] = d;
-  mshape[k] = axis; /* dims in moved order */
-  for (int64_t i = 0; i < n; i++) {
-    int64_t m = 0;
-    for (int d = 0; d < nd; d++) m = m * shape[mshape[d]] + idx[mshape[d]];
-    if (mv) memcpy((char *)dst + (size_t)m * es, (const char *)src + (size_t)i * es, es);
-    else memcpy((char *)dst + (size_t)i * es, (const char *)src + (size_t)m * es, es);
-    for (int d = nd - 1; d >= 0; d--) {
-      if (++idx[d] < shape[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
-
 static void expect_bytes(const char *label, const void *got, const void *want, size_t es,
                          int64_t n) {
   if (n && memcmp(got, want, (size_t)n * es) != 0) {
@@ -81,34 +60,6 @@ static void expect_bytes(const char *label, const void *got, const void *want, s
     while (!memcmp((const char *)got + (size_t)i * es, (const char *)want + (size_t)i * es, es)) i++;
     GT_FAIL("%s: element %" PRId64 " of %" PRId64 " differs", label, i, n);
   }
-}
-
-/* the reference results in x's own layout: keys (gpux_sort) and positions (argsort) */
-static void reference(gpux_dtype dt, int nd, const int64_t *shape, int axis, const void *x,
-                      int desc, void *keys, int64_t *pos) {
-  const size_t es = ref_dtype_size(dt);
-  int64_t n = 1;
-  for (int d = 0; d < nd; d++) n *= shape[d];
-  if (axis < 0) axis += nd;
-  const int64_t len = nd ? shape[axis] : 1, rows = len ? n / len : 0;
-  void *mx = gt_malloc((size_t)n * es + 1), *mk = gt_malloc((size_t)n * es + 1);
-  int64_t *mp = gt_malloc((size_t)n * 8 + 8);
-  if (nd) move_axis(es, nd, shape, axis, x, mx, 1);
-  else memcpy(mx, x, es);
-  if (n) {
-    ref_sort_keys(dt, rows, len, mx, desc, mk);
-    ref_sort_perm(dt, rows, len, mx, desc, 1, mp);
-  }
-  if (nd) {
-    move_axis(es, nd, shape, axis, mk, keys, 0);
-    move_axis(8, nd, shape, axis, mp, pos, 0);
-  } else if (n) {
-    memcpy(keys, mk, es);
-    pos[0] = 0;
-  }
-  free(mx);
-  free(mk);
-  free(mp);
 }
 
 static void run_case(gpux_dtype dt, int nd, const int64_t *shape, int axis, gt_layout lay,
@@ -127,7 +78,7 @@ static void run_case(gpux_dtype dt, int nd, const int64_t *shape, int axis, gt_l
     snprintf(label, sizeof label, "%s %s axis %d %s data %d %s", gt_dtype_str(dt),
              gt_shape_str(sh, sizeof sh, nd, shape), axis, gt_layout_str(lay), kind,
              desc ? "descending" : "ascending");
-    reference(dt, nd, shape, axis, x, desc, wk, wp);
+    ref_sort_along(dt, nd, shape, axis, x, desc, wk, wp);
     /* new results */
     gpux_array_t o = NULL, a = NULL;
     GT_OK(gpux_sort(&o, v.view, axis, fl));
@@ -208,7 +159,7 @@ static void test_by_key(void **state) {
       gt_view_make(&ko, GPUX_FLOAT32, 2, shape, GT_STRIDED, NULL);
       int64_t *perm = gt_malloc((size_t)n * 8), *mp = gt_malloc((size_t)n * 8);
       void *mk = gt_malloc((size_t)n * 4);
-      reference(GPUX_FLOAT32, 2, shape, axis, x, desc, mk, perm);
+      ref_sort_along(GPUX_FLOAT32, 2, shape, axis, x, desc, mk, perm);
       const unsigned fl = desc ? GPUX_SORT_DESCENDING : 0u;
       gpux_array_t kn = NULL;
       GT_OK(gpux_sort_by_key(&kn, vout_new, kv.view, vin, 3, axes[c], fl));

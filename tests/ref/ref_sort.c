@@ -90,3 +90,52 @@ void ref_sort_keys(gpux_dtype dt, int64_t rows, int64_t len, const void *x, int 
   }
   free(perm);
 }
+
+/* moved[k] = x[i] where k is i's index with the axis moved last (mv = 1), or the inverse */
+static void move_axis(size_t es, int nd, const int64_t *shape, int axis, const void *src,
+                      void *dst, int mv) {
+  int64_t n = 1, idx[GPUX_MAX_DIMS] = {0}, mshape[GPUX_MAX_DIMS];
+  for (int d = 0; d < nd; d++) n *= shape[d];
+  int k = 0;
+  for (int d = 0; d < nd; d++)
+    if (d != axis) mshape[k++] = d;
+  mshape[k] = axis; /* dims in moved order */
+  for (int64_t i = 0; i < n; i++) {
+    int64_t m = 0;
+    for (int d = 0; d < nd; d++) m = m * shape[mshape[d]] + idx[mshape[d]];
+    if (mv) memcpy((char *)dst + (size_t)m * es, (const char *)src + (size_t)i * es, es);
+    else memcpy((char *)dst + (size_t)i * es, (const char *)src + (size_t)m * es, es);
+    for (int d = nd - 1; d >= 0; d--) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+void ref_sort_along(gpux_dtype dt, int nd, const int64_t *shape, int axis, const void *x,
+                    int desc, void *keys, int64_t *pos) {
+  const size_t es = (size_t)k_sdt[dt].w / 8;
+  int64_t n = 1;
+  for (int d = 0; d < nd; d++) n *= shape[d];
+  if (axis < 0) axis += nd;
+  const int64_t len = nd ? shape[axis] : 1, rows = len ? n / len : 0;
+  void *mx = malloc((size_t)n * es + 1), *mk = malloc((size_t)n * es + 1);
+  int64_t *mp = malloc((size_t)n * 8 + 8);
+  if (nd) move_axis(es, nd, shape, axis, x, mx, 1);
+  else memcpy(mx, x, es);
+  if (n) {
+    ref_sort_keys(dt, rows, len, mx, desc, mk);
+    ref_sort_perm(dt, rows, len, mx, desc, 1, mp);
+  }
+  if (nd) {
+    if (keys) move_axis(es, nd, shape, axis, mk, keys, 0);
+    if (pos) move_axis(8, nd, shape, axis, mp, pos, 0);
+  } else if (n) {
+    if (keys) memcpy(keys, mk, es);
+    if (pos) pos[0] = 0;
+  }
+  free(mx);
+  free(mk);
+  free(mp);
+}
+

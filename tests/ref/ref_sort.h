@@ -20,4 +20,9 @@ void ref_sort_perm(gpux_dtype dt, int64_t rows, int64_t len, const void *x, int 
  * (canonical NaNs) */
 void ref_sort_keys(gpux_dtype dt, int64_t rows, int64_t len, const void *x, int desc,
                    void *out);
+/* both results along axis (negative: from the end) of x (nd dims of shape, row-major; nd 0:
+ * one element), in x's layout: keys as ref_sort_keys (may be NULL), pos (int64, may be NULL)
+ * as ref_sort_perm with eqz */
+void ref_sort_along(gpux_dtype dt, int nd, const int64_t *shape, int axis, const void *x,
+                    int desc, void *keys, int64_t *pos);
 #endif
