@@ -81,23 +81,6 @@ static gpux_status check_out(const struct gpux_array *out, const struct gpux_arr
 
 /* ---- the steps */
 
-/* A view of x with axis moved last (no copy; shares x's memory, not its reference count). */
-static struct gpux_array axis_last_view(const struct gpux_array *x, int axis) {
-  struct gpux_array v = *x;
-  int k = 0;
-  for (int d = 0; d < x->ndim; d++)
-    if (d != axis) {
-      v.shape[k] = x->shape[d];
-      v.strides[k] = x->strides[d];
-      k++;
-    }
-  if (x->ndim) {
-    v.shape[k] = x->shape[axis];
-    v.strides[k] = x->strides[axis];
-  }
-  return v;
-}
-
 static gpux_status flat_new(struct gpux_array **out, struct gpux_context *ctx, gpux_dtype dt,
                             int64_t n) {
   return gpux__array_new(out, ctx, dt, 1, &n);
@@ -110,7 +93,7 @@ typedef struct sort_dst {
   const struct gpux_array *use;
 } sort_dst;
 static gpux_status dst_open(sort_dst *d, struct gpux_array *out, int axis) {
-  d->view = axis_last_view(out, axis);
+  d->view = gpux__axis_last_view(out, axis);
   d->tmp = NULL;
   d->use = &d->view;
   if (gpux__is_contiguous(&d->view)) return GPUX_SUCCESS;
@@ -138,7 +121,7 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
   const int local = len <= GPUX_SORT_LOCAL_MAX;
   const int64_t ntiles = (len + GPUX_SORT_TILE - 1) / GPUX_SORT_TILE;
   if (!local) GPUX__NEED(ctx, GPUX__Q_SCAN, GPUX_SCAN_SUM, GPUX_INT32, -1);
-  struct gpux_array xv = axis_last_view(x, axis);
+  struct gpux_array xv = gpux__axis_last_view(x, axis);
   struct gpux_array *xc = NULL, *img[2] = {NULL, NULL}, *pp[2] = {NULL, NULL}, *bits = NULL,
                     *counts = NULL, *offs = NULL;
   sort_dst dk = {0}, dp = {0};
@@ -392,9 +375,13 @@ static gpux_status by_key(gpux_array_t *keys_outp, gpux_array_t *values_outp,
   gpux_array_release(perm);
   if (!into) {
     for (int i = -1; i < nvalues; i++) {
-      if (s != GPUX_SUCCESS) gpux_array_release(mv[i + 1]);
-      else if (i < 0 && keys_outp) *keys_outp = mv[0];
-      else values_outp[i] = mv[i + 1];
+      if (s != GPUX_SUCCESS) {
+        gpux_array_release(mv[i + 1]);
+      } else if (i >= 0) {
+        values_outp[i] = mv[i + 1];
+      } else if (keys_outp) {
+        *keys_outp = mv[0];
+      }
     }
     if (mv != made) free(mv);
   }
