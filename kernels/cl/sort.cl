@@ -47,6 +47,10 @@
 #define GPUX_SK_ONES_32 0xffffffffu
 #define GPUX_SK_ONES_64 0xffffffffffffffffUL
 
+/* the position of key i within its row: no division for one row, a 32-bit one below 2^32 */
+#define GPUX_SK_POS(i, n, len)                                                                 \
+  ((len) == (n) ? (uint)(i) : (n) <= 0xffffffffL ? (uint)(i) % (uint)(len) : (uint)((i) % (len)))
+
 /* ---- img and out, per dtype */
 #define GPUX_SK_DT(dt, w, W, cls, em, mm, nan)                                                 \
   __kernel void gpux_sort_img_##dt(__global const GPUX_SO_U##w *keys, long keys_off,          \
@@ -69,7 +73,7 @@
       const ulong k = gpux_so_img((ulong)keys[keys_off + i], w, cls, flags, (ulong)(em),      \
                                   (ulong)(mm));                                               \
       img[i] = (GPUX_SK_I_##W)k;                                                              \
-      if (pos) pos[i] = (uint)(i % len);                                                      \
+      if (pos) pos[i] = GPUX_SK_POS(i, n, len);                                               \
       o |= k;                                                                                 \
       a &= k;                                                                                 \
     }                                                                                         \

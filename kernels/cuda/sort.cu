@@ -71,6 +71,13 @@ __device__ __forceinline__ int block_scan(int v, int *ws, int *total) {
   return before;
 }
 
+/* the position of key i within its row: no division for one row, a 32-bit one below 2^32 */
+__device__ __forceinline__ unsigned row_pos(i64 i, i64 n, i64 len) {
+  if (len == n) return (unsigned)i;
+  if (n <= 0xffffffffll) return (unsigned)i % (unsigned)len;
+  return (unsigned)(i % len);
+}
+
 template <class K, int w, int W, int cls>
 __device__ __forceinline__ void img(const K *keys, typename img_t<W>::type *im, unsigned *pos,
                                     unsigned *bits, i64 n, i64 len, unsigned flags, u64 em,
@@ -88,7 +95,7 @@ __device__ __forceinline__ void img(const K *keys, typename img_t<W>::type *im, 
   for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
     const u64 k = gpux_so_img((u64)keys[i], w, cls, flags, em, mm);
     im[i] = (typename img_t<W>::type)k;
-    if (pos) pos[i] = (unsigned)(i % len);
+    if (pos) pos[i] = row_pos(i, n, len);
     o |= k;
     a &= k;
   }
