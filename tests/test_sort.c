@@ -206,6 +206,48 @@ static void test_by_key(void **state) {
     }
 }
 
+/* sort by key of 1-d arrays (the gather is a take there): float64 keys, int8 and complex64
+ * values, both orders, a strided keys view */
+static void test_by_key_1d(void **state) {
+  (void)state;
+  const int64_t n = 5000;
+  void *x = make_keys(GPUX_FLOAT64, n, D_RANDOM, 91);
+  unsigned char *v8 = gt_malloc((size_t)n), *vc = gt_malloc((size_t)n * 8);
+  gt_fill_random(v8, GPUX_INT8, n, 0, 92);
+  gt_fill_random(vc, GPUX_COMPLEX64, n, 0, 93);
+  gt_view kv;
+  gt_view_make(&kv, GPUX_FLOAT64, 1, &n, GT_STRIDED, x);
+  gpux_array_t vin[2] = {NULL, NULL};
+  GT_OK(gpux_array_from_host(&vin[0], gt_ctx, GPUX_INT8, 1, &n, v8));
+  GT_OK(gpux_array_from_host(&vin[1], gt_ctx, GPUX_COMPLEX64, 1, &n, vc));
+  int64_t *perm = gt_malloc((size_t)n * 8);
+  for (int desc = 0; desc < 2; desc++) {
+    ref_sort_along(GPUX_FLOAT64, 1, &n, 0, x, desc, NULL, perm);
+    gpux_array_t k = NULL, vo[2] = {NULL, NULL};
+    GT_OK(gpux_sort_by_key(&k, vo, kv.view, vin, 2, -1, desc ? GPUX_SORT_DESCENDING : 0u));
+    const void *src[3] = {x, v8, vc};
+    const gpux_array_t res[3] = {k, vo[0], vo[1]};
+    const size_t es[3] = {8, 1, 8};
+    for (int a = 0; a < 3; a++) {
+      unsigned char *want = gt_malloc((size_t)n * es[a]);
+      for (int64_t i = 0; i < n; i++)
+        memcpy(want + (size_t)i * es[a], (const unsigned char *)src[a] + (size_t)perm[i] * es[a], es[a]);
+      int64_t cnt = 0;
+      void *got = gt_read_all(res[a], &cnt);
+      expect_bytes(desc ? "by_key 1-d descending" : "by_key 1-d", got, want, es[a], n);
+      free(got);
+      free(want);
+    }
+    GT_RELEASE(k, vo[0], vo[1]);
+  }
+  GT_RELEASE(vin[0], vin[1]);
+  gt_view_free(&kv);
+  free(perm);
+  free(x);
+  free(v8);
+  free(vc);
+}
+
 static void usable(void) { gt_smoke(gt_ctx); }
 
 static void test_errors(void **state) {
@@ -283,13 +325,14 @@ static void test_errors(void **state) {
 
 int main(void) {
   gt_init("test_sort");
-  struct CMUnitTest tests[NDT + 2];
+  struct CMUnitTest tests[NDT + 3];
   int nt = 0;
   for (int i = 0; i < NDT; i++) {
     snprintf(g_names[i], sizeof g_names[i], "sort_%s", gt_dtype_str(k_dts[i]));
     tests[nt++] = (struct CMUnitTest){g_names[i], test_dtype, NULL, NULL, (void *)&k_dts[i]};
   }
   tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_by_key);
+  tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_by_key_1d);
   tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_errors);
   int failed = gt_run("sort", tests, (size_t)nt);
   gt_shutdown();
