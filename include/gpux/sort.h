@@ -1,7 +1,7 @@
 /* gpux: sorting -- sort, argsort and sort by key along one axis, batched over the others.
  * NumPy's semantics (numpy.sort / argsort with kind='stable', axis -1 by default) with
- * PyTorch's descending order; every real dtype and bool; x may be any view (strided,
- * negative steps).
+ * PyTorch's descending order; every dtype (complex: lexicographic, real part first, as
+ * NumPy); x may be any view (strided, negative steps).
  *
  * THE ORDER (kernels/common/gpux_sort.h): integers and bool by value; floats by value with
  * -0.0 == +0.0 and every NaN equal to every other and greater than +inf: ascending puts NaNs
@@ -13,6 +13,10 @@
  * +0.0 (just after it descending) and every NaN is written as the canonical NaN of its
  * dtype (positive, quiet, no payload). argsort and sort by key compare -0.0 == +0.0 (input
  * order kept) and return the keys' own bits.
+ * Complex keys compare lexicographically, the real parts, then the imaginary parts, each in
+ * THE ORDER with -0.0 == +0.0 (NumPy's order: R + Rj, R + nanj, nan + Rj, nan + nanj); every
+ * sort of complex keys, gpux_sort included, returns the keys' own bits (they are sorted as
+ * positions: two stable passes, by the imaginary then the real parts).
  *
  * Shapes: the result has x's shape; each 1-d slice along `axis` (-1: the last) is sorted on
  * its own. A 0-d array sorts as one element (axis 0 or -1); an empty array gives an empty
@@ -22,8 +26,8 @@
  *
  * Errors (nothing is written, the context stays usable): NULL handles
  * (GPUX_ERROR_NULL_POINTER), arrays of two contexts (GPUX_ERROR_CONTEXT_MISMATCH), a bad
- * axis (GPUX_ERROR_INVALID_AXIS), unknown flags (GPUX_ERROR_INVALID_ARGUMENT), complex keys
- * (GPUX_ERROR_UNSUPPORTED_DTYPE: not implemented yet), an axis of 2^32 or more elements
+ * axis (GPUX_ERROR_INVALID_AXIS), unknown flags (GPUX_ERROR_INVALID_ARGUMENT), an axis of
+ * 2^32 or more elements
  * (GPUX_ERROR_UNSUPPORTED), outputs or values of another shape or dtype
  * (GPUX_ERROR_SHAPE_MISMATCH / GPUX_ERROR_DTYPE_MISMATCH, naming both), an output that
  * partially overlaps an input (GPUX_ERROR_OVERLAP). */

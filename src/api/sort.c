@@ -42,10 +42,9 @@ static gpux_status check_keys(const struct gpux_array *x, int *axis, unsigned fl
   if (flags & ~GPUX_SORT_DESCENDING)
     return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
                            "%s: unknown flags 0x%x (0 or GPUX_SORT_DESCENDING)", fn, flags);
-  if (!img_width[x->dtype])
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
-                           "%s: %s keys are not supported (complex sorts are not implemented)",
-                           fn, gpux_dtype_name(x->dtype));
+  if (!img_width[x->dtype] && !gpux__dt_is_complex(x->dtype))
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE, "%s: %s keys are not supported", fn,
+                           gpux_dtype_name(x->dtype));
   const int nd = x->ndim ? x->ndim : 1;
   if (*axis < -nd || *axis >= nd)
     return gpux__set_error(GPUX_ERROR_INVALID_AXIS,
@@ -239,6 +238,82 @@ done:
   return s;
 }
 
+/* dst = src permuted by perm along axis (take_along_axis; 1-d: take, its faster equal; a 0-d
+ * array: a copy) */
+static gpux_status carry(struct gpux_array *dst, struct gpux_array *src, struct gpux_array *perm,
+                         int axis) {
+  if (src->ndim == 0) return gpux__copy_strided(dst, src);
+  if (src->ndim == 1) return gpux_take_into(dst, src, perm, 0, GPUX_INDEX_WRAP);
+  return gpux_take_along_axis_into(dst, src, perm, axis, GPUX_INDEX_WRAP);
+}
+
+/* Complex keys: lexicographic (the real parts, then the imaginary parts; NumPy's order, each
+ * part in THE ORDER with EQZ), by two stable sorts: the positions sorted by the imaginary
+ * parts, then stably by the real parts taken in that order; the two permutations compose.
+ * keys (may be NULL): x gathered by the permutation (its own bits); pos (may be NULL): the
+ * permutation. */
+static gpux_status sort_cx(struct gpux_array *x, int axis, unsigned flags,
+                           struct gpux_array *keys, struct gpux_array *pos) {
+  struct gpux_context *ctx = x->ctx;
+  if (x->size == 0) return GPUX_SUCCESS;
+  gpux_status s = GPUX_SUCCESS;
+  if (x->ndim == 0) { /* one element: as a 1-d array of one */
+    const int64_t one = 1;
+    struct gpux_array *v[3] = {NULL, NULL, NULL};
+    s = gpux_array_reshape(&v[0], x, 1, &one);
+    if (s == GPUX_SUCCESS && keys) s = gpux_array_reshape(&v[1], keys, 1, &one);
+    if (s == GPUX_SUCCESS && pos) s = gpux_array_reshape(&v[2], pos, 1, &one);
+    if (s == GPUX_SUCCESS) s = sort_cx(v[0], 0, flags, v[1], v[2]);
+    for (int i = 0; i < 3; i++) gpux_array_release(v[i]);
+    return s;
+  }
+  const gpux_dtype pdt = x->dtype == GPUX_COMPLEX64 ? GPUX_FLOAT32 : GPUX_FLOAT64;
+  struct gpux_array *re = NULL, *im = NULL, *p1 = NULL, *re2 = NULL, *p2 = NULL, *perm = NULL,
+                    *tmp = NULL;
+#define CX_TRY(e)                     \
+  do {                                \
+    s = (e);                          \
+    if (s != GPUX_SUCCESS) goto done; \
+  } while (0)
+  CX_TRY(gpux_unary(&re, GPUX_REAL, x));
+  CX_TRY(gpux_unary(&im, GPUX_IMAG, x));
+  CX_TRY(gpux__array_new(&p1, ctx, GPUX_INT64, x->ndim, x->shape));
+  CX_TRY(sort_run(im, axis, flags, NULL, p1, 1));
+  CX_TRY(gpux__array_new(&re2, ctx, pdt, x->ndim, x->shape));
+  CX_TRY(carry(re2, re, p1, axis));
+  CX_TRY(gpux__array_new(&p2, ctx, GPUX_INT64, x->ndim, x->shape));
+  CX_TRY(sort_run(re2, axis, flags, NULL, p2, 1));
+  if (pos) CX_TRY(carry(pos, p1, p2, axis));
+  if (keys) {
+    CX_TRY(gpux__array_new(&perm, ctx, GPUX_INT64, x->ndim, x->shape));
+    CX_TRY(carry(perm, p1, p2, axis));
+    if (gpux__overlaps(keys, x)) { /* in place: through a temporary */
+      CX_TRY(gpux__array_new(&tmp, ctx, x->dtype, x->ndim, x->shape));
+      CX_TRY(carry(tmp, x, perm, axis));
+      CX_TRY(gpux__copy_strided(keys, tmp));
+    } else {
+      CX_TRY(carry(keys, x, perm, axis));
+    }
+  }
+#undef CX_TRY
+done:
+  gpux_array_release(tmp);
+  gpux_array_release(perm);
+  gpux_array_release(p2);
+  gpux_array_release(re2);
+  gpux_array_release(p1);
+  gpux_array_release(im);
+  gpux_array_release(re);
+  return s;
+}
+
+/* every key dtype: sort_run, or sort_cx for complex keys */
+static gpux_status sort_any(struct gpux_array *x, int axis, unsigned flags,
+                            struct gpux_array *keys, struct gpux_array *pos, int eqz) {
+  if (gpux__dt_is_complex(x->dtype)) return sort_cx(x, axis, flags, keys, pos);
+  return sort_run(x, axis, flags, keys, pos, eqz);
+}
+
 /* ---- sort and argsort */
 
 /* arg: 0 sort, 1 argsort; exactly one of outp / out */
@@ -255,10 +330,10 @@ static gpux_status sort_api(gpux_array_t *outp, struct gpux_array *out, struct g
   const gpux_dtype rdt = arg ? GPUX_INT64 : x->dtype;
   if (out) {
     GPUX__CHECK(check_out(out, x, rdt, !arg, "the output", fn));
-    return sort_run(x, axis, flags, arg ? NULL : out, arg ? out : NULL, arg);
+    return sort_any(x, axis, flags, arg ? NULL : out, arg ? out : NULL, arg);
   }
   GPUX__CHECK(gpux__array_new(&out, x->ctx, rdt, x->ndim, x->shape));
-  gpux_status s = sort_run(x, axis, flags, arg ? NULL : out, arg ? out : NULL, arg);
+  gpux_status s = sort_any(x, axis, flags, arg ? NULL : out, arg ? out : NULL, arg);
   if (s != GPUX_SUCCESS) {
     gpux_array_release(out);
     return s;
@@ -292,15 +367,6 @@ GPUX_API gpux_status gpux_argsort_into(gpux_array_t out, gpux_array_t x, int axi
 }
 
 /* ---- sort by key */
-
-/* dst = src permuted by perm along axis (take_along_axis; 1-d: take, its faster equal; a 0-d
- * array: a copy) */
-static gpux_status carry(struct gpux_array *dst, struct gpux_array *src, struct gpux_array *perm,
-                         int axis) {
-  if (src->ndim == 0) return gpux__copy_strided(dst, src);
-  if (src->ndim == 1) return gpux_take_into(dst, src, perm, 0, GPUX_INDEX_WRAP);
-  return gpux_take_along_axis_into(dst, src, perm, axis, GPUX_INDEX_WRAP);
-}
 
 static gpux_status by_key(gpux_array_t *keys_outp, gpux_array_t *values_outp,
                           struct gpux_array *keys_out, const gpux_array_t *values_out,
@@ -358,7 +424,7 @@ static gpux_status by_key(gpux_array_t *keys_outp, gpux_array_t *values_outp,
       return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "%s: %d value arrays", fn, nvalues);
     }
   }
-  s = sort_run(keys, axis, flags, NULL, perm, 1);
+  s = sort_any(keys, axis, flags, NULL, perm, 1);
   const int kax = keys->ndim ? axis : 0;
   /* the keys, then each value array */
   for (int i = -1; i < nvalues && s == GPUX_SUCCESS; i++) {

@@ -15,8 +15,14 @@ static const sdt k_sdt[GPUX_KDT_COUNT] = {
 #undef R_SDT
 };
 
+static int is_cx(gpux_dtype dt) { return dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128; }
+/* element bytes */
+static size_t es_of(gpux_dtype dt) {
+  return dt == GPUX_COMPLEX64 ? 8 : dt == GPUX_COMPLEX128 ? 16 : (size_t)k_sdt[dt].w / 8;
+}
+
 int ref_sort_dtype(gpux_dtype dt) {
-  return (unsigned)dt < GPUX_KDT_COUNT && k_sdt[dt].w != 0;
+  return (unsigned)dt < GPUX_KDT_COUNT && (k_sdt[dt].w != 0 || is_cx(dt));
 }
 
 static uint64_t load_bits(int w, const void *x, int64_t i) {
@@ -41,13 +47,20 @@ uint64_t ref_sort_img(gpux_dtype dt, const void *x, int64_t i, unsigned flags) {
   return gpux_so_img(load_bits(d->w, x, i), d->w, d->cls, flags, d->em, d->mm);
 }
 
-/* stable merge sort of idx[0..n) by key[idx] */
-static void msort(int64_t *idx, int64_t *tmp, int64_t n, const uint64_t *key) {
+/* b before a: by key, then (complex keys) by key2 */
+static int before(const uint64_t *key, const uint64_t *key2, int64_t b, int64_t a) {
+  if (key[b] != key[a] || !key2) return GPUX_SO_LESS(key[b], key[a]);
+  return GPUX_SO_LESS(key2[b], key2[a]);
+}
+
+/* stable merge sort of idx[0..n) by key[idx] (then key2[idx] when key2 is not NULL) */
+static void msort(int64_t *idx, int64_t *tmp, int64_t n, const uint64_t *key,
+                  const uint64_t *key2) {
   for (int64_t width = 1; width < n; width *= 2) {
     for (int64_t lo = 0; lo < n; lo += 2 * width) {
       int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
       int64_t a = lo, b = mid, k = lo;
-      while (a < mid && b < hi) tmp[k++] = GPUX_SO_LESS(key[idx[b]], key[idx[a]]) ? idx[b++] : idx[a++];
+      while (a < mid && b < hi) tmp[k++] = before(key, key2, idx[b], idx[a]) ? idx[b++] : idx[a++];
       while (a < mid) tmp[k++] = idx[a++];
       while (b < hi) tmp[k++] = idx[b++];
     }
@@ -58,19 +71,29 @@ static void msort(int64_t *idx, int64_t *tmp, int64_t n, const uint64_t *key) {
 void ref_sort_perm(gpux_dtype dt, int64_t rows, int64_t len, const void *x, int desc,
                    int eqz, int64_t *perm) {
   const unsigned fl = (desc ? GPUX_SO_DESC : 0u) | (eqz ? GPUX_SO_EQZ : 0u);
-  const size_t es = (size_t)k_sdt[dt].w / 8;
+  const size_t es = es_of(dt);
+  const int cx = is_cx(dt);
+  /* complex: the parts' images (EQZ always: complex sorts carry positions) */
+  const gpux_dtype pdt = dt == GPUX_COMPLEX64 ? GPUX_FLOAT32 : GPUX_FLOAT64;
   uint64_t *key = malloc((size_t)(len ? len : 1) * sizeof *key);
+  uint64_t *key2 = cx ? malloc((size_t)(len ? len : 1) * sizeof *key2) : NULL;
   int64_t *tmp = malloc((size_t)(len ? len : 1) * sizeof *tmp);
   for (int64_t r = 0; r < rows; r++) {
     const void *row = (const unsigned char *)x + (size_t)(r * len) * es;
     int64_t *p = perm + r * len;
     for (int64_t j = 0; j < len; j++) {
-      key[j] = ref_sort_img(dt, row, j, fl);
+      if (cx) {
+        key[j] = ref_sort_img(pdt, row, 2 * j, fl | GPUX_SO_EQZ);
+        key2[j] = ref_sort_img(pdt, row, 2 * j + 1, fl | GPUX_SO_EQZ);
+      } else {
+        key[j] = ref_sort_img(dt, row, j, fl);
+      }
       p[j] = j;
     }
-    msort(p, tmp, len, key);
+    msort(p, tmp, len, key, key2);
   }
   free(tmp);
+  free(key2);
   free(key);
 }
 
@@ -78,9 +101,17 @@ void ref_sort_keys(gpux_dtype dt, int64_t rows, int64_t len, const void *x, int 
                    void *out) {
   const sdt *d = &k_sdt[dt];
   const unsigned fl = desc ? GPUX_SO_DESC : 0u;
-  const size_t es = (size_t)d->w / 8;
+  const size_t es = es_of(dt);
   int64_t *perm = malloc((size_t)(rows * len > 0 ? rows * len : 1) * sizeof *perm);
   ref_sort_perm(dt, rows, len, x, desc, 0, perm);
+  if (is_cx(dt)) { /* complex: the keys' own bits in the stable order */
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t j = 0; j < len; j++)
+        memcpy((unsigned char *)out + (size_t)(r * len + j) * es,
+               (const unsigned char *)x + (size_t)(r * len + perm[r * len + j]) * es, es);
+    free(perm);
+    return;
+  }
   for (int64_t r = 0; r < rows; r++) {
     const void *row = (const unsigned char *)x + (size_t)(r * len) * es;
     for (int64_t j = 0; j < len; j++) {
@@ -114,7 +145,7 @@ static void move_axis(size_t es, int nd, const int64_t *shape, int axis, const v
 
 void ref_sort_along(gpux_dtype dt, int nd, const int64_t *shape, int axis, const void *x,
                     int desc, void *keys, int64_t *pos) {
-  const size_t es = (size_t)k_sdt[dt].w / 8;
+  const size_t es = es_of(dt);
   int64_t n = 1;
   for (int d = 0; d < nd; d++) n *= shape[d];
   if (axis < 0) axis += nd;

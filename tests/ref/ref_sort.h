@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include <gpux.h>
 
-/* 1 when dt has a sort (the real dtypes and bool) */
+/* 1 when dt has a sort (every dtype: complex lexicographic, real part first, each part in
+ * THE ORDER with -0.0 == +0.0; a keys-only sort of complex keys returns their own bits) */
 int ref_sort_dtype(gpux_dtype dt);
 /* the image of element i of x (dtype dt) with GPUX_SO_* flags */
 uint64_t ref_sort_img(gpux_dtype dt, const void *x, int64_t i, unsigned flags);
