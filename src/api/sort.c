@@ -320,7 +320,6 @@ static gpux_status sort_any(struct gpux_array *x, int axis, unsigned flags,
 static gpux_status sort_api(gpux_array_t *outp, struct gpux_array *out, struct gpux_array *x,
                             int axis, unsigned flags, int arg, const char *fn) {
   if (outp) {
-    NEED(outp, "out");
     *outp = NULL;
   } else {
     NEED(out, "out");
@@ -342,11 +341,11 @@ static gpux_status sort_api(gpux_array_t *outp, struct gpux_array *out, struct g
   return GPUX_SUCCESS;
 }
 
+/* (a NULL out of the plain forms reaches sort_api as a NULL out of the _into forms: the same
+ * error) */
 GPUX_API gpux_status gpux_sort(gpux_array_t *out, gpux_array_t x, int axis, unsigned flags) {
   GPUX__API_FN();
-  const char *fn = "gpux_sort";
-  NEED(out, "out");
-  return sort_api(out, NULL, x, axis, flags, 0, fn);
+  return sort_api(out, NULL, x, axis, flags, 0, "gpux_sort");
 }
 GPUX_API gpux_status gpux_sort_into(gpux_array_t out, gpux_array_t x, int axis,
                                     unsigned flags) {
@@ -356,9 +355,7 @@ GPUX_API gpux_status gpux_sort_into(gpux_array_t out, gpux_array_t x, int axis,
 GPUX_API gpux_status gpux_argsort(gpux_array_t *out, gpux_array_t x, int axis,
                                   unsigned flags) {
   GPUX__API_FN();
-  const char *fn = "gpux_argsort";
-  NEED(out, "out");
-  return sort_api(out, NULL, x, axis, flags, 1, fn);
+  return sort_api(out, NULL, x, axis, flags, 1, "gpux_argsort");
 }
 GPUX_API gpux_status gpux_argsort_into(gpux_array_t out, gpux_array_t x, int axis,
                                        unsigned flags) {
