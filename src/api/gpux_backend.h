@@ -22,8 +22,8 @@
 /* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
  * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index
  * (gather and put), mask (boolean masks, gpux__mask_pass), scatter, bincount and search
- * entries (issue 24) */
-#define GPUX_BACKEND_ABI_VERSION 11u
+ * entries (issue 24); 12: the sort entry (issue 25) */
+#define GPUX_BACKEND_ABI_VERSION 12u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
