@@ -37,6 +37,12 @@
  *              float32 values into 2^20 float32 at int64 indices i * 2654435761 mod 2^20
  *              (exact sums, rounded once)                          n (4 + 8) + 2^20 4 2
  *   scatter_add_i32  the same with int32 values (integer sums wrap)        likewise
+ *   sort_f32   gpux_sort_into of n random float32 keys (keys only), ascending     8 n
+ *   argsort_f32  gpux_argsort_into of them (int64 positions)                     12 n
+ *   sort_pairs_i32  gpux_sort_by_key_into of n random int32 keys with one int32 value
+ *              array (CUB's SortPairs)                                           16 n
+ *              (the sorts' notes give Gkeys/s: n / median time; the bytes are one read of
+ *              the input and one write of the outputs, not the passes' traffic)
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -133,18 +139,21 @@ enum {
   OP_ADD_EXPR,
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
   OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ,
-  OP_COMPRESS, OP_NONZERO, OP_BINCOUNT, OP_SCATTER_ADD, OP_SCATTER_ADD_I32, OP_COUNT
+  OP_COMPRESS, OP_NONZERO, OP_BINCOUNT, OP_SCATTER_ADD, OP_SCATTER_ADD_I32,
+  OP_SORT_F32, OP_ARGSORT_F32, OP_SORT_PAIRS_I32, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
     "rand", "randn", "hostcost", "sumscalar", "gemm_f32", "gemm_f64", "gemm_tf32", "gemm_f16", "gemm_bf16",
     "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap",
     "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq",
-    "compress", "nonzero", "bincount", "scatter_add", "scatter_add_i32"};
+    "compress", "nonzero", "bincount", "scatter_add", "scatter_add_i32",
+    "sort_f32", "argsort_f32", "sort_pairs_i32"};
 #define OP_IS_TAKE(op) ((op) == OP_TAKE || (op) == OP_TAKE_SEQ)
 #define TAKE_HASH 2654435761u /* take's pseudo-random indices: i * TAKE_HASH mod n */
 #define OP_IS_MASK(op) ((op) == OP_COMPRESS || (op) == OP_NONZERO)
 #define OP_IS_COUNTING(op) ((op) >= OP_BINCOUNT && (op) <= OP_SCATTER_ADD_I32)
+#define OP_IS_SORT(op) ((op) >= OP_SORT_F32 && (op) <= OP_SORT_PAIRS_I32)
 #define BC_BINS 1024          /* bincount's bins: values i * TAKE_HASH mod BC_BINS */
 #define SC_TARGETS (1 << 20)  /* scatter_add's targets: indices i * TAKE_HASH mod SC_TARGETS */
 static int64_t g_mask_count = -1; /* the mask's true elements (compress, nonzero) */
@@ -777,8 +786,70 @@ static int mask_check(int op, gpux_array_t x, gpux_array_t mask, char *why, size
 /* Runs one timed op (enqueue only) on prepared arrays. */
 typedef struct bench_arrays {
   int op;
-  gpux_array_t a, b, c;
+  gpux_array_t a, b, c, d;
 } bench_arrays;
+
+/* sorts: a = n random keys (float32; pairs: int32), c = the sorted keys (argsort: int64
+ * positions); pairs: b = the values 0 .. n-1 (int32), d = the sorted values */
+static gpux_status sort_setup(bench_arrays *ba, int op, int64_t n) {
+  const gpux_dtype kdt = op == OP_SORT_PAIRS_I32 ? GPUX_INT32 : GPUX_FLOAT32;
+  gpux_status s = make_random(&ba->a, n, kdt, 1);
+  if (s == GPUX_SUCCESS)
+    s = gpux_array_empty(&ba->c, g_ctx, op == OP_ARGSORT_F32 ? GPUX_INT64 : kdt, 1, &n);
+  if (s == GPUX_SUCCESS && op == OP_SORT_PAIRS_I32) {
+    s = gpux_array_arange(&ba->b, g_ctx, GPUX_INT32, 0, (double)n, 1);
+    if (s == GPUX_SUCCESS) s = gpux_array_empty(&ba->d, g_ctx, GPUX_INT32, 1, &n);
+  }
+  return s;
+}
+static gpux_status sort_run(bench_arrays *ba) {
+  switch (ba->op) {
+    case OP_SORT_F32: return gpux_sort_into(ba->c, ba->a, -1, 0);
+    case OP_ARGSORT_F32: return gpux_argsort_into(ba->c, ba->a, -1, 0);
+    default: return gpux_sort_by_key_into(ba->c, &ba->d, ba->a, &ba->b, 1, -1, 0);
+  }
+}
+/* the whole result on the host: keys in order (no NaNs among the inputs); argsort: a
+ * permutation whose keys are in order, ties in input order; pairs: the values are the keys'
+ * positions, so keys[value] == sorted key and ties in input order */
+static int sort_check(bench_arrays *ba, int64_t n, char *why, size_t why_len) {
+  const int pairs = ba->op == OP_SORT_PAIRS_I32, arg = ba->op == OP_ARGSORT_F32;
+  float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4);
+  int64_t *p = arg ? malloc((size_t)n * 8) : NULL;
+  int32_t *v = pairs ? malloc((size_t)n * 4) : NULL;
+  int bad = !x || !y || (arg && !p) || (pairs && !v);
+  if (bad) snprintf(why, why_len, "out of host memory for the check");
+  if (!bad && (gpux_array_read(ba->a, x, (size_t)n * 4) != GPUX_SUCCESS ||
+               (arg ? gpux_array_read(ba->c, p, (size_t)n * 8)
+                    : gpux_array_read(ba->c, y, (size_t)n * 4)) != GPUX_SUCCESS ||
+               (pairs && gpux_array_read(ba->d, v, (size_t)n * 4) != GPUX_SUCCESS))) {
+    bad = 1;
+    snprintf(why, why_len, "reading the result failed: %.150s", gpux_last_error_message());
+  }
+  const int32_t *xi = (const int32_t *)x, *yi = (const int32_t *)y;
+  int64_t prev = -1;
+  for (int64_t i = 0; i < n && !bad; i++) {
+    int64_t q = arg ? p[i] : pairs ? v[i] : -1;
+    if ((arg || pairs) && (q < 0 || q >= n)) {
+      bad = 1;
+      snprintf(why, why_len, "position %" PRId64 " at %" PRId64 " is out of range", q, i);
+      break;
+    }
+    if (pairs && xi[q] != yi[i]) bad = 1;
+    if (i > 0) {
+      if (arg) bad |= x[q] < x[p[i - 1]] || (x[q] == x[p[i - 1]] && q < prev);
+      else if (pairs) bad |= yi[i] < yi[i - 1] || (yi[i] == yi[i - 1] && q < prev);
+      else bad |= y[i] < y[i - 1];
+    }
+    if (bad) snprintf(why, why_len, "not sorted (or not stable) at %" PRId64, i);
+    prev = q;
+  }
+  free(x);
+  free(y);
+  free(p);
+  free(v);
+  return bad;
+}
 
 /* bincount: a = the int64 values, c = BC_BINS int64 counts. scatter_add: a = n values
  * (float32 or int32), b = int64 indices, c = SC_TARGETS zeros. */
@@ -895,6 +966,9 @@ static gpux_status run_once(bench_arrays *ba) {
     }
     case OP_REPEAT: return gpux_repeat_into(ba->c, ba->a, 2, 0);
     case OP_BINCOUNT: return gpux_bincount_into(ba->c, ba->a, NULL);
+    case OP_SORT_F32:
+    case OP_ARGSORT_F32:
+    case OP_SORT_PAIRS_I32: return sort_run(ba);
     case OP_SCATTER_ADD:
     case OP_SCATTER_ADD_I32:
       return gpux_scatter_add(ba->c, ba->b, ba->a, GPUX_ALL_AXES, GPUX_INDEX_CHECKED);
@@ -920,7 +994,7 @@ static gpux_status run_once(bench_arrays *ba) {
 static int bench_device_op(int op, int64_t n_req) {
   int rc = 0;
   gpux_status last_status = GPUX_SUCCESS;
-  bench_arrays ba = {op, NULL, NULL, NULL};
+  bench_arrays ba = {op, NULL, NULL, NULL, NULL};
   gpux_event_t e0 = NULL, e1 = NULL;
   double *times = NULL;
   gpux_pool_stats p0, p1;
@@ -1007,6 +1081,11 @@ static int bench_device_op(int op, int64_t n_req) {
     case OP_BINCOUNT:
       moved = 8.0 * (double)n;
       break;
+    case OP_SORT_F32:
+    case OP_ARGSORT_F32:
+    case OP_SORT_PAIRS_I32:
+      moved = (op == OP_SORT_F32 ? 8.0 : op == OP_ARGSORT_F32 ? 12.0 : 16.0) * (double)n;
+      break;
     case OP_SCATTER_ADD:
     case OP_SCATTER_ADD_I32:
       moved = 12.0 * (double)n + 8.0 * SC_TARGETS;
@@ -1038,7 +1117,7 @@ static int bench_device_op(int op, int64_t n_req) {
 
   {
     gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op) ||
-                            (op == OP_NONZERO) || OP_IS_COUNTING(op)
+                            (op == OP_NONZERO) || OP_IS_COUNTING(op) || OP_IS_SORT(op)
                         ? GPUX_SUCCESS
                         : make_random(&ba.a, n, opt.dtype, 1);
     if (OP_IS_ASM1(op)) s = make_random(&ba.a, side, opt.dtype, 1);
@@ -1068,6 +1147,7 @@ static int bench_device_op(int op, int64_t n_req) {
       gpux_generator_release(g3);
     }
     if (s == GPUX_SUCCESS && OP_IS_COUNTING(op)) s = counting_setup(&ba, op, n);
+    if (s == GPUX_SUCCESS && OP_IS_SORT(op)) s = sort_setup(&ba, op, n);
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
     if (s == GPUX_SUCCESS && OP_IS_TAKE(op)) { /* int64 indices */
@@ -1092,7 +1172,7 @@ static int bench_device_op(int op, int64_t n_req) {
       int64_t shape1[1] = {op == OP_CUMSUM ? n : side};
       s = gpux_array_empty(&ba.c, g_ctx, rdt, op == OP_SUM ? 0 : 1, shape1);
     } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op) && !OP_IS_MASK(op) &&
-               !OP_IS_COUNTING(op)) {
+               !OP_IS_COUNTING(op) && !OP_IS_SORT(op)) {
       int64_t shape1[1] = {n};
       s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
     }
@@ -1145,6 +1225,13 @@ static int bench_device_op(int op, int64_t n_req) {
   else if (op == OP_BINCOUNT)
     snprintf(r->note, sizeof r->note, "gpux_bincount_into, int64 values i * 2654435761 mod %d, %d bins",
              BC_BINS, BC_BINS);
+  else if (OP_IS_SORT(op))
+    snprintf(r->note, sizeof r->note, "%.3g Gkeys/s; %s, random %s keys, ascending, _into",
+             r->median_ms > 0 ? (double)n / (r->median_ms * 1e-3) / 1e9 : 0.0,
+             op == OP_SORT_F32 ? "gpux_sort_into (keys only)"
+             : op == OP_ARGSORT_F32 ? "gpux_argsort_into (int64 positions)"
+                                    : "gpux_sort_by_key_into, one int32 value array",
+             op == OP_SORT_PAIRS_I32 ? "int32" : "float32");
   else if (OP_IS_COUNTING(op))
     snprintf(r->note, sizeof r->note, "gpux_scatter_add of %s into %d at int64 indices i * 2654435761 "
              "mod %d, checked, exact sums", op == OP_SCATTER_ADD ? "float32" : "int32", SC_TARGETS,
@@ -1167,6 +1254,7 @@ static int bench_device_op(int op, int64_t n_req) {
 
   if (OP_IS_MASK(op) ? mask_check(op, ba.a, ba.b, why, sizeof why)
       : OP_IS_COUNTING(op)        ? counting_check(op, &ba, n, why, sizeof why)
+      : OP_IS_SORT(op)            ? sort_check(&ba, n, why, sizeof why)
       : OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)
       : OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)
                             : check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {
@@ -1183,6 +1271,7 @@ done:
   gpux_array_release(ba.a);
   gpux_array_release(ba.b);
   gpux_array_release(ba.c);
+  gpux_array_release(ba.d);
   return rc;
 
 unsupported:

@@ -9,6 +9,7 @@
 #include "gpux/assemble.h"
 #include "gpux/index.h"
 #include "gpux/mask.h"
+#include "gpux/sort.h"
 #include "gpux/count.h"
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"

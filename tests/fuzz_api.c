@@ -34,6 +34,7 @@
 #include "ref_assemble.h"
 #include "ref_index.h"
 #include "ref_mask.h"
+#include "ref_sort.h"
 #include "test_util.h"
 #ifdef GPUX_TEST_HAVE_DLPACK
 #include "gpux/dlpack.h"
@@ -68,14 +69,17 @@
 
 enum {
   A_BINARY, A_SCALAR, A_UNARY, A_WHERE, A_CAST, A_COPY, A_REDUCE, A_SCAN, A_MATMUL, A_GEMM,
-  A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_PROMOTE, A_ASSEMBLE, A_INDEX, A_COUNT
+  A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_PROMOTE, A_ASSEMBLE, A_INDEX,
+  A_SORT, A_COUNT
 };
 static const char *const k_action[A_COUNT] = {"binary", "scalar", "unary", "where", "cast",
                                               "copy", "reduce", "scan", "matmul", "gemm",
                                               "create", "random", "expr", "kernel", "bad-args",
-                                              "promote", "assemble", "index"};
+                                              "promote", "assemble", "index",
+                                              "sort"};
 /* relative weights of the actions */
-static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12, 5, 6, 6};
+static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12, 5, 6, 6,
+                                      4};
 
 static gpux_context_t g_ctx2; /* a second context, for context mismatches */
 static int g_is_opencl;
@@ -2560,6 +2564,35 @@ static void act_index(void) {
   gt_compare_bits(g_desc, dt, got, want, n);
 }
 
+/* sort / argsort along a random axis, ascending or descending, of any view, any dtype
+ * (complex: lexicographic) */
+static void act_sort(void) {
+  const gpux_dtype dt = rand_cast_dtype();
+  int nd;
+  int64_t S[GPUX_MAX_DIMS];
+  rand_shape(&nd, S, 3000);
+  fz_arr a;
+  operand(&a, "a", dt, nd, S, GT_DOM_ANY, 1);
+  const int axis = nd ? (int)rnd(-nd, nd - 1) : (int)rnd(-1, 0), desc = chance(50),
+            arg = chance(50);
+  const unsigned fl = desc ? GPUX_SORT_DESCENDING : 0u;
+  desc_add(" %s axis %d%s", arg ? "argsort" : "sort", axis, desc ? " descending" : "");
+  gpux_array_t out = NULL;
+  const gpux_status st = arg ? gpux_argsort(&out, a.h, axis, fl) : gpux_sort(&out, a.h, axis, fl);
+  if (out) track(out);
+  if (!ref_sort_dtype(dt)) {
+    gt_check_status(GPUX_ERROR_UNSUPPORTED_DTYPE, st, g_desc, __FILE__, __LINE__);
+    return;
+  }
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  if (st != GPUX_SUCCESS) return;
+  const size_t es = arg ? 8 : ref_dtype_size(dt);
+  void *want = fz_alloc((size_t)(a.n ? a.n : 1) * es), *got = fz_alloc((size_t)(a.n ? a.n : 1) * es);
+  ref_sort_along(dt, nd, S, axis, a.host, desc, arg ? NULL : want, arg ? want : NULL);
+  if (a.n) GT_OK(gpux_array_read(out, got, (size_t)a.n * es));
+  gt_compare_bits(g_desc, arg ? GPUX_INT64 : dt, got, want, a.n);
+}
+
 static void run_case(uint64_t seed) {
   gt_rng_seed(&R, seed);
   g_desc[0] = 0;
@@ -2590,6 +2623,7 @@ static void run_case(uint64_t seed) {
     case A_KERNEL: act_kernel(); break;
     case A_ASSEMBLE: act_assemble(); break;
     case A_INDEX: act_index(); break;
+    case A_SORT: act_sort(); break;
     default: act_bad(); break;
   }
 }

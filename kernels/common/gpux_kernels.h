@@ -259,7 +259,8 @@
  * with a string literal for each. tests/test_kernel_coverage.c expects them with no edit of
  * its own; a new family adds its list here (the families above predate it and are listed
  * in the test). */
-#define GPUX_KN_FAMILY_LISTS(X) X(GPUX_KN_INDEX_LIST) X(GPUX_KN_MASK_LIST) X(GPUX_KN_SCATTER_LIST)
+#define GPUX_KN_FAMILY_LISTS(X) X(GPUX_KN_INDEX_LIST) X(GPUX_KN_MASK_LIST) X(GPUX_KN_SCATTER_LIST) \
+  X(GPUX_KN_SORT_LIST)
 /* the scatter family (kernels/common/gpux_scatter.h): value dtypes (every real numeric
  * dtype; complex takes its component's kernels) and index dtypes */
 #define GPUX_SCAT_DT(M, a) GPUX_DT_EW_NUMERIC(M, a)
@@ -638,5 +639,51 @@ typedef struct gpux_ix_params {
   GPUX_KN_INDEX_SZ_(N, 8, it) GPUX_KN_INDEX_SZ_(N, 16, it)                                   \
   N(GPUX_KN_INDEX_MARK(it, "i32")) N(GPUX_KN_INDEX_MARK(it, "i64")) N(GPUX_KN_INDEX_BADVAL(it))
 #define GPUX_KN_INDEX_LIST(N) GPUX_KN_INDEX_IT_(N, "i32") GPUX_KN_INDEX_IT_(N, "i64")
+
+
+/* Sort (include/gpux/sort.h; THE ORDER and the key images: gpux_sort.h). An LSD radix sort
+ * of GPUX_SORT_BITS-bit digits over images of 32 bits (keys of 8, 16 and 32 bits: the image
+ * of the key's width, zero-extended; its constant high digits are skipped) or 64 bits, with
+ * uint32 positions within each row (argsort, sort by key). Rows of up to
+ * GPUX_SORT_LOCAL_MAX keys are sorted by one work-group each in local memory (a bitonic sort
+ * of (image, position)); longer rows in tiles of GPUX_SORT_TILE keys that never straddle
+ * rows. The dtypes: X(dt, w, W, cls, exp_mask, man_mask, canonical_nan): the key's width w,
+ * the image's W, the class and masks of gpux_so_img. */
+#define GPUX_SORT_BITS 8
+#define GPUX_SORT_RADIX 256
+#define GPUX_SORT_THREADS 256
+#define GPUX_SORT_TILE 1024 /* 4 keys a work-item */
+#define GPUX_SORT_LOCAL_MAX 2048
+#define GPUX_SORT_DTYPES(X)                                                                  \
+  X(b8, 8, 32, GPUX_SO_UNSIGNED, 0, 0, 0)                                                    \
+  X(u8, 8, 32, GPUX_SO_UNSIGNED, 0, 0, 0)                                                    \
+  X(i8, 8, 32, GPUX_SO_SIGNED, 0, 0, 0)                                                      \
+  X(u16, 16, 32, GPUX_SO_UNSIGNED, 0, 0, 0)                                                  \
+  X(i16, 16, 32, GPUX_SO_SIGNED, 0, 0, 0)                                                    \
+  X(f16, 16, 32, GPUX_SO_FLOAT, GPUX_SO_F16_EXP, GPUX_SO_F16_MAN, GPUX_SO_F16_NAN)           \
+  X(bf16, 16, 32, GPUX_SO_FLOAT, GPUX_SO_BF16_EXP, GPUX_SO_BF16_MAN, GPUX_SO_BF16_NAN)       \
+  X(u32, 32, 32, GPUX_SO_UNSIGNED, 0, 0, 0)                                                  \
+  X(i32, 32, 32, GPUX_SO_SIGNED, 0, 0, 0)                                                    \
+  X(f32, 32, 32, GPUX_SO_FLOAT, GPUX_SO_F32_EXP, GPUX_SO_F32_MAN, GPUX_SO_F32_NAN)            \
+  X(u64, 64, 64, GPUX_SO_UNSIGNED, 0, 0, 0)                                                  \
+  X(i64, 64, 64, GPUX_SO_SIGNED, 0, 0, 0)                                                    \
+  X(f64, 64, 64, GPUX_SO_FLOAT, GPUX_SO_F64_EXP, GPUX_SO_F64_MAN, GPUX_SO_F64_NAN)
+#define GPUX_KN_SORT_IMG(dt) "gpux_sort_img_" dt
+#define GPUX_KN_SORT_OUT(dt) "gpux_sort_out_" dt
+#define GPUX_KN_SORT_HIST(W) "gpux_sort_hist_" W
+#define GPUX_KN_SORT_SCATTER(W) "gpux_sort_scatter_" W
+#define GPUX_KN_SORT_LOCAL(W) "gpux_sort_local_" W
+#define GPUX_KN_SORT_WIDEN "gpux_sort_widen"
+#define GPUX_KN_SORT_DT_(N, dt) N(GPUX_KN_SORT_IMG(dt)) N(GPUX_KN_SORT_OUT(dt))
+#define GPUX_KN_SORT_W_(N, W)                                                                \
+  N(GPUX_KN_SORT_HIST(W)) N(GPUX_KN_SORT_SCATTER(W)) N(GPUX_KN_SORT_LOCAL(W))
+/* every name (33), for the coverage test */
+#define GPUX_KN_SORT_LIST(N)                                                                 \
+  GPUX_KN_SORT_DT_(N, "b8") GPUX_KN_SORT_DT_(N, "u8") GPUX_KN_SORT_DT_(N, "i8")              \
+  GPUX_KN_SORT_DT_(N, "u16") GPUX_KN_SORT_DT_(N, "i16") GPUX_KN_SORT_DT_(N, "f16")           \
+  GPUX_KN_SORT_DT_(N, "bf16") GPUX_KN_SORT_DT_(N, "u32") GPUX_KN_SORT_DT_(N, "i32")          \
+  GPUX_KN_SORT_DT_(N, "f32") GPUX_KN_SORT_DT_(N, "u64") GPUX_KN_SORT_DT_(N, "i64")           \
+  GPUX_KN_SORT_DT_(N, "f64") GPUX_KN_SORT_W_(N, "32") GPUX_KN_SORT_W_(N, "64")               \
+  N(GPUX_KN_SORT_WIDEN)
 
 #endif

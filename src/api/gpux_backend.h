@@ -17,12 +17,13 @@
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
 #include "../../kernels/common/gpux_scatter.h"
+#include "../../kernels/common/gpux_sort.h"
 
 /* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
  * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index
  * (gather and put), mask (boolean masks, gpux__mask_pass), scatter, bincount and search
- * entries (issue 24) */
-#define GPUX_BACKEND_ABI_VERSION 11u
+ * entries (issue 24); 12: the sort entry (issue 25) */
+#define GPUX_BACKEND_ABI_VERSION 12u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -193,6 +194,43 @@ typedef struct gpux__mask_pass {
   int64_t sp, sd;
   gpux_nd_params nd;
 } gpux__mask_pass;
+
+/* One step of a sort (include/gpux/sort.h; gpux_kernels.h "Sort"; the images: gpux_sort.h).
+ * rows x len keys (rows, len >= 1), every operand contiguous; images of W = 4 or 8 bytes
+ * (GPUX_SORT_DTYPES' W / 8), positions uint32 within a row (len <= UINT32_MAX), or none
+ * (keys-only sorts: pos_in and pos_out have buf NULL, and the kernels skip them). n = rows *
+ * len. Operands by stage:
+ *   IMG:     img_out[i] = gpux_so_img(keys[i], flags) (dtype's w bits, zero-extended to W);
+ *            pos_out[i] = i % len; bits (4 uint32 words, preset to 0, 0, ~0, ~0 by the front
+ *            end): bits[0], bits[1] |= the low / high 32 bits of every image, bits[2],
+ *            bits[3] &= them (W 4: the high words untouched), so a digit of no varying bit
+ *            can be skipped;
+ *   HIST:    counts (int32, rows x GPUX_SORT_RADIX x ntiles): counts[r][d][t] = the images of
+ *            tile t of row r (GPUX_SORT_TILE keys from t * GPUX_SORT_TILE; the last one may
+ *            be short) whose digit (img >> shift) & (RADIX - 1) is d; img_in;
+ *   SCATTER: offs (int64, counts' layout: the exclusive scan of counts along each row);
+ *            every key of tile t of row r with digit d goes, with its position, from img_in /
+ *            pos_in to row r of img_out / pos_out at offs[r][d][t] + its rank among the keys
+ *            of digit d in its tile (stable);
+ *   LOCAL:   len <= GPUX_SORT_LOCAL_MAX: each row of img_in / pos_in sorted by (image,
+ *            position) into img_out / pos_out;
+ *   OUT:     keys[i] (dtype) = gpux_so_unimg(img_in[i], flags);
+ *   WIDEN:   out[i] (int64) = pos_in[i]. */
+#define GPUX__SO_IMG 0
+#define GPUX__SO_HIST 1
+#define GPUX__SO_SCATTER 2
+#define GPUX__SO_LOCAL 3
+#define GPUX__SO_OUT 4
+#define GPUX__SO_WIDEN 5
+typedef struct gpux__sort_pass {
+  int stage;      /* GPUX__SO_* */
+  int dtype;      /* the keys' GPUX_KDT_* (IMG, OUT) */
+  int width;      /* image bytes: 4 or 8 */
+  unsigned flags; /* GPUX_SO_DESC, GPUX_SO_EQZ (IMG, OUT) */
+  int shift;      /* HIST, SCATTER: the digit's lowest bit */
+  int64_t rows, len, ntiles;
+  gpux__operand keys, img_in, pos_in, img_out, pos_out, counts, offs, bits, out;
+} gpux__sort_pass;
 
 /* One matrix product, or a batch of them, row-major (include/gpux/linalg.h). For
  * b = 0 .. batch-1:  C_b = alpha * op(A_b) @ op(B_b) + beta * C_b, where op(A_b) is m x k,
@@ -390,7 +428,9 @@ typedef struct gpux__uarg {
         be->mem_unwrap)                                                                       \
   /* page-locked host memory and transfers that return once queued */                        \
   X(ASYNC_COPY, "page-locked host memory and asynchronous transfers",                         \
-    be->host_alloc && be->host_free && be->mem_upload_async && be->mem_download_async)
+    be->host_alloc && be->host_free && be->mem_upload_async && be->mem_download_async) \
+  /* dtype: the keys' */                                                                     \
+  X(SORT, "sort", be->sort != NULL)
 #define GPUX__Q_ENUM(id, what, has) GPUX__Q_##id,
 enum { GPUX__QUERY_FAMILIES(GPUX__Q_ENUM) GPUX__Q_COUNT };
 #undef GPUX__Q_ENUM
@@ -518,6 +558,8 @@ typedef struct gpux__backend_iface {
   gpux_status (*index)(gpux__bq *q, const gpux__index *p);
   /* Boolean masks: one stream compaction pass (queued). */
   gpux_status (*mask)(gpux__bq *q, const gpux__mask_pass *p);
+  /* Sort: one step (queued; gpux__sort_pass). */
+  gpux_status (*sort)(gpux__bq *q, const gpux__sort_pass *p);
 
   /* User programs (include/gpux/kernel.h). program_build compiles src (len bytes, lang
    * GPUX__LANG_*): for the dialect the backend puts its prelude (kernels/<backend>/

@@ -348,6 +348,23 @@ gpux_status gpux__check_indices(struct gpux_array *idx, int64_t lo, int64_t top,
 /* ---- n-d planning (nd.c) */
 /* 1 if a and b have the same shape. */
 int gpux__same_shape(const struct gpux_array *a, const struct gpux_array *b);
+/* A view of x with axis moved last (no copy; shares x's memory, not its reference count):
+ * scans and sorts run along the last axis. */
+static inline struct gpux_array gpux__axis_last_view(const struct gpux_array *x, int axis) {
+  struct gpux_array v = *x;
+  int k = 0;
+  for (int d = 0; d < x->ndim; d++)
+    if (d != axis) {
+      v.shape[k] = x->shape[d];
+      v.strides[k] = x->strides[d];
+      k++;
+    }
+  if (x->ndim) {
+    v.shape[k] = x->shape[axis];
+    v.strides[k] = x->strides[axis];
+  }
+  return v;
+}
 /* 1 if `in` broadcasts to out's shape (NumPy rules, out's shape unchanged). */
 int gpux__broadcasts_to(const struct gpux_array *in, const struct gpux_array *out);
 /* Broadcasts the shapes of n operands (NumPy rules) into out_shape. */

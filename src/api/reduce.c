@@ -740,30 +740,13 @@ static gpux_status scan_check(gpux_scan_op op, const struct gpux_array *a, int *
   return GPUX_SUCCESS;
 }
 
-/* A view of x with axis moved last (no copy; shares x's memory, not its reference count). */
-static struct gpux_array axis_last_view(const struct gpux_array *x, int axis) {
-  struct gpux_array v = *x;
-  int k = 0;
-  for (int d = 0; d < x->ndim; d++)
-    if (d != axis) {
-      v.shape[k] = x->shape[d];
-      v.strides[k] = x->strides[d];
-      k++;
-    }
-  if (x->ndim) {
-    v.shape[k] = x->shape[axis];
-    v.strides[k] = x->strides[axis];
-  }
-  return v;
-}
-
 static gpux_status scan_into(struct gpux_array *out, gpux_scan_op op, const struct gpux_array *a,
                              int axis, int exclusive) {
   struct gpux_context *ctx = a->ctx;
   if (a->size == 0) return GPUX_SUCCESS;
   GPUX__NEED(ctx, GPUX__Q_SCAN, op, scan_kdt(a->dtype), -1);
   int64_t len = a->ndim ? a->shape[axis] : 1;
-  struct gpux_array av = axis_last_view(a, axis), ov = axis_last_view(out, axis);
+  struct gpux_array av = gpux__axis_last_view(a, axis), ov = gpux__axis_last_view(out, axis);
   struct gpux_array *in_copy = NULL, *res = NULL;
   gpux_status s = GPUX_SUCCESS;
   const struct gpux_array *src = &av;

@@ -1,0 +1,338 @@
+/* gpux tests: sort, argsort and sort by key (include/gpux/sort.h) against the plain-C
+ * reference (tests/ref/ref_sort.c: a stable merge sort on the keys' images), bit for bit.
+ * Every key dtype (complex: lexicographic, real part first), ascending and descending; random bits (NaNs with payloads, +-inf,
+ * -0.0, subnormals), many equal keys (stability), sorted and reversed input; sizes 0, 1,
+ * odd, 2^k +- 1, around the local-sort limit (2048) and several radix tiles; batched short
+ * and long rows, axis 0 of 2-d arrays, a 3-d middle axis, 0-d; contiguous, strided and
+ * reversed views as inputs; _into outputs poisoned (strided ones checked for writes outside
+ * the view); sort by key with values of several dtypes; every error path. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ref_sort.h"
+#include "test_util.h"
+
+#define SORT_DT(dt, w, W, cls, em, mm, nan) (gpux_dtype)GPUX_KDT_##dt,
+static const gpux_dtype k_dts[] = {GPUX_SORT_DTYPES(SORT_DT) GPUX_COMPLEX64, GPUX_COMPLEX128};
+#define NDT ((int)(sizeof k_dts / sizeof k_dts[0]))
+static char g_names[NDT][32];
+
+enum { D_RANDOM, D_FEW, D_SORTED, D_REVERSED, D_KINDS };
+
+/* n keys of dt: random bits with a special value or a repeat of an earlier key now and
+ * then (D_RANDOM), three distinct keys (D_FEW), or D_RANDOM's keys sorted / reversed */
+static void *make_keys(gpux_dtype dt, int64_t n, int kind, uint64_t seed) {
+  const size_t es = ref_dtype_size(dt);
+  unsigned char *x = gt_malloc((size_t)n * es + 1);
+  unsigned char sp[64 * 16];
+  const int64_t nsp = gt_special_values(sp, dt, 64);
+  gt_rng r;
+  gt_rng_seed(&r, seed);
+  for (int64_t i = 0; i < n; i++) {
+    unsigned char *p = x + (size_t)i * es;
+    const unsigned k = (unsigned)(gt_rng_u64(&r) % 8);
+    if (kind == D_FEW) {
+      memcpy(p, sp + (size_t)(gt_rng_u64(&r) % 3 % (uint64_t)nsp) * es, es);
+    } else if (k == 0 && nsp) {
+      memcpy(p, sp + (size_t)(gt_rng_u64(&r) % (uint64_t)nsp) * es, es);
+    } else if (k <= 2 && i > 0) {
+      memcpy(p, x + (size_t)(gt_rng_u64(&r) % (uint64_t)i) * es, es);
+    } else {
+      for (size_t b = 0; b < es; b++) p[b] = (unsigned char)gt_rng_u64(&r);
+    }
+    if (dt == GPUX_BOOL) p[0] &= 1;
+  }
+  if ((kind == D_SORTED || kind == D_REVERSED) && n > 0) {
+    unsigned char *s = gt_malloc((size_t)n * es);
+    ref_sort_keys(dt, 1, n, x, kind == D_REVERSED, s);
+    free(x);
+    x = s;
+  }
+  return x;
+}
+
+static void expect_bytes(const char *label, const void *got, const void *want, size_t es,
+                         int64_t n) {
+  if (n && memcmp(got, want, (size_t)n * es) != 0) {
+    int64_t i = 0;
+    while (!memcmp((const char *)got + (size_t)i * es, (const char *)want + (size_t)i * es, es)) i++;
+    GT_FAIL("%s: element %" PRId64 " of %" PRId64 " differs", label, i, n);
+  }
+}
+
+static void run_case(gpux_dtype dt, int nd, const int64_t *shape, int axis, gt_layout lay,
+                     int kind, uint64_t seed) {
+  const size_t es = ref_dtype_size(dt);
+  int64_t n = 1;
+  for (int d = 0; d < nd; d++) n *= shape[d];
+  void *x = make_keys(dt, n, kind, seed);
+  void *wk = gt_malloc((size_t)n * es + 1), *gk = gt_malloc((size_t)n * es + 1);
+  int64_t *wp = gt_malloc((size_t)n * 8 + 8), *gp = gt_malloc((size_t)n * 8 + 8);
+  char label[160], sh[64];
+  gt_view v;
+  gt_view_make(&v, dt, nd, shape, lay, x);
+  for (int desc = 0; desc < 2; desc++) {
+    const unsigned fl = desc ? GPUX_SORT_DESCENDING : 0u;
+    snprintf(label, sizeof label, "%s %s axis %d %s data %d %s", gt_dtype_str(dt),
+             gt_shape_str(sh, sizeof sh, nd, shape), axis, gt_layout_str(lay), kind,
+             desc ? "descending" : "ascending");
+    ref_sort_along(dt, nd, shape, axis, x, desc, wk, wp);
+    /* new results */
+    gpux_array_t o = NULL, a = NULL;
+    GT_OK(gpux_sort(&o, v.view, axis, fl));
+    gt_check_shape(o, dt, nd, shape, label);
+    int64_t cnt = 0;
+    void *got = gt_read_all(o, &cnt);
+    expect_bytes(label, got, wk, es, n);
+    free(got);
+    GT_OK(gpux_argsort(&a, v.view, axis, fl));
+    gt_check_shape(a, GPUX_INT64, nd, shape, label);
+    got = gt_read_all(a, &cnt);
+    expect_bytes(label, got, wp, 8, n);
+    free(got);
+    GT_RELEASE(o, a);
+    /* _into poisoned outputs of the same layout */
+    gt_view ok, op;
+    gt_view_make(&ok, dt, nd, shape, lay, NULL);
+    gt_view_make(&op, GPUX_INT64, nd, shape, lay, NULL);
+    GT_OK(gpux_sort_into(ok.view, v.view, axis, fl));
+    GT_OK(gpux_argsort_into(op.view, v.view, axis, fl));
+    gt_view_read(&ok, gk, label);
+    expect_bytes(label, gk, wk, es, n);
+    gt_view_read(&op, gp, label);
+    expect_bytes(label, gp, wp, 8, n);
+    gt_view_free(&ok);
+    gt_view_free(&op);
+  }
+  gt_view_free(&v);
+  free(x);
+  free(wk);
+  free(gk);
+  free(wp);
+  free(gp);
+}
+
+static void test_dtype(void **state) {
+  const gpux_dtype dt = *(const gpux_dtype *)state[0];
+  if (!gt_dtype_available(dt)) return;
+  static const int64_t lens[] = {0, 1, 2, 7, 33, 255, 257, 1000, 2047, 2048, 2049, 3 * 1024 + 5};
+  uint64_t seed = 1000 * (uint64_t)dt;
+  for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+    run_case(dt, 1, &lens[i], 0, (gt_layout)(i % 3), (int)(i % D_KINDS), ++seed);
+  const int64_t s_short[2] = {37, 50}, s_long[2] = {3, 2500}, s_col[2] = {2500, 2},
+                s3[3] = {4, 5, 6};
+  run_case(dt, 2, s_short, 1, GT_CONTIG, D_RANDOM, ++seed);
+  run_case(dt, 2, s_short, 0, GT_STRIDED, D_FEW, ++seed);
+  run_case(dt, 2, s_long, -1, GT_REVERSED, D_RANDOM, ++seed);
+  run_case(dt, 2, s_col, 0, GT_CONTIG, D_RANDOM, ++seed);
+  run_case(dt, 3, s3, 1, GT_STRIDED, D_RANDOM, ++seed);
+  run_case(dt, 0, NULL, 0, GT_CONTIG, D_RANDOM, ++seed);
+  run_case(dt, 0, NULL, -1, GT_CONTIG, D_RANDOM, ++seed);
+}
+
+/* sort by key: keys float32 with ties, -0.0 and NaNs; values int32, complex128, float16 */
+static void test_by_key(void **state) {
+  (void)state;
+  static const gpux_dtype vdt[3] = {GPUX_INT32, GPUX_COMPLEX128, GPUX_FLOAT16};
+  const int64_t shapes[3][2] = {{40, 30}, {3, 3000}, {1, 1}};
+  const int axes[3] = {1, -1, 0};
+  for (int c = 0; c < 3; c++)
+    for (int desc = 0; desc < 2; desc++) {
+      const int64_t *shape = shapes[c];
+      const int64_t n = shape[0] * shape[1];
+      const int axis = axes[c] < 0 ? 1 : axes[c];
+      void *x = make_keys(GPUX_FLOAT32, n, c == 0 ? D_FEW : D_RANDOM, 77 + (uint64_t)c);
+      void *vals[3];
+      gt_view vv[3], kv, ko, vo[3];
+      gt_view_make(&kv, GPUX_FLOAT32, 2, shape, (gt_layout)c, x);
+      gpux_array_t vin[3], vout_new[3] = {0}, vout_into[3];
+      for (int i = 0; i < 3; i++) {
+        vals[i] = gt_malloc((size_t)n * ref_dtype_size(vdt[i]) + 1);
+        gt_fill_random(vals[i], vdt[i], n, 0, 5 + (uint64_t)i);
+        gt_view_make(&vv[i], vdt[i], 2, shape, (gt_layout)((c + i) % 3), vals[i]);
+        vin[i] = vv[i].view;
+        gt_view_make(&vo[i], vdt[i], 2, shape, (gt_layout)i, NULL);
+        vout_into[i] = vo[i].view;
+      }
+      gt_view_make(&ko, GPUX_FLOAT32, 2, shape, GT_STRIDED, NULL);
+      int64_t *perm = gt_malloc((size_t)n * 8), *mp = gt_malloc((size_t)n * 8);
+      void *mk = gt_malloc((size_t)n * 4);
+      ref_sort_along(GPUX_FLOAT32, 2, shape, axis, x, desc, mk, perm);
+      const unsigned fl = desc ? GPUX_SORT_DESCENDING : 0u;
+      gpux_array_t kn = NULL;
+      GT_OK(gpux_sort_by_key(&kn, vout_new, kv.view, vin, 3, axes[c], fl));
+      GT_OK(gpux_sort_by_key_into(ko.view, vout_into, kv.view, vin, 3, axes[c], fl));
+      char label[96];
+      /* want: the arrays gathered by perm along the axis */
+      for (int i = -1; i < 3; i++) {
+        const gpux_dtype dt = i < 0 ? GPUX_FLOAT32 : vdt[i];
+        const size_t es = ref_dtype_size(dt);
+        const unsigned char *src = i < 0 ? x : vals[i];
+        unsigned char *want = gt_malloc((size_t)n * es), *got = gt_malloc((size_t)n * es);
+        for (int64_t r = 0; r < shape[0]; r++)
+          for (int64_t j = 0; j < shape[1]; j++) {
+            const int64_t o = r * shape[1] + j, p = perm[o];
+            const int64_t from = axis == 1 ? r * shape[1] + p : p * shape[1] + j;
+            memcpy(want + (size_t)o * es, src + (size_t)from * es, es);
+          }
+        snprintf(label, sizeof label, "by_key case %d %s array %d", c, desc ? "desc" : "asc", i);
+        int64_t cnt = 0;
+        void *g2 = gt_read_all(i < 0 ? kn : vout_new[i], &cnt);
+        expect_bytes(label, g2, want, es, n);
+        free(g2);
+        gt_view_read(i < 0 ? &ko : &vo[i], got, label);
+        expect_bytes(label, got, want, es, n);
+        free(want);
+        free(got);
+      }
+      /* keys_out not wanted */
+      gpux_array_t only[1] = {NULL};
+      GT_OK(gpux_sort_by_key(NULL, only, kv.view, vin, 1, axes[c], fl));
+      gpux_array_release(only[0]);
+      GT_RELEASE(kn, vout_new[0], vout_new[1], vout_new[2]);
+      for (int i = 0; i < 3; i++) {
+        gt_view_free(&vv[i]);
+        gt_view_free(&vo[i]);
+        free(vals[i]);
+      }
+      gt_view_free(&kv);
+      gt_view_free(&ko);
+      free(x);
+      free(perm);
+      free(mp);
+      free(mk);
+    }
+}
+
+/* sort by key of 1-d arrays (the gather is a take there): float64 keys, int8 and complex64
+ * values, both orders, a strided keys view */
+static void test_by_key_1d(void **state) {
+  (void)state;
+  const int64_t n = 5000;
+  void *x = make_keys(GPUX_FLOAT64, n, D_RANDOM, 91);
+  unsigned char *v8 = gt_malloc((size_t)n), *vc = gt_malloc((size_t)n * 8);
+  gt_fill_random(v8, GPUX_INT8, n, 0, 92);
+  gt_fill_random(vc, GPUX_COMPLEX64, n, 0, 93);
+  gt_view kv;
+  gt_view_make(&kv, GPUX_FLOAT64, 1, &n, GT_STRIDED, x);
+  gpux_array_t vin[2] = {NULL, NULL};
+  GT_OK(gpux_array_from_host(&vin[0], gt_ctx, GPUX_INT8, 1, &n, v8));
+  GT_OK(gpux_array_from_host(&vin[1], gt_ctx, GPUX_COMPLEX64, 1, &n, vc));
+  int64_t *perm = gt_malloc((size_t)n * 8);
+  for (int desc = 0; desc < 2; desc++) {
+    ref_sort_along(GPUX_FLOAT64, 1, &n, 0, x, desc, NULL, perm);
+    gpux_array_t k = NULL, vo[2] = {NULL, NULL};
+    GT_OK(gpux_sort_by_key(&k, vo, kv.view, vin, 2, -1, desc ? GPUX_SORT_DESCENDING : 0u));
+    const void *src[3] = {x, v8, vc};
+    const gpux_array_t res[3] = {k, vo[0], vo[1]};
+    const size_t es[3] = {8, 1, 8};
+    for (int a = 0; a < 3; a++) {
+      unsigned char *want = gt_malloc((size_t)n * es[a]);
+      for (int64_t i = 0; i < n; i++)
+        memcpy(want + (size_t)i * es[a], (const unsigned char *)src[a] + (size_t)perm[i] * es[a], es[a]);
+      int64_t cnt = 0;
+      void *got = gt_read_all(res[a], &cnt);
+      expect_bytes(desc ? "by_key 1-d descending" : "by_key 1-d", got, want, es[a], n);
+      free(got);
+      free(want);
+    }
+    GT_RELEASE(k, vo[0], vo[1]);
+  }
+  GT_RELEASE(vin[0], vin[1]);
+  gt_view_free(&kv);
+  free(perm);
+  free(x);
+  free(v8);
+  free(vc);
+}
+
+static void usable(void) { gt_smoke(gt_ctx); }
+
+static void test_errors(void **state) {
+  (void)state;
+  const int64_t s23[2] = {2, 3}, s32[2] = {3, 2};
+  gpux_array_t x = NULL, o = NULL, f64 = NULL, i32 = NULL, o32 = NULL, cx = NULL, i64 = NULL,
+               v = NULL;
+  GT_OK(gpux_array_ones(&x, gt_ctx, GPUX_FLOAT32, 2, s23));
+  GT_OK(gpux_array_ones(&f64, gt_ctx, GPUX_FLOAT64, 2, s23));
+  GT_OK(gpux_array_ones(&i32, gt_ctx, GPUX_INT32, 2, s23));
+  GT_OK(gpux_array_ones(&i64, gt_ctx, GPUX_INT64, 2, s23));
+  GT_OK(gpux_array_ones(&o32, gt_ctx, GPUX_FLOAT32, 2, s32));
+  GT_OK(gpux_array_zeros(&cx, gt_ctx, GPUX_COMPLEX64, 2, s23));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_sort(NULL, x, -1, 0));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_sort(&o, NULL, -1, 0));
+  GT_ASSERT(o == NULL, "a failed call leaves *out NULL");
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_sort_into(NULL, x, -1, 0));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_argsort(NULL, x, -1, 0));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_argsort_into(i64, NULL, -1, 0));
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_sort(&o, x, 2, 0));
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_argsort(&o, x, -3, 0));
+  GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_sort(&o, x, -1, 2u));
+  GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_sort_into(x, cx, -1, 0));
+  GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_sort_into(f64, x, -1, 0));
+  GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_argsort_into(i32, x, -1, 0));
+  GT_EXPECT_SHAPES(gpux_sort_into(o32, x, -1, 0), 2, s32, 2, s23);
+  GT_EXPECT(GPUX_ERROR_OVERLAP, gpux_argsort_into(i64, i64, -1, 0));
+  {
+    const int64_t s12 = 12, z = 0, one = 1, six = 6, three = 3;
+    gpux_array_t big = NULL, lo = NULL, mid = NULL;
+    GT_OK(gpux_array_ones(&big, gt_ctx, GPUX_FLOAT32, 1, &s12));
+    GT_OK(gpux_array_slice(&lo, big, &z, &six, &one));
+    const int64_t nine = 9;
+    GT_OK(gpux_array_slice(&mid, big, &three, &nine, &one));
+    GT_EXPECT(GPUX_ERROR_OVERLAP, gpux_sort_into(mid, lo, -1, 0));
+    GT_OK(gpux_sort_into(lo, lo, -1, 0)); /* in place */
+    GT_RELEASE(mid, lo, big);
+  }
+  /* sort by key */
+  gpux_array_t vo[1] = {NULL}, vin[1] = {o32}, vnull[1] = {NULL}, ko = NULL;
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_sort_by_key(&ko, vo, NULL, vin, 1, -1, 0));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_sort_by_key(&ko, vo, x, NULL, 1, -1, 0));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_sort_by_key(&ko, vo, x, vnull, 1, -1, 0));
+  GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_sort_by_key(NULL, NULL, x, NULL, 0, -1, 0));
+  GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_sort_by_key(&ko, vo, x, vin, -1, -1, 0));
+  GT_EXPECT_SHAPES(gpux_sort_by_key(&ko, vo, x, vin, 1, -1, 0), 2, s32, 2, s23);
+  GT_ASSERT(ko == NULL && vo[0] == NULL, "a failed call leaves the outputs NULL");
+  GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_sort_by_key(&ko, NULL, x, NULL, 0, 5, 0));
+  {
+    gpux_array_t vi[1] = {i32}, vbad[1] = {f64};
+    GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_sort_by_key_into(NULL, vbad, x, vi, 1, -1, 0));
+    GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_sort_by_key_into(i32, NULL, x, NULL, 0, -1, 0));
+    GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_sort_by_key_into(NULL, NULL, x, vi, 1, -1, 0));
+    GT_OK(gpux_array_ones(&v, gt_ctx, GPUX_INT32, 2, s23));
+    gpux_array_t vok[1] = {v};
+    GT_OK(gpux_sort_by_key_into(NULL, vok, x, vi, 1, -1, 0));
+  }
+  /* contexts */
+  gpux_context_t c2 = gt_context_new();
+  gpux_array_t other = NULL;
+  GT_OK(gpux_array_ones(&other, c2, GPUX_FLOAT32, 2, s23));
+  GT_EXPECT(GPUX_ERROR_CONTEXT_MISMATCH, gpux_sort_into(other, x, -1, 0));
+  {
+    gpux_array_t vi[1] = {other};
+    GT_EXPECT(GPUX_ERROR_CONTEXT_MISMATCH, gpux_sort_by_key(&ko, vo, x, vi, 1, -1, 0));
+  }
+  gpux_array_release(other);
+  gpux_context_release(c2);
+  usable();
+  GT_OK(gpux_sort(&o, x, -1, GPUX_SORT_DESCENDING));
+  GT_RELEASE(o, x, f64, i32, o32, cx, i64, v);
+}
+
+int main(void) {
+  gt_init("test_sort");
+  struct CMUnitTest tests[NDT + 3];
+  int nt = 0;
+  for (int i = 0; i < NDT; i++) {
+    snprintf(g_names[i], sizeof g_names[i], "sort_%s", gt_dtype_str(k_dts[i]));
+    tests[nt++] = (struct CMUnitTest){g_names[i], test_dtype, NULL, NULL, (void *)&k_dts[i]};
+  }
+  tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_by_key);
+  tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_by_key_1d);
+  tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_errors);
+  int failed = gt_run("sort", tests, (size_t)nt);
+  gt_shutdown();
+  return failed ? 1 : 0;
+}
