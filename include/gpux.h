@@ -10,6 +10,7 @@
 #include "gpux/index.h"
 #include "gpux/mask.h"
 #include "gpux/count.h"
+#include "gpux/select.h"
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"
 #include "gpux/linalg.h"
