@@ -115,25 +115,69 @@ static void test_searchsorted(void **state) {
   }
 }
 
+/* reads values va (dt) and positions ia, (R, m) along axis 0 of a 2-d x when t0 (else rows
+ * x m already), and compares them with the reference's rows x m wv / wi */
+static void check_rows(const char *label, gpux_array_t va, gpux_array_t ia, gpux_dtype dt,
+                       int t0, int64_t m, int64_t C, const void *wv, const int64_t *wi,
+                       int64_t rows) {
+  const size_t es = gpux_dtype_size(dt);
+  int64_t got = 0;
+  unsigned char *gv = gt_read_all(va, &got);
+  int64_t *gi = gt_read_all(ia, &got);
+  if (t0 && got) { /* (m, C) -> rows x m */
+    void *t1 = transpose(gv, m, C, es), *t2 = transpose(gi, m, C, 8);
+    free(gv);
+    free(gi);
+    gv = t1;
+    gi = t2;
+  }
+  check_same(label, gv, wv, (size_t)(rows * m) * es, dt);
+  check_same(label, gi, wi, (size_t)(rows * m) * 8, GPUX_INT64);
+  GT_FREE(gv, gi);
+}
+
 /* ---- top-k and partition: x of shape (R, C) (R == 0: 1-d of C) along axis */
+
+/* a case: x (host, row-major), its device view, and the reference's rows x len layout */
+typedef struct rcase {
+  int nd, ax;
+  int64_t shape[2], n, len, rows;
+  unsigned char *x;
+  void *xr; /* x as rows x len when the axis is 0 of 2, else NULL (x is) */
+  gt_view v;
+} rcase;
+static void rcase_make(rcase *c, gpux_dtype dt, int64_t R, int64_t C, int axis, gt_layout lay,
+                       uint64_t seed, int kind) {
+  c->nd = R ? 2 : 1;
+  c->shape[0] = R ? R : C;
+  c->shape[1] = C;
+  c->n = (R ? R : 1) * C;
+  c->x = mk_data(dt, c->n, seed, kind);
+  c->ax = axis < 0 ? axis + c->nd : axis;
+  c->len = c->nd == 1 ? C : c->ax == 0 ? R : C;
+  c->rows = c->n / c->len;
+  c->xr = c->nd == 2 && c->ax == 0 ? transpose(c->x, R, C, gpux_dtype_size(dt)) : NULL;
+  upload(&c->v, dt, c->nd, c->shape, c->x, lay);
+}
+static const void *rcase_rows(const rcase *c) { return c->xr ? c->xr : c->x; }
+static void rcase_free(rcase *c) {
+  gt_view_free(&c->v);
+  GT_FREE(c->x, c->xr);
+}
 
 static void run_topk(gpux_dtype dt, int64_t R, int64_t C, int axis, int64_t k, unsigned flags,
                      gt_layout lay, uint64_t seed, int kind) {
   const size_t es = gpux_dtype_size(dt);
-  const int nd = R ? 2 : 1;
-  const int64_t shape[2] = {R ? R : C, C}, n = (R ? R : 1) * C;
-  unsigned char *x = mk_data(dt, n, seed, kind);
-  /* the reference's rows x len */
-  const int ax = axis < 0 ? axis + nd : axis;
-  const int64_t len = nd == 1 ? C : ax == 0 ? R : C, rows = n / len;
-  void *xr = nd == 2 && ax == 0 ? transpose(x, R, C, es) : NULL;
+  rcase c;
+  rcase_make(&c, dt, R, C, axis, lay, seed, kind);
+  const int nd = c.nd, ax = c.ax;
+  const int64_t rows = c.rows;
+  gpux_array_t xa = c.v.view;
   unsigned char *wv = gt_malloc((size_t)(rows * k + 1) * es);
   int64_t *wi = gt_malloc((size_t)(rows * k + 1) * 8);
-  ref_topk(dt, xr ? xr : x, rows, len, k, (flags & GPUX_TOPK_SMALLEST) != 0,
+  ref_topk(dt, rcase_rows(&c), rows, c.len, k, (flags & GPUX_TOPK_SMALLEST) != 0,
            (flags & GPUX_TOPK_SORTED) != 0, wv, wi);
-  gt_view v;
-  gpux_array_t xa = upload(&v, dt, nd, shape, x, lay);
-  int64_t rs[2] = {shape[0], shape[1]};
+  int64_t rs[2] = {c.shape[0], c.shape[1]};
   rs[nd == 1 ? 0 : ax] = k;
   gpux_array_t va = NULL, ia = NULL;
   char label[160];
@@ -150,23 +194,11 @@ static void run_topk(gpux_dtype dt, int64_t R, int64_t C, int axis, int64_t k, u
     }
     gt_check_shape(va, dt, nd, rs, label);
     gt_check_shape(ia, GPUX_INT64, nd, rs, label);
-    int64_t m = 0;
-    unsigned char *gv = gt_read_all(va, &m);
-    int64_t *gi = gt_read_all(ia, &m);
-    if (nd == 2 && ax == 0 && m) { /* (k, C) -> rows x k */
-      void *t1 = transpose(gv, k, C, es), *t2 = transpose(gi, k, C, 8);
-      free(gv);
-      free(gi);
-      gv = t1;
-      gi = t2;
-    }
-    check_same(label, gv, wv, (size_t)(rows * k) * es, dt);
-    check_same(label, gi, wi, (size_t)(rows * k) * 8, GPUX_INT64);
-    GT_FREE(gv, gi);
+    check_rows(label, va, ia, dt, c.xr != NULL, k, C, wv, wi, rows);
     GT_RELEASE(va, ia);
   }
-  gt_view_free(&v);
-  GT_FREE(x, xr, wv, wi);
+  rcase_free(&c);
+  GT_FREE(wv, wi);
 }
 
 static void test_topk(void **state) {
@@ -195,18 +227,15 @@ static void test_topk(void **state) {
 
 static void run_part(gpux_dtype dt, int64_t R, int64_t C, int axis, int64_t kth, gt_layout lay,
                      uint64_t seed, int kind) {
-  const size_t es = gpux_dtype_size(dt);
-  const int nd = R ? 2 : 1;
-  const int64_t shape[2] = {R ? R : C, C}, n = (R ? R : 1) * C;
-  unsigned char *x = mk_data(dt, n, seed, kind);
-  const int ax = axis < 0 ? axis + nd : axis;
-  const int64_t len = nd == 1 ? C : ax == 0 ? R : C, rows = n / len;
-  void *xr = nd == 2 && ax == 0 ? transpose(x, R, C, es) : NULL;
-  unsigned char *wv = gt_malloc((size_t)n * es);
-  int64_t *wi = gt_malloc((size_t)n * 8);
-  ref_partition(dt, xr ? xr : x, rows, len, kth < 0 ? kth + len : kth, wv, wi);
-  gt_view v;
-  gpux_array_t xa = upload(&v, dt, nd, shape, x, lay);
+  rcase c;
+  rcase_make(&c, dt, R, C, axis, lay, seed, kind);
+  const int nd = c.nd;
+  const int64_t len = c.len;
+  const int64_t *shape = c.shape;
+  gpux_array_t xa = c.v.view;
+  unsigned char *wv = gt_malloc((size_t)c.n * gpux_dtype_size(dt));
+  int64_t *wi = gt_malloc((size_t)c.n * 8);
+  ref_partition(dt, rcase_rows(&c), c.rows, len, kth < 0 ? kth + len : kth, wv, wi);
   char label[160];
   snprintf(label, sizeof label, "partition %s shape (%lld, %lld) axis %d kth %lld layout %s",
            gt_dtype_str(dt), (long long)R, (long long)C, axis, (long long)kth,
@@ -222,23 +251,11 @@ static void run_part(gpux_dtype dt, int64_t R, int64_t C, int axis, int64_t kth,
       GT_OK(gpux_partition(&pa, xa, kth, axis));
       GT_OK(gpux_argpartition(&aa, xa, kth, axis));
     }
-    int64_t m = 0;
-    unsigned char *gv = gt_read_all(pa, &m);
-    int64_t *gi = gt_read_all(aa, &m);
-    if (nd == 2 && ax == 0) {
-      void *t1 = transpose(gv, R, C, es), *t2 = transpose(gi, R, C, 8);
-      free(gv);
-      free(gi);
-      gv = t1;
-      gi = t2;
-    }
-    check_same(label, gv, wv, (size_t)n * es, dt);
-    check_same(label, gi, wi, (size_t)n * 8, GPUX_INT64);
-    GT_FREE(gv, gi);
+    check_rows(label, pa, aa, dt, c.xr != NULL, len, C, wv, wi, c.rows);
     GT_RELEASE(pa, aa);
   }
-  gt_view_free(&v);
-  GT_FREE(x, xr, wv, wi);
+  rcase_free(&c);
+  GT_FREE(wv, wi);
 }
 
 static void test_partition(void **state) {

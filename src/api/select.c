@@ -147,6 +147,13 @@ static gpux_status new_from(struct gpux_array **a, struct gpux_context *ctx, gpu
   return gpux_array_from_host(a, ctx, dt, 1, &n, host);
 }
 
+/* *out = o when s is a success, else o released; returns s */
+static gpux_status give(gpux_array_t *out, struct gpux_array *o, gpux_status s) {
+  if (s != GPUX_SUCCESS) gpux_array_release(o);
+  else *out = o;
+  return s;
+}
+
 /* ---- searchsorted */
 
 static gpux_status ss_check(const struct gpux_array *s, const struct gpux_array *q, int side,
@@ -233,13 +240,7 @@ gpux_status gpux_searchsorted(gpux_array_t *out, gpux_array_t sorted, gpux_array
   GPUX__CHECK(ss_check(sorted, queries, (int)side, fn));
   struct gpux_array *o = NULL;
   GPUX__CHECK(gpux__array_new(&o, queries->ctx, GPUX_INT64, queries->ndim, queries->shape));
-  gpux_status s = ss_run(o, sorted, queries, (int)side);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(o);
-    return s;
-  }
-  *out = o;
-  return GPUX_SUCCESS;
+  return give(out, o, ss_run(o, sorted, queries, (int)side));
 }
 
 /* ---- the radix select */
@@ -430,19 +431,28 @@ static gpux_status topk_run(struct gpux_array *vals, struct gpux_array *idx,
   return s;
 }
 
+/* topk's checks, the axis and the result's shape (*nd axes); values and indices: the
+ * output handles (_into) or the pointers to them, checked for NULL */
+static gpux_status topk_plan(const void *values, const void *indices, gpux_array_t x, int64_t k,
+                             int axis, unsigned flags, int *ax, int64_t *shape, int *nd,
+                             const char *fn) {
+  NEED(values, "values");
+  NEED(indices, "indices");
+  NEED(x, "x");
+  GPUX__CHECK(topk_check(x, k, axis, flags, ax, fn));
+  *nd = result_shape(x, *ax, k, shape);
+  return GPUX_SUCCESS;
+}
+
 gpux_status gpux_topk_into(gpux_array_t values, gpux_array_t indices, gpux_array_t x, int64_t k,
                            int axis, unsigned flags) {
   GPUX__API_FN();
   const char *fn = "gpux_topk_into";
-  NEED(values, "values");
-  NEED(indices, "indices");
-  NEED(x, "x");
-  int ax = 0;
-  GPUX__CHECK(topk_check(x, k, axis, flags, &ax, fn));
+  int ax = 0, nd = 0;
+  int64_t shape[GPUX_MAX_DIMS];
+  GPUX__CHECK(topk_plan(values, indices, x, k, axis, flags, &ax, shape, &nd, fn));
   GPUX__CHECK(gpux__check_array(values, "values"));
   GPUX__CHECK(gpux__check_array(indices, "indices"));
-  int64_t shape[GPUX_MAX_DIMS];
-  const int nd = result_shape(x, ax, k, shape);
   GPUX__CHECK(check_out(values, x->dtype, nd, shape, x, fn, "values"));
   GPUX__CHECK(check_out(indices, GPUX_INT64, nd, shape, x, fn, "indices"));
   if (values->size && gpux__overlaps(values, indices))
@@ -454,15 +464,11 @@ gpux_status gpux_topk(gpux_array_t *values, gpux_array_t *indices, gpux_array_t 
                       int axis, unsigned flags) {
   GPUX__API_FN();
   const char *fn = "gpux_topk";
-  NEED(values, "values");
-  NEED(indices, "indices");
-  *values = NULL;
-  *indices = NULL;
-  NEED(x, "x");
-  int ax = 0;
-  GPUX__CHECK(topk_check(x, k, axis, flags, &ax, fn));
+  int ax = 0, nd = 0;
   int64_t shape[GPUX_MAX_DIMS];
-  const int nd = result_shape(x, ax, k, shape);
+  if (values) *values = NULL;
+  if (indices) *indices = NULL;
+  GPUX__CHECK(topk_plan(values, indices, x, k, axis, flags, &ax, shape, &nd, fn));
   struct gpux_array *v = NULL, *i = NULL;
   gpux_status s = gpux__array_new(&v, x->ctx, x->dtype, nd, shape);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&i, x->ctx, GPUX_INT64, nd, shape);
@@ -521,13 +527,7 @@ static gpux_status part_new(gpux_array_t *out, gpux_array_t x, int64_t kth, int 
   GPUX__CHECK(part_check(x, &kth, axis, &ax, fn));
   struct gpux_array *o = NULL;
   GPUX__CHECK(gpux__array_new(&o, x->ctx, arg ? GPUX_INT64 : x->dtype, x->ndim, x->shape));
-  gpux_status s = part_run(o, x, kth, ax, arg);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(o);
-    return s;
-  }
-  *out = o;
-  return GPUX_SUCCESS;
+  return give(out, o, part_run(o, x, kth, ax, arg));
 }
 
 static gpux_status part_into(gpux_array_t out, gpux_array_t x, int64_t kth, int axis, int arg,
@@ -685,13 +685,7 @@ static gpux_status q_new(gpux_array_t *out, gpux_array_t x, const double *q, int
   const int nd = q_shape(x, ax, mode, nq, shape);
   struct gpux_array *o = NULL;
   GPUX__CHECK(gpux__array_new(&o, x->ctx, q_dtype(x->dtype), nd, shape));
-  gpux_status s = q_run(o, x, q, nq, ax, mode, scale);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(o);
-    return s;
-  }
-  *out = o;
-  return GPUX_SUCCESS;
+  return give(out, o, q_run(o, x, q, nq, ax, mode, scale));
 }
 
 static gpux_status q_into(gpux_array_t out, gpux_array_t x, const double *q, int nq, int axis,

@@ -107,20 +107,14 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_mem(&a, &p->hist);
     return enqueue_groups(q, &a, p->rows * gpr);
   case 2: /* cnt */
+  case 3: /* emit: cnt's arguments, then its own */
     gpux_cl_arg_c(&a, &p->x);
     gpux_cl_arg_long(&a, p->len);
     gpux_cl_arg_long(&a, tpr);
     gpux_cl_arg(&a, sizeof flags, &flags);
     gpux_cl_arg_mem(&a, &p->st);
     gpux_cl_arg_mem(&a, &p->cnt);
-    return enqueue_groups(q, &a, p->rows * tpr);
-  case 3: /* emit */
-    gpux_cl_arg_c(&a, &p->x);
-    gpux_cl_arg_long(&a, p->len);
-    gpux_cl_arg_long(&a, tpr);
-    gpux_cl_arg(&a, sizeof flags, &flags);
-    gpux_cl_arg_mem(&a, &p->st);
-    gpux_cl_arg_mem(&a, &p->cnt);
+    if (p->kind == 2) return enqueue_groups(q, &a, p->rows * tpr);
     gpux_cl_arg_int(&a, p->mode);
     gpux_cl_arg_long(&a, p->k);
     arg_opt(&a, &p->vals, &p->x);
