@@ -16,9 +16,10 @@
  * (GPUX_ERROR_CONTEXT_MISMATCH), a bad axis (GPUX_ERROR_INVALID_AXIS), k or kth outside the
  * axis (GPUX_ERROR_INDEX_OUT_OF_RANGE), mismatched dtypes (GPUX_ERROR_DTYPE_MISMATCH) or
  * shapes of _into outputs (GPUX_ERROR_SHAPE_MISMATCH), q outside [0, 1] or NaN
- * (GPUX_ERROR_INVALID_ARGUMENT), an empty reduction (GPUX_ERROR_INVALID_SHAPE). After an
- * error nothing was written and the context stays usable. Outputs of the _into forms may
- * be strided views but must not overlap the inputs (GPUX_ERROR_OVERLAP). */
+ * (GPUX_ERROR_INVALID_ARGUMENT), an empty reduction (GPUX_ERROR_INVALID_SHAPE), a row of
+ * 2^32 or more elements for the radix select (GPUX_ERROR_UNSUPPORTED: its counts are
+ * 32-bit). After an error nothing was written and the context stays usable. Outputs of the
+ * _into forms may be strided views but must not overlap the inputs (GPUX_ERROR_OVERLAP). */
 #ifndef GPUX_SELECT_H_PUBLIC
 #define GPUX_SELECT_H_PUBLIC
 #include "array.h"

@@ -294,8 +294,12 @@ static gpux_status select_rows(struct gpux_context *ctx, gpux__operand x, int dt
 }
 
 static gpux_status scratch_new(scratch *sc, struct gpux_context *ctx, int64_t rows, int nt,
-                               const int64_t *rk, int64_t tpr) {
+                               const int64_t *rk, int64_t tpr, int64_t len) {
   memset(sc, 0, sizeof *sc);
+  if (len > (int64_t)UINT32_MAX) /* the histograms count in uint32 */
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED,
+                           "rows of %lld elements: the radix select takes up to 2^32 - 1 a row",
+                           (long long)len);
   const int64_t nst = rows * nt * GPUX_SEL_ST, nh = rows * nt * GPUX_SEL_BINS;
   gpux_status s = gpux__array_new(&sc->st, ctx, GPUX_UINT64, 1, &nst);
   if (s == GPUX_SUCCESS) s = gpux_array_zeros(&sc->hist, ctx, GPUX_UINT32, 1, &nh);
@@ -322,7 +326,7 @@ static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64
   const int64_t chunk = chunk_rows(rows, 1);
   scratch sc;
   struct gpux_array *tv = NULL, *ti = NULL;
-  GPUX__CHECK(scratch_new(&sc, ctx, chunk, 1, &rank, tpr));
+  GPUX__CHECK(scratch_new(&sc, ctx, chunk, 1, &rank, tpr, len));
   gpux_status s = GPUX_SUCCESS;
   if (sorted) {
     const int64_t nt = chunk * k;
@@ -642,7 +646,7 @@ static gpux_status q_run(struct gpux_array *out, const struct gpux_array *x, con
       g[i] = v - (double)a;
     }
     scratch sc;
-    s = scratch_new(&sc, ctx, chunk, 2 * m, rk, 0);
+    s = scratch_new(&sc, ctx, chunk, 2 * m, rk, 0, len);
     if (s == GPUX_SUCCESS) s = new_from(&gam, ctx, GPUX_FLOAT64, m, g);
     for (int64_t r0 = 0; r0 < rows && s == GPUX_SUCCESS; r0 += chunk) {
       const int64_t nr = rows - r0 < chunk ? rows - r0 : chunk;
