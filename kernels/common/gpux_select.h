@@ -54,6 +54,7 @@
 #define GPUX_SEL_ST 4          /* uint64 words of state per (row, target) */
 #define GPUX_SEL_BINS 257      /* 256 digits and the NaN count */
 #define GPUX_SEL_RANK_MAX 4096 /* top-k sorted by ranks up to this k */
+#define GPUX_SEL_MAXT 16       /* targets a hist launch takes (the front end batches) */
 /* kernel names: gpux_select_<kind>_<dt>, and the two of no dtype */
 #define GPUX_KN_SELECT(kind, dt) "gpux_select_" kind "_" dt
 #define GPUX_KN_SELECT_PICK "gpux_select_pick"

@@ -17,7 +17,6 @@
 #ifndef GPUX_SELECT_KERNELS_H
 #define GPUX_SELECT_KERNELS_H
 
-#define GPUX_SEL_MAXT 16 /* targets a hist launch takes (the front end batches) */
 #define GPUX_SEL_PER (GPUX_SEL_TILE / GPUX_SEL_THREADS)
 #define GPUX_SEL_U_8 GPUX_SO_U8
 #define GPUX_SEL_U_16 GPUX_SO_U16

@@ -13,7 +13,7 @@
   if (!(x)) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: %s is NULL", fn, what)
 #define OPND(a) gpux__operand_on(gpux__stream_cur((a)->ctx), (a))
 #define GPUX__SEL_HIST_BYTES ((int64_t)64 << 20)
-#define MAXT 16 /* targets a hist launch takes (select.cl / select.cu: GPUX_SEL_MAXT) */
+_Static_assert(GPUX_TOPK_MAX_SORTED == GPUX_SEL_RANK_MAX, "sorted top-k: the rank kernel's k");
 
 static void rel(struct gpux_array **a) {
   gpux_array_release(*a);
@@ -263,8 +263,8 @@ static int64_t chunk_rows(int64_t rows, int nt) {
   return c < rows ? c : rows;
 }
 
-/* The radix select of nt (<= MAXT) targets of ranks rk[0..nt) in each of `rows` rows of
- * x (contiguous, from x.offset): afterwards st[row][t] = {image of rank rk[t], equal keys
+/* The radix select of nt (<= GPUX_SEL_MAXT) targets of ranks rk[0..nt) in each of `rows`
+ * rows of x (contiguous, from x.offset): afterwards st[row][t] = {image of rank rk[t], equal keys
  * before it in rank, NaN count, -}. The scratch is sized for `rows` rows. */
 static gpux_status select_rows(struct gpux_context *ctx, gpux__operand x, int dtype,
                                int64_t rows, int64_t len, int nt, unsigned flags,
@@ -620,12 +620,12 @@ static gpux_status q_run(struct gpux_array *out, const struct gpux_array *x, con
   /* the output as (nq, rows): contiguous, or a temporary copied back (q axis first, the
    * others in x's order: the same layout) */
   if (s == GPUX_SUCCESS) s = dest_of(out, -1, &ot, &od);
-  const int per = MAXT / 2; /* quantiles a select pass takes */
+  const int per = GPUX_SEL_MAXT / 2; /* quantiles a select pass takes */
   const int64_t chunk = chunk_rows(rows, 2 * per);
   for (int q0 = 0; q0 < nq && s == GPUX_SUCCESS; q0 += per) {
     const int m = nq - q0 < per ? nq - q0 : per;
-    int64_t rk[MAXT];
-    double g[MAXT / 2];
+    int64_t rk[GPUX_SEL_MAXT];
+    double g[GPUX_SEL_MAXT / 2];
     for (int i = 0; i < m; i++) {
       if (mode == GPUX_SEL_MEDIAN) {
         rk[2 * i] = (len - 1) / 2;
