@@ -17,11 +17,12 @@
  *   gpux_select_pick(global ulong *st, global uint *hist, global const long *rk, long n,
  *       int nt, int shift, int first)
  *   gpux_select_cnt_<dt>(global const U *x, long x_off, long len, long tpr, uint flags,
- *       global const ulong *st, global long *cnt)
+ *       global const ulong *st, global long *cnt, long rows)
  *   gpux_select_scan(global long *cnt, global ulong *st, long rows, long tpr)
  *   gpux_select_emit_<dt>(global const U *x, long x_off, long len, long tpr, uint flags,
  *       global const ulong *st, global const long *cnt, int mode, long k,
- *       global U *vals, long v_off, global long *idx, long i_off, int has_v, int has_i)
+ *       global U *vals, long v_off, global long *idx, long i_off, int has_v, int has_i,
+ *       long rows)
  *   gpux_select_rank_<dt>(global const U *tv, global const long *ti, long rows, long k,
  *       uint flags, global U *vals, long v_off, global long *idx, long i_off)
  *   gpux_select_qfin_<dt>(global const ulong *st, global const long *rk,
@@ -29,14 +30,16 @@
  *       long ostride)   out[o_off + q * ostride + row]
  * hist: work-groups of GPUX_SEL_THREADS, gpr groups a row (GPUX_SEL_HE keys a work-item:
  * 16 in the GPU form, 1 in the CPU form, where pocl vectorizes across work-items); cnt and
- * emit: a work-group of GPUX_SEL_THREADS per tile of GPUX_SEL_TILE keys; ss, pick, scan,
- * rank, qfin: a work-item each. */
+ * emit: a work-group of GPUX_SEL_THREADS per tile of GPUX_SEL_TILE keys (GPU form) or a
+ * work-item per tile (CPU form); ss, pick, scan, rank, qfin: a work-item each. */
 #pragma OPENCL FP_CONTRACT OFF
 
 #if defined(GPUX_CL_CPU) && GPUX_CL_CPU
 #define GPUX_SEL_HE 1
+#define GPUX_SEL_SERIAL 1
 #else
 #define GPUX_SEL_HE 16
+#define GPUX_SEL_SERIAL 0
 #endif
 #define GPUX_SK __kernel void
 #define GPUX_SG __global

@@ -12,12 +12,31 @@
  *   GPUX_SATOM(p, v)     atomic add of an unsigned to *p (local or global)
  *   GPUX_SI64            int64; GPUX_SNAN: a float NaN
  *   GPUX_SEL_HE          keys a work-item of hist (1 in OpenCL's CPU form, else 16)
+ *   GPUX_SEL_SERIAL      1: cnt and emit run a work-item per tile, a serial loop over its
+ *                        keys (OpenCL's CPU form: nothing to vectorize across, no barriers);
+ *                        0: a work-group of GPUX_SEL_THREADS per tile, scanned in local
+ *                        memory (the GPU forms). The same counts and places either way.
  *   GPUX_SEL_C_<dt>, GPUX_SEL_VAL_<dt>(bits)  qfin's compute type and a key's value
  *   GPUX_SEL_QFIN_ON_<dt>(M, dt)  M(dt) where qfin exists for dt */
 #ifndef GPUX_SELECT_KERNELS_H
 #define GPUX_SELECT_KERNELS_H
 
-#define GPUX_SEL_PER (GPUX_SEL_TILE / GPUX_SEL_THREADS)
+#if GPUX_SEL_SERIAL
+#define GPUX_SEL_WI 1 /* work-items of a tile */
+#define GPUX_SEL_TL   /* the tile's shared counters: private */
+#define GPUX_SEL_TSYNC()
+#define GPUX_SEL_TADD(p, v) (*(p) += (v))
+#define GPUX_SEL_TID() GPUX_SGID()
+#define GPUX_SEL_TLID() 0
+#else
+#define GPUX_SEL_WI GPUX_SEL_THREADS
+#define GPUX_SEL_TL GPUX_SL
+#define GPUX_SEL_TSYNC() GPUX_SSYNC()
+#define GPUX_SEL_TADD(p, v) GPUX_SATOM(p, v)
+#define GPUX_SEL_TID() GPUX_SGRP()
+#define GPUX_SEL_TLID() GPUX_SLID()
+#endif
+#define GPUX_SEL_PER (GPUX_SEL_TILE / GPUX_SEL_WI) /* keys a work-item of cnt / emit */
 #define GPUX_SEL_U_8 GPUX_SO_U8
 #define GPUX_SEL_U_16 GPUX_SO_U16
 #define GPUX_SEL_U_32 GPUX_SO_U32
@@ -142,13 +161,14 @@ GPUX_SK gpux_select_scan(GPUX_SG GPUX_SI64 *cnt, GPUX_SG GPUX_SO_U64 *st, GPUX_S
   }                                                                                           \
   GPUX_SK gpux_select_cnt_##dt(GPUX_SG const GPUX_SEL_UT(dt) *x, GPUX_SI64 x_off, GPUX_SI64 len, \
                                      GPUX_SI64 tpr, unsigned flags, GPUX_SG const GPUX_SO_U64 *st,          \
-                                     GPUX_SG GPUX_SI64 *cnt) {                                    \
-    GPUX_SL unsigned lc[2];                                                                       \
-    const GPUX_SI64 g = GPUX_SGRP();                                                           \
-    const int lid = GPUX_SLID();                                                     \
+                                     GPUX_SG GPUX_SI64 *cnt, GPUX_SI64 rows) {                                    \
+    GPUX_SEL_TL unsigned lc[2];                                                                       \
+    const GPUX_SI64 g = GPUX_SEL_TID();                                                           \
+    const int lid = GPUX_SEL_TLID();                                                     \
+    if (GPUX_SEL_SERIAL && g >= rows * tpr) return;                                          \
     const GPUX_SI64 row = g / tpr, tile = g - row * tpr;                                           \
     if (lid == 0) lc[0] = lc[1] = 0u;                                                         \
-    GPUX_SSYNC();                                                             \
+    GPUX_SEL_TSYNC();                                                             \
     const GPUX_SO_U64 T = st[row * GPUX_SEL_ST];                                                    \
     GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                               \
     const GPUX_SI64 base = tile * GPUX_SEL_TILE + lid * GPUX_SEL_PER;                              \
@@ -161,9 +181,9 @@ GPUX_SK gpux_select_scan(GPUX_SG GPUX_SI64 *cnt, GPUX_SG GPUX_SO_U64 *st, GPUX_S
         e += k == T;                                                                          \
       }                                                                                       \
     }                                                                                         \
-    if (l) GPUX_SATOM(&lc[0], l);                                                             \
-    if (e) GPUX_SATOM(&lc[1], e);                                                             \
-    GPUX_SSYNC();                                                             \
+    if (l) GPUX_SEL_TADD(&lc[0], l);                                                             \
+    if (e) GPUX_SEL_TADD(&lc[1], e);                                                             \
+    GPUX_SEL_TSYNC();                                                             \
     if (lid == 0) {                                                                           \
       cnt[(row * tpr + tile) * 2] = lc[0];                                                    \
       cnt[(row * tpr + tile) * 2 + 1] = lc[1];                                                \
@@ -173,10 +193,11 @@ GPUX_SK gpux_select_scan(GPUX_SG GPUX_SI64 *cnt, GPUX_SG GPUX_SO_U64 *st, GPUX_S
       GPUX_SG const GPUX_SEL_UT(dt) *x, GPUX_SI64 x_off, GPUX_SI64 len, GPUX_SI64 tpr, unsigned flags,          \
       GPUX_SG const GPUX_SO_U64 *st, GPUX_SG const GPUX_SI64 *cnt, int mode, GPUX_SI64 k,                   \
       GPUX_SG GPUX_SEL_UT(dt) *vals, GPUX_SI64 v_off, GPUX_SG GPUX_SI64 *idx, GPUX_SI64 i_off, int has_v,  \
-      int has_i) {                                                                            \
-    GPUX_SL GPUX_SO_U64 sc[2][GPUX_SEL_THREADS];                                                    \
-    const GPUX_SI64 g = GPUX_SGRP();                                                           \
-    const int lid = GPUX_SLID();                                                     \
+      int has_i, GPUX_SI64 rows) {                                                                            \
+    GPUX_SEL_TL GPUX_SO_U64 sc[2][GPUX_SEL_WI];                                                    \
+    const GPUX_SI64 g = GPUX_SEL_TID();                                                           \
+    const int lid = GPUX_SEL_TLID();                                                     \
+    if (GPUX_SEL_SERIAL && g >= rows * tpr) return;                                          \
     const GPUX_SI64 row = g / tpr, tile = g - row * tpr;                                           \
     const GPUX_SO_U64 T = st[row * GPUX_SEL_ST];                                                    \
     const GPUX_SI64 L = (GPUX_SI64)st[row * GPUX_SEL_ST + 2], E = (GPUX_SI64)st[row * GPUX_SEL_ST + 3];      \
@@ -192,12 +213,12 @@ GPUX_SK gpux_select_scan(GPUX_SG GPUX_SI64 *cnt, GPUX_SG GPUX_SO_U64 *st, GPUX_S
     }                                                                                         \
     int cur = 0;                                                                              \
     sc[0][lid] = own;                                                                         \
-    GPUX_SSYNC();                                                             \
-    for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {                                    \
+    GPUX_SEL_TSYNC();                                                             \
+    for (int off = 1; off < GPUX_SEL_WI; off <<= 1) {                                    \
       const GPUX_SO_U64 v = sc[cur][lid] + (lid >= off ? sc[cur][lid - off] : GPUX_SO_C64(0));                 \
       sc[cur ^ 1][lid] = v;                                                                   \
       cur ^= 1;                                                                               \
-      GPUX_SSYNC();                                                           \
+      GPUX_SEL_TSYNC();                                                           \
     }                                                                                         \
     const GPUX_SO_U64 ex = sc[cur][lid] - own;                                                      \
     GPUX_SI64 lb = cnt[(row * tpr + tile) * 2] + (GPUX_SI64)(ex >> 32);                                 \

@@ -13,6 +13,7 @@
 #include "gpux_select.h"
 
 #define GPUX_SEL_HE 16
+#define GPUX_SEL_SERIAL 0
 #define GPUX_SK extern "C" __global__ void __launch_bounds__(GPUX_SEL_THREADS)
 #define GPUX_SG
 #define GPUX_SL __shared__

@@ -74,14 +74,14 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
       break;
     }
     case 2: { /* cnt */
-      void *a[] = {&x, &x_off, &len, (void *)&tpr, &flags, &sst, &cnt};
+      void *a[] = {&x, &x_off, &len, (void *)&tpr, &flags, &sst, &cnt, &rows};
       memcpy(args, a, sizeof a);
       groups = rows * tpr;
       break;
     }
     case 3: { /* emit */
       void *a[] = {&x,    &x_off, &len,  (void *)&tpr, &flags, &sst,  &cnt,  &mode,
-                   &k,    &vals,  &v_off, &idx,        &i_off, &has_v, &has_i};
+                   &k,    &vals,  &v_off, &idx,        &i_off, &has_v, &has_i, &rows};
       memcpy(args, a, sizeof a);
       groups = rows * tpr;
       break;

@@ -65,6 +65,14 @@ static gpux_status enqueue_groups(gpux__bq *q, const gpux_cl_args *a, int64_t gr
   return GPUX_SUCCESS;
 }
 
+/* cnt / emit over rows x tpr tiles (their last argument, rows, set here): the GPU form's
+ * work-group per tile, the CPU form's work-item per tile */
+static gpux_status enqueue_tiles(gpux__bq *q, gpux_cl_args *a, int64_t rows, int64_t tpr) {
+  gpux_cl_arg_long(a, rows);
+  if (q->b->red_cpu) return gpux_cl_enqueue_1d(q, a, (size_t)(rows * tpr));
+  return enqueue_groups(q, a, rows * tpr);
+}
+
 /* an operand that may be absent (buf NULL): the kernel gets `other`'s buffer, unwritten */
 static void arg_opt(gpux_cl_args *a, const gpux__operand *o, const gpux__operand *other) {
   gpux_cl_arg_c(a, o->buf ? o : other);
@@ -114,14 +122,14 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg(&a, sizeof flags, &flags);
     gpux_cl_arg_mem(&a, &p->st);
     gpux_cl_arg_mem(&a, &p->cnt);
-    if (p->kind == 2) return enqueue_groups(q, &a, p->rows * tpr);
+    if (p->kind == 2) return enqueue_tiles(q, &a, p->rows, tpr);
     gpux_cl_arg_int(&a, p->mode);
     gpux_cl_arg_long(&a, p->k);
     arg_opt(&a, &p->vals, &p->x);
     arg_opt(&a, &p->idx, &p->cnt);
     gpux_cl_arg_int(&a, p->vals.buf != NULL);
     gpux_cl_arg_int(&a, p->idx.buf != NULL);
-    return enqueue_groups(q, &a, p->rows * tpr);
+    return enqueue_tiles(q, &a, p->rows, tpr);
   case 4: /* rank */
     gpux_cl_arg_mem(&a, &p->tv);
     gpux_cl_arg_mem(&a, &p->ti);
