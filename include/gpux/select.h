@@ -93,8 +93,10 @@ GPUX_API gpux_status gpux_median_into(gpux_array_t out, gpux_array_t x, int axis
  * (float64, as NumPy writes it), the order statistics a (rank floor(v)) and b (the next,
  * both clipped to [0, n - 1]), gamma = v - floor(v), and NumPy's _lerp in the result dtype:
  * gamma >= 0.5 ? b - (b - a)(1 - gamma) : a + (b - a) gamma (no fused multiply-add; gamma
- * rounded to float32 for float32 results). Result dtype and NaN / empty rows as median;
- * shape (nq,) followed by x's shape without the axis (NumPy's for an array q). */
+ * rounded to float32 for float32 results; integers converted to float64 first, so int64 /
+ * uint64 beyond 2^53 may differ from NumPy in the last bits). Result dtype and NaN / empty
+ * rows as median; shape (nq,) followed by x's shape without the axis (NumPy's for an array
+ * q). */
 GPUX_API gpux_status gpux_quantile(gpux_array_t *out, gpux_array_t x, const double *q, int nq,
                                    int axis);
 GPUX_API gpux_status gpux_quantile_into(gpux_array_t out, gpux_array_t x, const double *q,
