@@ -43,6 +43,10 @@
  *              array (CUB's SortPairs)                                           16 n
  *              (the sorts' notes give Gkeys/s: n / median time; the bytes are one read of
  *              the input and one write of the outputs, not the passes' traffic)
+ *   topk100    gpux_topk_into, the 100 largest of n (1-d, unsorted)    n (the input read)
+ *   searchsorted  gpux_searchsorted_into of n queries (random in [-2^20, 2^20)) into the
+ *              sorted 0 .. 2^20 - 1 (float32: the default dtype)     n (es + 8) + 2^20 es
+ *   median     gpux_median_into of n elements, all axes (0-d result)   n (the input read)
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -140,7 +144,8 @@ enum {
   OP_H2D_PINNED, OP_H2D_PAGEABLE, OP_D2H_PINNED, OP_D2H_PAGEABLE,
   OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ,
   OP_COMPRESS, OP_NONZERO, OP_BINCOUNT, OP_SCATTER_ADD, OP_SCATTER_ADD_I32,
-  OP_SORT_F32, OP_ARGSORT_F32, OP_SORT_PAIRS_I32, OP_COUNT
+  OP_SORT_F32, OP_ARGSORT_F32, OP_SORT_PAIRS_I32, OP_TOPK100, OP_SEARCHSORTED, OP_MEDIAN,
+  OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
@@ -148,12 +153,14 @@ static const char *const k_op_names[OP_COUNT] = {
     "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap",
     "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq",
     "compress", "nonzero", "bincount", "scatter_add", "scatter_add_i32",
-    "sort_f32", "argsort_f32", "sort_pairs_i32"};
+    "sort_f32", "argsort_f32", "sort_pairs_i32", "topk100", "searchsorted", "median"};
 #define OP_IS_TAKE(op) ((op) == OP_TAKE || (op) == OP_TAKE_SEQ)
 #define TAKE_HASH 2654435761u /* take's pseudo-random indices: i * TAKE_HASH mod n */
 #define OP_IS_MASK(op) ((op) == OP_COMPRESS || (op) == OP_NONZERO)
 #define OP_IS_COUNTING(op) ((op) >= OP_BINCOUNT && (op) <= OP_SCATTER_ADD_I32)
 #define OP_IS_SORT(op) ((op) >= OP_SORT_F32 && (op) <= OP_SORT_PAIRS_I32)
+#define OP_IS_SELECT(op) ((op) >= OP_TOPK100 && (op) <= OP_MEDIAN)
+#define SS_SORTED (1 << 20) /* searchsorted's sorted table: 0, 1, ..., 2^20 - 1 */
 #define BC_BINS 1024          /* bincount's bins: values i * TAKE_HASH mod BC_BINS */
 #define SC_TARGETS (1 << 20)  /* scatter_add's targets: indices i * TAKE_HASH mod SC_TARGETS */
 static int64_t g_mask_count = -1; /* the mask's true elements (compress, nonzero) */
@@ -916,6 +923,88 @@ static int counting_check(int op, bench_arrays *ba, int64_t n, char *why, size_t
   return bad;
 }
 
+/* topk100: a = x, b = the 100 values, c = their int64 indices. searchsorted: a = the
+ * queries (random in [-2^20, 2^20)), b = the sorted table 0 .. 2^20 - 1, c = int64 results.
+ * median: a = x, c = the 0-d result. */
+static gpux_status select_setup(bench_arrays *ba, int op, int64_t n, gpux_dtype dt) {
+  gpux_status s = make_random(&ba->a, n, dt, 1);
+  const int64_t k = 100;
+  if (s == GPUX_SUCCESS && op == OP_TOPK100) {
+    s = gpux_array_empty(&ba->b, g_ctx, dt, 1, &k);
+    if (s == GPUX_SUCCESS) s = gpux_array_empty(&ba->c, g_ctx, GPUX_INT64, 1, &k);
+  } else if (s == GPUX_SUCCESS && op == OP_SEARCHSORTED) {
+    gpux_array_t q = NULL;
+    s = gpux_binary_scalar(&q, GPUX_MUL, ba->a, SS_SORTED / 4.0);
+    gpux_array_release(ba->a);
+    ba->a = q;
+    if (s == GPUX_SUCCESS) s = gpux_array_arange(&ba->b, g_ctx, dt, 0, (double)SS_SORTED, 1);
+    if (s == GPUX_SUCCESS) s = gpux_array_empty(&ba->c, g_ctx, GPUX_INT64, 1, &n);
+  } else if (s == GPUX_SUCCESS) {
+    s = gpux_array_empty(&ba->c, g_ctx, dt == GPUX_FLOAT32 ? GPUX_FLOAT32 : GPUX_FLOAT64, 0,
+                         NULL);
+  }
+  return s;
+}
+
+/* counts of x above / at least a threshold */
+static int count_cmp(gpux_array_t x, gpux_binary_op cmp, double v, int64_t *count) {
+  gpux_array_t m = NULL;
+  int bad = gpux_binary_scalar(&m, cmp, x, v) != GPUX_SUCCESS ||
+            gpux_reduce_scalar_i64(count, GPUX_REDUCE_COUNT_NONZERO, m) != GPUX_SUCCESS;
+  gpux_array_release(m);
+  return bad;
+}
+
+/* topk100: fewer than 100 elements above the smallest of the 100, at least 100 at or above
+ * it. searchsorted: the first 4096 results are ceil(q) clipped to [0, 2^20]. median: at
+ * most n/2 elements on either side of it. */
+static int select_check(int op, bench_arrays *ba, int64_t n, char *why, size_t why_len) {
+  if (op == OP_TOPK100) {
+    double lo = 0;
+    int64_t above = 0, atleast = 0;
+    if (gpux_reduce_scalar(&lo, GPUX_REDUCE_MIN, ba->b) != GPUX_SUCCESS ||
+        count_cmp(ba->a, GPUX_GT, lo, &above) || count_cmp(ba->a, GPUX_GE, lo, &atleast))
+      return snprintf(why, why_len, "checking failed: %.150s", gpux_last_error_message()), 1;
+    if (above >= 100 || atleast < 100)
+      return snprintf(why, why_len, "%" PRId64 " above the 100th value %g, %" PRId64
+                      " at or above it", above, lo, atleast), 1;
+    return 0;
+  }
+  if (op == OP_SEARCHSORTED) {
+    enum { M = 4096 };
+    const int64_t m = n < M ? n : M;
+    gpux_dtype qdt = GPUX_FLOAT32;
+    if (gpux_array_dtype(&qdt, ba->a) != GPUX_SUCCESS || qdt != GPUX_FLOAT32) return 0;
+    static float q[M];
+    static int64_t r[M];
+    gpux_array_t qs = NULL, rs = NULL;
+    int bad = gpux_array_slice_axis(&qs, ba->a, 0, 0, m, 1) != GPUX_SUCCESS ||
+              gpux_array_slice_axis(&rs, ba->c, 0, 0, m, 1) != GPUX_SUCCESS ||
+              gpux_array_read(qs, q, (size_t)m * 4) != GPUX_SUCCESS ||
+              gpux_array_read(rs, r, (size_t)m * 8) != GPUX_SUCCESS;
+    gpux_array_release(qs);
+    gpux_array_release(rs);
+    if (bad) return snprintf(why, why_len, "reading failed"), 1;
+    for (int64_t i = 0; i < m; i++) {
+      double w = ceil(q[i]);
+      w = w < 0 ? 0 : w > SS_SORTED ? SS_SORTED : w;
+      if ((double)r[i] != w)
+        return snprintf(why, why_len, "query %" PRId64 " (%g): %" PRId64 ", want %g", i,
+                        q[i], r[i], w), 1;
+    }
+    return 0;
+  }
+  double med = 0;
+  int64_t below = 0, above = 0;
+  if (gpux_reduce_scalar(&med, GPUX_REDUCE_SUM, ba->c) != GPUX_SUCCESS ||
+      count_cmp(ba->a, GPUX_GT, med, &above) || count_cmp(ba->a, GPUX_LT, med, &below))
+    return snprintf(why, why_len, "checking failed: %.150s", gpux_last_error_message()), 1;
+  if (above > n / 2 || below > n / 2)
+    return snprintf(why, why_len, "median %g: %" PRId64 " below, %" PRId64 " above", med, below,
+                    above), 1;
+  return 0;
+}
+
 static gpux_status run_once(bench_arrays *ba) {
   static const int ax0[1] = {0}, ax1[1] = {1};
   switch (ba->op) {
@@ -969,6 +1058,9 @@ static gpux_status run_once(bench_arrays *ba) {
     case OP_SORT_F32:
     case OP_ARGSORT_F32:
     case OP_SORT_PAIRS_I32: return sort_run(ba);
+    case OP_TOPK100: return gpux_topk_into(ba->b, ba->c, ba->a, 100, 0, 0);
+    case OP_SEARCHSORTED: return gpux_searchsorted_into(ba->c, ba->b, ba->a, GPUX_SIDE_LEFT);
+    case OP_MEDIAN: return gpux_median_into(ba->c, ba->a, GPUX_ALL_AXES);
     case OP_SCATTER_ADD:
     case OP_SCATTER_ADD_I32:
       return gpux_scatter_add(ba->c, ba->b, ba->a, GPUX_ALL_AXES, GPUX_INDEX_CHECKED);
@@ -1086,6 +1178,13 @@ static int bench_device_op(int op, int64_t n_req) {
     case OP_SORT_PAIRS_I32:
       moved = (op == OP_SORT_F32 ? 8.0 : op == OP_ARGSORT_F32 ? 12.0 : 16.0) * (double)n;
       break;
+    case OP_TOPK100: /* the input read once, as the goal counts it */
+    case OP_MEDIAN:
+      moved = (double)n * (double)es;
+      break;
+    case OP_SEARCHSORTED: /* queries read, results written, the table once */
+      moved = (double)n * (double)(es + 8) + (double)SS_SORTED * (double)es;
+      break;
     case OP_SCATTER_ADD:
     case OP_SCATTER_ADD_I32:
       moved = 12.0 * (double)n + 8.0 * SC_TARGETS;
@@ -1117,7 +1216,8 @@ static int bench_device_op(int op, int64_t n_req) {
 
   {
     gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op) ||
-                            (op == OP_NONZERO) || OP_IS_COUNTING(op) || OP_IS_SORT(op)
+                            (op == OP_NONZERO) || OP_IS_COUNTING(op) || OP_IS_SORT(op) ||
+                            OP_IS_SELECT(op)
                         ? GPUX_SUCCESS
                         : make_random(&ba.a, n, opt.dtype, 1);
     if (OP_IS_ASM1(op)) s = make_random(&ba.a, side, opt.dtype, 1);
@@ -1148,6 +1248,7 @@ static int bench_device_op(int op, int64_t n_req) {
     }
     if (s == GPUX_SUCCESS && OP_IS_COUNTING(op)) s = counting_setup(&ba, op, n);
     if (s == GPUX_SUCCESS && OP_IS_SORT(op)) s = sort_setup(&ba, op, n);
+    if (s == GPUX_SUCCESS && OP_IS_SELECT(op)) s = select_setup(&ba, op, n, opt.dtype);
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
     if (s == GPUX_SUCCESS && OP_IS_TAKE(op)) { /* int64 indices */
@@ -1172,7 +1273,7 @@ static int bench_device_op(int op, int64_t n_req) {
       int64_t shape1[1] = {op == OP_CUMSUM ? n : side};
       s = gpux_array_empty(&ba.c, g_ctx, rdt, op == OP_SUM ? 0 : 1, shape1);
     } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op) && !OP_IS_MASK(op) &&
-               !OP_IS_COUNTING(op) && !OP_IS_SORT(op)) {
+               !OP_IS_COUNTING(op) && !OP_IS_SORT(op) && !OP_IS_SELECT(op)) {
       int64_t shape1[1] = {n};
       s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
     }
@@ -1236,6 +1337,11 @@ static int bench_device_op(int op, int64_t n_req) {
     snprintf(r->note, sizeof r->note, "gpux_scatter_add of %s into %d at int64 indices i * 2654435761 "
              "mod %d, checked, exact sums", op == OP_SCATTER_ADD ? "float32" : "int32", SC_TARGETS,
              SC_TARGETS);
+  else if (OP_IS_SELECT(op))
+    snprintf(r->note, sizeof r->note, "%s",
+             op == OP_TOPK100 ? "gpux_topk_into, k = 100, 1-d, unsorted; bytes: the input read"
+             : op == OP_MEDIAN ? "gpux_median_into, all axes; bytes: the input read"
+                               : "gpux_searchsorted_into, left, into 0 .. 2^20 - 1");
   else if (OP_IS_TAKE(op))
     snprintf(r->note, sizeof r->note, "gpux_take_into, int64 %s indices, checked",
              op == OP_TAKE ? "pseudo-random (i * 2654435761 mod n)" : "sequential");
@@ -1255,6 +1361,7 @@ static int bench_device_op(int op, int64_t n_req) {
   if (OP_IS_MASK(op) ? mask_check(op, ba.a, ba.b, why, sizeof why)
       : OP_IS_COUNTING(op)        ? counting_check(op, &ba, n, why, sizeof why)
       : OP_IS_SORT(op)            ? sort_check(&ba, n, why, sizeof why)
+      : OP_IS_SELECT(op)          ? select_check(op, &ba, n, why, sizeof why)
       : OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)
       : OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)
                             : check_output(ba.c, n, opt.dtype, f, side, tol, why, sizeof why)) {

@@ -11,6 +11,7 @@
 #include "gpux/mask.h"
 #include "gpux/sort.h"
 #include "gpux/count.h"
+#include "gpux/select.h"
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"
 #include "gpux/linalg.h"

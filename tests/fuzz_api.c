@@ -35,6 +35,7 @@
 #include "ref_index.h"
 #include "ref_mask.h"
 #include "ref_sort.h"
+#include "ref_select.h"
 #include "test_util.h"
 #ifdef GPUX_TEST_HAVE_DLPACK
 #include "gpux/dlpack.h"
@@ -70,16 +71,16 @@
 enum {
   A_BINARY, A_SCALAR, A_UNARY, A_WHERE, A_CAST, A_COPY, A_REDUCE, A_SCAN, A_MATMUL, A_GEMM,
   A_CREATE, A_RANDOM, A_EXPR, A_KERNEL, A_BAD, A_PROMOTE, A_ASSEMBLE, A_INDEX,
-  A_SORT, A_COUNT
+  A_SORT, A_SELECT, A_COUNT
 };
 static const char *const k_action[A_COUNT] = {"binary", "scalar", "unary", "where", "cast",
                                               "copy", "reduce", "scan", "matmul", "gemm",
                                               "create", "random", "expr", "kernel", "bad-args",
                                               "promote", "assemble", "index",
-                                              "sort"};
+                                              "sort", "select"};
 /* relative weights of the actions */
 static const int k_weight[A_COUNT] = {14, 8, 10, 5, 7, 7, 14, 6, 6, 4, 5, 5, 3, 3, 12, 5, 6, 6,
-                                      4};
+                                      4, 3};
 
 static gpux_context_t g_ctx2; /* a second context, for context mismatches */
 static int g_is_opencl;
@@ -1185,6 +1186,51 @@ static void act_scan(void) {
   st = call_scan(&o, op, &a, arg_axis, exclusive);
   gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
   gt_compare_bits(g_desc, rdt, out_read(&o, rdt, nd, S), canon, a.n);
+}
+
+/* ------------------------------------------------------------------ select */
+
+/* top-k (random k and flags) or partition / argpartition along the last axis of a 1-d or
+ * 2-d operand (any layout), against tests/ref/ref_select.c bit for bit (issue 25) */
+static void act_select(void) {
+  gpux_dtype dt = rand_dtype();
+  const int nd = (int)rnd(1, 2);
+  int64_t S[2] = {rnd(1, 40), rnd(1, chance(20) ? 9000 : 300)};
+  if (nd == 1) S[0] = S[1];
+  const int64_t len = S[nd - 1], rows = nd == 2 ? S[0] : 1;
+  const int topk = chance(60);
+  const int64_t k = rnd(topk ? 0 : -len, len - (topk ? 0 : 1));
+  unsigned flags = (unsigned)rnd(0, 3);
+  if (k > GPUX_TOPK_MAX_SORTED) flags &= ~GPUX_TOPK_SORTED;
+  desc_add("select %s %s k %lld flags %u:", topk ? "topk" : "partition", gt_dtype_str(dt),
+           (long long)k, flags);
+  fz_arr a;
+  operand(&a, "a", dt, nd, S, chance(50) ? GT_DOM_SMALLINT : GT_DOM_ANY, chance(40));
+  const size_t es = gpux_dtype_size(dt);
+  const int64_t m = topk ? k : len;
+  void *wv = fz_alloc((size_t)(rows * m + 1) * es), *wi = fz_alloc((size_t)(rows * m + 1) * 8);
+  gpux_array_t v = NULL, i = NULL;
+  gpux_status st;
+  if (topk) {
+    ref_topk(dt, a.host, rows, len, k, (flags & GPUX_TOPK_SMALLEST) != 0,
+             (flags & GPUX_TOPK_SORTED) != 0, wv, wi);
+    st = gpux_topk(&v, &i, a.h, k, -1, flags);
+  } else {
+    ref_partition(dt, a.host, rows, len, k < 0 ? k + len : k, wv, wi);
+    st = gpux_partition(&v, a.h, k, nd - 1);
+    if (st == GPUX_SUCCESS) st = gpux_argpartition(&i, a.h, k, -1);
+  }
+  gt_check_ok_clean(st, g_desc, __FILE__, __LINE__);
+  if (st == GPUX_SUCCESS && rows * m > 0) {
+    int64_t n = 0;
+    void *gv = gt_read_all(v, &n), *gi = gt_read_all(i, &n);
+    if (memcmp(gv, wv, (size_t)(rows * m) * es) || memcmp(gi, wi, (size_t)(rows * m) * 8))
+      GT_FAIL("%s: values or positions differ from the reference", g_desc);
+    free(gv);
+    free(gi);
+  }
+  gpux_array_release(v);
+  gpux_array_release(i);
 }
 
 /* ------------------------------------------------------------------ complex */
@@ -2624,6 +2670,7 @@ static void run_case(uint64_t seed) {
     case A_ASSEMBLE: act_assemble(); break;
     case A_INDEX: act_index(); break;
     case A_SORT: act_sort(); break;
+    case A_SELECT: act_select(); break;
     default: act_bad(); break;
   }
 }

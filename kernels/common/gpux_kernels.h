@@ -260,7 +260,7 @@
  * its own; a new family adds its list here (the families above predate it and are listed
  * in the test). */
 #define GPUX_KN_FAMILY_LISTS(X) X(GPUX_KN_INDEX_LIST) X(GPUX_KN_MASK_LIST) X(GPUX_KN_SCATTER_LIST) \
-  X(GPUX_KN_SORT_LIST)
+  X(GPUX_KN_SORT_LIST) X(GPUX_KN_SELECT_LIST)
 /* the scatter family (kernels/common/gpux_scatter.h): value dtypes (every real numeric
  * dtype; complex takes its component's kernels) and index dtypes */
 #define GPUX_SCAT_DT(M, a) GPUX_DT_EW_NUMERIC(M, a)

@@ -18,11 +18,12 @@
 #include "../../kernels/common/gpux_random.h"
 #include "../../kernels/common/gpux_scatter.h"
 #include "../../kernels/common/gpux_sort.h"
+#include "../../kernels/common/gpux_select.h"
 
 /* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
  * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index
  * (gather and put), mask (boolean masks, gpux__mask_pass), scatter, bincount and search
- * entries (issue 24); 12: the sort entry (issue 25) */
+ * entries (issue 24); 12: the sort and select entries (issue 25) */
 #define GPUX_BACKEND_ABI_VERSION 12u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
@@ -352,6 +353,28 @@ typedef struct gpux__search {
   gpux__operand x, edges, out;
 } gpux__search;
 
+/* One launch of the select family (include/gpux/select.h; what each kernel computes:
+ * kernels/common/gpux_select.h). kind: a GPUX_SEL_KINDS id (the kernels of a dtype) or
+ * GPUX__SEL_PICK / GPUX__SEL_SCAN. x, q, vals, idx, out, tv, ti: contiguous operands with
+ * offsets; st, hist, cnt, rk, gam: scratch the front end allocated (offset 0). Every
+ * count >= 1 (rows, len, n, k, nt, nq as the kind uses them).
+ *   ss:   q (n queries) searched in x (len sorted keys), right, out (n int64)
+ *   hist: x (rows x len), nt (<= 16) targets, shift, flags, st, hist
+ *   PICK: st, hist, rk (nt ranks), n = rows * nt, nt, shift, first
+ *   cnt:  x, rows, len, flags, st, cnt;  SCAN: cnt, st, rows, len
+ *   emit: x, rows, len, flags, st, cnt, mode, k, vals / idx (buf NULL: not written)
+ *   rank: tv, ti (rows x k), flags, vals, idx;  qfin: st, rk, gam, rows, nq, mode, out
+ *         (out[q * len + row]: len is the output's stride between q) */
+#define GPUX__SEL_PICK GPUX_SEL_KIND_COUNT
+#define GPUX__SEL_SCAN (GPUX_SEL_KIND_COUNT + 1)
+typedef struct gpux__select {
+  int kind, dtype;
+  unsigned flags;
+  int shift, nt, nq, mode, right, first;
+  int64_t rows, len, n, k;
+  gpux__operand x, q, out, vals, idx, tv, ti, st, hist, cnt, rk, gam;
+} gpux__select;
+
 /* User programs and kernels (include/gpux/kernel.h), owned by the backend. */
 typedef struct gpux__uprog gpux__uprog;
 typedef struct gpux__ukern gpux__ukern;
@@ -430,7 +453,8 @@ typedef struct gpux__uarg {
   X(ASYNC_COPY, "page-locked host memory and asynchronous transfers",                         \
     be->host_alloc && be->host_free && be->mem_upload_async && be->mem_download_async) \
   /* dtype: the keys' */                                                                     \
-  X(SORT, "sort", be->sort != NULL)
+  X(SORT, "sort", be->sort != NULL)                                                         \
+  X(SELECT, "searchsorted, top-k, partition, median and quantile", be->select != NULL)
 #define GPUX__Q_ENUM(id, what, has) GPUX__Q_##id,
 enum { GPUX__QUERY_FAMILIES(GPUX__Q_ENUM) GPUX__Q_COUNT };
 #undef GPUX__Q_ENUM
@@ -560,6 +584,8 @@ typedef struct gpux__backend_iface {
   gpux_status (*mask)(gpux__bq *q, const gpux__mask_pass *p);
   /* Sort: one step (queued; gpux__sort_pass). */
   gpux_status (*sort)(gpux__bq *q, const gpux__sort_pass *p);
+  /* Searchsorted and the radix select (queued). */
+  gpux_status (*select)(gpux__bq *q, const gpux__select *p);
 
   /* User programs (include/gpux/kernel.h). program_build compiles src (len bytes, lang
    * GPUX__LANG_*): for the dialect the backend puts its prelude (kernels/<backend>/

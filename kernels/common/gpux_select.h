@@ -1,0 +1,119 @@
+/* gpux select family (issue 25: searchsorted, top-k, partition / argpartition, median,
+ * quantile): the facts both kernel sets (kernels/cl/select.cl, kernels/cuda/select.cu), both
+ * backends and the front end (src/api/select.c) share. Include after gpux_kernels.h and
+ * gpux_sort.h (THE ORDER and the key images).
+ *
+ * Every op works on the keys' images (gpux_so_img, 64-bit words whatever the width), so
+ * integer and float keys take one code path and the result is a function of the images:
+ * the same bits on every backend, whatever the launch shape.
+ *
+ * RADIX SELECT (top-k, partition, median, quantile). The keys are rows x len, contiguous.
+ * Each (row, target t) looks for the image of rank r_t (0-based, ascending images; top-k's
+ * largest use GPUX_SO_DESC images, so the k largest are the k smallest images):
+ *   hist_<dt>  pass p (digit shift s = w - 8 (p + 1), w the key's width): every key whose
+ *              image agrees with the target's prefix above bit s + 8 adds 1 to
+ *              hist[row][t][digit s of its image] (uint counts; bin 256: NaN images, on the
+ *              first pass only, float dtypes only);
+ *   pick       per (row, t): the digit d where the running count passes r_t; r_t -= the
+ *              keys below d; prefix |= d << s; the histogram is zeroed for the next pass
+ *              (st[row][t] = {prefix, r, nan count, -}: GPUX_SEL_ST words of uint64).
+ * After w / 8 passes prefix is the image T of rank r_t, and r_t the number of keys equal to
+ * T that come before it in rank. Histograms are integer counts: the order of the atomics
+ * changes nothing.
+ * Writing (top-k, partition; one target): keys split into less (< T), equal (== T) and
+ * greater; tiles of GPUX_SEL_TILE keys:
+ *   cnt_<dt>   per tile: (less, equal) counts -> cnt[row][tile][2] (int64);
+ *   scan       per row: exclusive prefix sums of cnt over the row's tiles, in place; the
+ *              row totals L (less) and E (equal) into st[row][2], st[row][3];
+ *   emit_<dt>  per tile: each key's (less, equal) counts before it in its row (the tile's
+ *              prefix plus a scan inside the tile), then
+ *                top-k (mode 0): a less key, or an equal one among the first k - L equal
+ *                  keys, goes to out[row][less before + min(equal before, k - L)]: the k
+ *                  results in the order of their positions in the row;
+ *                partition (mode 1): less keys to [0, L) in position order, equal keys to
+ *                  [L, L + E), greater keys to [L + E, len), each in position order.
+ *              Values (the keys' bits) to vals, positions (int64) to idx, either may be
+ *              absent (a null buffer).
+ *   rank_<dt>  top-k sorted: result j of a row goes to the place of its rank among the
+ *              row's k results (the number of results before it in the images' order,
+ *              ties by position), k <= GPUX_SEL_RANK_MAX.
+ *   qfin_<dt>  median / quantile: from the images of ranks lo and hi (two targets per q)
+ *              the value: NaN when the row holds a NaN; median: lo's value, or
+ *              (a + b) * 0.5 when lo != hi; quantile: NumPy's linear _lerp with gamma
+ *              (gam[q], float64; float32 for float32 / float16 / bfloat16 keys, which
+ *              compute and return float32), no FMA contraction in either kernel set.
+ * SEARCHSORTED: ss_<dt>: per query, a binary search on the images (GPUX_SO_EQZ) of the
+ * sorted keys: left: the first i with img(s[i]) >= img(q); right: the first with >. */
+#ifndef GPUX_SELECT_H
+#define GPUX_SELECT_H
+
+/* the dtypes: every real dtype and bool */
+#define GPUX_SEL_DT(M, a) GPUX_DT_STORAGE(M, a)
+#define GPUX_SEL_THREADS 256   /* work-group size of every kernel with a local scan */
+#define GPUX_SEL_TILE 4096     /* keys per tile of cnt / emit (16 a work-item) */
+#define GPUX_SEL_ST 4          /* uint64 words of state per (row, target) */
+#define GPUX_SEL_BINS 257      /* 256 digits and the NaN count */
+#define GPUX_SEL_RANK_MAX 4096 /* top-k sorted by ranks up to this k */
+#define GPUX_SEL_MAXT 16       /* targets a hist launch takes (the front end batches) */
+/* kernel names: gpux_select_<kind>_<dt>, and the two of no dtype */
+#define GPUX_KN_SELECT(kind, dt) "gpux_select_" kind "_" dt
+#define GPUX_KN_SELECT_PICK "gpux_select_pick"
+#define GPUX_KN_SELECT_SCAN "gpux_select_scan"
+#define GPUX_SEL_KINDS(X) X(ss, 0) X(hist, 1) X(cnt, 2) X(emit, 3) X(rank, 4) X(qfin, 5)
+#define GPUX_SEL_KIND_COUNT 6
+#define GPUX_KN_SEL_DT_(N, dt)                                                               \
+  N(GPUX_KN_SELECT("ss", #dt)) N(GPUX_KN_SELECT("hist", #dt)) N(GPUX_KN_SELECT("cnt", #dt))  \
+  N(GPUX_KN_SELECT("emit", #dt)) N(GPUX_KN_SELECT("rank", #dt)) N(GPUX_KN_SELECT("qfin", #dt))
+#define GPUX_KN_SELECT_LIST(N)                                                               \
+  GPUX_SEL_DT(GPUX_KN_SEL_DT_, N) N(GPUX_KN_SELECT_PICK) N(GPUX_KN_SELECT_SCAN)
+/* qfin modes */
+#define GPUX_SEL_MEDIAN 0
+#define GPUX_SEL_QUANTILE 1
+/* emit modes */
+#define GPUX_SEL_TOPK 0
+#define GPUX_SEL_PARTITION 1
+
+/* each dtype's key: width in bits, image and inverse (THE ORDER, gpux_sort.h) */
+#define GPUX_SEL_W_f32 32
+#define GPUX_SEL_W_f64 64
+#define GPUX_SEL_W_i32 32
+#define GPUX_SEL_W_i64 64
+#define GPUX_SEL_W_u8 8
+#define GPUX_SEL_W_b8 8
+#define GPUX_SEL_W_f16 16
+#define GPUX_SEL_W_bf16 16
+#define GPUX_SEL_W_i8 8
+#define GPUX_SEL_W_i16 16
+#define GPUX_SEL_W_u16 16
+#define GPUX_SEL_W_u32 32
+#define GPUX_SEL_W_u64 64
+#define GPUX_SEL_FL_(b, w, fl, E, M) gpux_so_img((b), w, GPUX_SO_FLOAT, (fl), E, M)
+#define GPUX_SEL_IMG_f32(b, fl) GPUX_SEL_FL_(b, 32, fl, GPUX_SO_F32_EXP, GPUX_SO_F32_MAN)
+#define GPUX_SEL_IMG_f64(b, fl) GPUX_SEL_FL_(b, 64, fl, GPUX_SO_F64_EXP, GPUX_SO_F64_MAN)
+#define GPUX_SEL_IMG_f16(b, fl) GPUX_SEL_FL_(b, 16, fl, GPUX_SO_F16_EXP, GPUX_SO_F16_MAN)
+#define GPUX_SEL_IMG_bf16(b, fl) GPUX_SEL_FL_(b, 16, fl, GPUX_SO_BF16_EXP, GPUX_SO_BF16_MAN)
+#define GPUX_SEL_IMG_i32(b, fl) gpux_so_img((b), 32, GPUX_SO_SIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_i64(b, fl) gpux_so_img((b), 64, GPUX_SO_SIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_i8(b, fl) gpux_so_img((b), 8, GPUX_SO_SIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_i16(b, fl) gpux_so_img((b), 16, GPUX_SO_SIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_u8(b, fl) gpux_so_img((b), 8, GPUX_SO_UNSIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_b8(b, fl) gpux_so_img((b), 8, GPUX_SO_UNSIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_u16(b, fl) gpux_so_img((b), 16, GPUX_SO_UNSIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_u32(b, fl) gpux_so_img((b), 32, GPUX_SO_UNSIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_u64(b, fl) gpux_so_img((b), 64, GPUX_SO_UNSIGNED, (fl), 0, 0)
+/* whether the dtype has NaN (bin 256 counts them) */
+#define GPUX_SEL_NAN_f32 1
+#define GPUX_SEL_NAN_f64 1
+#define GPUX_SEL_NAN_f16 1
+#define GPUX_SEL_NAN_bf16 1
+#define GPUX_SEL_NAN_i32 0
+#define GPUX_SEL_NAN_i64 0
+#define GPUX_SEL_NAN_i8 0
+#define GPUX_SEL_NAN_i16 0
+#define GPUX_SEL_NAN_u8 0
+#define GPUX_SEL_NAN_b8 0
+#define GPUX_SEL_NAN_u16 0
+#define GPUX_SEL_NAN_u32 0
+#define GPUX_SEL_NAN_u64 0
+
+#endif

@@ -1,0 +1,301 @@
+/* gpux select family: the kernels, written once for both kernel sets (kernels/cl/select.cl
+ * and kernels/cuda/select.cu include this after defining the dialect below), so that both
+ * run the same algorithm line by line and give the same bits (the contracts:
+ * gpux_select.h; the signatures: select.cl's header). Include after gpux_kernels.h,
+ * gpux_half.h, gpux_sort.h and gpux_select.h.
+ *
+ * The dialect each kernel set defines first:
+ *   GPUX_SK              a kernel's declaration prefix (void return type included)
+ *   GPUX_SG, GPUX_SL     the global pointer and the local (shared) array qualifiers
+ *   GPUX_SSYNC()         the work-group barrier
+ *   GPUX_SGID(), GPUX_SGRP(), GPUX_SLID()  global id, group id (int64), local id (int)
+ *   GPUX_SATOM(p, v)     atomic add of an unsigned to *p (local or global)
+ *   GPUX_SI64            int64; GPUX_SNAN: a float NaN
+ *   GPUX_SEL_HE          keys a work-item of hist (1 in OpenCL's CPU form, else 16)
+ *   GPUX_SEL_SERIAL      1: cnt and emit run a work-item per tile, a serial loop over its
+ *                        keys (OpenCL's CPU form: nothing to vectorize across, no barriers);
+ *                        0: a work-group of GPUX_SEL_THREADS per tile, scanned in local
+ *                        memory (the GPU forms). The same counts and places either way.
+ *   GPUX_SEL_C_<dt>, GPUX_SEL_VAL_<dt>(bits)  qfin's compute type and a key's value
+ *   GPUX_SEL_QFIN_ON_<dt>(M, dt)  M(dt) where qfin exists for dt */
+#ifndef GPUX_SELECT_KERNELS_H
+#define GPUX_SELECT_KERNELS_H
+
+#if GPUX_SEL_SERIAL
+#define GPUX_SEL_WI 1 /* work-items of a tile */
+#define GPUX_SEL_TL   /* the tile's shared counters: private */
+#define GPUX_SEL_TSYNC()
+#define GPUX_SEL_TADD(p, v) (*(p) += (v))
+#define GPUX_SEL_TID() GPUX_SGID()
+#define GPUX_SEL_TLID() 0
+#else
+#define GPUX_SEL_WI GPUX_SEL_THREADS
+#define GPUX_SEL_TL GPUX_SL
+#define GPUX_SEL_TSYNC() GPUX_SSYNC()
+#define GPUX_SEL_TADD(p, v) GPUX_SATOM(p, v)
+#define GPUX_SEL_TID() GPUX_SGRP()
+#define GPUX_SEL_TLID() GPUX_SLID()
+#endif
+#define GPUX_SEL_PER (GPUX_SEL_TILE / GPUX_SEL_WI) /* keys a work-item of cnt / emit */
+#define GPUX_SEL_U_8 GPUX_SO_U8
+#define GPUX_SEL_U_16 GPUX_SO_U16
+#define GPUX_SEL_U_32 GPUX_SO_U32
+#define GPUX_SEL_U_64 GPUX_SO_U64
+#define GPUX_SEL_U2_(w) GPUX_SEL_U_##w
+#define GPUX_SEL_U_(w) GPUX_SEL_U2_(w)
+#define GPUX_SEL_UT(dt) GPUX_SEL_U_(GPUX_SEL_W_##dt)
+#define GPUX_SEL_ALL(w) ((w) == 64 ? ~GPUX_SO_C64(0) : ((GPUX_SO_C64(1) << (w)) - GPUX_SO_C64(1)))
+#define GPUX_SEL_CLS_f32 GPUX_SO_FLOAT
+#define GPUX_SEL_CLS_f64 GPUX_SO_FLOAT
+#define GPUX_SEL_CLS_f16 GPUX_SO_FLOAT
+#define GPUX_SEL_CLS_bf16 GPUX_SO_FLOAT
+#define GPUX_SEL_CLS_i8 GPUX_SO_SIGNED
+#define GPUX_SEL_CLS_i16 GPUX_SO_SIGNED
+#define GPUX_SEL_CLS_i32 GPUX_SO_SIGNED
+#define GPUX_SEL_CLS_i64 GPUX_SO_SIGNED
+#define GPUX_SEL_CLS_u8 GPUX_SO_UNSIGNED
+#define GPUX_SEL_CLS_b8 GPUX_SO_UNSIGNED
+#define GPUX_SEL_CLS_u16 GPUX_SO_UNSIGNED
+#define GPUX_SEL_CLS_u32 GPUX_SO_UNSIGNED
+#define GPUX_SEL_CLS_u64 GPUX_SO_UNSIGNED
+#define GPUX_SEL_C_f32 float
+#define GPUX_SEL_C_f16 float
+#define GPUX_SEL_C_bf16 float
+#define GPUX_SEL_C_f64 double
+#define GPUX_SEL_C_i8 double
+#define GPUX_SEL_C_i16 double
+#define GPUX_SEL_C_i32 double
+#define GPUX_SEL_C_i64 double
+#define GPUX_SEL_C_u8 double
+#define GPUX_SEL_C_b8 double
+#define GPUX_SEL_C_u16 double
+#define GPUX_SEL_C_u32 double
+#define GPUX_SEL_C_u64 double
+
+/* per (row, target): the digit of rank r; the state moves to the next digit */
+GPUX_SK gpux_select_pick(GPUX_SG GPUX_SO_U64 *st, GPUX_SG unsigned *hist,
+                         GPUX_SG const GPUX_SI64 *rk, GPUX_SI64 n, int nt, int shift, int first) {
+  const GPUX_SI64 i = GPUX_SGID();
+  if (i >= n) return;
+  GPUX_SG GPUX_SO_U64 *s = st + i * GPUX_SEL_ST;
+  GPUX_SG unsigned *h = hist + i * GPUX_SEL_BINS;
+  const GPUX_SO_U64 r = first ? (GPUX_SO_U64)rk[i % nt] : s[1];
+  const GPUX_SO_U64 prefix = first ? GPUX_SO_C64(0) : s[0];
+  if (first) s[2] = h[256];
+  GPUX_SO_U64 c = 0;
+  unsigned d = 0;
+  for (; d < 255u; d++) {
+    const GPUX_SO_U64 hc = h[d];
+    if (r < c + hc) break;
+    c += hc;
+  }
+  for (int j = 0; j < GPUX_SEL_BINS; j++) h[j] = 0u;
+  s[0] = prefix | ((GPUX_SO_U64)d << shift);
+  s[1] = r - c;
+}
+
+/* per row: exclusive prefix sums of the tiles' (less, equal) counts; the totals to st */
+GPUX_SK gpux_select_scan(GPUX_SG GPUX_SI64 *cnt, GPUX_SG GPUX_SO_U64 *st, GPUX_SI64 rows,
+                         GPUX_SI64 tpr) {
+  const GPUX_SI64 row = GPUX_SGID();
+  if (row >= rows) return;
+  GPUX_SG GPUX_SI64 *c = cnt + row * tpr * 2;
+  GPUX_SI64 l = 0, e = 0;
+  for (GPUX_SI64 t = 0; t < tpr; t++) {
+    const GPUX_SI64 a = c[2 * t], b = c[2 * t + 1];
+    c[2 * t] = l;
+    c[2 * t + 1] = e;
+    l += a;
+    e += b;
+  }
+  st[row * GPUX_SEL_ST + 2] = (GPUX_SO_U64)l;
+  st[row * GPUX_SEL_ST + 3] = (GPUX_SO_U64)e;
+}
+
+#define GPUX_SEL_KERNELS(a, dt)                                                                    \
+  GPUX_SK gpux_select_ss_##dt(GPUX_SG const GPUX_SEL_UT(dt) * s, GPUX_SI64 s_off, GPUX_SI64 ne,    \
+                              GPUX_SG const GPUX_SEL_UT(dt) * q, GPUX_SI64 q_off, GPUX_SI64 n,     \
+                              int right, GPUX_SG GPUX_SI64 *out, GPUX_SI64 o_off) {                \
+    const GPUX_SI64 i = GPUX_SGID();                                                               \
+    if (i >= n) return;                                                                            \
+    const GPUX_SO_U64 v = GPUX_SEL_IMG_##dt((GPUX_SO_U64)q[q_off + i], GPUX_SO_EQZ);               \
+    GPUX_SI64 lo = 0, hi = ne;                                                                     \
+    while (lo < hi) {                                                                              \
+      const GPUX_SI64 mid = (lo + hi) >> 1;                                                        \
+      const GPUX_SO_U64 e = GPUX_SEL_IMG_##dt((GPUX_SO_U64)s[s_off + mid], GPUX_SO_EQZ);           \
+      if (right ? e <= v : e < v)                                                                  \
+        lo = mid + 1;                                                                              \
+      else                                                                                         \
+        hi = mid;                                                                                  \
+    }                                                                                              \
+    out[o_off + i] = lo;                                                                           \
+  }                                                                                                \
+  GPUX_SK gpux_select_hist_##dt(GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off, GPUX_SI64 len, \
+                                GPUX_SI64 gpr, int nt, int shift, unsigned flags,                  \
+                                GPUX_SG const GPUX_SO_U64 *st, GPUX_SG unsigned *hist) {           \
+    GPUX_SL unsigned h[GPUX_SEL_MAXT * GPUX_SEL_BINS];                                             \
+    GPUX_SL GPUX_SO_U64 pf[GPUX_SEL_MAXT];                                                         \
+    const GPUX_SI64 g = GPUX_SGRP();                                                               \
+    const int lid = GPUX_SLID();                                                                   \
+    const GPUX_SI64 row = g / gpr, blk = g - row * gpr;                                            \
+    const int w = GPUX_SEL_W_##dt, first = shift == w - 8, hs = shift + 8;                         \
+    const int nanbin = GPUX_SEL_NAN_##dt && first && !(flags & GPUX_SO_DESC);                      \
+    for (int i = lid; i < nt * GPUX_SEL_BINS; i += GPUX_SEL_THREADS) h[i] = 0u;                    \
+    if (lid < nt) pf[lid] = first ? GPUX_SO_C64(0) : st[(row * nt + lid) * GPUX_SEL_ST];           \
+    GPUX_SSYNC();                                                                                  \
+    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                                     \
+    const GPUX_SI64 base = blk * (GPUX_SI64)(GPUX_SEL_THREADS * GPUX_SEL_HE);                      \
+    for (int e = 0; e < GPUX_SEL_HE; e++) {                                                        \
+      const GPUX_SI64 i = base + e * GPUX_SEL_THREADS + lid;                                       \
+      if (i < len) {                                                                               \
+        const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                        \
+        const unsigned d = (unsigned)(k >> shift) & 255u;                                          \
+        const int isnan = nanbin && k == GPUX_SEL_ALL(w);                                          \
+        for (int t = 0; t < nt; t++) {                                                             \
+          if (first || (k >> hs) == (pf[t] >> hs)) GPUX_SATOM(&h[t * GPUX_SEL_BINS + d], 1u);      \
+          if (isnan) GPUX_SATOM(&h[t * GPUX_SEL_BINS + 256], 1u);                                  \
+        }                                                                                          \
+      }                                                                                            \
+    }                                                                                              \
+    GPUX_SSYNC();                                                                                  \
+    GPUX_SG unsigned *hr = hist + row * nt * GPUX_SEL_BINS;                                        \
+    for (int i = lid; i < nt * GPUX_SEL_BINS; i += GPUX_SEL_THREADS)                               \
+      if (h[i]) GPUX_SATOM(&hr[i], h[i]);                                                          \
+  }                                                                                                \
+  GPUX_SK gpux_select_cnt_##dt(GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off, GPUX_SI64 len,  \
+                               GPUX_SI64 tpr, unsigned flags, GPUX_SG const GPUX_SO_U64 *st,       \
+                               GPUX_SG GPUX_SI64 *cnt, GPUX_SI64 rows) {                           \
+    GPUX_SEL_TL unsigned lc[2];                                                                    \
+    const GPUX_SI64 g = GPUX_SEL_TID();                                                            \
+    const int lid = GPUX_SEL_TLID();                                                               \
+    if (GPUX_SEL_SERIAL && g >= rows * tpr) return;                                                \
+    const GPUX_SI64 row = g / tpr, tile = g - row * tpr;                                           \
+    if (lid == 0) lc[0] = lc[1] = 0u;                                                              \
+    GPUX_SEL_TSYNC();                                                                              \
+    const GPUX_SO_U64 T = st[row * GPUX_SEL_ST];                                                   \
+    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                                     \
+    const GPUX_SI64 base = tile * GPUX_SEL_TILE + lid * GPUX_SEL_PER;                              \
+    unsigned l = 0, e = 0;                                                                         \
+    for (int j = 0; j < GPUX_SEL_PER; j++) {                                                       \
+      const GPUX_SI64 i = base + j;                                                                \
+      if (i < len) {                                                                               \
+        const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                        \
+        l += k < T;                                                                                \
+        e += k == T;                                                                               \
+      }                                                                                            \
+    }                                                                                              \
+    if (l) GPUX_SEL_TADD(&lc[0], l);                                                               \
+    if (e) GPUX_SEL_TADD(&lc[1], e);                                                               \
+    GPUX_SEL_TSYNC();                                                                              \
+    if (lid == 0) {                                                                                \
+      cnt[(row * tpr + tile) * 2] = lc[0];                                                         \
+      cnt[(row * tpr + tile) * 2 + 1] = lc[1];                                                     \
+    }                                                                                              \
+  }                                                                                                \
+  GPUX_SK gpux_select_emit_##dt(                                                                   \
+      GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off, GPUX_SI64 len, GPUX_SI64 tpr,            \
+      unsigned flags, GPUX_SG const GPUX_SO_U64 *st, GPUX_SG const GPUX_SI64 *cnt, int mode,       \
+      GPUX_SI64 k, GPUX_SG GPUX_SEL_UT(dt) * vals, GPUX_SI64 v_off, GPUX_SG GPUX_SI64 * idx,       \
+      GPUX_SI64 i_off, int has_v, int has_i, GPUX_SI64 rows) {                                     \
+    GPUX_SEL_TL GPUX_SO_U64 sc[2][GPUX_SEL_WI];                                                    \
+    const GPUX_SI64 g = GPUX_SEL_TID();                                                            \
+    const int lid = GPUX_SEL_TLID();                                                               \
+    if (GPUX_SEL_SERIAL && g >= rows * tpr) return;                                                \
+    const GPUX_SI64 row = g / tpr, tile = g - row * tpr;                                           \
+    const GPUX_SO_U64 T = st[row * GPUX_SEL_ST];                                                   \
+    const GPUX_SI64 L = (GPUX_SI64)st[row * GPUX_SEL_ST + 2],                                      \
+                    E = (GPUX_SI64)st[row * GPUX_SEL_ST + 3];                                      \
+    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                                     \
+    const GPUX_SI64 base = tile * GPUX_SEL_TILE + lid * GPUX_SEL_PER;                              \
+    GPUX_SO_U64 own = 0; /* less << 32 | equal among this work-item's keys */                      \
+    for (int j = 0; j < GPUX_SEL_PER; j++) {                                                       \
+      const GPUX_SI64 i = base + j;                                                                \
+      if (i < len) {                                                                               \
+        const GPUX_SO_U64 kk = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                       \
+        own += kk < T ? (GPUX_SO_C64(1) << 32) : kk == T ? GPUX_SO_C64(1) : GPUX_SO_C64(0);        \
+      }                                                                                            \
+    }                                                                                              \
+    int cur = 0;                                                                                   \
+    sc[0][lid] = own;                                                                              \
+    GPUX_SEL_TSYNC();                                                                              \
+    for (int off = 1; off < GPUX_SEL_WI; off <<= 1) {                                              \
+      const GPUX_SO_U64 v = sc[cur][lid] + (lid >= off ? sc[cur][lid - off] : GPUX_SO_C64(0));     \
+      sc[cur ^ 1][lid] = v;                                                                        \
+      cur ^= 1;                                                                                    \
+      GPUX_SEL_TSYNC();                                                                            \
+    }                                                                                              \
+    const GPUX_SO_U64 ex = sc[cur][lid] - own;                                                     \
+    GPUX_SI64 lb = cnt[(row * tpr + tile) * 2] + (GPUX_SI64)(ex >> 32);                            \
+    GPUX_SI64 eb = cnt[(row * tpr + tile) * 2 + 1] + (GPUX_SI64)(ex & GPUX_SO_C64(0xffffffff));    \
+    const GPUX_SI64 need = k - L, ostride = mode == GPUX_SEL_TOPK ? k : len;                       \
+    for (int j = 0; j < GPUX_SEL_PER; j++) {                                                       \
+      const GPUX_SI64 i = base + j;                                                                \
+      if (i >= len) break;                                                                         \
+      const GPUX_SEL_UT(dt) b = xr[i];                                                             \
+      const GPUX_SO_U64 kk = GPUX_SEL_IMG_##dt((GPUX_SO_U64)b, flags);                             \
+      GPUX_SI64 dst = -1;                                                                          \
+      if (kk < T) {                                                                                \
+        dst = mode == GPUX_SEL_TOPK ? lb + (eb < need ? eb : need) : lb;                           \
+        lb++;                                                                                      \
+      } else if (kk == T) {                                                                        \
+        dst = mode == GPUX_SEL_TOPK ? (eb < need ? lb + eb : -1) : L + eb;                         \
+        eb++;                                                                                      \
+      } else if (mode != GPUX_SEL_TOPK) {                                                          \
+        dst = L + E + (i - lb - eb);                                                               \
+      }                                                                                            \
+      if (dst >= 0) {                                                                              \
+        if (has_v) vals[v_off + row * ostride + dst] = b;                                          \
+        if (has_i) idx[i_off + row * ostride + dst] = i;                                           \
+      }                                                                                            \
+    }                                                                                              \
+  }                                                                                                \
+  GPUX_SK gpux_select_rank_##dt(GPUX_SG const GPUX_SEL_UT(dt) * tv, GPUX_SG const GPUX_SI64 *ti,   \
+                                GPUX_SI64 rows, GPUX_SI64 k, unsigned flags,                       \
+                                GPUX_SG GPUX_SEL_UT(dt) * vals, GPUX_SI64 v_off,                   \
+                                GPUX_SG GPUX_SI64 * idx, GPUX_SI64 i_off) {                        \
+    const GPUX_SI64 g = GPUX_SGID();                                                               \
+    if (g >= rows * k) return;                                                                     \
+    const GPUX_SI64 row = g / k, j = g - row * k;                                                  \
+    GPUX_SG const GPUX_SEL_UT(dt) *r = tv + row * k;                                               \
+    const GPUX_SO_U64 kj = GPUX_SEL_IMG_##dt((GPUX_SO_U64)r[j], flags);                            \
+    GPUX_SI64 rank = 0;                                                                            \
+    for (GPUX_SI64 i = 0; i < k; i++) {                                                            \
+      const GPUX_SO_U64 ki = GPUX_SEL_IMG_##dt((GPUX_SO_U64)r[i], flags);                          \
+      rank += ki < kj || (ki == kj && i < j);                                                      \
+    }                                                                                              \
+    vals[v_off + row * k + rank] = r[j];                                                           \
+    idx[i_off + row * k + rank] = ti[row * k + j];                                                 \
+  }                                                                                                \
+  GPUX_SEL_QFIN_ON_##dt(GPUX_SEL_QFIN, dt)
+
+/* median / quantile from the two order statistics of each q (targets 2q, 2q + 1) */
+#define GPUX_SEL_QFIN(dt)                                                                     \
+  GPUX_SK gpux_select_qfin_##dt(GPUX_SG const GPUX_SO_U64 *st, GPUX_SG const GPUX_SI64 *rk,   \
+                                GPUX_SG const double *gam, GPUX_SI64 rows, int nq, int mode,  \
+                                GPUX_SG GPUX_SEL_C_##dt *out, GPUX_SI64 o_off,                \
+                                GPUX_SI64 ostride) {                                          \
+    const GPUX_SI64 g = GPUX_SGID();                                                          \
+    if (g >= rows * nq) return;                                                               \
+    const GPUX_SI64 row = g / nq;                                                             \
+    const int q = (int)(g - row * nq), nt = 2 * nq;                                           \
+    GPUX_SG const GPUX_SO_U64 *s = st + row * nt * GPUX_SEL_ST;                               \
+    const int w = GPUX_SEL_W_##dt, cls = GPUX_SEL_CLS_##dt;                                   \
+    const GPUX_SEL_C_##dt a =                                                                 \
+        GPUX_SEL_VAL_##dt(gpux_so_unimg(s[2 * q * GPUX_SEL_ST], w, cls, 0u, GPUX_SO_C64(0))); \
+    const GPUX_SEL_C_##dt b = GPUX_SEL_VAL_##dt(                                              \
+        gpux_so_unimg(s[(2 * q + 1) * GPUX_SEL_ST], w, cls, 0u, GPUX_SO_C64(0)));             \
+    GPUX_SEL_C_##dt res;                                                                      \
+    if (s[2]) {                                                                               \
+      res = (GPUX_SEL_C_##dt)GPUX_SNAN;                                                       \
+    } else if (mode == GPUX_SEL_MEDIAN) {                                                     \
+      res = rk[2 * q] == rk[2 * q + 1] ? a : (a + b) * (GPUX_SEL_C_##dt)0.5;                  \
+    } else {                                                                                  \
+      const GPUX_SEL_C_##dt t = (GPUX_SEL_C_##dt)gam[q], diff = b - a;                        \
+      res = t >= (GPUX_SEL_C_##dt)0.5 ? b - diff * ((GPUX_SEL_C_##dt)1 - t) : a + diff * t;   \
+    }                                                                                         \
+    out[o_off + (GPUX_SI64)q * ostride + row] = res;                                          \
+  }
+
+GPUX_SEL_DT(GPUX_SEL_KERNELS, _)
+
+#endif

@@ -1,0 +1,737 @@
+/* Selection by order (include/gpux/select.h): searchsorted and the radix select of top-k,
+ * partition / argpartition, median and quantile. The kernels' contracts and the algorithm:
+ * kernels/common/gpux_select.h. Here: validation, the axis moved last (a contiguous rows x
+ * len temporary unless x already is one), the passes, and results written back through a
+ * view of the output when the axis is not the last. Rows go to the backend in chunks whose
+ * histograms (257 uint32 a target) fit GPUX__SEL_HIST_BYTES. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "internal.h"
+
+#define NEED(x, what) \
+  if (!(x)) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: %s is NULL", fn, what)
+#define OPND(a) gpux__operand_on(gpux__stream_cur((a)->ctx), (a))
+#define GPUX__SEL_HIST_BYTES ((int64_t)64 << 20)
+_Static_assert(GPUX_TOPK_MAX_SORTED == GPUX_SEL_RANK_MAX, "sorted top-k: the rank kernel's k");
+
+static void rel(struct gpux_array **a) {
+  gpux_array_release(*a);
+  *a = NULL;
+}
+
+static gpux_status check_dtype(const struct gpux_array *x, const char *fn, const char *what) {
+  if (gpux__dt_is_complex(x->dtype))
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
+                           "%s: %s is %s; complex numbers have no order", fn, what,
+                           gpux_dtype_name(x->dtype));
+  return GPUX_SUCCESS;
+}
+
+static gpux_status same_ctx(const struct gpux_array *a, const struct gpux_array *b,
+                            const char *fn) {
+  if (a->ctx != b->ctx)
+    return gpux__set_error(GPUX_ERROR_CONTEXT_MISMATCH, "%s: arrays belong to different contexts",
+                           fn);
+  return GPUX_SUCCESS;
+}
+
+/* axis in [-ndim, ndim) -> [0, ndim) */
+static gpux_status norm_axis(const struct gpux_array *x, int axis, int *ax, const char *fn) {
+  if (x->ndim == 0 || axis < -x->ndim || axis >= x->ndim) {
+    char b[256];
+    return gpux__set_error(GPUX_ERROR_INVALID_AXIS, "%s: axis %d is out of range for shape %s",
+                           fn, axis, gpux__shape_str(b, sizeof b, x->ndim, x->shape));
+  }
+  *ax = axis < 0 ? axis + x->ndim : axis;
+  return GPUX_SUCCESS;
+}
+
+/* the result shape: x's with axis `ax` of length len (len < 0: dropped) */
+static int result_shape(const struct gpux_array *x, int ax, int64_t len, int64_t *shape) {
+  int nd = 0;
+  for (int d = 0; d < x->ndim; d++) {
+    if (d != ax) shape[nd++] = x->shape[d];
+    else if (len >= 0) shape[nd++] = len;
+  }
+  return nd;
+}
+
+/* x with axis ax moved last, contiguous: x itself (*tmp NULL) or a copy in *tmp */
+static gpux_status rows_of(const struct gpux_array *x, int ax, struct gpux_array **tmp,
+                           const struct gpux_array **use) {
+  *tmp = NULL;
+  *use = x;
+  if (ax == x->ndim - 1 && gpux__is_contiguous(x)) return GPUX_SUCCESS;
+  int perm[GPUX_MAX_DIMS], n = 0;
+  for (int d = 0; d < x->ndim; d++)
+    if (d != ax) perm[n++] = d;
+  perm[n] = ax;
+  GPUX__CHECK(gpux_array_permute(tmp, (gpux_array_t)x, perm));
+  *use = *tmp;
+  return GPUX_SUCCESS;
+}
+
+/* a view of out (x's layout, the axis ax of it) with that axis moved last */
+static gpux_status view_axis_last(struct gpux_array **v, const struct gpux_array *out, int ax) {
+  GPUX__CHECK(gpux__array_view(v, out));
+  struct gpux_array *w = *v;
+  int n = 0;
+  for (int d = 0; d < out->ndim; d++)
+    if (d != ax) {
+      w->shape[n] = out->shape[d];
+      w->strides[n++] = out->strides[d];
+    }
+  w->shape[n] = out->shape[ax];
+  w->strides[n] = out->strides[ax];
+  return GPUX_SUCCESS;
+}
+
+/* The destination of a rows x len result: *dst = out when out is contiguous with the axis
+ * last, else a new contiguous temporary (*tmp) to copy into out afterwards (finish). */
+static gpux_status dest_of(struct gpux_array *out, int ax, struct gpux_array **tmp,
+                           struct gpux_array **dst) {
+  *tmp = NULL;
+  *dst = out;
+  if (out->size == 0 || ((ax < 0 || ax == out->ndim - 1) && gpux__is_contiguous(out)))
+    return GPUX_SUCCESS;
+  int64_t shape[GPUX_MAX_DIMS];
+  int n = 0;
+  for (int d = 0; d < out->ndim; d++)
+    if (d != ax) shape[n++] = out->shape[d];
+  if (ax >= 0) shape[n++] = out->shape[ax];
+  GPUX__CHECK(gpux__array_new(tmp, out->ctx, out->dtype, n, shape));
+  *dst = *tmp;
+  return GPUX_SUCCESS;
+}
+static gpux_status finish(struct gpux_array *out, int ax, struct gpux_array *tmp) {
+  if (!tmp) return GPUX_SUCCESS;
+  gpux_status s;
+  if (ax < 0) {
+    s = gpux__copy_strided(out, tmp);
+  } else {
+    struct gpux_array *v = NULL;
+    s = view_axis_last(&v, out, ax);
+    if (s == GPUX_SUCCESS) s = gpux__copy_strided(v, tmp);
+    gpux_array_release(v);
+  }
+  return s;
+}
+
+static gpux_status check_out(const struct gpux_array *o, gpux_dtype dt, int nd,
+                             const int64_t *shape, const struct gpux_array *x, const char *fn,
+                             const char *what) {
+  GPUX__CHECK(same_ctx(o, x, fn));
+  if (o->dtype != dt)
+    return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH, "%s: %s is %s, it must be %s", fn, what,
+                           gpux_dtype_name(o->dtype), gpux_dtype_name(dt));
+  int same = o->ndim == nd;
+  for (int d = 0; same && d < nd; d++) same = o->shape[d] == shape[d];
+  if (!same) {
+    char a[256], b[256];
+    return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH, "%s: %s has shape %s, the result %s", fn,
+                           what, gpux__shape_str(a, sizeof a, o->ndim, o->shape),
+                           gpux__shape_str(b, sizeof b, nd, shape));
+  }
+  if (o->size && x->size && gpux__overlaps(o, x))
+    return gpux__set_error(GPUX_ERROR_OVERLAP, "%s: %s overlaps the input", fn, what);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status run(struct gpux_context *ctx, const gpux__select *p) {
+  return ctx->be->select(gpux__q(ctx), p);
+}
+
+static gpux_status new_from(struct gpux_array **a, struct gpux_context *ctx, gpux_dtype dt,
+                            int64_t n, const void *host) {
+  return gpux_array_from_host(a, ctx, dt, 1, &n, host);
+}
+
+/* *out = o when s is a success, else o released; returns s */
+static gpux_status give(gpux_array_t *out, struct gpux_array *o, gpux_status s) {
+  if (s != GPUX_SUCCESS) gpux_array_release(o);
+  else *out = o;
+  return s;
+}
+
+/* ---- searchsorted */
+
+static gpux_status ss_check(const struct gpux_array *s, const struct gpux_array *q, int side,
+                            const char *fn) {
+  GPUX__CHECK(gpux__check_array(s, "sorted"));
+  GPUX__CHECK(gpux__check_array(q, "queries"));
+  GPUX__CHECK(same_ctx(s, q, fn));
+  GPUX__CHECK(check_dtype(s, fn, "sorted"));
+  if (s->dtype != q->dtype)
+    return gpux__set_error(GPUX_ERROR_DTYPE_MISMATCH,
+                           "%s: sorted is %s and the queries %s; they must be one dtype", fn,
+                           gpux_dtype_name(s->dtype), gpux_dtype_name(q->dtype));
+  if (s->ndim != 1) {
+    char b[256];
+    return gpux__set_error(GPUX_ERROR_SHAPE_MISMATCH, "%s: sorted must be 1-d, not of shape %s",
+                           fn, gpux__shape_str(b, sizeof b, s->ndim, s->shape));
+  }
+  if (side != GPUX_SIDE_LEFT && side != GPUX_SIDE_RIGHT)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: side %d is not LEFT or RIGHT", fn,
+                           side);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status ss_run(struct gpux_array *out, struct gpux_array *s, struct gpux_array *q,
+                          int side) {
+  struct gpux_context *ctx = q->ctx;
+  if (q->size == 0) return GPUX_SUCCESS;
+  if (s->size == 0) { /* every query goes to 0 */
+    struct gpux_array *z = NULL;
+    GPUX__CHECK(gpux_array_zeros(&z, ctx, GPUX_INT64, out->ndim, out->shape));
+    gpux_status st = gpux__copy_strided(out, z);
+    gpux_array_release(z);
+    return st;
+  }
+  GPUX__NEED(ctx, GPUX__Q_SELECT, 0, s->dtype, -1);
+  struct gpux_array *sc = NULL, *qc = NULL, *otmp = NULL, *dst = NULL;
+  const struct gpux_array *su = s, *qu = q;
+  gpux_status st = rows_of(s, 0, &sc, &su);
+  if (st == GPUX_SUCCESS) st = rows_of(q, q->ndim - 1, &qc, &qu);
+  if (st == GPUX_SUCCESS) st = dest_of(out, -1, &otmp, &dst);
+  if (st == GPUX_SUCCESS) {
+    gpux__select p;
+    memset(&p, 0, sizeof p);
+    p.kind = 0;
+    p.dtype = (int)s->dtype;
+    p.len = s->size;
+    p.n = q->size;
+    p.right = side == GPUX_SIDE_RIGHT;
+    p.x = OPND(su);
+    p.q = OPND(qu);
+    p.out = OPND(dst);
+    st = run(ctx, &p);
+  }
+  if (st == GPUX_SUCCESS) st = finish(out, -1, otmp);
+  rel(&sc);
+  rel(&qc);
+  rel(&otmp);
+  return st;
+}
+
+gpux_status gpux_searchsorted_into(gpux_array_t out, gpux_array_t sorted, gpux_array_t queries,
+                                   gpux_side side) {
+  GPUX__API_FN();
+  const char *fn = "gpux_searchsorted_into";
+  NEED(out, "out");
+  NEED(sorted, "sorted");
+  NEED(queries, "queries");
+  GPUX__CHECK(ss_check(sorted, queries, (int)side, fn));
+  GPUX__CHECK(gpux__check_array(out, "out"));
+  GPUX__CHECK(check_out(out, GPUX_INT64, queries->ndim, queries->shape, queries, fn, "out"));
+  if (out->size && sorted->size && gpux__overlaps(out, sorted))
+    return gpux__set_error(GPUX_ERROR_OVERLAP, "%s: out overlaps sorted", fn);
+  return ss_run(out, sorted, queries, (int)side);
+}
+
+gpux_status gpux_searchsorted(gpux_array_t *out, gpux_array_t sorted, gpux_array_t queries,
+                              gpux_side side) {
+  GPUX__API_FN();
+  const char *fn = "gpux_searchsorted";
+  NEED(out, "out");
+  *out = NULL;
+  NEED(sorted, "sorted");
+  NEED(queries, "queries");
+  GPUX__CHECK(ss_check(sorted, queries, (int)side, fn));
+  struct gpux_array *o = NULL;
+  GPUX__CHECK(gpux__array_new(&o, queries->ctx, GPUX_INT64, queries->ndim, queries->shape));
+  return give(out, o, ss_run(o, sorted, queries, (int)side));
+}
+
+/* ---- the radix select */
+
+/* Scratch of one chunk of rows: the state (GPUX_SEL_ST uint64 a target), histograms. */
+typedef struct scratch {
+  struct gpux_array *st, *hist, *cnt, *rk;
+} scratch;
+static void scratch_free(scratch *s) {
+  rel(&s->st);
+  rel(&s->hist);
+  rel(&s->cnt);
+  rel(&s->rk);
+}
+
+/* rows per chunk for nt targets a row */
+static int64_t chunk_rows(int64_t rows, int nt) {
+  int64_t c = GPUX__SEL_HIST_BYTES / (4 * GPUX_SEL_BINS * (int64_t)nt);
+  if (c < 1) c = 1;
+  return c < rows ? c : rows;
+}
+
+/* The radix select of nt (<= GPUX_SEL_MAXT) targets of ranks rk[0..nt) in each of `rows`
+ * rows of x (contiguous, from x.offset): afterwards st[row][t] = {image of rank rk[t], equal keys
+ * before it in rank, NaN count, -}. The scratch is sized for `rows` rows. */
+static gpux_status select_rows(struct gpux_context *ctx, gpux__operand x, int dtype,
+                               int64_t rows, int64_t len, int nt, unsigned flags,
+                               const scratch *sc) {
+  const int w = (int)gpux_dtype_size((gpux_dtype)dtype) * 8;
+  gpux__select p;
+  memset(&p, 0, sizeof p);
+  p.dtype = dtype;
+  p.flags = flags;
+  p.rows = rows;
+  p.len = len;
+  p.nt = nt;
+  p.n = rows * nt;
+  p.x = x;
+  p.st = OPND(sc->st);
+  p.hist = OPND(sc->hist);
+  p.rk = OPND(sc->rk);
+  for (int shift = w - 8; shift >= 0; shift -= 8) {
+    p.shift = shift;
+    p.first = shift == w - 8;
+    p.kind = 1;
+    GPUX__CHECK(run(ctx, &p));
+    p.kind = GPUX__SEL_PICK;
+    GPUX__CHECK(run(ctx, &p));
+  }
+  return GPUX_SUCCESS;
+}
+
+static gpux_status scratch_new(scratch *sc, struct gpux_context *ctx, int64_t rows, int nt,
+                               const int64_t *rk, int64_t tpr, int64_t len) {
+  memset(sc, 0, sizeof *sc);
+  if (len > (int64_t)UINT32_MAX) /* the histograms count in uint32 */
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED,
+                           "rows of %lld elements: the radix select takes up to 2^32 - 1 a row",
+                           (long long)len);
+  const int64_t nst = rows * nt * GPUX_SEL_ST, nh = rows * nt * GPUX_SEL_BINS;
+  gpux_status s = gpux__array_new(&sc->st, ctx, GPUX_UINT64, 1, &nst);
+  if (s == GPUX_SUCCESS) s = gpux_array_zeros(&sc->hist, ctx, GPUX_UINT32, 1, &nh);
+  if (s == GPUX_SUCCESS) s = new_from(&sc->rk, ctx, GPUX_INT64, nt, rk);
+  if (s == GPUX_SUCCESS && tpr > 0) {
+    const int64_t nc = rows * tpr * 2;
+    s = gpux__array_new(&sc->cnt, ctx, GPUX_INT64, 1, &nc);
+  }
+  if (s != GPUX_SUCCESS) scratch_free(sc);
+  return s;
+}
+
+/* top-k / partition of a contiguous rows x len xr into rows x ostride results: vals / idx
+ * (contiguous, either NULL). mode GPUX_SEL_TOPK (k results) or GPUX_SEL_PARTITION (rank
+ * k of each row in its place). sorted: top-k results ranked (through temporaries). */
+static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64_t len,
+                                int mode, int64_t k, unsigned flags, int sorted,
+                                struct gpux_array *vals, struct gpux_array *idx) {
+  struct gpux_context *ctx = xr->ctx;
+  const int dt = (int)xr->dtype;
+  const int64_t tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
+  const int64_t ostride = mode == GPUX_SEL_TOPK ? k : len;
+  const int64_t rank = mode == GPUX_SEL_TOPK ? k - 1 : k;
+  const int64_t chunk = chunk_rows(rows, 1);
+  scratch sc;
+  struct gpux_array *tv = NULL, *ti = NULL;
+  GPUX__CHECK(scratch_new(&sc, ctx, chunk, 1, &rank, tpr, len));
+  gpux_status s = GPUX_SUCCESS;
+  if (sorted) {
+    const int64_t nt = chunk * k;
+    s = gpux__array_new(&tv, ctx, xr->dtype, 1, &nt);
+    if (s == GPUX_SUCCESS) s = gpux__array_new(&ti, ctx, GPUX_INT64, 1, &nt);
+  }
+  for (int64_t r0 = 0; r0 < rows && s == GPUX_SUCCESS; r0 += chunk) {
+    const int64_t nr = rows - r0 < chunk ? rows - r0 : chunk;
+    gpux__operand x = OPND(xr);
+    x.offset += r0 * len;
+    s = select_rows(ctx, x, dt, nr, len, 1, flags, &sc);
+    gpux__select p;
+    memset(&p, 0, sizeof p);
+    p.dtype = dt;
+    p.flags = flags;
+    p.rows = nr;
+    p.len = len;
+    p.k = mode == GPUX_SEL_TOPK ? k : len;
+    p.mode = mode;
+    p.x = x;
+    p.st = OPND(sc.st);
+    p.cnt = OPND(sc.cnt);
+    p.kind = 2;
+    if (s == GPUX_SUCCESS) s = run(ctx, &p);
+    p.kind = GPUX__SEL_SCAN;
+    if (s == GPUX_SUCCESS) s = run(ctx, &p);
+    if (sorted) {
+      p.vals = OPND(tv);
+      p.idx = OPND(ti);
+    } else {
+      if (vals) {
+        p.vals = OPND(vals);
+        p.vals.offset += r0 * ostride;
+      }
+      if (idx) {
+        p.idx = OPND(idx);
+        p.idx.offset += r0 * ostride;
+      }
+    }
+    p.kind = 3;
+    if (s == GPUX_SUCCESS) s = run(ctx, &p);
+    if (sorted && s == GPUX_SUCCESS) {
+      gpux__select r;
+      memset(&r, 0, sizeof r);
+      r.kind = 4;
+      r.dtype = dt;
+      r.flags = flags;
+      r.rows = nr;
+      r.k = k;
+      r.tv = OPND(tv);
+      r.ti = OPND(ti);
+      r.vals = OPND(vals);
+      r.vals.offset += r0 * k;
+      r.idx = OPND(idx);
+      r.idx.offset += r0 * k;
+      s = run(ctx, &r);
+    }
+  }
+  scratch_free(&sc);
+  rel(&tv);
+  rel(&ti);
+  return s;
+}
+
+/* ---- top-k */
+
+static gpux_status topk_check(const struct gpux_array *x, int64_t k, int axis, unsigned flags,
+                              int *ax, const char *fn) {
+  GPUX__CHECK(gpux__check_array(x, "x"));
+  GPUX__CHECK(check_dtype(x, fn, "x"));
+  GPUX__CHECK(norm_axis(x, axis, ax, fn));
+  if (flags & ~(GPUX_TOPK_SMALLEST | GPUX_TOPK_SORTED))
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", fn, flags);
+  if (k < 0 || k > x->shape[*ax])
+    return gpux__set_error(GPUX_ERROR_INDEX_OUT_OF_RANGE,
+                           "%s: k = %lld is outside [0, %lld], the length of axis %d", fn,
+                           (long long)k, (long long)x->shape[*ax], *ax);
+  if ((flags & GPUX_TOPK_SORTED) && k > GPUX_TOPK_MAX_SORTED)
+    return gpux__set_error(GPUX_ERROR_UNSUPPORTED,
+                           "%s: GPUX_TOPK_SORTED takes k <= %d for now (k = %lld); larger k "
+                           "will go through the sort core. Unsorted results take any k",
+                           fn, GPUX_TOPK_MAX_SORTED, (long long)k);
+  return GPUX_SUCCESS;
+}
+
+static gpux_status topk_run(struct gpux_array *vals, struct gpux_array *idx,
+                            const struct gpux_array *x, int64_t k, int ax, unsigned flags) {
+  if (vals->size == 0) return GPUX_SUCCESS;
+  struct gpux_context *ctx = x->ctx;
+  GPUX__NEED(ctx, GPUX__Q_SELECT, 0, x->dtype, -1);
+  const int64_t len = x->shape[ax], rows = x->size / len;
+  struct gpux_array *xt = NULL, *vt = NULL, *it = NULL, *vd = NULL, *id = NULL;
+  const struct gpux_array *xr = NULL;
+  gpux_status s = rows_of(x, ax, &xt, &xr);
+  if (s == GPUX_SUCCESS) s = dest_of(vals, ax, &vt, &vd);
+  if (s == GPUX_SUCCESS) s = dest_of(idx, ax, &it, &id);
+  const unsigned fl = GPUX_SO_EQZ | ((flags & GPUX_TOPK_SMALLEST) ? 0u : GPUX_SO_DESC);
+  if (s == GPUX_SUCCESS)
+    s = select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, (flags & GPUX_TOPK_SORTED) != 0, vd,
+                     id);
+  if (s == GPUX_SUCCESS) s = finish(vals, ax, vt);
+  if (s == GPUX_SUCCESS) s = finish(idx, ax, it);
+  rel(&xt);
+  rel(&vt);
+  rel(&it);
+  return s;
+}
+
+/* topk's checks, the axis and the result's shape (*nd axes); values and indices: the
+ * output handles (_into) or the pointers to them, checked for NULL */
+static gpux_status topk_plan(const void *values, const void *indices, gpux_array_t x, int64_t k,
+                             int axis, unsigned flags, int *ax, int64_t *shape, int *nd,
+                             const char *fn) {
+  NEED(values, "values");
+  NEED(indices, "indices");
+  NEED(x, "x");
+  GPUX__CHECK(topk_check(x, k, axis, flags, ax, fn));
+  *nd = result_shape(x, *ax, k, shape);
+  return GPUX_SUCCESS;
+}
+
+gpux_status gpux_topk_into(gpux_array_t values, gpux_array_t indices, gpux_array_t x, int64_t k,
+                           int axis, unsigned flags) {
+  GPUX__API_FN();
+  const char *fn = "gpux_topk_into";
+  int ax = 0, nd = 0;
+  int64_t shape[GPUX_MAX_DIMS];
+  GPUX__CHECK(topk_plan(values, indices, x, k, axis, flags, &ax, shape, &nd, fn));
+  GPUX__CHECK(gpux__check_array(values, "values"));
+  GPUX__CHECK(gpux__check_array(indices, "indices"));
+  GPUX__CHECK(check_out(values, x->dtype, nd, shape, x, fn, "values"));
+  GPUX__CHECK(check_out(indices, GPUX_INT64, nd, shape, x, fn, "indices"));
+  if (values->size && gpux__overlaps(values, indices))
+    return gpux__set_error(GPUX_ERROR_OVERLAP, "%s: values overlaps indices", fn);
+  return topk_run(values, indices, x, k, ax, flags);
+}
+
+gpux_status gpux_topk(gpux_array_t *values, gpux_array_t *indices, gpux_array_t x, int64_t k,
+                      int axis, unsigned flags) {
+  GPUX__API_FN();
+  const char *fn = "gpux_topk";
+  int ax = 0, nd = 0;
+  int64_t shape[GPUX_MAX_DIMS];
+  if (values) *values = NULL;
+  if (indices) *indices = NULL;
+  GPUX__CHECK(topk_plan(values, indices, x, k, axis, flags, &ax, shape, &nd, fn));
+  struct gpux_array *v = NULL, *i = NULL;
+  gpux_status s = gpux__array_new(&v, x->ctx, x->dtype, nd, shape);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&i, x->ctx, GPUX_INT64, nd, shape);
+  if (s == GPUX_SUCCESS) s = topk_run(v, i, x, k, ax, flags);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(v);
+    gpux_array_release(i);
+    return s;
+  }
+  *values = v;
+  *indices = i;
+  return GPUX_SUCCESS;
+}
+
+/* ---- partition / argpartition */
+
+static gpux_status part_check(const struct gpux_array *x, int64_t *kth, int axis, int *ax,
+                              const char *fn) {
+  GPUX__CHECK(gpux__check_array(x, "x"));
+  GPUX__CHECK(check_dtype(x, fn, "x"));
+  GPUX__CHECK(norm_axis(x, axis, ax, fn));
+  const int64_t len = x->shape[*ax];
+  if (*kth < -len || *kth >= len)
+    return gpux__set_error(GPUX_ERROR_INDEX_OUT_OF_RANGE,
+                           "%s: kth = %lld is out of range for axis %d of length %lld", fn,
+                           (long long)*kth, *ax, (long long)len);
+  if (*kth < 0) *kth += len;
+  return GPUX_SUCCESS;
+}
+
+static gpux_status part_run(struct gpux_array *out, const struct gpux_array *x, int64_t kth,
+                            int ax, int arg) {
+  if (out->size == 0) return GPUX_SUCCESS;
+  struct gpux_context *ctx = x->ctx;
+  GPUX__NEED(ctx, GPUX__Q_SELECT, 0, x->dtype, -1);
+  const int64_t len = x->shape[ax], rows = x->size / len;
+  struct gpux_array *xt = NULL, *ot = NULL, *od = NULL;
+  const struct gpux_array *xr = NULL;
+  gpux_status s = rows_of(x, ax, &xt, &xr);
+  if (s == GPUX_SUCCESS) s = dest_of(out, ax, &ot, &od);
+  if (s == GPUX_SUCCESS)
+    s = select_write(xr, rows, len, GPUX_SEL_PARTITION, kth, GPUX_SO_EQZ, 0, arg ? NULL : od,
+                     arg ? od : NULL);
+  if (s == GPUX_SUCCESS) s = finish(out, ax, ot);
+  rel(&xt);
+  rel(&ot);
+  return s;
+}
+
+static gpux_status part_new(gpux_array_t *out, gpux_array_t x, int64_t kth, int axis, int arg,
+                            const char *fn) {
+  NEED(out, "out");
+  *out = NULL;
+  NEED(x, "x");
+  int ax = 0;
+  GPUX__CHECK(part_check(x, &kth, axis, &ax, fn));
+  struct gpux_array *o = NULL;
+  GPUX__CHECK(gpux__array_new(&o, x->ctx, arg ? GPUX_INT64 : x->dtype, x->ndim, x->shape));
+  return give(out, o, part_run(o, x, kth, ax, arg));
+}
+
+static gpux_status part_into(gpux_array_t out, gpux_array_t x, int64_t kth, int axis, int arg,
+                             const char *fn) {
+  NEED(out, "out");
+  NEED(x, "x");
+  int ax = 0;
+  GPUX__CHECK(part_check(x, &kth, axis, &ax, fn));
+  GPUX__CHECK(gpux__check_array(out, "out"));
+  GPUX__CHECK(check_out(out, arg ? GPUX_INT64 : x->dtype, x->ndim, x->shape, x, fn, "out"));
+  return part_run(out, x, kth, ax, arg);
+}
+
+gpux_status gpux_partition(gpux_array_t *out, gpux_array_t x, int64_t kth, int axis) {
+  GPUX__API_FN();
+  return part_new(out, x, kth, axis, 0, "gpux_partition");
+}
+gpux_status gpux_partition_into(gpux_array_t out, gpux_array_t x, int64_t kth, int axis) {
+  GPUX__API_FN();
+  return part_into(out, x, kth, axis, 0, "gpux_partition_into");
+}
+gpux_status gpux_argpartition(gpux_array_t *out, gpux_array_t x, int64_t kth, int axis) {
+  GPUX__API_FN();
+  return part_new(out, x, kth, axis, 1, "gpux_argpartition");
+}
+gpux_status gpux_argpartition_into(gpux_array_t out, gpux_array_t x, int64_t kth, int axis) {
+  GPUX__API_FN();
+  return part_into(out, x, kth, axis, 1, "gpux_argpartition_into");
+}
+
+/* ---- median, quantile, percentile */
+
+static gpux_dtype q_dtype(gpux_dtype dt) {
+  return dt == GPUX_FLOAT32 || dt == GPUX_FLOAT16 || dt == GPUX_BFLOAT16 ? GPUX_FLOAT32
+                                                                          : GPUX_FLOAT64;
+}
+
+/* mode GPUX_SEL_MEDIAN (q unused, nq 1) or GPUX_SEL_QUANTILE; q already probabilities */
+static gpux_status q_check(const struct gpux_array *x, const double *q, int nq, int axis,
+                           int *ax, int mode, double scale, const char *fn) {
+  GPUX__CHECK(gpux__check_array(x, "x"));
+  GPUX__CHECK(check_dtype(x, fn, "x"));
+  if (axis == GPUX_ALL_AXES) *ax = -1;
+  else GPUX__CHECK(norm_axis(x, axis, ax, fn));
+  if (mode == GPUX_SEL_QUANTILE) {
+    if (!q) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "%s: q is NULL", fn);
+    if (nq < 1)
+      return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: nq = %d, it must be >= 1", fn,
+                             nq);
+    for (int i = 0; i < nq; i++)
+      if (!(q[i] >= 0 && q[i] <= scale))
+        return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT,
+                               "%s: q[%d] = %g is outside [0, %g]", fn, i, q[i], scale);
+  }
+  const int64_t len = *ax < 0 ? x->size : x->shape[*ax];
+  if (len == 0)
+    return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "%s: the %s is empty: no %s", fn,
+                           *ax < 0 ? "array" : "axis", mode == GPUX_SEL_MEDIAN ? "median"
+                                                                              : "quantile");
+  return GPUX_SUCCESS;
+}
+
+/* result shape: (nq,) (quantile) + x's without the axis (all of it for ax < 0) */
+static int q_shape(const struct gpux_array *x, int ax, int mode, int nq, int64_t *shape) {
+  int nd = 0;
+  if (mode == GPUX_SEL_QUANTILE) shape[nd++] = nq;
+  if (ax >= 0) nd += result_shape(x, ax, -1, shape + nd);
+  return nd;
+}
+
+static gpux_status q_run(struct gpux_array *out, const struct gpux_array *x, const double *q,
+                         int nq, int ax, int mode, double scale) {
+  if (out->size == 0) return GPUX_SUCCESS;
+  struct gpux_context *ctx = x->ctx;
+  GPUX__NEED(ctx, GPUX__Q_SELECT, 0, x->dtype, -1);
+  const int64_t len = ax < 0 ? x->size : x->shape[ax], rows = x->size / len;
+  struct gpux_array *xt = NULL, *ot = NULL, *od = NULL, *gam = NULL;
+  const struct gpux_array *xr = NULL;
+  gpux_status s;
+  if (ax < 0) { /* flattened: row-major order, contiguous */
+    s = gpux__is_contiguous(x) ? GPUX_SUCCESS : gpux_array_contiguous(&xt, (gpux_array_t)x);
+    xr = xt ? xt : x;
+  } else {
+    s = rows_of(x, ax, &xt, &xr);
+  }
+  /* the output as (nq, rows): contiguous, or a temporary copied back (q axis first, the
+   * others in x's order: the same layout) */
+  if (s == GPUX_SUCCESS) s = dest_of(out, -1, &ot, &od);
+  const int per = GPUX_SEL_MAXT / 2; /* quantiles a select pass takes */
+  const int64_t chunk = chunk_rows(rows, 2 * per);
+  for (int q0 = 0; q0 < nq && s == GPUX_SUCCESS; q0 += per) {
+    const int m = nq - q0 < per ? nq - q0 : per;
+    int64_t rk[GPUX_SEL_MAXT];
+    double g[GPUX_SEL_MAXT / 2];
+    for (int i = 0; i < m; i++) {
+      if (mode == GPUX_SEL_MEDIAN) {
+        rk[2 * i] = (len - 1) / 2;
+        rk[2 * i + 1] = len / 2;
+        g[i] = 0.5;
+        continue;
+      }
+      const double qq = q[q0 + i] / scale;
+      const double v = ((double)len * qq + (1.0 + qq * -1.0)) - 1.0; /* NumPy's linear */
+      double lo = floor(v);
+      int64_t a = (int64_t)lo, b = a + 1;
+      if (v < 0) a = b = 0;
+      if (v >= (double)(len - 1)) a = b = len - 1;
+      if (a < 0) a = 0;
+      if (b > len - 1) b = len - 1;
+      rk[2 * i] = a;
+      rk[2 * i + 1] = b;
+      g[i] = v - (double)a;
+    }
+    scratch sc;
+    s = scratch_new(&sc, ctx, chunk, 2 * m, rk, 0, len);
+    if (s == GPUX_SUCCESS) s = new_from(&gam, ctx, GPUX_FLOAT64, m, g);
+    for (int64_t r0 = 0; r0 < rows && s == GPUX_SUCCESS; r0 += chunk) {
+      const int64_t nr = rows - r0 < chunk ? rows - r0 : chunk;
+      gpux__operand xo = OPND(xr);
+      xo.offset += r0 * len;
+      s = select_rows(ctx, xo, (int)x->dtype, nr, len, 2 * m, 0u, &sc);
+      gpux__select p;
+      memset(&p, 0, sizeof p);
+      p.kind = 5;
+      p.dtype = (int)x->dtype;
+      p.rows = nr;
+      p.nq = m;
+      p.mode = mode;
+      p.st = OPND(sc.st);
+      p.rk = OPND(sc.rk);
+      p.gam = OPND(gam);
+      p.out = OPND(od);
+      p.len = rows; /* out[q][row] of the whole (nq, rows) output */
+      p.out.offset += (int64_t)q0 * rows + r0;
+      if (s == GPUX_SUCCESS) s = run(ctx, &p);
+    }
+    scratch_free(&sc);
+    rel(&gam);
+  }
+  if (s == GPUX_SUCCESS) s = finish(out, -1, ot);
+  rel(&xt);
+  rel(&ot);
+  return s;
+}
+
+static gpux_status q_new(gpux_array_t *out, gpux_array_t x, const double *q, int nq, int axis,
+                         int mode, double scale, const char *fn) {
+  NEED(out, "out");
+  *out = NULL;
+  NEED(x, "x");
+  int ax = 0;
+  if (mode == GPUX_SEL_MEDIAN) nq = 1;
+  GPUX__CHECK(q_check(x, q, nq, axis, &ax, mode, scale, fn));
+  int64_t shape[GPUX_MAX_DIMS + 1];
+  const int nd = q_shape(x, ax, mode, nq, shape);
+  struct gpux_array *o = NULL;
+  GPUX__CHECK(gpux__array_new(&o, x->ctx, q_dtype(x->dtype), nd, shape));
+  return give(out, o, q_run(o, x, q, nq, ax, mode, scale));
+}
+
+static gpux_status q_into(gpux_array_t out, gpux_array_t x, const double *q, int nq, int axis,
+                          int mode, double scale, const char *fn) {
+  NEED(out, "out");
+  NEED(x, "x");
+  int ax = 0;
+  if (mode == GPUX_SEL_MEDIAN) nq = 1;
+  GPUX__CHECK(q_check(x, q, nq, axis, &ax, mode, scale, fn));
+  GPUX__CHECK(gpux__check_array(out, "out"));
+  int64_t shape[GPUX_MAX_DIMS + 1];
+  const int nd = q_shape(x, ax, mode, nq, shape);
+  if (nd > GPUX_MAX_DIMS)
+    return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "%s: the result has too many axes", fn);
+  GPUX__CHECK(check_out(out, q_dtype(x->dtype), nd, shape, x, fn, "out"));
+  return q_run(out, x, q, nq, ax, mode, scale);
+}
+
+gpux_status gpux_median(gpux_array_t *out, gpux_array_t x, int axis) {
+  GPUX__API_FN();
+  return q_new(out, x, NULL, 1, axis, GPUX_SEL_MEDIAN, 1.0, "gpux_median");
+}
+gpux_status gpux_median_into(gpux_array_t out, gpux_array_t x, int axis) {
+  GPUX__API_FN();
+  return q_into(out, x, NULL, 1, axis, GPUX_SEL_MEDIAN, 1.0, "gpux_median_into");
+}
+gpux_status gpux_quantile(gpux_array_t *out, gpux_array_t x, const double *q, int nq, int axis) {
+  GPUX__API_FN();
+  return q_new(out, x, q, nq, axis, GPUX_SEL_QUANTILE, 1.0, "gpux_quantile");
+}
+gpux_status gpux_quantile_into(gpux_array_t out, gpux_array_t x, const double *q, int nq,
+                               int axis) {
+  GPUX__API_FN();
+  return q_into(out, x, q, nq, axis, GPUX_SEL_QUANTILE, 1.0, "gpux_quantile_into");
+}
+gpux_status gpux_percentile(gpux_array_t *out, gpux_array_t x, const double *p, int np,
+                            int axis) {
+  GPUX__API_FN();
+  return q_new(out, x, p, np, axis, GPUX_SEL_QUANTILE, 100.0, "gpux_percentile");
+}
+gpux_status gpux_percentile_into(gpux_array_t out, gpux_array_t x, const double *p, int np,
+                                 int axis) {
+  GPUX__API_FN();
+  return q_into(out, x, p, np, axis, GPUX_SEL_QUANTILE, 100.0, "gpux_percentile_into");
+}
