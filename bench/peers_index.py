@@ -19,7 +19,9 @@ def timed(fn, reps, warmup, sync, event):
         fn()
         b.record()
         b.synchronize()
-        ts.append(a.elapsed_time(b))
+        # torch's events have elapsed_time(); CuPy's are timed by cupy.cuda.get_elapsed_time
+        ts.append(a.elapsed_time(b) if hasattr(a, "elapsed_time") else
+                  __import__("cupy").cuda.get_elapsed_time(a, b))
     return statistics.median(ts)
 
 
