@@ -299,6 +299,21 @@ static inline CUresult gpux_cuda_launch_current(gpux__bq *q, CUfunction f, gpux_
   return gpux_cuda_drv.LaunchKernel(f, g.gx, g.gy, g.gz, g.bx, g.by, 1, 0, q->stream, args,
                                     NULL);
 }
+/* gpux_cuda_launch_current inside q's context (entered and left here); a failed launch is
+ * GPUX_ERROR_LAUNCH "cuLaunchKernel(<name>, <count> <unit>)" */
+static inline gpux_status gpux_cuda_launch_named(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
+                                                 void **args, const char *name,
+                                                 long long count, const char *unit) {
+  int pushed = 0;
+  CUresult e = gpux_cuda_enter(q->b, &pushed);
+  if (e != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, e, "cuCtxPushCurrent");
+  e = gpux_cuda_launch_current(q, f, g, args);
+  gpux_cuda_leave(pushed);
+  if (e != CUDA_SUCCESS)
+    return gpux_cuda_error(GPUX_ERROR_LAUNCH, e, "cuLaunchKernel(%s, %lld %s)", name, count,
+                           unit);
+  return GPUX_SUCCESS;
+}
 /* layouts C and S: the buffer plus the operand's element offset (dt: its dtype) */
 static inline CUdeviceptr gpux_cuda_opnd_ptr(const gpux__operand *o, int dt) {
   return (CUdeviceptr)(uintptr_t)o->buf +

@@ -71,15 +71,7 @@ static gpux_status gpux_cuda_index(gpux__bq *q, const gpux__index *p) {
                                      "cuda: %lld elements are too many for one launch of %s",
                                      (long long)x.n, name);
   gpux_cuda_grid g = {(unsigned)blocks, 1, 1, GPUX_CUDA_IX_THREADS, 1};
-  int pushed = 0;
-  CUresult e = gpux_cuda_enter(b, &pushed);
-  if (e != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, e, "cuCtxPushCurrent");
-  e = gpux_cuda_launch_current(q, f, g, args);
-  gpux_cuda_leave(pushed);
-  if (e != CUDA_SUCCESS)
-    return gpux_cuda_error(GPUX_ERROR_LAUNCH, e, "cuLaunchKernel(%s, %lld elements)", name,
-                           (long long)x.n);
-  return GPUX_SUCCESS;
+  return gpux_cuda_launch_named(q, f, g, args, name, (long long)x.n, "elements");
 }
 
 static void gpux_cuda_index_install(gpux__backend_iface *it) { it->index = gpux_cuda_index; }

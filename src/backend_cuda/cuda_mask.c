@@ -58,14 +58,7 @@ static gpux_status gpux_cuda_mask(gpux__bq *q, const gpux__mask_pass *p) {
   }
   const int64_t blocks = p->ntiles < GPUX_CUDA_MASK_MAX_GRID ? p->ntiles : GPUX_CUDA_MASK_MAX_GRID;
   gpux_cuda_grid grid = {(unsigned)blocks, 1, 1, GPUX_MASK_THREADS, 1};
-  int pushed = 0;
-  CUresult e = gpux_cuda_enter(b, &pushed);
-  if (e != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, e, "cuCtxPushCurrent");
-  e = gpux_cuda_launch_current(q, f, grid, args);
-  gpux_cuda_leave(pushed);
-  if (e != CUDA_SUCCESS)
-    return gpux_cuda_error(GPUX_ERROR_LAUNCH, e, "cuLaunchKernel(%s, %lld elements)", name, n);
-  return GPUX_SUCCESS;
+  return gpux_cuda_launch_named(q, f, grid, args, name, n, "elements");
 }
 
 static void gpux_cuda_mask_install(gpux__backend_iface *it) { it->mask = gpux_cuda_mask; }
