@@ -24,16 +24,7 @@ static int is_fl(gpux_dtype dt) {
 
 /* many duplicates (small integers), specials sprinkled (NaN, inf, +-0, ...) */
 static void *mk_data(gpux_dtype dt, int64_t n, uint64_t seed) {
-  const size_t es = gpux_dtype_size(dt);
-  unsigned char *b = gt_malloc((size_t)(n ? n : 1) * es);
-  gt_fill_random(b, dt, n, GT_DOM_SMALLINT, seed);
-  unsigned char sp[64 * 8];
-  const int64_t ns = gt_special_values(sp, dt, 64);
-  gt_rng r;
-  gt_rng_seed(&r, seed ^ 0x9a0c);
-  for (int64_t i = 0; i < n && ns > 0; i++)
-    if (gt_rng_int(&r, 0, 7) == 0) memcpy(b + i * es, sp + gt_rng_int(&r, 0, ns - 1) * es, es);
-  return b;
+  return gt_random_with_specials(dt, n, GT_DOM_SMALLINT, seed, seed ^ 0x9a0c, 8);
 }
 
 /* the reference groups of x (n elements): perm, group id of each sorted position */
