@@ -12,6 +12,7 @@
 #include "gpux/sort.h"
 #include "gpux/count.h"
 #include "gpux/select.h"
+#include "gpux/group.h"
 #include "gpux/elementwise.h"
 #include "gpux/reduce.h"
 #include "gpux/linalg.h"

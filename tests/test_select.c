@@ -15,16 +15,8 @@ static const gpux_dtype k_dts[] = GT_STORAGE_DTYPE_INIT;
 
 /* random data: ties (kind 1: small integers), specials sprinkled (NaN, inf, +-0, ...) */
 static void *mk_data(gpux_dtype dt, int64_t n, uint64_t seed, int kind) {
-  const size_t es = gpux_dtype_size(dt);
-  unsigned char *b = gt_malloc((size_t)(n ? n : 1) * es);
-  gt_fill_random(b, dt, n, kind ? GT_DOM_SMALLINT : GT_DOM_ANY, seed);
-  unsigned char sp[64 * 8];
-  const int64_t ns = gt_special_values(sp, dt, 64);
-  gt_rng r;
-  gt_rng_seed(&r, seed ^ 0x5e1ec7);
-  for (int64_t i = 0; i < n && ns > 0; i++)
-    if (gt_rng_int(&r, 0, 9) == 0) memcpy(b + i * es, sp + gt_rng_int(&r, 0, ns - 1) * es, es);
-  return b;
+  return gt_random_with_specials(dt, n, kind ? GT_DOM_SMALLINT : GT_DOM_ANY, seed,
+                                 seed ^ 0x5e1ec7, 10);
 }
 
 /* dst[c * R + r] = src[r * C + c] (element size es) */

@@ -387,6 +387,21 @@ gt_domain gt_unary_domain(gpux_unary_op op, gpux_dtype dt) {
   }
 }
 
+void *gt_random_with_specials(gpux_dtype dt, int64_t n, gt_domain dom, uint64_t seed,
+                              uint64_t sp_seed, int one_in) {
+  const size_t es = gpux_dtype_size(dt);
+  unsigned char *b = gt_malloc((size_t)(n ? n : 1) * es);
+  gt_fill_random(b, dt, n, dom, seed);
+  unsigned char sp[64 * 16];
+  const int64_t ns = gt_special_values(sp, dt, 64);
+  gt_rng r;
+  gt_rng_seed(&r, sp_seed);
+  for (int64_t i = 0; i < n && ns > 0; i++)
+    if (gt_rng_int(&r, 0, one_in - 1) == 0)
+      memcpy(b + i * es, sp + gt_rng_int(&r, 0, ns - 1) * es, es);
+  return b;
+}
+
 int64_t gt_special_values(void *buf, gpux_dtype dt, int64_t cap) {
   if (comp_dtype(dt) != dt) { /* complex: the component's specials, paired two ways */
     const gpux_dtype c = comp_dtype(dt);

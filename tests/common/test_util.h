@@ -140,6 +140,10 @@ gt_domain gt_unary_domain(gpux_unary_op op, gpux_dtype dt);
  * bit widths for ints; 0 and 1 for bool). Writes up to cap values of dt into buf and returns
  * their count. */
 int64_t gt_special_values(void *buf, gpux_dtype dt, int64_t cap);
+/* A new buffer (free it) of n values of dt from gt_fill_random(dom, seed), one element in
+ * about `one_in` then replaced by a special value (positions and choices drawn from sp_seed). */
+void *gt_random_with_specials(gpux_dtype dt, int64_t n, gt_domain dom, uint64_t seed,
+                              uint64_t sp_seed, int one_in);
 
 /* ---- poison */
 void gt_poison_host(void *buf, size_t bytes);
