@@ -47,6 +47,8 @@
  *   searchsorted  gpux_searchsorted_into of n queries (random in [-2^20, 2^20)) into the
  *              sorted 0 .. 2^20 - 1 (float32: the default dtype)     n (es + 8) + 2^20 es
  *   median     gpux_median_into of n elements, all axes (0-d result)   n (the input read)
+ *   unique_i64  gpux_unique (values only, a new result: the count's read included) of n
+ *              int64 values i * 2654435761 mod 1000                      8 n (the read)
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -145,7 +147,7 @@ enum {
   OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ,
   OP_COMPRESS, OP_NONZERO, OP_BINCOUNT, OP_SCATTER_ADD, OP_SCATTER_ADD_I32,
   OP_SORT_F32, OP_ARGSORT_F32, OP_SORT_PAIRS_I32, OP_TOPK100, OP_SEARCHSORTED, OP_MEDIAN,
-  OP_COUNT
+  OP_UNIQUE_I64, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
@@ -153,7 +155,8 @@ static const char *const k_op_names[OP_COUNT] = {
     "gemm_int", "gemm_c64", "gemm_c128", "add_expr", "h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "overlap",
     "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq",
     "compress", "nonzero", "bincount", "scatter_add", "scatter_add_i32",
-    "sort_f32", "argsort_f32", "sort_pairs_i32", "topk100", "searchsorted", "median"};
+    "sort_f32", "argsort_f32", "sort_pairs_i32", "topk100", "searchsorted", "median",
+    "unique_i64"};
 #define OP_IS_TAKE(op) ((op) == OP_TAKE || (op) == OP_TAKE_SEQ)
 #define TAKE_HASH 2654435761u /* take's pseudo-random indices: i * TAKE_HASH mod n */
 #define OP_IS_MASK(op) ((op) == OP_COMPRESS || (op) == OP_NONZERO)
@@ -163,6 +166,7 @@ static const char *const k_op_names[OP_COUNT] = {
 #define SS_SORTED (1 << 20) /* searchsorted's sorted table: 0, 1, ..., 2^20 - 1 */
 #define BC_BINS 1024          /* bincount's bins: values i * TAKE_HASH mod BC_BINS */
 #define SC_TARGETS (1 << 20)  /* scatter_add's targets: indices i * TAKE_HASH mod SC_TARGETS */
+#define UQ_DISTINCT 1000      /* unique_i64's values: i * TAKE_HASH mod UQ_DISTINCT */
 static int64_t g_mask_count = -1; /* the mask's true elements (compress, nonzero) */
 #define OP_IS_TRANSFER(op) ((op) >= OP_H2D_PINNED && (op) <= OP_D2H_PAGEABLE)
 #define OP_IS_GEMM(op) ((op) >= OP_GEMM_F32 && (op) <= OP_GEMM_C128)
@@ -858,16 +862,44 @@ static int sort_check(bench_arrays *ba, int64_t n, char *why, size_t why_len) {
   return bad;
 }
 
+/* unique_i64: the distinct values of i * TAKE_HASH mod UQ_DISTINCT for i < n, in order (its
+ * first UQ_DISTINCT values are a permutation of 0 .. UQ_DISTINCT - 1: gcd(TAKE_HASH, 1000) = 1) */
+static int unique_check(gpux_array_t u, int64_t n, char *why, size_t why_len) {
+  unsigned char seen[UQ_DISTINCT] = {0};
+  int64_t want[UQ_DISTINCT], nw = 0, m = -1, v[UQ_DISTINCT];
+  for (int64_t i = 0; i < n && i < UQ_DISTINCT; i++)
+    seen[(uint64_t)i * TAKE_HASH % UQ_DISTINCT] = 1;
+  for (int64_t k = 0; k < UQ_DISTINCT; k++)
+    if (seen[k]) want[nw++] = k;
+  if (!u || gpux_array_size(&m, u) != GPUX_SUCCESS || m != nw ||
+      gpux_array_read(u, v, (size_t)m * sizeof *v) != GPUX_SUCCESS) {
+    snprintf(why, why_len, "%" PRId64 " unique values, expected %" PRId64, m, nw);
+    return 1;
+  }
+  for (int64_t i = 0; i < m; i++)
+    if (v[i] != want[i]) {
+      snprintf(why, why_len, "unique value %" PRId64 " is %" PRId64 ", expected %" PRId64, i,
+               v[i], want[i]);
+      return 1;
+    }
+  return 0;
+}
+
 /* bincount: a = the int64 values, c = BC_BINS int64 counts. scatter_add: a = n values
  * (float32 or int32), b = int64 indices, c = SC_TARGETS zeros. */
-static gpux_status counting_setup(bench_arrays *ba, int op, int64_t n) {
-  const int64_t m = op == OP_BINCOUNT ? BC_BINS : SC_TARGETS;
-  gpux_array_t i = NULL, h = NULL, *idx = op == OP_BINCOUNT ? &ba->a : &ba->b;
+/* *out = the n int64 values i * TAKE_HASH mod m */
+static gpux_status hashed_ints(gpux_array_t *out, int64_t n, int64_t m) {
+  gpux_array_t i = NULL, h = NULL;
   gpux_status s = gpux_array_arange(&i, g_ctx, GPUX_INT64, 0, (double)n, 1);
   if (s == GPUX_SUCCESS) s = gpux_binary_scalar(&h, GPUX_MUL, i, (double)TAKE_HASH);
-  if (s == GPUX_SUCCESS) s = gpux_binary_scalar(idx, GPUX_MOD, h, (double)m);
+  if (s == GPUX_SUCCESS) s = gpux_binary_scalar(out, GPUX_MOD, h, (double)m);
   gpux_array_release(i);
   gpux_array_release(h);
+  return s;
+}
+static gpux_status counting_setup(bench_arrays *ba, int op, int64_t n) {
+  const int64_t m = op == OP_BINCOUNT ? BC_BINS : SC_TARGETS;
+  gpux_status s = hashed_ints(op == OP_BINCOUNT ? &ba->a : &ba->b, n, m);
   const gpux_dtype dt = op == OP_BINCOUNT ? GPUX_INT64 : op == OP_SCATTER_ADD ? GPUX_FLOAT32 : GPUX_INT32;
   if (s == GPUX_SUCCESS && op != OP_BINCOUNT) s = make_random(&ba->a, n, dt, 1);
   if (s == GPUX_SUCCESS) s = gpux_array_zeros(&ba->c, g_ctx, dt, 1, &m);
@@ -1061,6 +1093,15 @@ static gpux_status run_once(bench_arrays *ba) {
     case OP_TOPK100: return gpux_topk_into(ba->b, ba->c, ba->a, 100, 0, 0);
     case OP_SEARCHSORTED: return gpux_searchsorted_into(ba->c, ba->b, ba->a, GPUX_SIDE_LEFT);
     case OP_MEDIAN: return gpux_median_into(ba->c, ba->a, GPUX_ALL_AXES);
+    case OP_UNIQUE_I64: { /* a new result each run; the last one is kept for the check */
+      gpux_array_t u = NULL;
+      gpux_status s = gpux_unique(&u, NULL, NULL, NULL, ba->a);
+      if (s == GPUX_SUCCESS) {
+        gpux_array_release(ba->c);
+        ba->c = u;
+      }
+      return s;
+    }
     case OP_SCATTER_ADD:
     case OP_SCATTER_ADD_I32:
       return gpux_scatter_add(ba->c, ba->b, ba->a, GPUX_ALL_AXES, GPUX_INDEX_CHECKED);
@@ -1171,6 +1212,7 @@ static int bench_device_op(int op, int64_t n_req) {
       f = expect_transpose;
       break;
     case OP_BINCOUNT:
+    case OP_UNIQUE_I64:
       moved = 8.0 * (double)n;
       break;
     case OP_SORT_F32:
@@ -1217,7 +1259,7 @@ static int bench_device_op(int op, int64_t n_req) {
   {
     gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op) ||
                             (op == OP_NONZERO) || OP_IS_COUNTING(op) || OP_IS_SORT(op) ||
-                            OP_IS_SELECT(op)
+                            OP_IS_SELECT(op) || op == OP_UNIQUE_I64
                         ? GPUX_SUCCESS
                         : make_random(&ba.a, n, opt.dtype, 1);
     if (OP_IS_ASM1(op)) s = make_random(&ba.a, side, opt.dtype, 1);
@@ -1248,6 +1290,7 @@ static int bench_device_op(int op, int64_t n_req) {
     }
     if (s == GPUX_SUCCESS && OP_IS_COUNTING(op)) s = counting_setup(&ba, op, n);
     if (s == GPUX_SUCCESS && OP_IS_SORT(op)) s = sort_setup(&ba, op, n);
+    if (s == GPUX_SUCCESS && op == OP_UNIQUE_I64) s = hashed_ints(&ba.a, n, UQ_DISTINCT);
     if (s == GPUX_SUCCESS && OP_IS_SELECT(op)) s = select_setup(&ba, op, n, opt.dtype);
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
@@ -1333,6 +1376,9 @@ static int bench_device_op(int op, int64_t n_req) {
              : op == OP_ARGSORT_F32 ? "gpux_argsort_into (int64 positions)"
                                     : "gpux_sort_by_key_into, one int32 value array",
              op == OP_SORT_PAIRS_I32 ? "int32" : "float32");
+  else if (op == OP_UNIQUE_I64)
+    snprintf(r->note, sizeof r->note, "gpux_unique (values only, a new result), int64 values "
+             "i * 2654435761 mod %d; bytes: the input read", UQ_DISTINCT);
   else if (OP_IS_COUNTING(op))
     snprintf(r->note, sizeof r->note, "gpux_scatter_add of %s into %d at int64 indices i * 2654435761 "
              "mod %d, checked, exact sums", op == OP_SCATTER_ADD ? "float32" : "int32", SC_TARGETS,
@@ -1361,6 +1407,7 @@ static int bench_device_op(int op, int64_t n_req) {
   if (OP_IS_MASK(op) ? mask_check(op, ba.a, ba.b, why, sizeof why)
       : OP_IS_COUNTING(op)        ? counting_check(op, &ba, n, why, sizeof why)
       : OP_IS_SORT(op)            ? sort_check(&ba, n, why, sizeof why)
+      : op == OP_UNIQUE_I64       ? unique_check(ba.c, n, why, sizeof why)
       : OP_IS_SELECT(op)          ? select_check(op, &ba, n, why, sizeof why)
       : OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)
       : OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)

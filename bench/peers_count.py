@@ -3,7 +3,8 @@
 torch.bincount and cupy.bincount of 2^28 int64 values i * 2654435761 mod 1024 (minlength 1024;
 GB/s: the 8 n bytes read), and torch's index_add_ (atomic, not deterministic) of 2^28 float32
 / int32 values into 2^20 targets at int64 indices i * 2654435761 mod 2^20 (GB/s: n (4 + 8) +
-2^20 4 2), as gpux-bench counts them. CUDA events, median of --reps after --warmup; run in
+2^20 4 2), as gpux-bench counts them; torch.unique / cupy.unique (sorted) of 2^28 int64
+values i * 2654435761 mod 1000 (issue 25's unique row; GB/s: the 8 n bytes read). CUDA events, median of --reps after --warmup; run in
 the same device call as gpux-bench.
 
     python3 bench/peers_count.py [--n 2^28] [--reps 10] [--md FILE]
@@ -15,6 +16,7 @@ from peers_index import timed  # warm-up runs, then the median of CUDA event tim
 HASH = 2654435761
 TARGETS = 1 << 20
 BINS = 1024
+UNIQUE = 1000
 
 
 def main():
@@ -34,7 +36,10 @@ def main():
         x = (seq * HASH) % BINS
         ms = timed(lambda: torch.bincount(x, minlength=BINS), o.reps, o.warmup, sync, ev)
         rows.append(("torch.bincount", "bincount", "int64", ms, 8.0 * n))
-        del x
+        u = (seq * HASH) % UNIQUE  # issue 25's unique row: 1000 distinct int64 values
+        ms = timed(lambda: torch.unique(u, sorted=True), o.reps, o.warmup, sync, ev)
+        rows.append(("torch.unique", "unique_i64", "int64", ms, 8.0 * n))
+        del x, u
         idx = (seq * HASH) % TARGETS
         del seq
         for dt, name in ((torch.float32, "scatter_add"), (torch.int32, "scatter_add_i32")):
@@ -57,6 +62,10 @@ def main():
         ms = timed(lambda: cp.bincount(x, minlength=BINS), o.reps, o.warmup,
                    cp.cuda.Device().synchronize, cp.cuda.Event)
         rows.append(("cupy.bincount", "bincount", "int64", ms, 8.0 * n))
+        u = (cp.arange(n, dtype=cp.int64) * HASH) % UNIQUE
+        ms = timed(lambda: cp.unique(u), o.reps, o.warmup, cp.cuda.Device().synchronize,
+                   cp.cuda.Event)
+        rows.append(("cupy.unique", "unique_i64", "int64", ms, 8.0 * n))
     except Exception as e:  # noqa: BLE001
         print(f"cupy: {e}")
     for peer, op, dt, ms, b in rows:

@@ -4,7 +4,8 @@
 #
 #     source .devdeps/env.sh && bash bench/s37_h200.sh [OUTDIR]
 #
-# 1. build-gpu (the test and bench targets only); JOBS at a time: test_sort / test_select on
+# 1. build-gpu (the test and bench targets only); JOBS at a time: test_sort / test_select /
+#    test_group and the groupby_topk example on
 #    CUDA and NVIDIA OpenCL (both kernel forms there: the GPU form is NVIDIA's default),
 #    compute-sanitizer memcheck and racecheck of both on CUDA, test_count on both backends,
 #    test_mask on NVIDIA OpenCL timed alone (it outlasted 150 s in the 12-job batch of s36b),
@@ -14,11 +15,12 @@
 #    peers_count.py) from this call.
 source "$(dirname "$0")/h200_common.sh" s37_h200 "$@"
 h200_parallel /tmp/s37-logs 8
-TARGETS=${TARGETS-"test_sort test_select test_count test_mask gpux-bench fuzz_api"} h200_build
+TARGETS=${TARGETS-"test_sort test_select test_group test_count test_mask groupby_topk gpux-bench fuzz_api"} h200_build
 CS=/usr/local/cuda/bin/compute-sanitizer
 {
   for be in cuda opencl; do
-    for x in test_sort test_select test_count; do echo "GPUX_BACKEND=$be t 170 $x-$be.log $B/bin/$x"; done
+    for x in test_sort test_select test_group test_count; do echo "GPUX_BACKEND=$be t 170 $x-$be.log $B/bin/$x"; done
+    echo "GPUX_BACKEND=$be t 60 groupby_topk-$be.log $B/bin/groupby_topk"
   done
   for x in test_sort test_select; do
     echo "GPUX_BACKEND=cuda t 170 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
@@ -31,7 +33,7 @@ GPUX_BACKEND=opencl t 200 test_mask-opencl.log bash -c "time $B/bin/test_mask"
 log "bench"
 for be in cuda opencl; do
   timeout 150 "$B/bin/gpux-bench" --backend $be --device gpu --reps 5 --sizes 2^28 --md "$OUTDIR/rows.md" \
-    --op sort_f32,argsort_f32,sort_pairs_i32,topk100,median,bincount,scatter_add,scatter_add_i32 2>&1 |
+    --op sort_f32,argsort_f32,sort_pairs_i32,topk100,median,unique_i64,bincount,scatter_add,scatter_add_i32 2>&1 |
     grep -E "^  [a-z]|rror|WRONG"
   timeout 60 "$B/bin/gpux-bench" --backend $be --device gpu --reps 5 --sizes 2^24 --md "$OUTDIR/rows.md" \
     --op searchsorted,sort_f32 2>&1 | grep -E "^  [a-z]|rror|WRONG"
