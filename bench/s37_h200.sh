@@ -19,17 +19,17 @@ TARGETS=${TARGETS-"test_sort test_select test_group test_count test_mask groupby
 CS=/usr/local/cuda/bin/compute-sanitizer
 {
   for be in cuda opencl; do
-    for x in test_sort test_select test_group test_count; do echo "GPUX_BACKEND=$be t 170 $x-$be.log $B/bin/$x"; done
+    for x in test_sort test_select test_group test_count; do echo "GPUX_BACKEND=$be t 150 $x-$be.log $B/bin/$x"; done
     echo "GPUX_BACKEND=$be t 60 groupby_topk-$be.log $B/bin/groupby_topk"
   done
   for x in test_sort test_select; do
-    echo "GPUX_BACKEND=cuda t 170 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
-    echo "GPUX_BACKEND=cuda t 170 racecheck-$x.log $CS --tool racecheck --error-exitcode 9 $B/bin/$x"
+    echo "GPUX_BACKEND=cuda t 150 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
+    echo "GPUX_BACKEND=cuda t 150 racecheck-$x.log $CS --tool racecheck --error-exitcode 9 $B/bin/$x"
   done
   echo "GPUX_BACKEND=cuda GPUX_FUZZ_SECONDS=20 t 60 fuzz-cuda.log $B/bin/fuzz_api"
 } | xargs -P "$JOBS" -I{} bash -c '{}'
 log "test_mask opencl alone"
-GPUX_BACKEND=opencl t 200 test_mask-opencl.log bash -c "time $B/bin/test_mask"
+GPUX_BACKEND=opencl t 100 test_mask-opencl.log bash -c "time $B/bin/test_mask"
 log "bench"
 for be in cuda opencl; do
   timeout 150 "$B/bin/gpux-bench" --backend $be --device gpu --reps 5 --sizes 2^28 --md "$OUTDIR/rows.md" \
