@@ -10,6 +10,7 @@
 #    compute-sanitizer memcheck and racecheck of both on CUDA, test_count on both backends,
 #    test_mask on NVIDIA OpenCL timed alone (it outlasted 150 s in the 12-job batch of s36b),
 #    fuzz_api on CUDA;
+# SHORT=1 (a short device budget): no sanitizers, no test_mask run.
 # 2. on an idle GPU: gpux-bench sort / select rows and bincount / scatter_add rows at 2^28 on
 #    both backends, beside PyTorch and CuPy (bench/peers_sort.py, peers_select.py,
 #    peers_count.py) from this call.
@@ -22,14 +23,16 @@ CS=/usr/local/cuda/bin/compute-sanitizer
     for x in test_sort test_select test_group test_count; do echo "GPUX_BACKEND=$be t 150 $x-$be.log $B/bin/$x"; done
     echo "GPUX_BACKEND=$be t 60 groupby_topk-$be.log $B/bin/groupby_topk"
   done
-  for x in test_sort test_select; do
+  [ -n "${SHORT:-}" ] || for x in test_sort test_select; do
     echo "GPUX_BACKEND=cuda t 150 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
     echo "GPUX_BACKEND=cuda t 150 racecheck-$x.log $CS --tool racecheck --error-exitcode 9 $B/bin/$x"
   done
   echo "GPUX_BACKEND=cuda GPUX_FUZZ_SECONDS=20 t 60 fuzz-cuda.log $B/bin/fuzz_api"
 } | xargs -P "$JOBS" -I{} bash -c '{}'
-log "test_mask opencl alone"
-GPUX_BACKEND=opencl t 100 test_mask-opencl.log bash -c "time $B/bin/test_mask"
+if [ -z "${SHORT:-}" ]; then
+  log "test_mask opencl alone"
+  GPUX_BACKEND=opencl t 100 test_mask-opencl.log bash -c "time $B/bin/test_mask"
+fi
 log "bench"
 for be in cuda opencl; do
   timeout 150 "$B/bin/gpux-bench" --backend $be --device gpu --reps 5 --sizes 2^28 --md "$OUTDIR/rows.md" \
