@@ -301,9 +301,9 @@ static inline CUresult gpux_cuda_launch_current(gpux__bq *q, CUfunction f, gpux_
 }
 /* gpux_cuda_launch_current inside q's context (entered and left here); a failed launch is
  * GPUX_ERROR_LAUNCH "cuLaunchKernel(<name>, <count> <unit>)" */
-static inline gpux_status gpux_cuda_launch_named(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
-                                                 void **args, const char *name,
-                                                 long long count, const char *unit) {
+static inline gpux_status gpux_cuda_launch_counted(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
+                                                   void **args, const char *name,
+                                                   long long count, const char *unit) {
   int pushed = 0;
   CUresult e = gpux_cuda_enter(q->b, &pushed);
   if (e != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, e, "cuCtxPushCurrent");

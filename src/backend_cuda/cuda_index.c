@@ -71,7 +71,7 @@ static gpux_status gpux_cuda_index(gpux__bq *q, const gpux__index *p) {
                                      "cuda: %lld elements are too many for one launch of %s",
                                      (long long)x.n, name);
   gpux_cuda_grid g = {(unsigned)blocks, 1, 1, GPUX_CUDA_IX_THREADS, 1};
-  return gpux_cuda_launch_named(q, f, g, args, name, (long long)x.n, "elements");
+  return gpux_cuda_launch_counted(q, f, g, args, name, (long long)x.n, "elements");
 }
 
 static void gpux_cuda_index_install(gpux__backend_iface *it) { it->index = gpux_cuda_index; }

@@ -58,7 +58,7 @@ static gpux_status gpux_cuda_mask(gpux__bq *q, const gpux__mask_pass *p) {
   }
   const int64_t blocks = p->ntiles < GPUX_CUDA_MASK_MAX_GRID ? p->ntiles : GPUX_CUDA_MASK_MAX_GRID;
   gpux_cuda_grid grid = {(unsigned)blocks, 1, 1, GPUX_MASK_THREADS, 1};
-  return gpux_cuda_launch_named(q, f, grid, args, name, n, "elements");
+  return gpux_cuda_launch_counted(q, f, grid, args, name, n, "elements");
 }
 
 static void gpux_cuda_mask_install(gpux__backend_iface *it) { it->mask = gpux_cuda_mask; }

@@ -115,7 +115,7 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
   if (groups > 0x7fffffffLL)
     return gpux_cuda_error(GPUX_ERROR_LAUNCH, CUDA_SUCCESS, "%s: %lld blocks", name, groups);
   gpux_cuda_grid grid = {(unsigned)groups, 1, 1, GPUX_SEL_THREADS, 1};
-  return gpux_cuda_launch_named(q, f, grid, args, name, groups, "blocks");
+  return gpux_cuda_launch_counted(q, f, grid, args, name, groups, "blocks");
 }
 
 static void gpux_cuda_select_install(gpux__backend_iface *it) { it->select = gpux_cuda_select; }

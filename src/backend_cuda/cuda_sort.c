@@ -119,7 +119,7 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
   GPUX_CUDA_GET_KERNEL(f, slot, gpux_cuda_resolve(b, GPUX_CUDA_FAM_sort, slot, name, NULL, 0, 0, &f));
   if (blocks > GPUX_CUDA_SORT_MAX_GRID) blocks = GPUX_CUDA_SORT_MAX_GRID;
   gpux_cuda_grid grid = {(unsigned)blocks, 1, 1, GPUX_SORT_THREADS, 1};
-  return gpux_cuda_launch_named(q, f, grid, args, name, n, "keys");
+  return gpux_cuda_launch_counted(q, f, grid, args, name, n, "keys");
 }
 
 static void gpux_cuda_sort_install(gpux__backend_iface *it) { it->sort = gpux_cuda_sort; }
