@@ -1,10 +1,13 @@
-/* gpux tests: issue 24's data movement gives the same bits on CUDA, OpenCL (a GPU when there
- * is one) and, where the machine has one, a second OpenCL device that is a CPU (pocl): in one
- * process every context runs the same calls on the same host data -- take, put with repeated
- * indices (the last write wins), compress and nonzero, scatter-add (exact sums rounded once),
- * scatter-max / -min with NaN and signed zeros, weighted bincount and histogram -- over
- * float32, float64, float16, complex64 and int32, with many values per target, and the device
- * bytes are compared with memcmp. Exits 77 (skip) unless CUDA and OpenCL both have a device.
+/* gpux tests: issue 24's data movement and issue 25's order give the same bits on CUDA, OpenCL
+ * (a GPU when there is one) and, where the machine has one, a second OpenCL device that is a
+ * CPU (pocl): in one process every context runs the same calls on the same host data -- take,
+ * put with repeated indices (the last write wins), compress and nonzero, scatter-add (exact
+ * sums rounded once), scatter-max / -min with NaN and signed zeros, weighted bincount and
+ * histogram; sort, argsort and sort by key (short and long rows, both orders, ties, NaN and
+ * signed zeros), top-k, partition, median, quantile, searchsorted, unique with its index /
+ * inverse / counts, reduce_by_key -- over float32, float64, float16, complex64 and int32
+ * (int64 and bool too for the order), with many values per target, and the device bytes are
+ * compared with memcmp. Exits 77 (skip) unless CUDA and OpenCL both have a device.
  * Not a cmocka binary: plain checks, a summary, exit 1 on any difference. */
 #include <inttypes.h>
 #include <math.h>
@@ -14,8 +17,11 @@
 
 #include "gpux.h"
 #include "gpux/count.h"
+#include "gpux/group.h"
 #include "gpux/index.h"
 #include "gpux/mask.h"
+#include "gpux/select.h"
+#include "gpux/sort.h"
 #include "test_util.h"
 #include "xbackend_util.h"
 
@@ -189,6 +195,107 @@ static void gather_case(gpux_dtype dt, int64_t n) {
   free(mask);
 }
 
+/* Keys of dt with ties (every fourth element repeats an earlier one) and, for floats, NaN and
+ * signed zeros. */
+static void *order_keys(gpux_dtype dt, int64_t n) {
+  char *h = values(dt, n, 1);
+  const size_t es = gpux_dtype_size(dt);
+  for (int64_t i = 3; i < n; i += 4) memcpy(h + (size_t)i * es, h + (size_t)(i / 3) * es, es);
+  return h;
+}
+
+/* The order family on rows x len keys: each call's result from every context, compared. */
+static void order_case(gpux_dtype dt, int64_t rows, int64_t len) {
+  const int64_t shape[2] = {rows, len}, n = rows * len;
+  const int cplx = dt == GPUX_COMPLEX64 || dt == GPUX_COMPLEX128;
+  void *keys = order_keys(dt, n);
+  int32_t *pay = xmalloc((size_t)n * sizeof *pay);
+  for (int64_t i = 0; i < n; i++) pay[i] = (int32_t)(next64() >> 33);
+  enum { SORT, ARGD, BYKEY, TOPK, TOPI, PART, MED, QUANT, SSORT, UVAL, UIDX, UINV, UCNT, NR };
+  static const char *const what[NR] = {"sort", "argsort descending", "sort by key (values)",
+                                       "topk 37 sorted (values)", "topk 37 (indices)",
+                                       "argpartition kth len/3", "median", "quantile 0.1 0.5 0.93",
+                                       "searchsorted right", "unique", "unique index",
+                                       "unique inverse", "unique counts"};
+  gpux_dtype rdt[NR]; /* each result's dtype (median / quantile: their own) */
+  void *res[NR][MAXCTX];
+  size_t bytes[NR][MAXCTX];
+  const double q[3] = {0.1, 0.5, 0.93};
+  const int nr = cplx ? BYKEY + 1 : NR; /* complex: the sorts only */
+  for (int k = 0; k < g_nctx; k++) {
+    gpux_array_t x = up(k, dt, 2, shape, keys), p = up(k, GPUX_INT32, 2, shape, pay);
+    gpux_array_t o[NR] = {NULL}, flat = NULL, srow = NULL;
+    CHECK(gpux_sort(&o[SORT], x, -1, 0));
+    CHECK(gpux_argsort(&o[ARGD], x, -1, GPUX_SORT_DESCENDING));
+    CHECK(gpux_sort_by_key(NULL, &o[BYKEY], x, &p, 1, -1, 0));
+    if (!cplx) {
+      const int64_t kk = len < 37 ? len : 37;
+      gpux_array_t tv = NULL, ti = NULL;
+      CHECK(gpux_topk(&o[TOPK], &ti, x, kk, -1, GPUX_TOPK_SORTED));
+      CHECK(gpux_topk(&tv, &o[TOPI], x, kk, -1, 0)); /* position order */
+      gpux_array_release(ti);
+      gpux_array_release(tv);
+      CHECK(gpux_argpartition(&o[PART], x, len / 3, -1));
+      CHECK(gpux_median(&o[MED], x, -1));
+      CHECK(gpux_quantile(&o[QUANT], x, q, 3, -1));
+      CHECK(gpux_array_reshape(&flat, x, 1, &n));
+      CHECK(gpux_sort(&srow, flat, -1, 0));
+      CHECK(gpux_searchsorted(&o[SSORT], srow, x, GPUX_SIDE_RIGHT));
+      CHECK(gpux_unique(&o[UVAL], &o[UIDX], &o[UINV], &o[UCNT], x));
+    }
+    for (int r = 0; r < nr; r++) {
+      CHECK(gpux_array_dtype(&rdt[r], o[r]));
+      res[r][k] = down(o[r], &bytes[r][k]);
+    }
+    gpux_array_release(x);
+    gpux_array_release(p);
+    gpux_array_release(flat);
+    gpux_array_release(srow);
+  }
+  for (int r = 0; r < nr; r++) {
+    char w[128];
+    snprintf(w, sizeof w, "%s, %" PRId64 " x %" PRId64, what[r], rows, len);
+    same(w, rdt[r], res[r], bytes[r]);
+  }
+  free(keys);
+  free(pay);
+}
+
+/* reduce_by_key of int32 keys (in no order) over a float32 column with NaN and signed zeros:
+ * sum, mean, min, max, count, and the sorted keys. */
+static void group_case(int64_t n, int64_t groups) {
+  int64_t *k64 = indices(n, groups, 0);
+  int32_t *keys = xmalloc((size_t)n * sizeof *keys);
+  for (int64_t i = 0; i < n; i++) keys[i] = (int32_t)(k64[i] - groups / 2);
+  void *v = values(GPUX_FLOAT32, n, 1);
+  const gpux_group_op ops[5] = {GPUX_GROUP_SUM, GPUX_GROUP_MEAN, GPUX_GROUP_MIN, GPUX_GROUP_MAX,
+                                GPUX_GROUP_COUNT};
+  void *res[6][MAXCTX];
+  size_t bytes[6][MAXCTX];
+  gpux_dtype dts[6];
+  for (int k = 0; k < g_nctx; k++) {
+    gpux_array_t kv = up(k, GPUX_INT32, 1, &n, keys), c = up(k, GPUX_FLOAT32, 1, &n, v);
+    gpux_array_t ko = NULL, r[5] = {NULL};
+    const gpux_array_t cols[5] = {c, c, c, c, c};
+    CHECK(gpux_reduce_by_key(&ko, r, kv, cols, ops, 5));
+    for (int j = 0; j < 5; j++) {
+      CHECK(gpux_array_dtype(&dts[j], r[j]));
+      res[j][k] = down(r[j], &bytes[j][k]);
+    }
+    CHECK(gpux_array_dtype(&dts[5], ko));
+    res[5][k] = down(ko, &bytes[5][k]);
+    gpux_array_release(kv);
+    gpux_array_release(c);
+  }
+  static const char *const nm[6] = {"reduce_by_key sum", "reduce_by_key mean",
+                                    "reduce_by_key min", "reduce_by_key max",
+                                    "reduce_by_key count", "reduce_by_key keys"};
+  for (int j = 0; j < 6; j++) same(nm[j], dts[j], res[j], bytes[j]);
+  free(k64);
+  free(keys);
+  free(v);
+}
+
 int main(void) {
   gpux_context_t cu = NULL, cl = NULL;
   if (open_pair("test_index_xbackend", &cu, &cl) != 0) return 77;
@@ -223,7 +330,12 @@ int main(void) {
     if (dt != GPUX_COMPLEX64 && dt != GPUX_INT32) histogram_case(dt, 200003);
     if (dt != GPUX_INT32) bincount_case(dt, (1 << 20) + 5, 1000);
     gather_case(dt, 300007);
+    order_case(dt, 1, 300007); /* one long row: the radix passes */
+    order_case(dt, 301, 999);  /* short rows: the work-group sort */
   }
+  order_case(GPUX_INT64, 3, 70001);
+  order_case(GPUX_BOOL, 7, 5003);
+  group_case(400009, 1000);
   printf("test_index_xbackend: %d comparisons, %d differ\n", g_checks, g_fail);
   for (int k = g_nctx - 1; k >= 0; k--) gpux_context_release(g_ctx[k]);
   return g_fail ? 1 : 0;
