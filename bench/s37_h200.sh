@@ -9,6 +9,7 @@
 #    CUDA and NVIDIA OpenCL (both kernel forms there: the GPU form is NVIDIA's default),
 #    compute-sanitizer memcheck and racecheck of both on CUDA, test_count on both backends,
 #    test_mask on NVIDIA OpenCL timed alone (it outlasted 150 s in the 12-job batch of s36b),
+#    test_index_xbackend (issue 24's and 25's functions: CUDA vs NVIDIA OpenCL vs pocl, bits),
 #    fuzz_api on CUDA;
 # SHORT=1 (a short device budget): no sanitizers, no test_mask run.
 # 2. on an idle GPU: gpux-bench sort / select rows and bincount / scatter_add rows at 2^28 on
@@ -16,7 +17,7 @@
 #    peers_count.py) from this call.
 source "$(dirname "$0")/h200_common.sh" s37_h200 "$@"
 h200_parallel /tmp/s37-logs 8
-TARGETS=${TARGETS-"test_sort test_select test_group test_count test_mask groupby_topk gpux-bench fuzz_api"} h200_build
+TARGETS=${TARGETS-"test_sort test_select test_group test_count test_mask groupby_topk test_index_xbackend gpux-bench fuzz_api"} h200_build
 CS=/usr/local/cuda/bin/compute-sanitizer
 {
   for be in cuda opencl; do
@@ -27,6 +28,7 @@ CS=/usr/local/cuda/bin/compute-sanitizer
     echo "GPUX_BACKEND=cuda t 150 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
     echo "GPUX_BACKEND=cuda t 150 racecheck-$x.log $CS --tool racecheck --error-exitcode 9 $B/bin/$x"
   done
+  echo "t 170 test_index_xbackend.log $B/bin/test_index_xbackend"
   echo "GPUX_BACKEND=cuda GPUX_FUZZ_SECONDS=20 t 60 fuzz-cuda.log $B/bin/fuzz_api"
 } | xargs -P "$JOBS" -I{} bash -c '{}'
 if [ -z "${SHORT:-}" ]; then
