@@ -1201,7 +1201,6 @@ static void act_select(void) {
   const int topk = chance(60);
   const int64_t k = rnd(topk ? 0 : -len, len - (topk ? 0 : 1));
   unsigned flags = (unsigned)rnd(0, 3);
-  if (k > GPUX_TOPK_MAX_SORTED) flags &= ~GPUX_TOPK_SORTED;
   desc_add("select %s %s k %lld flags %u:", topk ? "topk" : "partition", gt_dtype_str(dt),
            (long long)k, flags);
   fz_arr a;

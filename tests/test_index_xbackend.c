@@ -211,23 +211,27 @@ static void order_case(gpux_dtype dt, int64_t rows, int64_t len) {
   void *keys = order_keys(dt, n);
   int32_t *pay = xmalloc((size_t)n * sizeof *pay);
   for (int64_t i = 0; i < n; i++) pay[i] = (int32_t)(next64() >> 33);
-  enum { SORT, ARGD, BYKEY, TOPK, TOPI, PART, MED, QUANT, SSORT, UVAL, UIDX, UINV, UCNT, NR };
+  enum { SORT, ARGD, BYKEY, UVAL, UIDX, UINV, UCNT, TOPK, TOPI, PART, MED, QUANT, SSORT, TOPB,
+         PMUL, NR };
   static const char *const what[NR] = {"sort", "argsort descending", "sort by key (values)",
-                                       "topk 37 sorted (values)", "topk 37 (indices)",
-                                       "argpartition kth len/3", "median", "quantile 0.1 0.5 0.93",
-                                       "searchsorted right", "unique", "unique index",
-                                       "unique inverse", "unique counts"};
+                                       "unique", "unique index", "unique inverse",
+                                       "unique counts", "topk 37 sorted (values)",
+                                       "topk 37 (indices)", "argpartition kth len/3", "median",
+                                       "quantile 0.1 0.5 0.93", "searchsorted right",
+                                       "topk len/2 smallest sorted (indices)",
+                                       "argpartition kth [len/3, 1, -1]"};
   gpux_dtype rdt[NR]; /* each result's dtype (median / quantile: their own) */
   void *res[NR][MAXCTX];
   size_t bytes[NR][MAXCTX];
   const double q[3] = {0.1, 0.5, 0.93};
-  const int nr = cplx ? BYKEY + 1 : NR; /* complex: the sorts only */
+  const int nr = cplx ? UCNT + 1 : NR; /* complex: the sorts and unique only */
   for (int k = 0; k < g_nctx; k++) {
     gpux_array_t x = up(k, dt, 2, shape, keys), p = up(k, GPUX_INT32, 2, shape, pay);
     gpux_array_t o[NR] = {NULL}, flat = NULL, srow = NULL;
     CHECK(gpux_sort(&o[SORT], x, -1, 0));
     CHECK(gpux_argsort(&o[ARGD], x, -1, GPUX_SORT_DESCENDING));
     CHECK(gpux_sort_by_key(NULL, &o[BYKEY], x, &p, 1, -1, 0));
+    CHECK(gpux_unique(&o[UVAL], &o[UIDX], &o[UINV], &o[UCNT], x));
     if (!cplx) {
       const int64_t kk = len < 37 ? len : 37;
       gpux_array_t tv = NULL, ti = NULL;
@@ -235,13 +239,17 @@ static void order_case(gpux_dtype dt, int64_t rows, int64_t len) {
       CHECK(gpux_topk(&tv, &o[TOPI], x, kk, -1, 0)); /* position order */
       gpux_array_release(ti);
       gpux_array_release(tv);
+      tv = NULL;
       CHECK(gpux_argpartition(&o[PART], x, len / 3, -1));
       CHECK(gpux_median(&o[MED], x, -1));
       CHECK(gpux_quantile(&o[QUANT], x, q, 3, -1));
       CHECK(gpux_array_reshape(&flat, x, 1, &n));
       CHECK(gpux_sort(&srow, flat, -1, 0));
       CHECK(gpux_searchsorted(&o[SSORT], srow, x, GPUX_SIDE_RIGHT));
-      CHECK(gpux_unique(&o[UVAL], &o[UIDX], &o[UINV], &o[UCNT], x));
+      CHECK(gpux_topk(&tv, &o[TOPB], x, len / 2, -1, GPUX_TOPK_SORTED | GPUX_TOPK_SMALLEST));
+      gpux_array_release(tv);
+      const int64_t kth[3] = {len / 3, 1 % len, -1};
+      CHECK(gpux_argpartition_multi(&o[PMUL], x, kth, 3, -1));
     }
     for (int r = 0; r < nr; r++) {
       CHECK(gpux_array_dtype(&rdt[r], o[r]));

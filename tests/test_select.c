@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ref_select.h"
+#include "ref_sort.h"
 #include "test_util.h"
 
 static const gpux_dtype k_dts[] = GT_STORAGE_DTYPE_INIT;
@@ -217,6 +218,32 @@ static void test_topk(void **state) {
   run_topk(GPUX_UINT8, 0, 100001, 0, 7, GPUX_TOPK_SMALLEST, GT_CONTIG, 11, 0);
 }
 
+/* sorted top-k across GPUX_TOPK_MAX_SORTED (the rank kernel below, the sort core above):
+ * the same reference, so the same tie rule and bits on both paths */
+static void test_topk_sorted_large(void **state) {
+  (void)state;
+  const int64_t km = GPUX_TOPK_MAX_SORTED;
+  const unsigned fs[2] = {GPUX_TOPK_SORTED, GPUX_TOPK_SORTED | GPUX_TOPK_SMALLEST};
+  const gpux_dtype cls[] = {GPUX_FLOAT32, GPUX_INT32, GPUX_FLOAT16, GPUX_BOOL};
+  for (int f = 0; f < 2; f++) {
+    for (size_t di = 0; di < NDTS; di++) { /* every dtype just above the threshold */
+      const gpux_dtype dt = k_dts[di];
+      if (!gt_dtype_available(dt)) continue;
+      run_topk(dt, 0, km + 9, 0, km + 1, fs[f], GT_CONTIG, 20 + di, (int)(di & 1));
+    }
+    for (size_t ci = 0; ci < sizeof cls / sizeof cls[0]; ci++) {
+      const gpux_dtype dt = cls[ci];
+      run_topk(dt, 0, 30000, 0, km, fs[f], GT_CONTIG, 40 + ci, 1);          /* rank kernel */
+      run_topk(dt, 0, 30000, 0, km + 1, fs[f], GT_REVERSED, 41 + ci, 1);    /* sort core */
+      run_topk(dt, 0, 30000, 0, 10000, fs[f], GT_STRIDED, 42 + ci, 0);      /* specials */
+      run_topk(dt, 0, 12345, -1, 12345, fs[f], GT_CONTIG, 43 + ci, (int)ci & 1); /* k = n */
+      run_topk(dt, 3, 5000, 1, 4500, fs[f], GT_CONTIG, 44 + ci, 1);         /* batched rows */
+      run_topk(dt, 4500, 3, 0, 4200, fs[f], GT_STRIDED, 45 + ci, 0);        /* along axis 0 */
+    }
+  }
+  run_topk(GPUX_FLOAT64, 0, 20000, 0, 9000, GPUX_TOPK_SORTED, GT_CONTIG, 60, 0);
+}
+
 static void run_part(gpux_dtype dt, int64_t R, int64_t C, int axis, int64_t kth, gt_layout lay,
                      uint64_t seed, int kind) {
   rcase c;
@@ -260,6 +287,72 @@ static void test_partition(void **state) {
     run_part(dt, 0, 5001, 0, 2500, GT_CONTIG, 3, (int)(di & 1));
     run_part(dt, 4, 777, -1, 0, GT_STRIDED, 4, 1);
     run_part(dt, 129, 5, 0, 64, GT_CONTIG, 5, 0);
+  }
+}
+
+/* partition_multi / argpartition_multi of x (R, C) along axis around kth[0..nkth): with one
+ * distinct kth gpux_partition's reference, else the stable sort's */
+static void run_pmulti(gpux_dtype dt, int64_t R, int64_t C, int axis, const int64_t *kth,
+                       size_t nkth, gt_layout lay, uint64_t seed, int kind) {
+  rcase c;
+  rcase_make(&c, dt, R, C, axis, lay, seed, kind);
+  const int nd = c.nd;
+  const int64_t len = c.len, rows = c.rows;
+  const size_t es = gpux_dtype_size(dt);
+  unsigned char *wv = gt_malloc((size_t)(c.n + 1) * es);
+  int64_t *wi = gt_malloc((size_t)(c.n + 1) * 8);
+  int one = 1;
+  for (size_t i = 1; i < nkth; i++)
+    one &= (kth[i] < 0 ? kth[i] + len : kth[i]) == (kth[0] < 0 ? kth[0] + len : kth[0]);
+  const unsigned char *xr = rcase_rows(&c);
+  if (one) {
+    ref_partition(dt, xr, rows, len, kth[0] < 0 ? kth[0] + len : kth[0], wv, wi);
+  } else {
+    ref_sort_perm(dt, rows, len, xr, 0, 1, wi);
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t j = 0; j < len; j++)
+        memcpy(wv + (r * len + j) * es, xr + (r * len + wi[r * len + j]) * es, es);
+  }
+  char label[160];
+  snprintf(label, sizeof label,
+           "partition_multi %s shape (%lld, %lld) axis %d kth[0] %lld nkth %zu layout %s",
+           gt_dtype_str(dt), (long long)R, (long long)C, axis, (long long)kth[0], nkth,
+           gt_layout_str(lay));
+  for (int into = 0; into < 2; into++) {
+    gpux_array_t pa = NULL, aa = NULL;
+    if (into) {
+      pa = gt_poisoned(dt, nd, c.shape);
+      aa = gt_poisoned(GPUX_INT64, nd, c.shape);
+      GT_OK(gpux_partition_multi_into(pa, c.v.view, kth, nkth, axis));
+      GT_OK(gpux_argpartition_multi_into(aa, c.v.view, kth, nkth, axis));
+    } else {
+      GT_OK(gpux_partition_multi(&pa, c.v.view, kth, nkth, axis));
+      GT_OK(gpux_argpartition_multi(&aa, c.v.view, kth, nkth, axis));
+    }
+    gt_check_shape(pa, dt, nd, c.shape, label);
+    gt_check_shape(aa, GPUX_INT64, nd, c.shape, label);
+    check_rows(label, pa, aa, dt, c.xr != NULL, len, C, wv, wi, rows);
+    GT_RELEASE(pa, aa);
+  }
+  rcase_free(&c);
+  GT_FREE(wv, wi);
+}
+
+static void test_partition_multi(void **state) {
+  (void)state;
+  const int64_t k1[1] = {3}, kn[1] = {-2}, krep[3] = {5, -4, 5}, k3[3] = {400, 7, -1},
+                k2[2] = {0, 1}, kall[4] = {8, 0, 4, 2};
+  for (size_t di = 0; di < NDTS; di++) {
+    const gpux_dtype dt = k_dts[di];
+    if (!gt_dtype_available(dt)) continue;
+    run_pmulti(dt, 0, 1, 0, k2, 1, GT_CONTIG, 1, 0);          /* n = 1 */
+    run_pmulti(dt, 0, 9, 0, k1, 1, GT_REVERSED, 2, 1);        /* one kth: partition's */
+    run_pmulti(dt, 0, 9, 0, krep, 3, GT_CONTIG, 3, 0);        /* -4 == 5: still one */
+    run_pmulti(dt, 0, 9, -1, kall, 4, GT_STRIDED, 4, 1);      /* several: sorted */
+    run_pmulti(dt, 0, 5001, 0, k3, 3, GT_CONTIG, 5, (int)(di & 1));
+    run_pmulti(dt, 4, 777, -1, kn, 1, GT_STRIDED, 6, 1);
+    run_pmulti(dt, 4, 777, 1, k3, 3, GT_REVERSED, 7, 1);
+    run_pmulti(dt, 129, 5, 0, k2, 2, GT_CONTIG, 8, 0);        /* batched short rows */
   }
 }
 
@@ -361,15 +454,6 @@ static void test_select_errors(void **state) {
   GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_topk(&o, &o2, x, 1, 1, 8u));
   GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_topk(&o, NULL, x, 1, 1, 0));
   GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_topk(&o, &o2, c, 1, 0, 0));
-  {
-    const int64_t big = GPUX_TOPK_MAX_SORTED + 1;
-    gpux_array_t xb = NULL;
-    GT_OK(gpux_array_zeros(&xb, gt_ctx, GPUX_FLOAT32, 1, &big));
-    GT_EXPECT(GPUX_ERROR_UNSUPPORTED, gpux_topk(&o, &o2, xb, big, 0, GPUX_TOPK_SORTED));
-    GT_OK(gpux_topk(&o, &o2, xb, big, 0, 0)); /* unsorted: any k */
-    GT_RELEASE(xb, o, o2);
-    o = o2 = NULL;
-  }
   const int64_t r2[2] = {2, 2};
   GT_OK(gpux_array_zeros(&bad, gt_ctx, GPUX_FLOAT32, 2, r2));
   GT_OK(gpux_array_zeros(&o2, gt_ctx, GPUX_INT64, 2, r2));
@@ -382,6 +466,24 @@ static void test_select_errors(void **state) {
   GT_EXPECT(GPUX_ERROR_INDEX_OUT_OF_RANGE, gpux_argpartition(&o, x, -4, 1));
   GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_partition(&o, x, 0, 5));
   GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_argpartition_into(x, x, 0, 1));
+  /* partition with a list of kth */
+  {
+    const int64_t kk[3] = {0, 2, -3}, kb[3] = {0, 3, 1}, kb2[2] = {1, -4};
+    GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_partition_multi(NULL, x, kk, 3, 1));
+    GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_partition_multi(&o, NULL, kk, 3, 1));
+    GT_EXPECT(GPUX_ERROR_NULL_POINTER, gpux_argpartition_multi(&o, x, NULL, 3, 1));
+    GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_partition_multi(&o, x, kk, 0, 1));
+    GT_EXPECT(GPUX_ERROR_INDEX_OUT_OF_RANGE, gpux_partition_multi(&o, x, kb, 3, 1));
+    GT_ASSERT(strstr(gpux_last_error_message(), "kth[1]") != NULL, "names kth[1]: %s",
+              gpux_last_error_message());
+    GT_EXPECT(GPUX_ERROR_INDEX_OUT_OF_RANGE, gpux_argpartition_multi(&o, x, kb2, 2, 1));
+    GT_EXPECT(GPUX_ERROR_INVALID_AXIS, gpux_partition_multi(&o, x, kk, 3, 2));
+    GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_partition_multi(&o, c, kk, 2, 0));
+    GT_EXPECT(GPUX_ERROR_DTYPE_MISMATCH, gpux_argpartition_multi_into(x, x, kk, 3, 1));
+    GT_EXPECT(GPUX_ERROR_SHAPE_MISMATCH, gpux_partition_multi_into(s, x, kk, 3, 1));
+    GT_EXPECT(GPUX_ERROR_OVERLAP, gpux_partition_multi_into(x, x, kk, 3, 1));
+    GT_ASSERT(o == NULL, "partition_multi: out written after an error");
+  }
   /* median / quantile */
   const double qb[2] = {0.5, 1.5}, qn[1] = {NAN};
   GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, gpux_quantile(&o, x, qb, 2, 1));
@@ -412,6 +514,7 @@ int main(void) {
   static const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_searchsorted),    cmocka_unit_test(test_topk),
       cmocka_unit_test(test_partition),       cmocka_unit_test(test_median_quantile),
+      cmocka_unit_test(test_topk_sorted_large), cmocka_unit_test(test_partition_multi),
       cmocka_unit_test(test_select_errors),
   };
   int failed = gt_run("select", tests, sizeof tests / sizeof tests[0]);

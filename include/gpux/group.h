@@ -8,7 +8,11 @@
  * by value; floats by value with -0.0 == +0.0 (one group: the value kept is the bits of its
  * FIRST occurrence in x, as NumPy's stable path keeps) and every NaN equal to every other
  * (one group, last, NumPy >= 1.21's equal_nan=True; the value kept is the first NaN's own
- * bits). Complex keys: GPUX_ERROR_UNSUPPORTED_DTYPE for now.
+ * bits). Complex values (gpux_unique): two are equal when both parts are, each part by the
+ * rules above (sorted lexicographically, real part first, as gpux_sort), so a complex with
+ * one NaN part groups only with those of an equal other part and a NaN in the same place
+ * (1+nanj with 1+nanj, not with 2+nanj nor nan+1j; NumPy's equal_nan merges every complex
+ * holding a NaN into one). Complex keys of reduce_by_key: GPUX_ERROR_UNSUPPORTED_DTYPE.
  *
  * WHAT WAITS. The number of unique values depends on the data: both calls read it back (8
  * bytes, after the argsort and the comparison pass) before they allocate the results; the
@@ -16,7 +20,7 @@
  *
  * Errors (nothing is returned, the context stays usable): NULL handles or outputs
  * (GPUX_ERROR_NULL_POINTER), arrays of two contexts (GPUX_ERROR_CONTEXT_MISMATCH), complex
- * keys or an op a value dtype does not take (GPUX_ERROR_UNSUPPORTED_DTYPE), keys or values
+ * keys of reduce_by_key or an op a value dtype does not take (GPUX_ERROR_UNSUPPORTED_DTYPE), keys or values
  * that are not 1-d (GPUX_ERROR_INVALID_SHAPE), values of another length than keys
  * (GPUX_ERROR_SHAPE_MISMATCH, naming both), an unknown op (GPUX_ERROR_INVALID_OP), ncols < 0
  * (GPUX_ERROR_INVALID_ARGUMENT); every message names the argument. */
@@ -29,7 +33,7 @@ extern "C" {
 #endif
 
 /* numpy.unique(x, return_index, return_inverse, return_counts) of x flattened (row-major;
- * any shape and view, 0-d included), every real dtype and bool:
+ * any shape and view, 0-d included), every dtype (complex: see the equality above):
  *   *values   (required) 1-d of x's dtype: the distinct values in ascending order (NaN last)
  *   *index    (NULL: not wanted) int64 (nu,): the position in flattened x of each value's
  *             first occurrence

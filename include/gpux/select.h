@@ -47,7 +47,9 @@ GPUX_API gpux_status gpux_searchsorted_into(gpux_array_t out, gpux_array_t sorte
 
 #define GPUX_TOPK_SMALLEST 1u /* the k smallest instead of the k largest */
 #define GPUX_TOPK_SORTED 2u   /* results in order (largest first; smallest first) */
-#define GPUX_TOPK_MAX_SORTED 4096 /* the largest k that GPUX_TOPK_SORTED takes for now */
+/* GPUX_TOPK_SORTED with k up to this ranks the k results in place (k^2 comparisons);
+ * larger k sorts them with the sort core (sort.h). Both give the same bits. */
+#define GPUX_TOPK_MAX_SORTED 4096
 /* torch.topk(x, k, axis, largest, sorted): the k largest elements along `axis` (negative
  * counts from the end), or with GPUX_TOPK_SMALLEST the k smallest, for each position of
  * the other axes. *values: x's dtype, *indices: int64 positions along the axis; both of
@@ -56,8 +58,7 @@ GPUX_API gpux_status gpux_searchsorted_into(gpux_array_t out, gpux_array_t sorte
  * it, in THE ORDER (descending for the largest, ascending for the smallest), equal keys by
  * position. Ties at the k-th value: the equal elements at the lower positions are taken.
  * NaN is the largest value. -0.0 and +0.0 are equal (both kept as they are in x).
- * GPUX_TOPK_SORTED with k > GPUX_TOPK_MAX_SORTED: GPUX_ERROR_UNSUPPORTED for now (the sort
- * core will take it); unsorted results have no limit on k. 0-d x: GPUX_ERROR_INVALID_AXIS. */
+ * Any k in [0, x.shape[axis]], sorted or not. 0-d x: GPUX_ERROR_INVALID_AXIS. */
 GPUX_API gpux_status gpux_topk(gpux_array_t *values, gpux_array_t *indices, gpux_array_t x,
                                int64_t k, int axis, unsigned flags);
 /* the same into values (x's dtype) and indices (int64), both of the result's shape */
@@ -78,6 +79,26 @@ GPUX_API gpux_status gpux_argpartition(gpux_array_t *out, gpux_array_t x, int64_
                                        int axis);
 GPUX_API gpux_status gpux_argpartition_into(gpux_array_t out, gpux_array_t x, int64_t kth,
                                             int axis);
+
+/* numpy.partition(x, kth=[...], axis) / numpy.argpartition with a list of nkth >= 1
+ * positions kth[0..nkth) (host memory; negative counts from the end; any order, repeats
+ * allowed): each kth position holds the element a stable sort in THE ORDER puts there, and
+ * the elements between two consecutive kth lie between them. The order inside each band
+ * (deterministic, the same bits on every backend): when every kth names the same position
+ * (after wrapping), exactly gpux_partition's / gpux_argpartition's result around it; with
+ * two or more distinct kth, the row comes back FULLY SORTED, stable (THE ORDER with -0.0 ==
+ * +0.0, equal elements in position order; the elements' own bits, as gpux_sort_by_key
+ * gives them). Result: x's shape, x's dtype (partition) or int64 (argpartition). Errors:
+ * kth NULL (GPUX_ERROR_NULL_POINTER), nkth == 0 (GPUX_ERROR_INVALID_ARGUMENT), a kth[i]
+ * outside the axis (GPUX_ERROR_INDEX_OUT_OF_RANGE naming i), as gpux_partition otherwise. */
+GPUX_API gpux_status gpux_partition_multi(gpux_array_t *out, gpux_array_t x,
+                                          const int64_t *kth, size_t nkth, int axis);
+GPUX_API gpux_status gpux_partition_multi_into(gpux_array_t out, gpux_array_t x,
+                                               const int64_t *kth, size_t nkth, int axis);
+GPUX_API gpux_status gpux_argpartition_multi(gpux_array_t *out, gpux_array_t x,
+                                             const int64_t *kth, size_t nkth, int axis);
+GPUX_API gpux_status gpux_argpartition_multi_into(gpux_array_t out, gpux_array_t x,
+                                                  const int64_t *kth, size_t nkth, int axis);
 
 /* numpy.median(x, axis): axis (negative counts from the end) or GPUX_ALL_AXES (the
  * flattened array; a 0-d result). The middle element, or the mean (a + b) * 0.5 of the two

@@ -4,7 +4,8 @@
  *   sk    = x[perm]                        the sorted keys, their own bits
  *   flag  = [1, sk[1:] != sk[:-1]]         floats: & (sk[:-1] == sk[:-1]), so NaN == NaN
  *                                          (NaNs sort last: a NaN's successor is a NaN);
- *                                          != already holds -0.0 == +0.0
+ *                                          != already holds -0.0 == +0.0; complex: that
+ *                                          of the real parts | that of the imaginary ones
  *   start = nonzero(flag)                  the first sorted position of each group (waits)
  *   values = sk[start], index = perm[start], counts = diff([start, n])
  *   inverse[perm] = cumsum(flag) - 1       put
@@ -31,6 +32,7 @@ static void rel(struct gpux_array **a) {
 
 static int is_float_dt(gpux_dtype dt) { return gpux__dt_info[dt].kind == 'f'; }
 
+/* reduce_by_key's keys: real dtypes and bool (unique also takes complex) */
 static gpux_status key_dtype_ok(const struct gpux_array *x, const char *fn, const char *what) {
   if (gpux__dt_is_complex(x->dtype))
     return gpux__set_error(GPUX_ERROR_UNSUPPORTED_DTYPE,
@@ -52,9 +54,30 @@ static void groups_free(groups *g) {
   rel(&g->start);
 }
 
+/* f (bool, n - 1) = "sorted part p (real, n) differs from its predecessor":
+ * p[1:] != p[:-1], floats & (p[:-1] == p[:-1]) (NaN == NaN: a NaN's successor in the sorted
+ * order is a NaN) */
+static gpux_status differs_into(struct gpux_array *f, struct gpux_array *p) {
+  gpux_status s;
+  struct gpux_array *a = NULL, *b = NULL, *t = NULL;
+  const int64_t n = p->size;
+  TRY(gpux_array_slice_axis(&a, p, 0, 1, INT64_MAX, 1));
+  TRY(gpux_array_slice_axis(&b, p, 0, 0, n - 1, 1));
+  TRY(gpux_binary_into(f, GPUX_NE, a, b));
+  if (is_float_dt(p->dtype)) {
+    TRY(gpux_binary(&t, GPUX_EQ, b, b)); /* b is not NaN */
+    TRY(gpux_binary_into(f, GPUX_LOGICAL_AND, f, t));
+  }
+done:
+  rel(&a);
+  rel(&b);
+  rel(&t);
+  return s;
+}
+
 static gpux_status groups_make(groups *g, struct gpux_array *x1) {
   gpux_status s;
-  struct gpux_array *a = NULL, *b = NULL, *f1 = NULL, *f0 = NULL, *t = NULL, *nz[1] = {NULL};
+  struct gpux_array *re = NULL, *im = NULL, *f1 = NULL, *f0 = NULL, *t = NULL, *nz[1] = {NULL};
   memset(g, 0, sizeof *g);
   g->n = x1->size;
   const int64_t n = g->n;
@@ -65,13 +88,20 @@ static gpux_status groups_make(groups *g, struct gpux_array *x1) {
   const uint8_t one = 1;
   TRY(gpux_array_write(f0, &one, 1));
   if (n > 1) {
-    TRY(gpux_array_slice_axis(&a, g->sk, 0, 1, INT64_MAX, 1));
-    TRY(gpux_array_slice_axis(&b, g->sk, 0, 0, n - 1, 1));
     TRY(gpux_array_slice_axis(&f1, g->flag, 0, 1, INT64_MAX, 1));
-    TRY(gpux_binary_into(f1, GPUX_NE, a, b));
-    if (is_float_dt(x1->dtype)) {
-      TRY(gpux_binary(&t, GPUX_EQ, b, b)); /* b is not NaN */
-      TRY(gpux_binary_into(f1, GPUX_LOGICAL_AND, f1, t));
+    if (gpux__dt_is_complex(x1->dtype)) {
+      /* sorted by the real parts, then the imaginary ones: a new group where the real parts
+       * differ, or (equal real parts, so imaginary parts sorted, NaN last) the imaginary
+       * ones do */
+      const int64_t m = n - 1;
+      TRY(gpux_unary(&re, GPUX_REAL, g->sk));
+      TRY(gpux_unary(&im, GPUX_IMAG, g->sk));
+      TRY(differs_into(f1, re));
+      TRY(gpux_array_empty(&t, x1->ctx, GPUX_BOOL, 1, &m));
+      TRY(differs_into(t, im));
+      TRY(gpux_binary_into(f1, GPUX_LOGICAL_OR, f1, t));
+    } else {
+      TRY(differs_into(f1, g->sk));
     }
   }
   TRY(gpux_nonzero(nz, g->flag));
@@ -79,8 +109,8 @@ static gpux_status groups_make(groups *g, struct gpux_array *x1) {
   nz[0] = NULL;
   g->nu = g->start->size;
 done:
-  rel(&a);
-  rel(&b);
+  rel(&re);
+  rel(&im);
   rel(&f0);
   rel(&f1);
   rel(&t);
@@ -140,7 +170,7 @@ GPUX_API gpux_status gpux_unique(gpux_array_t *values, gpux_array_t *index,
   if (inverse) *inverse = NULL;
   if (counts) *counts = NULL;
   NEED(x, "x");
-  GPUX__CHECK(key_dtype_ok(x, fn, "x"));
+  GPUX__CHECK(gpux__check_array(x, "x"));
   gpux_status s;
   struct gpux_array *x1 = NULL, *v = NULL, *ix = NULL, *inv1 = NULL, *inv = NULL, *c = NULL;
   groups g;

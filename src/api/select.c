@@ -404,11 +404,6 @@ static gpux_status topk_check(const struct gpux_array *x, int64_t k, int axis, u
     return gpux__set_error(GPUX_ERROR_INDEX_OUT_OF_RANGE,
                            "%s: k = %lld is outside [0, %lld], the length of axis %d", fn,
                            (long long)k, (long long)x->shape[*ax], *ax);
-  if ((flags & GPUX_TOPK_SORTED) && k > GPUX_TOPK_MAX_SORTED)
-    return gpux__set_error(GPUX_ERROR_UNSUPPORTED,
-                           "%s: GPUX_TOPK_SORTED takes k <= %d for now (k = %lld); larger k "
-                           "will go through the sort core. Unsorted results take any k",
-                           fn, GPUX_TOPK_MAX_SORTED, (long long)k);
   return GPUX_SUCCESS;
 }
 
@@ -424,9 +419,25 @@ static gpux_status topk_run(struct gpux_array *vals, struct gpux_array *idx,
   if (s == GPUX_SUCCESS) s = dest_of(vals, ax, &vt, &vd);
   if (s == GPUX_SUCCESS) s = dest_of(idx, ax, &it, &id);
   const unsigned fl = GPUX_SO_EQZ | ((flags & GPUX_TOPK_SMALLEST) ? 0u : GPUX_SO_DESC);
-  if (s == GPUX_SUCCESS)
-    s = select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, (flags & GPUX_TOPK_SORTED) != 0, vd,
-                     id);
+  const int sorted = (flags & GPUX_TOPK_SORTED) != 0;
+  if (sorted && k > GPUX_TOPK_MAX_SORTED) {
+    /* beyond the rank kernel: the k results in position order, then the sort core's
+     * stable sort by key (THE ORDER with -0.0 == +0.0, descending for the largest): equal
+     * keys stay in position order, the rank kernel's tie rule, so both paths give the same
+     * bits */
+    struct gpux_array *tv = NULL, *ti = NULL;
+    if (s == GPUX_SUCCESS) s = gpux__array_new(&tv, ctx, x->dtype, vd->ndim, vd->shape);
+    if (s == GPUX_SUCCESS) s = gpux__array_new(&ti, ctx, GPUX_INT64, vd->ndim, vd->shape);
+    if (s == GPUX_SUCCESS) s = select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, 0, tv, ti);
+    const gpux_array_t tiv[1] = {ti}, idv[1] = {id};
+    if (s == GPUX_SUCCESS)
+      s = gpux_sort_by_key_into(vd, idv, tv, tiv, 1, -1,
+                                (flags & GPUX_TOPK_SMALLEST) ? 0u : GPUX_SORT_DESCENDING);
+    rel(&tv);
+    rel(&ti);
+  } else if (s == GPUX_SUCCESS) {
+    s = select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
+  }
   if (s == GPUX_SUCCESS) s = finish(vals, ax, vt);
   if (s == GPUX_SUCCESS) s = finish(idx, ax, it);
   rel(&xt);
@@ -560,6 +571,86 @@ gpux_status gpux_argpartition(gpux_array_t *out, gpux_array_t x, int64_t kth, in
 gpux_status gpux_argpartition_into(gpux_array_t out, gpux_array_t x, int64_t kth, int axis) {
   GPUX__API_FN();
   return part_into(out, x, kth, axis, 1, "gpux_argpartition_into");
+}
+
+/* ---- partition / argpartition with a list of kth */
+
+/* the checks of the _multi forms; *k0: the first kth wrapped, *one: every kth names the
+ * same position (then the result is gpux_partition's around it) */
+static gpux_status pm_check(const struct gpux_array *x, const int64_t *kth, size_t nkth,
+                            int axis, int *ax, int64_t *k0, int *one, const char *fn) {
+  NEED(kth, "kth");
+  if (nkth == 0)
+    return gpux__set_error(GPUX_ERROR_INVALID_ARGUMENT, "%s: nkth = 0, it must be >= 1", fn);
+  GPUX__CHECK(gpux__check_array(x, "x"));
+  GPUX__CHECK(check_dtype(x, fn, "x"));
+  GPUX__CHECK(norm_axis(x, axis, ax, fn));
+  const int64_t len = x->shape[*ax];
+  *one = 1;
+  for (size_t i = 0; i < nkth; i++) {
+    if (kth[i] < -len || kth[i] >= len)
+      return gpux__set_error(GPUX_ERROR_INDEX_OUT_OF_RANGE,
+                             "%s: kth[%zu] = %lld is out of range for axis %d of length %lld",
+                             fn, i, (long long)kth[i], *ax, (long long)len);
+    const int64_t k = kth[i] < 0 ? kth[i] + len : kth[i];
+    if (i == 0) *k0 = k;
+    else if (k != *k0) *one = 0;
+  }
+  return GPUX_SUCCESS;
+}
+
+/* more than one distinct kth: the row stably sorted (the sort core, the keys' own bits) */
+static gpux_status pm_run(struct gpux_array *out, struct gpux_array *x, int64_t k0, int one,
+                          int ax, int arg) {
+  if (one) return part_run(out, x, k0, ax, arg);
+  if (arg) return gpux_argsort_into(out, x, ax, 0);
+  return gpux_sort_by_key_into(out, NULL, x, NULL, 0, ax, 0);
+}
+
+static gpux_status pm_new(gpux_array_t *out, gpux_array_t x, const int64_t *kth, size_t nkth,
+                          int axis, int arg, const char *fn) {
+  NEED(out, "out");
+  *out = NULL;
+  NEED(x, "x");
+  int ax = 0, one = 1;
+  int64_t k0 = 0;
+  GPUX__CHECK(pm_check(x, kth, nkth, axis, &ax, &k0, &one, fn));
+  struct gpux_array *o = NULL;
+  GPUX__CHECK(gpux__array_new(&o, x->ctx, arg ? GPUX_INT64 : x->dtype, x->ndim, x->shape));
+  return give(out, o, pm_run(o, x, k0, one, ax, arg));
+}
+
+static gpux_status pm_into(gpux_array_t out, gpux_array_t x, const int64_t *kth, size_t nkth,
+                           int axis, int arg, const char *fn) {
+  NEED(out, "out");
+  NEED(x, "x");
+  int ax = 0, one = 1;
+  int64_t k0 = 0;
+  GPUX__CHECK(pm_check(x, kth, nkth, axis, &ax, &k0, &one, fn));
+  GPUX__CHECK(gpux__check_array(out, "out"));
+  GPUX__CHECK(check_out(out, arg ? GPUX_INT64 : x->dtype, x->ndim, x->shape, x, fn, "out"));
+  return pm_run(out, x, k0, one, ax, arg);
+}
+
+gpux_status gpux_partition_multi(gpux_array_t *out, gpux_array_t x, const int64_t *kth,
+                                 size_t nkth, int axis) {
+  GPUX__API_FN();
+  return pm_new(out, x, kth, nkth, axis, 0, "gpux_partition_multi");
+}
+gpux_status gpux_partition_multi_into(gpux_array_t out, gpux_array_t x, const int64_t *kth,
+                                      size_t nkth, int axis) {
+  GPUX__API_FN();
+  return pm_into(out, x, kth, nkth, axis, 0, "gpux_partition_multi_into");
+}
+gpux_status gpux_argpartition_multi(gpux_array_t *out, gpux_array_t x, const int64_t *kth,
+                                    size_t nkth, int axis) {
+  GPUX__API_FN();
+  return pm_new(out, x, kth, nkth, axis, 1, "gpux_argpartition_multi");
+}
+gpux_status gpux_argpartition_multi_into(gpux_array_t out, gpux_array_t x, const int64_t *kth,
+                                         size_t nkth, int axis) {
+  GPUX__API_FN();
+  return pm_into(out, x, kth, nkth, axis, 1, "gpux_argpartition_multi_into");
 }
 
 /* ---- median, quantile, percentile */
