@@ -64,13 +64,32 @@ static void put_d(gpux_dtype dt, void *buf, int64_t i, double x) {
   }
 }
 
+/* How fill_values draws floats: FILL_SPAN over a few dozen binades; FILL_WIDE over nearly
+ * the dtype's whole range, subnormals included (the exact sums' terms far below the
+ * largest spill out of the window, kernels/common/gpux_scatter.h); FILL_ZEROS mostly -0.0,
+ * some +0.0 and small integers (a[t] = -0.0 makes the terms' NNZ flag count; sums that
+ * cancel to +0.0). */
+enum { FILL_SPAN, FILL_WIDE, FILL_ZEROS };
+static int g_fill = FILL_SPAN;
+
 /* random values of dt: floats over many binades (exactness), both signs; integers the
  * whole range */
 static void fill_values(gpux_dtype dt, void *buf, int64_t n, gt_rng *r) {
   for (int64_t i = 0; i < n; i++) {
-    if (is_float(dt)) {
-      const int span = dt == GPUX_FLOAT16 ? 10 : dt == GPUX_FLOAT32 ? 60 : 120;
-      double x = ldexp(gt_rng_uniform(r, 0.5, 1.0), (int)gt_rng_int(r, -span / 2, span / 2));
+    if (is_float(dt) && g_fill == FILL_ZEROS) {
+      const int64_t c = gt_rng_int(r, 0, 9);
+      put_d(dt, buf, i, c < 8 ? -0.0 : c == 8 ? 0.0 : (double)gt_rng_int(r, -2, 2));
+    } else if (is_float(dt)) {
+      int lo, hi; /* binades */
+      if (g_fill == FILL_WIDE) {
+        lo = dt == GPUX_FLOAT16 ? -25 : dt == GPUX_FLOAT64 ? -1076 : -151;
+        hi = dt == GPUX_FLOAT16 ? 15 : dt == GPUX_FLOAT64 ? 1023 : 127;
+      } else {
+        const int span = dt == GPUX_FLOAT16 ? 10 : dt == GPUX_FLOAT32 ? 60 : 120;
+        lo = -span / 2;
+        hi = span / 2;
+      }
+      double x = ldexp(gt_rng_uniform(r, 0.5, 1.0), (int)gt_rng_int(r, lo, hi));
       if (gt_rng_u64(r) & 1) x = -x;
       if (gt_rng_int(r, 0, 19) == 0) x = (double)gt_rng_int(r, -3, 3); /* small integers */
       put_d(dt, buf, i, x);
@@ -253,6 +272,30 @@ static void test_scatter_axis(void **state) {
   if (gt_dtype_available(GPUX_FLOAT64))
     scatter_case(GPUX_FLOAT64, GPUX_SCATTER_ADD, 1, big, GPUX_ALL_AXES, (1 << 18) + 1,
                  GPUX_INDEX_WRAP, GPUX_INT32, GT_CONTIG, GT_CONTIG, 8);
+}
+
+/* The exact sums' window (kernels/common/gpux_scatter.h): values over the dtype's whole
+ * range (terms spill to the full accumulator, overflow to inf), then mostly signed zeros
+ * over a[t] = -0.0 (the terms' NNZ flag); few and many values a target. */
+static void test_scatter_window(void **state) {
+  (void)state;
+  const gpux_dtype fdts[4] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_FLOAT16, GPUX_BFLOAT16};
+  const int64_t sh[1] = {37}, big[1] = {1000};
+  for (int f = FILL_WIDE; f <= FILL_ZEROS; f++) {
+    g_fill = f;
+    for (int i = 0; i < 4; i++) {
+      const gpux_dtype dt = fdts[i];
+      if (!gt_dtype_available(dt)) continue;
+      scatter_case(dt, GPUX_SCATTER_ADD, 1, sh, GPUX_ALL_AXES, 301, GPUX_INDEX_CHECKED,
+                   GPUX_INT64, GT_CONTIG, GT_CONTIG, 500 + (uint64_t)(f * 8 + i));
+      scatter_case(dt, GPUX_SCATTER_ADD, 1, big, GPUX_ALL_AXES, 20001, GPUX_INDEX_WRAP,
+                   GPUX_INT32, GT_STRIDED, GT_CONTIG, 600 + (uint64_t)(f * 8 + i));
+      const int64_t sh3[3] = {3, 5, 4};
+      scatter_case(dt, GPUX_SCATTER_ADD, 3, sh3, 1, 9, GPUX_INDEX_CHECKED, GPUX_INT64,
+                   GT_CONTIG, GT_REVERSED, 700 + (uint64_t)(f * 8 + i));
+    }
+  }
+  g_fill = FILL_SPAN;
 }
 
 /* a[0] + the values at index 0, read back as doubles */
@@ -603,7 +646,7 @@ int main(void) {
   gt_init("test_count");
   static const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scatter_flat),    cmocka_unit_test(test_scatter_axis),
-      cmocka_unit_test(test_scatter_special), cmocka_unit_test(test_scatter_complex),
+      cmocka_unit_test(test_scatter_special), cmocka_unit_test(test_scatter_window), cmocka_unit_test(test_scatter_complex),
       cmocka_unit_test(test_scatter_errors),  cmocka_unit_test(test_bincount),
       cmocka_unit_test(test_histogram),
   };

@@ -9,19 +9,20 @@
  * Signatures (T the value dtype, IX int / long; offsets in elements):
  *   gpux_scatter_init_<dt>(global T *a, long a_off, global ulong *acc, long nt, int op)
  *   gpux_scatter_<dt>_<ix>(global const T *v, long v_off, global const IX *idx, long i_off,
- *                          global ulong *acc, long nv, long m, long post, long n, int mode,
- *                          int op)
+ *                          global ulong *acc, long nv, long m, long post, long n, long nt,
+ *                          int mode, int op)
  *       value e = (p * m + j) * post + q goes to target (p * n + k) * post + q, k = idx[j]
  *       normalized by mode (gpux_sc_norm; -1: skipped)
  *   gpux_scatter_fin_<dt>(global T *a, long a_off, global const ulong *acc, long nt, int op)
+ *   gpux_scatter_scan_<dt>(global const T *v, long v_off, long nv, global ulong *acc,
+ *                          long chunk, local ulong *h)   (float dtypes: the exact sums)
  *   gpux_bincount_<ix>(global const IX *x, long x_off, long n, long chunk, global ulong *cnt,
  *                      long c_off, long nbins, local uint *h, int priv)
  *       work-group g counts x[g * chunk .. (g + 1) * chunk); priv: in h (nbins counters),
  *       then one atomic add per nonzero bin; else global atomics
  *   gpux_search_<dt>(global const T *x, long x_off, long n, global const T *e, long e_off,
  *                    long ne, int mode, global long *out, long o_off)
- * The accumulator acc of target t: exact sums, words [t * (D + 1), +D) and the flags word
- * after them; integers and max / min, one 32-bit (dtypes of up to 4 bytes, and the float32
+ * The accumulator acc of target t: exact sums, gpux_scatter.h's layout (THE WINDOW); integers and max / min, one 32-bit (dtypes of up to 4 bytes, and the float32
  * image of the halves) or 64-bit word. */
 #pragma OPENCL FP_CONTRACT OFF
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -95,44 +96,78 @@
 #define GPUX_SC_KEY_u32(x) (x)
 #define GPUX_SC_KEY_u64(x) (x)
 
-/* ---- the exact sum: a term into the words w[0..D) and the flags w[D] (atomically or not) */
-static inline void gpux_sc_dep(volatile __global long *w, ulong bits, int p, int eb, int L,
-                               int D, int atom) {
+/* ---- the exact sum (gpux_scatter.h): the flags a value sets (NaN, inf; NNZ for any value
+ * other than -0.0) */
+static inline ulong gpux_sc_flags(int cls, int neg) {
+  return cls == 3   ? (ulong)(GPUX_SC_NAN | GPUX_SC_NNZ)
+         : cls == 2 ? (ulong)((neg ? GPUX_SC_NINF : GPUX_SC_PINF) | GPUX_SC_NNZ)
+         : (cls == 1 || !neg) ? (ulong)GPUX_SC_NNZ
+                              : (ulong)0;
+}
+/* init: a[t] into the zeroed words w[0..D) and flags w[D] */
+static inline void gpux_sc_dep0(__global long *w, ulong bits, int p, int eb, int L, int D) {
   int neg, s;
   ulong m;
   const int cls = gpux_sc_decompose(bits, p, eb, L, &neg, &m, &s);
-  const ulong f = cls == 3   ? (ulong)(GPUX_SC_NAN | GPUX_SC_NNZ)
-                  : cls == 2 ? (ulong)((neg ? GPUX_SC_NINF : GPUX_SC_PINF) | GPUX_SC_NNZ)
-                  : (cls == 1 || !neg) ? (ulong)GPUX_SC_NNZ
-                                       : (ulong)0;
-  if (f) {
-    if (!atom) w[D] |= (long)f;
-    else if (((ulong)w[D] & f) != f) /* a racy read: the bits only ever get set */
-      atom_or(w + D, (long)f);
-  }
+  w[D] |= (long)gpux_sc_flags(cls, neg);
   if (cls != 1) return;
   ulong p0, p1, p2;
   gpux_sc_split(m, s & 31, &p0, &p1, &p2);
   const int d = s >> 5;
-  const long s0 = neg ? -(long)p0 : (long)p0, s1 = neg ? -(long)p1 : (long)p1,
-             s2 = neg ? -(long)p2 : (long)p2;
-  if (atom) {
-    if (p0) atom_add(w + d, s0);
-    if (p1) atom_add(w + d + 1, s1);
-    if (p2) atom_add(w + d + 2, s2);
-  } else {
-    w[d] += s0;
-    w[d + 1] += s1;
-    if (p2) w[d + 2] += s2;
-  }
+  w[d] += neg ? -(long)p0 : (long)p0;
+  w[d + 1] += neg ? -(long)p1 : (long)p1;
+  if (p2) w[d + 2] += neg ? -(long)p2 : (long)p2;
 }
+/* apply: a value's term into the target's window win (words [dw, dw + W)) or (a spill) its
+ * full accumulator w (flags w[D]), atomically; negz: some a[t] is -0.0, so the terms set
+ * NNZ */
+static inline void gpux_sc_dep_term(volatile __global long *win, volatile __global long *w,
+                                    int dw, int negz, ulong bits, int p, int eb, int L, int D) {
+  int neg, s;
+  ulong m;
+  const int cls = gpux_sc_decompose(bits, p, eb, L, &neg, &m, &s);
+  const ulong f = cls == 1 && !negz ? (ulong)0 : gpux_sc_flags(cls, neg);
+  if (f && ((ulong)w[D] & f) != f) /* a racy read: the bits only ever get set */
+    atom_or(w + D, (long)f);
+  if (cls != 1) return;
+  ulong p0, p1, p2;
+  gpux_sc_split(m, s & 31, &p0, &p1, &p2);
+  const int d = s >> 5;
+  volatile __global long *t = gpux_sc_in_window(d, p1, p2, dw) ? win + (d - dw) : w + d;
+  if (p0) atom_add(t, neg ? -(long)p0 : (long)p0);
+  if (p1) atom_add(t + 1, neg ? -(long)p1 : (long)p1);
+  if (p2) atom_add(t + 2, neg ? -(long)p2 : (long)p2);
+}
+/* the layout (gpux_scatter.h, THE WINDOW): header, nt windows, nt full accumulators of
+ * D + 1 words */
+#define GPUX_SC_WIN(acc, t) ((__global long *)(acc) + GPUX_SC_HDR + (t) * GPUX_SC_W)
+#define GPUX_SC_FULL(acc, nt, t, D) \
+  ((__global long *)(acc) + GPUX_SC_HDR + (nt) * GPUX_SC_W + (t) * ((D) + 1))
+/* init of an exact sum: zeroed words, a[t] (bits b) in; a[t] = -0.0 noted in the header */
+#define GPUX_SC_XINIT(b, p, eb, L, D)                                                       \
+  {                                                                                         \
+    __global long *w = GPUX_SC_FULL(acc, nt, t, D), *win = GPUX_SC_WIN(acc, t);             \
+    for (int d = 0; d <= (D); d++) w[d] = 0;                                                \
+    for (int d = 0; d < GPUX_SC_W; d++) win[d] = 0;                                         \
+    gpux_sc_dep0(w, b, p, eb, L, D);                                                        \
+    if ((b) == (ulong)1 << ((p) + (eb) - 1) &&                                              \
+        !((volatile __global ulong *)acc)[GPUX_SC_H_NEGZ])                                  \
+      atom_or((volatile __global ulong *)acc + GPUX_SC_H_NEGZ, (ulong)1);                   \
+  }
+/* what apply / fin read from the header: the window's place, negz */
+#define GPUX_SC_XQ(p, eb, L, D)                                                             \
+  const int dw = op == GPUX_SC_ADD ? gpux_sc_window_base(acc[GPUX_SC_H_EXP], p, eb, L, D) : 0; \
+  const int negz = op == GPUX_SC_ADD && acc[GPUX_SC_H_NEGZ] != 0;
 
-/* the rounded sum of the words w[0..D) and flags w[D]: bits of the float (p, eb) */
-#define GPUX_SC_FINISH(w, D, L, p, eb, out)                                                 \
+/* the rounded sum of the words w[0..D) plus the window win at dw, and flags w[D]: bits of
+ * the float (p, eb) */
+#define GPUX_SC_FINISH(w, win, dw, D, L, p, eb, out)                                        \
   do {                                                                                      \
     uint dig[D];                                                                            \
     long carry = 0;                                                                         \
-    for (int d_ = 0; d_ < D; d_++) dig[d_] = gpux_sc_carry_word((w)[d_], &carry);           \
+    for (int d_ = 0; d_ < D; d_++)                                                          \
+      dig[d_] = gpux_sc_carry_word(                                                         \
+          (w)[d_] + (d_ >= (dw) && d_ < (dw) + GPUX_SC_W ? (win)[d_ - (dw)] : 0), &carry);  \
     const ulong fl = (ulong)(w)[D];                                                         \
     const int neg_ = gpux_sc_magnitude(dig, D, carry);                                      \
     const ulong sb = (ulong)1 << ((p) - 1 + (eb));                                          \
@@ -153,51 +188,54 @@ static inline void gpux_sc_dep(volatile __global long *w, ulong bits, int p, int
 /* F: float32 class */
 #define GPUX_SC_INIT_F(dt)                                                                  \
   if (op == GPUX_SC_ADD) {                                                                  \
-    volatile __global long *w = (volatile __global long *)acc + t * (GPUX_SC_D_F32 + 1);    \
-    for (int d = 0; d <= GPUX_SC_D_F32; d++) w[d] = 0;                                      \
-    gpux_sc_dep(w, GPUX_SC_TO32_##dt(a[a_off + t]), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32, 0); \
+    const ulong b = GPUX_SC_TO32_##dt(a[a_off + t]);                                        \
+    GPUX_SC_XINIT(b, 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32)                                    \
   } else                                                                                    \
     ((__global uint *)acc)[t] = gpux_sc_img_f32(GPUX_SC_TO32_##dt(a[a_off + t]), op);
+#define GPUX_SC_XQ_F(dt) GPUX_SC_XQ(24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32)
 #define GPUX_SC_APPLY_F(dt)                                                                 \
   if (op == GPUX_SC_ADD)                                                                    \
-    gpux_sc_dep((volatile __global long *)acc + t * (GPUX_SC_D_F32 + 1),                    \
-                GPUX_SC_TO32_##dt(x), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32, 1);              \
+    gpux_sc_dep_term(GPUX_SC_WIN(acc, t), GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F32), dw, negz, \
+                     GPUX_SC_TO32_##dt(x), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32);            \
   else if (op == GPUX_SC_MAX)                                                               \
     atomic_max((volatile __global uint *)acc + t, gpux_sc_img_f32(GPUX_SC_TO32_##dt(x), op)); \
   else                                                                                      \
     atomic_min((volatile __global uint *)acc + t, gpux_sc_img_f32(GPUX_SC_TO32_##dt(x), op));
 #define GPUX_SC_FIN_F(dt)                                                                   \
   if (op == GPUX_SC_ADD) {                                                                  \
-    __global const long *w = (__global const long *)acc + t * (GPUX_SC_D_F32 + 1);          \
     ulong bits;                                                                             \
-    GPUX_SC_FINISH(w, GPUX_SC_D_F32, GPUX_SC_L_F32, GPUX_SC_P_##dt, GPUX_SC_E_##dt, bits);  \
+    GPUX_SC_FINISH(GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F32), GPUX_SC_WIN(acc, t), dw,        \
+                   GPUX_SC_D_F32, GPUX_SC_L_F32, GPUX_SC_P_##dt, GPUX_SC_E_##dt, bits);     \
     a[a_off + t] = GPUX_SC_FROMB_##dt(bits);                                                \
   } else                                                                                    \
     a[a_off + t] = GPUX_SC_FROM32_##dt(gpux_sc_unimg_f32(((__global const uint *)acc)[t]));
 /* D: float64 */
 #define GPUX_SC_INIT_D(dt)                                                                  \
   if (op == GPUX_SC_ADD) {                                                                  \
-    volatile __global long *w = (volatile __global long *)acc + t * (GPUX_SC_D_F64 + 1);    \
-    for (int d = 0; d <= GPUX_SC_D_F64; d++) w[d] = 0;                                      \
-    gpux_sc_dep(w, as_ulong(a[a_off + t]), 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64, 0);        \
+    const ulong b = as_ulong(a[a_off + t]);                                                 \
+    GPUX_SC_XINIT(b, 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64)                                   \
   } else                                                                                    \
     acc[t] = gpux_sc_img_f64(as_ulong(a[a_off + t]), op);
+#define GPUX_SC_XQ_D(dt) GPUX_SC_XQ(53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64)
 #define GPUX_SC_APPLY_D(dt)                                                                 \
   if (op == GPUX_SC_ADD)                                                                    \
-    gpux_sc_dep((volatile __global long *)acc + t * (GPUX_SC_D_F64 + 1), as_ulong(x), 53,   \
-                11, GPUX_SC_L_F64, GPUX_SC_D_F64, 1);                                       \
+    gpux_sc_dep_term(GPUX_SC_WIN(acc, t), GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F64), dw, negz, \
+                     as_ulong(x), 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64);                    \
   else if (op == GPUX_SC_MAX)                                                               \
     atom_max((volatile __global ulong *)acc + t, gpux_sc_img_f64(as_ulong(x), op));         \
   else                                                                                      \
     atom_min((volatile __global ulong *)acc + t, gpux_sc_img_f64(as_ulong(x), op));
 #define GPUX_SC_FIN_D(dt)                                                                   \
   if (op == GPUX_SC_ADD) {                                                                  \
-    __global const long *w = (__global const long *)acc + t * (GPUX_SC_D_F64 + 1);          \
     ulong bits;                                                                             \
-    GPUX_SC_FINISH(w, GPUX_SC_D_F64, GPUX_SC_L_F64, 53, 11, bits);                          \
+    GPUX_SC_FINISH(GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F64), GPUX_SC_WIN(acc, t), dw,        \
+                   GPUX_SC_D_F64, GPUX_SC_L_F64, 53, 11, bits);                             \
     a[a_off + t] = as_double(bits);                                                         \
   } else                                                                                    \
     a[a_off + t] = as_double(gpux_sc_unimg_f64(acc[t]));
+/* integers: no header */
+#define GPUX_SC_XQ_W(dt)
+#define GPUX_SC_XQ_Q(dt)
 /* W: integers in a 32-bit word; signed ones' images flip the sign bit */
 #define GPUX_SC_WIMG(dt, x) (GPUX_SC_SG_##dt ? (uint)(int)(x) ^ 0x80000000u : (uint)(x))
 #define GPUX_SC_INIT_W(dt)                                                                  \
@@ -246,6 +284,7 @@ static inline void gpux_sc_dep(volatile __global long *w, ulong bits, int p, int
                                       __global const ulong *acc, long nt, int op) {         \
     const long t = get_global_id(0);                                                        \
     if (t >= nt) return;                                                                    \
+    GPUX_SC_BY(XQ, dt)                                                                      \
     GPUX_SC_BY(FIN, dt)                                                                     \
   }                                                                                         \
   GPUX_SCAT_IX(GPUX_SC_APPLY_KERNEL, dt)                                                      \
@@ -254,10 +293,11 @@ static inline void gpux_sc_dep(volatile __global long *w, ulong bits, int p, int
 #define GPUX_SC_APPLY_KERNEL(dt, ix)                                                        \
   __kernel void gpux_scatter_##dt##_##ix(                                                   \
       __global const GPUX_T_##dt *v, long v_off, __global const GPUX_T_##ix *idx,           \
-      long i_off, __global ulong *acc, long nv, long m, long post, long n, int mode,        \
-      int op) {                                                                             \
+      long i_off, __global ulong *acc, long nv, long m, long post, long n, long nt,         \
+      int mode, int op) {                                                                   \
     const long e = get_global_id(0);                                                        \
     if (e >= nv) return;                                                                    \
+    GPUX_SC_BY(XQ, dt)                                                                      \
     long j, t;                                                                              \
     if (post == 1 && m == nv) {                                                             \
       j = e;                                                                                \
@@ -309,6 +349,37 @@ static inline void gpux_sc_dep(volatile __global long *w, ulong bits, int p, int
 
 #define GPUX_SC_GEN(a_, dt) GPUX_KON_##dt(GPUX_SC_KERNELS, a_, dt)
 GPUX_SCAT_DT(GPUX_SC_GEN, _)
+
+/* The exact sums' scan (float dtypes): the largest biased exponent among the values into
+ * the header (gpux_scatter.h, THE WINDOW). Work-group g reads values [g * ls * chunk, +ls *
+ * chunk), item li every ls-th from li; a maximum in local memory (ls a power of two), one
+ * atomic per work-group at most. */
+#define GPUX_SC_SCAN_F(dt) gpux_sc_bexp(GPUX_SC_TO32_##dt(x), 24, 8)
+#define GPUX_SC_SCAN_D(dt) gpux_sc_bexp(as_ulong(x), 53, 11)
+#define GPUX_SC_SCAN_KERNEL(a_, dt)                                                          \
+  __kernel void gpux_scatter_scan_##dt(__global const GPUX_T_##dt *v, long v_off, long nv,  \
+                                       __global ulong *acc, long chunk, __local ulong *h) { \
+    const long li = get_local_id(0), ls = get_local_size(0);                                \
+    const long lo = get_group_id(0) * ls * chunk;                                           \
+    ulong mx = 0;                                                                           \
+    for (long k = 0; k < chunk; k++) {                                                      \
+      const long e = lo + k * ls + li;                                                      \
+      if (e >= nv) break;                                                                   \
+      const GPUX_T_##dt x = v[v_off + e];                                                   \
+      const ulong be = GPUX_SC_BY(SCAN, dt);                                                \
+      mx = be > mx ? be : mx;                                                               \
+    }                                                                                       \
+    h[li] = mx;                                                                             \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+    for (long o = ls >> 1; o > 0; o >>= 1) {                                                \
+      if (li < o && h[li + o] > h[li]) h[li] = h[li + o];                                   \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+    }                                                                                       \
+    if (li == 0 && h[0] > ((volatile __global ulong *)acc)[GPUX_SC_H_EXP])                  \
+      atom_max((volatile __global ulong *)acc + GPUX_SC_H_EXP, h[0]);                       \
+  }
+#define GPUX_SC_SCAN_GEN(a_, dt) GPUX_KON_##dt(GPUX_SC_SCAN_KERNEL, a_, dt)
+GPUX_SCAT_FDT(GPUX_SC_SCAN_GEN, _)
 
 /* bincount: part i32 / i64 (the index dtype's) */
 #define GPUX_SC_BINCOUNT(a_, ix)                                                            \

@@ -270,7 +270,11 @@
   N("gpux_scatter_init_" #dt) N("gpux_scatter_fin_" #dt) N("gpux_search_" #dt)               \
   N(GPUX_KN_SC_APPLY_(dt, i32)) N(GPUX_KN_SC_APPLY_(dt, i64))
 #define GPUX_KN_SC_BC_(N, ix) N("gpux_bincount_" #ix)
-#define GPUX_KN_SCATTER_LIST(N) GPUX_SCAT_DT(GPUX_KN_SC_DT_, N) GPUX_SCAT_IX(GPUX_KN_SC_BC_, N)
+/* the exact sums' scan of the values (the window's place: gpux_scatter.h) */
+#define GPUX_SCAT_FDT(M, a) GPUX_DT_EW_FLOAT(M, a)
+#define GPUX_KN_SC_SCAN_(N, dt) N("gpux_scatter_scan_" #dt)
+#define GPUX_KN_SCATTER_LIST(N) GPUX_SCAT_DT(GPUX_KN_SC_DT_, N) GPUX_SCAT_IX(GPUX_KN_SC_BC_, N) \
+  GPUX_SCAT_FDT(GPUX_KN_SC_SCAN_, N)
 
 /* Result kinds: SAME (the input dtype), BOOL, or REAL: the component dtype of a complex
  * input (complex64 -> float32, complex128 -> float64), the input dtype otherwise (abs). */

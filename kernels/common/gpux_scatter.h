@@ -27,6 +27,20 @@
  *   NaN, +inf and -inf set flags (an atomic or on a 32-bit word per target), so does any
  *   value other than -0.0 (GPUX_SC_NNZ): a zero sum is -0.0 only when every term was -0.0,
  *   IEEE's sign for any order of additions.
+ *   THE WINDOW. 2^20 targets of 11 words are 92 MB, past a GPU's L2, and each term's two
+ *   or three atomics would go to DRAM at random. So the values' terms go to a window of
+ *   GPUX_SC_W words a target (32 bytes: 2^20 targets fit in 32 MB of L2): words [dw, dw +
+ *   W) of the accumulator, dw chosen from the largest exponent among the values (the scan
+ *   pass, gpux_sc_window_base) so that the largest term's top word is the window's top. A
+ *   term whose words fall outside the window (far below the largest value: spills) goes to
+ *   the full accumulator instead; the final pass adds the window into it before the carries.
+ *   The window is a placement only: every term lands in exactly one of the two, so the sum
+ *   stays exact whatever dw is. a[t] goes to the full accumulator at init.
+ *   The per-term flag read goes too: the init pass sets NNZ for a[t] other than -0.0, so a
+ *   term's NNZ only matters for targets whose a[t] is -0.0; the init pass notes in the
+ *   header whether there is one (GPUX_SC_H_NEGZ), and only then do the terms check NNZ.
+ *   Layout: acc = header (GPUX_SC_HDR words) | window (nt * W words) | full accumulator
+ *   (nt * (D + 1) words, the flags word last). The header is zeroed before init.
  *   The final pass propagates the carries (d = 0 .. D-1: v = w[d] + carry; digit = low 32
  *   bits, carry = v >> 32 arithmetic), negates a negative total, and rounds (gpux_sc_round).
  *   NaN flag, or both infinities: NaN (the canonical quiet NaN, positive); else an infinity
@@ -84,6 +98,13 @@
 #define GPUX_SC_D_F64 67
 #define GPUX_SC_L_F32 (-149)
 #define GPUX_SC_L_F64 (-1074)
+/* the window: words a target; the header's words (zeroed by the front end): the largest
+ * biased exponent among the values (the float32 format for the float32 class), and 1 when
+ * some a[t] is -0.0 */
+#define GPUX_SC_W 4
+#define GPUX_SC_HDR 8
+#define GPUX_SC_H_EXP 0
+#define GPUX_SC_H_NEGZ 1
 /* flags word bits */
 #define GPUX_SC_NAN 1u
 #define GPUX_SC_PINF 2u
@@ -141,6 +162,23 @@ GPUX_SC_FN int gpux_sc_decompose(GPUX_SC_U64 bits, int p, int ebits, int L, int 
   return 1;
 }
 
+/* The window's first word dw for the largest biased exponent be among the values: the
+ * largest term's top word (its lowest bit has weight 2^(s + L), s as in decompose; its
+ * top bit p - 1 above) is the window's top word; dw within [0, D - W]. */
+GPUX_SC_FN int gpux_sc_window_base(GPUX_SC_U64 be, int p, int ebits, int L, int D) {
+  const int bias = (1 << (ebits - 1)) - 1;
+  const int s = (be > 1 ? (int)be : 1) - bias - (p - 1) - L;
+  int dw = ((s + p - 1) >> 5) - (GPUX_SC_W - 1);
+  if (dw > D - GPUX_SC_W) dw = D - GPUX_SC_W;
+  return dw < 0 ? 0 : dw;
+}
+/* the biased exponent of a finite value's bits (0 for inf / NaN: they never enter the
+ * words) */
+GPUX_SC_FN GPUX_SC_U64 gpux_sc_bexp(GPUX_SC_U64 bits, int p, int ebits) {
+  const GPUX_SC_U64 emax = (GPUX_SC_C64(1) << ebits) - 1, be = (bits >> (p - 1)) & emax;
+  return be == emax ? 0 : be;
+}
+
 /* the pieces of m << off (off < 32, m < 2^53) in 32-bit digits */
 GPUX_SC_FN void gpux_sc_split(GPUX_SC_U64 m, int off, GPUX_SC_U64 *p0, GPUX_SC_U64 *p1,
                               GPUX_SC_U64 *p2) {
@@ -154,6 +192,13 @@ GPUX_SC_FN void gpux_sc_split(GPUX_SC_U64 m, int off, GPUX_SC_U64 *p0, GPUX_SC_U
     *p1 = (m >> (32 - off)) & M;
     *p2 = m >> (64 - off);
   }
+}
+
+/* 1 when a term whose lowest word is d (pieces p1, p2 above it: gpux_sc_split) lies in the
+ * window [dw, dw + W) */
+GPUX_SC_FN int gpux_sc_in_window(int d, GPUX_SC_U64 p1, GPUX_SC_U64 p2, int dw) {
+  const int hi = p2 ? d + 2 : p1 ? d + 1 : d;
+  return d >= dw && hi < dw + GPUX_SC_W;
 }
 
 /* bit i of the magnitude digits dig[0..nd) (0 past the end) */

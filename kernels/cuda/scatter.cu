@@ -3,8 +3,9 @@
  * apply / fin per value dtype, bincount with shared-memory counters, the bin search.
  *   gpux_scatter_init_<dt>(T *a, u64 *acc, i64 nt, int op)
  *   gpux_scatter_<dt>_<ix>(const T *v, const IX *idx, u64 *acc, i64 nv, i64 m, i64 post,
- *                          i64 n, int mode, int op)
- *   gpux_scatter_fin_<dt>(T *a, const u64 *acc, i64 nt, int op)
+ *                          i64 n, i64 nt, int mode, int op)
+ *   gpux_scatter_scan_<dt>(const T *v, i64 nv, u64 *acc)   (float dtypes: exact sums)
+ *   gpux_scatter_fin_<dt>(T *a, u64 *acc, i64 nt, int op)
  *   gpux_bincount_<ix>(const IX *x, i64 n, i64 chunk, u64 *cnt, i64 nbins, int priv)
  *       dynamic shared memory: nbins 32-bit counters when priv
  *   gpux_search_<dt>(const T *x, i64 n, const T *e, i64 ne, int mode, i64 *out)
@@ -48,40 +49,65 @@ template <> __device__ __forceinline__ float fromb<d_f32>(u64 b) { return __uint
 template <> __device__ __forceinline__ unsigned short fromb<d_f16>(u64 b) { return (unsigned short)b; }
 template <> __device__ __forceinline__ unsigned short fromb<d_bf16>(u64 b) { return (unsigned short)b; }
 
-/* a term into the words w[0..D) and flags w[D] (gpux_sc_dep of scatter.cl) */
-__device__ __forceinline__ void dep(u64 *w, u64 bits, int p, int eb, int L, int D, bool atom) {
+/* the flags a value sets (NaN, inf; NNZ for any value other than -0.0) */
+__device__ __forceinline__ u64 term_flags(int cls, int neg) {
+  return cls == 3 ? (u64)(GPUX_SC_NAN | GPUX_SC_NNZ)
+         : cls == 2 ? (u64)((neg ? GPUX_SC_NINF : GPUX_SC_PINF) | GPUX_SC_NNZ)
+         : (cls == 1 || !neg) ? (u64)GPUX_SC_NNZ : (u64)0;
+}
+/* two's complement: adding the negation as u64 is the signed addition */
+__device__ __forceinline__ u64 sgn(u64 x, int neg) { return neg ? (u64)0 - x : x; }
+
+/* init: a[t] into the zeroed words w[0..D) and flags w[D] (gpux_sc_dep0 of scatter.cl) */
+__device__ __forceinline__ void dep0(u64 *w, u64 bits, int p, int eb, int L, int D) {
   int neg, s;
   u64 m;
   const int cls = gpux_sc_decompose(bits, p, eb, L, &neg, &m, &s);
-  const u64 f = cls == 3 ? (u64)(GPUX_SC_NAN | GPUX_SC_NNZ)
-                : cls == 2 ? (u64)((neg ? GPUX_SC_NINF : GPUX_SC_PINF) | GPUX_SC_NNZ)
-                : (cls == 1 || !neg) ? (u64)GPUX_SC_NNZ : (u64)0;
-  if (f) {
-    if (!atom) w[D] |= f;
-    else if ((*(volatile u64 *)(w + D) & f) != f) atomicOr(w + D, f);
-  }
+  w[D] |= term_flags(cls, neg);
   if (cls != 1) return;
   u64 p0, p1, p2;
   gpux_sc_split(m, s & 31, &p0, &p1, &p2);
   const int d = s >> 5;
-  /* two's complement: adding the negation as u64 is the signed addition */
-  const u64 s0 = neg ? (u64)0 - p0 : p0, s1 = neg ? (u64)0 - p1 : p1, s2 = neg ? (u64)0 - p2 : p2;
-  if (atom) {
-    if (p0) atomicAdd(w + d, s0);
-    if (p1) atomicAdd(w + d + 1, s1);
-    if (p2) atomicAdd(w + d + 2, s2);
-  } else {
-    w[d] += s0;
-    w[d + 1] += s1;
-    if (p2) w[d + 2] += s2;
-  }
+  w[d] += sgn(p0, neg);
+  w[d + 1] += sgn(p1, neg);
+  if (p2) w[d + 2] += sgn(p2, neg);
 }
 
+/* a target's exact sum as the apply pass sees it: its window (words [dw, dw + W)), its
+ * full accumulator w (flags w[D]); negz: some a[t] is -0.0, so the terms set NNZ */
+struct xs {
+  u64 *win, *w;
+  int dw;
+  bool negz;
+};
+/* apply: a value's term into the window or (a spill) the full accumulator, atomically
+ * (gpux_sc_dep_term of scatter.cl) */
+__device__ __forceinline__ void dep_term(const xs &x, u64 bits, int p, int eb, int L, int D) {
+  int neg, s;
+  u64 m;
+  const int cls = gpux_sc_decompose(bits, p, eb, L, &neg, &m, &s);
+  const u64 f = cls == 1 && !x.negz ? (u64)0 : term_flags(cls, neg);
+  /* a racy read first: the bits only ever get set */
+  if (f && (*(volatile u64 *)(x.w + D) & f) != f) atomicOr(x.w + D, f);
+  if (cls != 1) return;
+  u64 p0, p1, p2;
+  gpux_sc_split(m, s & 31, &p0, &p1, &p2);
+  const int d = s >> 5;
+  u64 *t = gpux_sc_in_window(d, p1, p2, x.dw) ? x.win + (d - x.dw) : x.w + d;
+  if (p0) atomicAdd(t, sgn(p0, neg));
+  if (p1) atomicAdd(t + 1, sgn(p1, neg));
+  if (p2) atomicAdd(t + 2, sgn(p2, neg));
+}
+
+/* the rounded sum of the full accumulator w (flags w[D]) and the window win at dw */
 template <int D>
-__device__ __forceinline__ u64 finish(const u64 *w, int L, int p, int eb) {
+__device__ __forceinline__ u64 finish(const u64 *w, const u64 *win, int dw, int L, int p, int eb) {
   unsigned dig[D];
   i64 carry = 0;
-  for (int d = 0; d < D; d++) dig[d] = gpux_sc_carry_word((i64)w[d], &carry);
+  for (int d = 0; d < D; d++) {
+    const u64 wd = w[d] + (d >= dw && d < dw + GPUX_SC_W ? win[d - dw] : (u64)0);
+    dig[d] = gpux_sc_carry_word((i64)wd, &carry);
+  }
   const u64 fl = w[D];
   const int neg = gpux_sc_magnitude(dig, D, carry);
   const u64 sb = (u64)1 << (p - 1 + eb), inf = (((u64)1 << eb) - 1) << (p - 1);
@@ -100,21 +126,57 @@ template <class D> __device__ __forceinline__ u64 qimg(typename D::T x) {
   return sc<D>::sg ? (u64)x ^ 0x8000000000000000ull : (u64)x;
 }
 
-template <class D> __device__ __forceinline__ void init1(typename D::T *a, u64 *acc, i64 t, int op) {
-  constexpr int C = sc<D>::cls;
-  if constexpr (C == 0) {
+/* the exact sums' classes (0 float32, 1 float64): words, weight, format; a value's bits */
+template <int C> struct xf;
+template <> struct xf<0> {
+  static constexpr int D = GPUX_SC_D_F32, L = GPUX_SC_L_F32, p = 24, eb = 8;
+};
+template <> struct xf<1> {
+  static constexpr int D = GPUX_SC_D_F64, L = GPUX_SC_L_F64, p = 53, eb = 11;
+};
+template <class D> __device__ __forceinline__ u64 xbits(typename D::T x) {
+  if constexpr (sc<D>::cls == 0) return to32<D>(x);
+  else return (u64)__double_as_longlong(x);
+}
+/* the layout (gpux_scatter.h, THE WINDOW): header, nt windows, nt full accumulators */
+template <int C> __device__ __forceinline__ xs xs_at(u64 *acc, i64 nt, i64 t, int dw, bool negz) {
+  return xs{acc + GPUX_SC_HDR + t * GPUX_SC_W,
+            acc + GPUX_SC_HDR + nt * GPUX_SC_W + t * (xf<C>::D + 1), dw, negz};
+}
+/* what every thread of apply / fin reads from the header once: the window's place and
+ * whether the terms check NNZ */
+struct xq {
+  i64 nt;
+  int dw;
+  bool negz;
+};
+template <class D> __device__ __forceinline__ xq xq_of(const u64 *acc, i64 nt, int op) {
+  xq q{nt, 0, false};
+  if constexpr (sc<D>::cls <= 1) {
+    typedef xf<sc<D>::cls> X;
     if (op == GPUX_SC_ADD) {
-      u64 *w = acc + t * (GPUX_SC_D_F32 + 1);
-      for (int d = 0; d <= GPUX_SC_D_F32; d++) w[d] = 0;
-      dep(w, to32<D>(a[t]), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32, false);
-    } else {
-      ((unsigned *)acc)[t] = gpux_sc_img_f32(to32<D>(a[t]), op);
+      q.dw = gpux_sc_window_base(acc[GPUX_SC_H_EXP], X::p, X::eb, X::L, X::D);
+      q.negz = acc[GPUX_SC_H_NEGZ] != 0;
     }
-  } else if constexpr (C == 1) {
+  }
+  return q;
+}
+
+template <class D> __device__ __forceinline__ void init1(typename D::T *a, u64 *acc, i64 nt, i64 t, int op) {
+  constexpr int C = sc<D>::cls;
+  if constexpr (C <= 1) {
     if (op == GPUX_SC_ADD) {
-      u64 *w = acc + t * (GPUX_SC_D_F64 + 1);
-      for (int d = 0; d <= GPUX_SC_D_F64; d++) w[d] = 0;
-      dep(w, (u64)__double_as_longlong(a[t]), 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64, false);
+      typedef xf<C> X;
+      const xs x = xs_at<C>(acc, nt, t, 0, false);
+      for (int d = 0; d <= X::D; d++) x.w[d] = 0;
+      for (int d = 0; d < GPUX_SC_W; d++) x.win[d] = 0;
+      const u64 b = xbits<D>(a[t]);
+      dep0(x.w, b, X::p, X::eb, X::L, X::D);
+      /* a[t] = -0.0: the terms must tell whether one of them is not -0.0 */
+      if (b == (u64)1 << (X::p + X::eb - 1) && !*(volatile u64 *)(acc + GPUX_SC_H_NEGZ))
+        atomicOr(acc + GPUX_SC_H_NEGZ, (u64)1);
+    } else if constexpr (C == 0) {
+      ((unsigned *)acc)[t] = gpux_sc_img_f32(to32<D>(a[t]), op);
     } else {
       acc[t] = gpux_sc_img_f64((u64)__double_as_longlong(a[t]), op);
     }
@@ -125,18 +187,20 @@ template <class D> __device__ __forceinline__ void init1(typename D::T *a, u64 *
   }
 }
 
-template <class D> __device__ __forceinline__ void apply1(typename D::T x, u64 *acc, i64 t, int op) {
+template <class D>
+__device__ __forceinline__ void apply1(typename D::T x, u64 *acc, const xq &q, i64 t, int op) {
   constexpr int C = sc<D>::cls;
-  if constexpr (C == 0) {
-    if (op == GPUX_SC_ADD)
-      dep(acc + t * (GPUX_SC_D_F32 + 1), to32<D>(x), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32, true);
-    else if (op == GPUX_SC_MAX) atomicMax((unsigned *)acc + t, gpux_sc_img_f32(to32<D>(x), op));
-    else atomicMin((unsigned *)acc + t, gpux_sc_img_f32(to32<D>(x), op));
-  } else if constexpr (C == 1) {
-    const u64 b = (u64)__double_as_longlong(x);
-    if (op == GPUX_SC_ADD) dep(acc + t * (GPUX_SC_D_F64 + 1), b, 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64, true);
-    else if (op == GPUX_SC_MAX) atomicMax(acc + t, gpux_sc_img_f64(b, op));
-    else atomicMin(acc + t, gpux_sc_img_f64(b, op));
+  if constexpr (C <= 1) {
+    typedef xf<C> X;
+    const u64 b = xbits<D>(x);
+    if (op == GPUX_SC_ADD) dep_term(xs_at<C>(acc, q.nt, t, q.dw, q.negz), b, X::p, X::eb, X::L, X::D);
+    else if constexpr (C == 0) {
+      if (op == GPUX_SC_MAX) atomicMax((unsigned *)acc + t, gpux_sc_img_f32((unsigned)b, op));
+      else atomicMin((unsigned *)acc + t, gpux_sc_img_f32((unsigned)b, op));
+    } else {
+      if (op == GPUX_SC_MAX) atomicMax(acc + t, gpux_sc_img_f64(b, op));
+      else atomicMin(acc + t, gpux_sc_img_f64(b, op));
+    }
   } else if constexpr (C == 2) {
     if (op == GPUX_SC_ADD) atomicAdd((unsigned *)acc + t, (unsigned)(int)x);
     else if (op == GPUX_SC_MAX) atomicMax((unsigned *)acc + t, wimg<D>(x));
@@ -148,17 +212,22 @@ template <class D> __device__ __forceinline__ void apply1(typename D::T x, u64 *
   }
 }
 
-template <class D> __device__ __forceinline__ void fin1(typename D::T *a, const u64 *acc, i64 t, int op) {
+template <class D>
+__device__ __forceinline__ void fin1(typename D::T *a, u64 *acc, const xq &q, i64 t, int op) {
   typedef typename D::T T;
   constexpr int C = sc<D>::cls;
-  if constexpr (C == 0) {
-    if (op == GPUX_SC_ADD)
-      a[t] = fromb<D>(finish<GPUX_SC_D_F32>(acc + t * (GPUX_SC_D_F32 + 1), GPUX_SC_L_F32, sc<D>::p, sc<D>::eb));
-    else a[t] = from32<D>(gpux_sc_unimg_f32(((const unsigned *)acc)[t]));
-  } else if constexpr (C == 1) {
-    if (op == GPUX_SC_ADD)
-      a[t] = __longlong_as_double((i64)finish<GPUX_SC_D_F64>(acc + t * (GPUX_SC_D_F64 + 1), GPUX_SC_L_F64, 53, 11));
-    else a[t] = __longlong_as_double((i64)gpux_sc_unimg_f64(acc[t]));
+  if constexpr (C <= 1) {
+    typedef xf<C> X;
+    if (op == GPUX_SC_ADD) {
+      const xs x = xs_at<C>(acc, q.nt, t, q.dw, false);
+      const u64 r = finish<X::D>(x.w, x.win, q.dw, X::L, sc<D>::p, sc<D>::eb);
+      if constexpr (C == 0) a[t] = fromb<D>(r);
+      else a[t] = __longlong_as_double((i64)r);
+    } else if constexpr (C == 0) {
+      a[t] = from32<D>(gpux_sc_unimg_f32(((const unsigned *)acc)[t]));
+    } else {
+      a[t] = __longlong_as_double((i64)gpux_sc_unimg_f64(acc[t]));
+    }
   } else if constexpr (C == 2) {
     unsigned k = ((const unsigned *)acc)[t];
     if (op != GPUX_SC_ADD && sc<D>::sg) k ^= 0x80000000u;
@@ -186,8 +255,9 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
 #define GPUX_SC_APPLY_CU(dt, ix)                                                               \
   extern "C" __global__ void gpux_scatter_##dt##_##ix(                                         \
       const GPUX_CU_T(dt) *v, const GPUX_CU_T(ix) *idx, gpux_cu::u64 *acc, gpux_cu::i64 nv,    \
-      gpux_cu::i64 m, gpux_cu::i64 post, gpux_cu::i64 n, int mode, int op) {                   \
+      gpux_cu::i64 m, gpux_cu::i64 post, gpux_cu::i64 n, gpux_cu::i64 nt, int mode, int op) {  \
     const gpux_cu::i64 step = (gpux_cu::i64)gridDim.x * blockDim.x * GPUX_SC_UNROLL;            \
+    const gpux_cu::xq xq = gpux_cu::xq_of<GPUX_CU_D(dt)>(acc, nt, op);                         \
     const bool flat = post == 1 && m == nv;                                                    \
     for (gpux_cu::i64 e0 = (gpux_cu::i64)blockIdx.x * blockDim.x * GPUX_SC_UNROLL + threadIdx.x; \
          e0 < nv; e0 += step) {                                                                \
@@ -211,7 +281,7 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
         if (e0 + (gpux_cu::i64)u * blockDim.x >= nv) continue;                                 \
         const gpux_cu::i64 kk = gpux_sc_norm(k[u], n, mode);                                   \
         if (kk < 0) continue;                                                                  \
-        gpux_cu::apply1<GPUX_CU_D(dt)>(x[u], acc, t[u] + kk * post, op);                       \
+        gpux_cu::apply1<GPUX_CU_D(dt)>(x[u], acc, xq, t[u] + kk * post, op);                   \
       }                                                                                        \
     }                                                                                          \
   }
@@ -219,11 +289,12 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
 #define GPUX_SC_KERNELS_CU(a_, dt)                                                             \
   extern "C" __global__ void gpux_scatter_init_##dt(GPUX_CU_T(dt) *a, gpux_cu::u64 *acc,       \
                                                    gpux_cu::i64 nt, int op) {                  \
-    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::init1<GPUX_CU_D(dt)>(a, acc, t, op);                     \
+    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::init1<GPUX_CU_D(dt)>(a, acc, nt, t, op);                 \
   }                                                                                            \
-  extern "C" __global__ void gpux_scatter_fin_##dt(GPUX_CU_T(dt) *a, const gpux_cu::u64 *acc,  \
+  extern "C" __global__ void gpux_scatter_fin_##dt(GPUX_CU_T(dt) *a, gpux_cu::u64 *acc,        \
                                                   gpux_cu::i64 nt, int op) {                   \
-    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::fin1<GPUX_CU_D(dt)>(a, acc, t, op);                      \
+    const gpux_cu::xq xq = gpux_cu::xq_of<GPUX_CU_D(dt)>(acc, nt, op);                         \
+    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::fin1<GPUX_CU_D(dt)>(a, acc, xq, t, op);                  \
   }                                                                                            \
   GPUX_SC_APPLY_CU(dt, i32)                                                                    \
   GPUX_SC_APPLY_CU(dt, i64)                                                                    \
@@ -258,6 +329,26 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
     }                                                                                          \
   }
 GPUX_SCAT_DT(GPUX_SC_KERNELS_CU, _)
+
+/* the exact sums' scan: the largest biased exponent among the values into the header
+ * (gpux_scatter.h, THE WINDOW): a maximum per warp, one atomic per warp at most */
+#define GPUX_SC_SCAN_CU(a_, dt)                                                                \
+  extern "C" __global__ void gpux_scatter_scan_##dt(const GPUX_CU_T(dt) *v, gpux_cu::i64 nv,   \
+                                                   gpux_cu::u64 *acc) {                        \
+    typedef gpux_cu::xf<gpux_cu::sc<GPUX_CU_D(dt)>::cls> X;                                    \
+    gpux_cu::u64 mx = 0;                                                                       \
+    GPUX_SC_GRID_LOOP(i, nv) {                                                                 \
+      const gpux_cu::u64 be = gpux_sc_bexp(gpux_cu::xbits<GPUX_CU_D(dt)>(v[i]), X::p, X::eb);  \
+      mx = be > mx ? be : mx;                                                                  \
+    }                                                                                          \
+    for (int o = 16; o; o >>= 1) {                                                             \
+      const gpux_cu::u64 y = __shfl_xor_sync(0xffffffffu, mx, o);                              \
+      mx = y > mx ? y : mx;                                                                    \
+    }                                                                                          \
+    if ((threadIdx.x & 31) == 0 && mx > *(volatile gpux_cu::u64 *)(acc + GPUX_SC_H_EXP))      \
+      atomicMax(acc + GPUX_SC_H_EXP, mx);                                                      \
+  }
+GPUX_SCAT_FDT(GPUX_SC_SCAN_CU, _)
 
 /* bincount: block g counts x[g * chunk, ...) in shared counters (priv) or global ones */
 #define GPUX_SC_BINCOUNT_CU(a_, ix)                                                            \

@@ -23,8 +23,9 @@
 /* 9: gpux__scalar holds complex128 (16 bytes), which moves every field of gpux__launch
  * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index
  * (gather and put), mask (boolean masks, gpux__mask_pass), scatter, bincount and search
- * entries (issue 24); 12: the sort and select entries (issue 25) */
-#define GPUX_BACKEND_ABI_VERSION 12u
+ * entries (issue 24); 12: the sort and select entries (issue 25); 13: the exact sums' window
+ * (gpux__scatter's SCAN stage, nt in APPLY, the accumulator's header) */
+#define GPUX_BACKEND_ABI_VERSION 13u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -307,10 +308,13 @@ typedef struct gpux__index {
 /* One step of a scatter with a combining op (include/gpux/index.h; the arithmetic and the
  * accumulator layout: kernels/common/gpux_scatter.h). The front end runs INIT over the nt
  * targets, APPLY over the values, FIN over the targets, on one accumulator buffer acc of
- * gpux__scatter_acc_bytes(op, dtype) bytes per target.
+ * gpux__scatter_acc_bytes(op, dtype, nt) bytes. The exact sums (ADD of a float dtype:
+ * gpux__scatter_exact) also run SCAN over the values after INIT (the window's place), and
+ * the front end zeroes the header (the buffer's first GPUX_SC_HDR words) before INIT.
  *   dtype: the value dtype, one of GPUX_SCAT_DT (complex: its component's, with the inner
  *          extent doubled);
  *   INIT / FIN: a, nt targets contiguous (nt >= 1);
+ *   SCAN: nv >= 1 values v contiguous;
  *   APPLY: nv >= 1 values v contiguous, shaped (nv / (m * post), m, post); value
  *          (p, j, q) goes to target (p * n + k) * post + q of a, k = idx[j] normalized by
  *          mode (GPUX_SC_CHECKED / WRAP / CLIP / SKIP; an index outside the range after it
@@ -318,6 +322,7 @@ typedef struct gpux__index {
 #define GPUX__SC_INIT 0
 #define GPUX__SC_APPLY 1
 #define GPUX__SC_FIN 2
+#define GPUX__SC_SCAN 3
 typedef struct gpux__scatter {
   int stage; /* GPUX__SC_* */
   int op;    /* GPUX_SC_ADD / MAX / MIN */
@@ -328,14 +333,21 @@ typedef struct gpux__scatter {
   gpux__operand a, v, idx;
   void *acc; /* a buffer from mem_alloc */
 } gpux__scatter;
-/* accumulator bytes per target */
-static inline size_t gpux__scatter_acc_bytes(int op, int dtype) {
+/* 1 for the exact sums (ADD of the float dtypes) */
+static inline int gpux__scatter_exact(int op, int dtype) {
+  return op == GPUX_SC_ADD && (dtype == GPUX_KDT_f32 || dtype == GPUX_KDT_f64 ||
+                               dtype == GPUX_KDT_f16 || dtype == GPUX_KDT_bf16);
+}
+/* the accumulator's bytes for nt targets (0: too many for size_t) */
+static inline size_t gpux__scatter_acc_bytes(int op, int dtype, int64_t nt) {
   const int wide = dtype == GPUX_KDT_f64 || dtype == GPUX_KDT_i64 || dtype == GPUX_KDT_u64;
-  if (op == GPUX_SC_ADD && dtype == GPUX_KDT_f64) return 8u * (GPUX_SC_D_F64 + 1);
-  if (op == GPUX_SC_ADD && (dtype == GPUX_KDT_f32 || dtype == GPUX_KDT_f16 ||
-                            dtype == GPUX_KDT_bf16))
-    return 8u * (GPUX_SC_D_F32 + 1);
-  return wide ? 8u : 4u;
+  size_t per = wide ? 8u : 4u, hdr = 0;
+  if (gpux__scatter_exact(op, dtype)) { /* window and full accumulator (flags word last) */
+    per = 8u * (GPUX_SC_W + (dtype == GPUX_KDT_f64 ? GPUX_SC_D_F64 : GPUX_SC_D_F32) + 1);
+    hdr = 8u * GPUX_SC_HDR;
+  }
+  if (nt < 0 || (uint64_t)nt > ((uint64_t)SIZE_MAX - hdr) / per) return 0;
+  return hdr + (size_t)nt * per;
 }
 /* bincount: counts[k] += #(x == k) for k in [0, nbins) (values outside are skipped); x
  * contiguous (idx_dtype i32 or i64, n >= 1), counts int64, contiguous, nbins >= 1. */

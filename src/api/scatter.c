@@ -110,17 +110,34 @@ static gpux_status run_scatter(int op, struct gpux_array *a, struct gpux_array *
   s.a.offset *= scale;
   s.v.offset *= scale;
   s.a.dtype = s.v.dtype = dt;
-  const size_t per = gpux__scatter_acc_bytes(op, dt);
-  if ((uint64_t)s.nt > (uint64_t)SIZE_MAX / per)
+  const size_t bytes = gpux__scatter_acc_bytes(op, dt, s.nt);
+  if (!bytes)
     return gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "the accumulator of %lld targets overflows",
                            (long long)s.nt);
+  const int exact = gpux__scatter_exact(op, dt);
   struct gpux_stream *st = gpux__stream_cur(ctx);
   gpux__block blk;
-  GPUX__CHECK(gpux__pool_alloc(ctx, st, (size_t)s.nt * per, &blk));
+  GPUX__CHECK(gpux__pool_alloc(ctx, st, bytes, &blk));
   s.acc = blk.buf;
   gpux__bq *q = st->q;
-  s.stage = GPUX__SC_INIT;
-  gpux_status r = ctx->be->scatter(q, &s);
+  gpux_status r = GPUX_SUCCESS;
+  if (exact) { /* the header's maximum and flag start at 0 (gpux_scatter.h, THE WINDOW) */
+    gpux__launch l;
+    memset(&l, 0, sizeof l);
+    l.layout = GPUX_LAYOUT_C;
+    l.n = GPUX_SC_HDR;
+    l.opnd[0] = (gpux__operand){blk.buf, 0, GPUX_KDT_u64};
+    l.scalar = gpux__scalar_from_parts(0.0, 0.0, GPUX_UINT64);
+    r = ctx->be->fill(q, &l);
+  }
+  if (r == GPUX_SUCCESS) {
+    s.stage = GPUX__SC_INIT;
+    r = ctx->be->scatter(q, &s);
+  }
+  if (r == GPUX_SUCCESS && exact) {
+    s.stage = GPUX__SC_SCAN;
+    r = ctx->be->scatter(q, &s);
+  }
   if (r == GPUX_SUCCESS) {
     s.stage = GPUX__SC_APPLY;
     r = ctx->be->scatter(q, &s);

@@ -8,6 +8,7 @@
 
 typedef struct scatter_state {
   CUfunction init[GPUX_KDT_COUNT], fin[GPUX_KDT_COUNT], search[GPUX_KDT_COUNT];
+  CUfunction scan[GPUX_KDT_COUNT]; /* the float dtypes' */
   CUfunction apply[GPUX_KDT_COUNT][2];
   CUfunction bincount[2];
   unsigned wave; /* blocks of one wave (the first kernel's), 0 until known */
@@ -68,10 +69,18 @@ static gpux_status gpux_cuda_scatter(gpux__bq *q, const gpux__scatter *s) {
     snprintf(name, sizeof name, "gpux_scatter_%s_%s", dt_short[dt], dt_short[s->idx_dtype]);
     GPUX_SC_CHECK(get(b, &st->apply[dt][IXI(s->idx_dtype)], &f, name));
     CUdeviceptr v = gpux_cuda_opnd_ptr(&s->v, dt), ix = gpux_cuda_opnd_ptr(&s->idx, s->idx_dtype);
-    long long nv = s->nv, m = s->m, post = s->post, n = s->n;
-    void *args[] = {&v, &ix, &acc, &nv, &m, &post, &n, &mode, &op};
+    long long nv = s->nv, m = s->m, post = s->post, n = s->n, nt = s->nt;
+    void *args[] = {&v, &ix, &acc, &nv, &m, &post, &n, &nt, &mode, &op};
     /* GPUX_SC_UNROLL values a thread */
     return launch(q, f, ((uint64_t)s->nv + GPUX_SC_UNROLL - 1) / GPUX_SC_UNROLL, args, name, 0, 0);
+  }
+  if (s->stage == GPUX__SC_SCAN) { /* the exact sums' window (float dtypes) */
+    snprintf(name, sizeof name, "gpux_scatter_scan_%s", dt_short[dt]);
+    GPUX_SC_CHECK(get(b, &st->scan[dt], &f, name));
+    CUdeviceptr v = gpux_cuda_opnd_ptr(&s->v, dt);
+    long long nv = s->nv;
+    void *args[] = {&v, &nv, &acc};
+    return launch(q, f, (uint64_t)s->nv, args, name, 0, 0);
   }
   const int init = s->stage == GPUX__SC_INIT;
   snprintf(name, sizeof name, "gpux_scatter_%s_%s", init ? "init" : "fin", dt_short[dt]);

@@ -14,6 +14,7 @@
 
 typedef struct scatter_state {
   cl_kernel init[GPUX_KDT_COUNT], fin[GPUX_KDT_COUNT], search[GPUX_KDT_COUNT];
+  cl_kernel scan[GPUX_KDT_COUNT]; /* the float dtypes' */
   cl_kernel apply[GPUX_KDT_COUNT][2]; /* [dt][0: i32, 1: i64] */
   cl_kernel bincount[2];
 } scatter_state;
@@ -34,6 +35,10 @@ static gpux_status resolve_scatter(gpux__bctx *b, cl_program p, int part) {
     GPUX_SCAT_IX(RESOLVE_IX, dt)                                                            \
   }
   GPUX_SCAT_DT(RESOLVE, _)
+#define RESOLVE_SCAN(a, dt) \
+  if (part == GPUX_KDT_##dt) R(st->scan[GPUX_KDT_##dt], IS_F64(GPUX_KDT_##dt), "gpux_scatter_scan_" #dt)
+  GPUX_SCAT_FDT(RESOLVE_SCAN, _)
+#undef RESOLVE_SCAN
 #define RESOLVE_BC(a, ix) \
   if (part == GPUX_KDT_##ix) R(st->bincount[IXI(GPUX_KDT_##ix)], 0, "gpux_bincount_" #ix)
   GPUX_SCAT_IX(RESOLVE_BC, _)
@@ -53,6 +58,29 @@ static void scatter_options(gpux__bctx *b, char *buf, size_t size) {
   snprintf(buf, size, "%s", b->build_options);
 }
 
+/* The exact sums' scan: work-groups of GPUX_SC_THREADS (CPU form: 1) over chunks of
+ * values (on GPUs 16 a work-item, about 2^12 a work-group; on CPUs 2^12 a work-item). */
+static gpux_status launch_scan(gpux__bq *q, const gpux__scatter *s) {
+  gpux__bctx *b = q->b;
+  const int dt = s->dtype;
+  cl_kernel k;
+  GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_scatter, dt, SC_STATE(b)->scan[dt], IS_F64(dt));
+  const size_t local = b->exact ? 1 : GPUX_SC_THREADS;
+  const int64_t chunk = b->exact ? 4096 : 16, per = chunk * (int64_t)local;
+  const size_t global = (size_t)((s->nv + per - 1) / per) * local;
+  cl_mem acc = (cl_mem)s->acc;
+  gpux_cl_args a = {k, 0, CL_SUCCESS};
+  gpux_cl_arg_c(&a, &s->v);
+  gpux_cl_arg_long(&a, s->nv);
+  gpux_cl_arg(&a, sizeof acc, &acc);
+  gpux_cl_arg_long(&a, chunk);
+  gpux_cl_arg(&a, local * 8u, NULL); /* the work-group's maxima */
+  if (a.e != CL_SUCCESS) return gpux_cl_kernel_error(k, "clSetKernelArg", a.e, GPUX_ERROR_LAUNCH);
+  cl_int e = clEnqueueNDRangeKernel(q->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+  if (e != CL_SUCCESS) return gpux_cl_kernel_error(k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+  return GPUX_SUCCESS;
+}
+
 static gpux_status launch_scatter(gpux__bq *q, const gpux__scatter *s) {
   gpux__bctx *b = q->b;
   const int dt = s->dtype;
@@ -68,10 +96,12 @@ static gpux_status launch_scatter(gpux__bq *q, const gpux__scatter *s) {
     gpux_cl_arg_long(&a, s->m);
     gpux_cl_arg_long(&a, s->post);
     gpux_cl_arg_long(&a, s->n);
+    gpux_cl_arg_long(&a, s->nt);
     gpux_cl_arg_int(&a, s->mode);
     gpux_cl_arg_int(&a, s->op);
     return gpux_cl_enqueue_1d(q, &a, (size_t)s->nv);
   }
+  if (s->stage == GPUX__SC_SCAN) return launch_scan(q, s);
   if (s->stage == GPUX__SC_INIT)
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_scatter, dt, SC_STATE(b)->init[dt], IS_F64(dt));
   else
