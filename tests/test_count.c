@@ -298,6 +298,56 @@ static void test_scatter_window(void **state) {
   g_fill = FILL_SPAN;
 }
 
+/* Checked mode's error from the scatter's own pass: the first of several bad indices (both
+ * sides of the range) among many values, flat and along an axis, for the exact sums, the
+ * integers and max; a unchanged, bit for bit. */
+static void checked_case(gpux_dtype dt, int op, int ndim, const int64_t *ash, int axis, int64_t m,
+                         const int64_t *badpos, int nbad) {
+  gt_rng r;
+  gt_rng_seed(&r, 77 + (uint64_t)m);
+  int64_t na = 1, vsh[3], nv = 1;
+  for (int d = 0; d < ndim; d++) na *= ash[d];
+  const int64_t n = axis == GPUX_ALL_AXES ? na : ash[axis];
+  for (int d = 0; d < ndim; d++) vsh[d] = d == axis ? m : ash[d];
+  if (axis == GPUX_ALL_AXES) vsh[0] = m;
+  const int vnd = axis == GPUX_ALL_AXES ? 1 : ndim;
+  for (int d = 0; d < vnd; d++) nv *= vsh[d];
+  const size_t es = gpux_dtype_size(dt);
+  void *ah = gt_malloc((size_t)na * es), *vh = gt_malloc((size_t)nv * es), *got = gt_malloc((size_t)na * es);
+  int64_t *ih = gt_malloc(sizeof *ih * (size_t)m);
+  fill_values(dt, ah, na, &r);
+  fill_values(dt, vh, nv, &r);
+  for (int64_t j = 0; j < m; j++) ih[j] = gt_rng_int(&r, -n, n - 1);
+  for (int b = 0; b < nbad; b++) ih[badpos[b]] = b & 1 ? -n - 1 - b : n + b;
+  gpux_array_t a = NULL, idx = NULL, v = NULL;
+  GT_OK(gpux_array_from_host(&a, gt_ctx, dt, ndim, ash, ah));
+  GT_OK(gpux_array_from_host(&idx, gt_ctx, GPUX_INT64, 1, &m, ih));
+  GT_OK(gpux_array_from_host(&v, gt_ctx, dt, vnd, vsh, vh));
+  GT_EXPECT(GPUX_ERROR_INDEX_OUT_OF_RANGE, gpux_scatter(a, (gpux_scatter_op)op, idx, v, axis, GPUX_INDEX_CHECKED));
+  char want[64];
+  snprintf(want, sizeof want, "position %lld ", (long long)badpos[0]);
+  const char *msg = gpux_last_error_message();
+  GT_ASSERT(strstr(msg, want), "%s op %d: message %s, expected %s", gt_dtype_str(dt), op, msg, want);
+  GT_OK(gpux_array_read(a, got, (size_t)na * es));
+  GT_ASSERT(!memcmp(got, ah, (size_t)na * es), "%s op %d: a changed after the error", gt_dtype_str(dt), op);
+  GT_RELEASE(a, idx, v);
+  GT_FREE(ah, vh, got, ih);
+}
+
+static void test_scatter_checked(void **state) {
+  (void)state;
+  const int64_t flat[1] = {4096}, sh3[3] = {3, 5, 4};
+  const int64_t bad_flat[3] = {40000, 50001, 65000}, bad_axis[2] = {6, 8};
+  const gpux_dtype dts[3] = {GPUX_FLOAT32, GPUX_INT32, GPUX_FLOAT64};
+  for (int i = 0; i < 3; i++) {
+    if (!gt_dtype_available(dts[i])) continue;
+    for (int op = 0; op < 2; op++) {
+      checked_case(dts[i], op, 1, flat, GPUX_ALL_AXES, (1 << 16) + 1, bad_flat, 3);
+      checked_case(dts[i], op, 3, sh3, 1, 9, bad_axis, 2);
+    }
+  }
+}
+
 /* a[0] + the values at index 0, read back as doubles */
 static double add_one(gpux_dtype dt, double a0, const double *v, int64_t nv) {
   void *vh = gt_malloc((size_t)nv * gpux_dtype_size(dt));
@@ -646,7 +696,7 @@ int main(void) {
   gt_init("test_count");
   static const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scatter_flat),    cmocka_unit_test(test_scatter_axis),
-      cmocka_unit_test(test_scatter_special), cmocka_unit_test(test_scatter_window), cmocka_unit_test(test_scatter_complex),
+      cmocka_unit_test(test_scatter_special), cmocka_unit_test(test_scatter_window), cmocka_unit_test(test_scatter_checked), cmocka_unit_test(test_scatter_complex),
       cmocka_unit_test(test_scatter_errors),  cmocka_unit_test(test_bincount),
       cmocka_unit_test(test_histogram),
   };

@@ -21,7 +21,7 @@
  *                       idx's own shape). That wait costs one 16-byte read, and only after
  *                       a checked op; gpux_event_synchronize does not report it. Releasing
  *                       the stream or context first drops the error. Scatter (below)
- *                       checks its indices before it queues anything instead.
+ *                       reports a bad index from the call itself instead, with a unchanged.
  *   GPUX_INDEX_WRAP     taken modulo n into [0, n) (mode='wrap'; -1 is the last element).
  *   GPUX_INDEX_CLIP     clamped to [0, n - 1] (mode='clip': as in NumPy, a negative index
  *                       becomes 0, not an element counted from the end).
@@ -95,10 +95,10 @@ GPUX_API gpux_status gpux_put_along_axis(gpux_array_t a, gpux_array_t idx, gpux_
  *     to a's shape with that axis's length replaced by m; value (..., j, ...) goes to
  *     a[..., idx[j], ...].
  * idx int32 or int64; negative indices and out-of-range ones as `mode` says (see above).
- * GPUX_INDEX_CHECKED is validated before anything is queued: the call reads
- * the indices' min and max (a wait on the stream) and returns
- * GPUX_ERROR_INDEX_OUT_OF_RANGE naming the first bad position and its value, with a
- * unchanged. values has a's dtype. The dtypes:
+ * GPUX_INDEX_CHECKED is validated by the scatter's own pass over the values, which notes
+ * the first bad position of idx; its last pass then leaves a as it was, and the call waits
+ * for the stream (an 8-byte read) and returns GPUX_ERROR_INDEX_OUT_OF_RANGE naming that
+ * position and its value, with a unchanged. values has a's dtype. The dtypes:
  *   add: every numeric dtype (float32, float64, float16, bfloat16, the eight integers,
  *     complex64, complex128; bool: GPUX_ERROR_UNSUPPORTED_DTYPE). Integers wrap. Floats:
  *     each target is the EXACT sum of its initial value and every value sent to it,
@@ -107,8 +107,8 @@ GPUX_API gpux_status gpux_put_along_axis(gpux_array_t a, gpux_array_t idx, gpux_
  *     OpenCL GPUs and on pocl (docs/counting.md: a fixed-point Kulisch accumulator). NaN
  *     anywhere, or +inf and -inf together: NaN (canonical: 0x7fc00000 for float32); an
  *     infinity: that infinity; a zero sum is -0.0 only when every term was -0.0. Complex:
- *     re and im each so. Memory: an accumulator of 88 bytes per element of a (float32,
- *     float16, bfloat16; 176 complex64) or 544 (float64; 1088 complex128) while the call's
+ *     re and im each so. Memory: an accumulator of 120 bytes per element of a (float32,
+ *     float16, bfloat16; 240 complex64) or 576 (float64; 1152 complex128) while the call's
  *     work runs; integers 4 or 8. Up to 2^31 values per target.
  *   max / min: the real numeric dtypes. NaN anywhere (a's or a value): the canonical NaN;
  *     -0.0 orders below +0.0 (max of the two is +0.0, min -0.0, in any order).

@@ -138,11 +138,10 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
   if (p1) atom_add(t + 1, neg ? -(long)p1 : (long)p1);
   if (p2) atom_add(t + 2, neg ? -(long)p2 : (long)p2);
 }
-/* the layout (gpux_scatter.h, THE WINDOW): header, nt windows, nt full accumulators of
- * D + 1 words */
-#define GPUX_SC_WIN(acc, t) ((__global long *)(acc) + GPUX_SC_HDR + (t) * GPUX_SC_W)
-#define GPUX_SC_FULL(acc, nt, t, D) \
-  ((__global long *)(acc) + GPUX_SC_HDR + (nt) * GPUX_SC_W + (t) * ((D) + 1))
+/* the layout after the header (gpux_scatter.h, THE WINDOW): nt windows, nt full
+ * accumulators of D + 1 words */
+#define GPUX_SC_WIN(acc, t) ((__global long *)(acc) + (t) * GPUX_SC_W)
+#define GPUX_SC_FULL(acc, nt, t, D) ((__global long *)(acc) + (nt) * GPUX_SC_W + (t) * ((D) + 1))
 /* init of an exact sum: zeroed words, a[t] (bits b) in; a[t] = -0.0 noted in the header */
 #define GPUX_SC_XINIT(b, p, eb, L, D)                                                       \
   {                                                                                         \
@@ -151,13 +150,13 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
     for (int d = 0; d < GPUX_SC_W; d++) win[d] = 0;                                         \
     gpux_sc_dep0(w, b, p, eb, L, D);                                                        \
     if ((b) == (ulong)1 << ((p) + (eb) - 1) &&                                              \
-        !((volatile __global ulong *)acc)[GPUX_SC_H_NEGZ])                                  \
-      atom_or((volatile __global ulong *)acc + GPUX_SC_H_NEGZ, (ulong)1);                   \
+        !((volatile __global ulong *)hdr)[GPUX_SC_H_NEGZ])                                  \
+      atom_or((volatile __global ulong *)hdr + GPUX_SC_H_NEGZ, (ulong)1);                   \
   }
 /* what apply / fin read from the header: the window's place, negz */
 #define GPUX_SC_XQ(p, eb, L, D)                                                             \
-  const int dw = op == GPUX_SC_ADD ? gpux_sc_window_base(acc[GPUX_SC_H_EXP], p, eb, L, D) : 0; \
-  const int negz = op == GPUX_SC_ADD && acc[GPUX_SC_H_NEGZ] != 0;
+  const int dw = op == GPUX_SC_ADD ? gpux_sc_window_base(hdr[GPUX_SC_H_EXP], p, eb, L, D) : 0; \
+  const int negz = op == GPUX_SC_ADD && hdr[GPUX_SC_H_NEGZ] != 0;
 
 /* the rounded sum of the words w[0..D) plus the window win at dw, and flags w[D]: bits of
  * the float (p, eb) */
@@ -278,12 +277,16 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
                                        __global ulong *acc, long nt, int op) {              \
     const long t = get_global_id(0);                                                        \
     if (t >= nt) return;                                                                    \
+    __global ulong *const hdr = acc; /* THE HEADER, then the accumulators */                \
+    acc += GPUX_SC_HDR;                                                                     \
     GPUX_SC_BY(INIT, dt)                                                                    \
   }                                                                                         \
   __kernel void gpux_scatter_fin_##dt(__global GPUX_T_##dt *a, long a_off,                  \
                                       __global const ulong *acc, long nt, int op) {         \
     const long t = get_global_id(0);                                                        \
-    if (t >= nt) return;                                                                    \
+    if (t >= nt || acc[GPUX_SC_H_ERR]) return; /* a bad index: a stays as it was */         \
+    __global const ulong *const hdr = acc;                                                  \
+    acc += GPUX_SC_HDR;                                                                     \
     GPUX_SC_BY(XQ, dt)                                                                      \
     GPUX_SC_BY(FIN, dt)                                                                     \
   }                                                                                         \
@@ -297,6 +300,8 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
       int mode, int op) {                                                                   \
     const long e = get_global_id(0);                                                        \
     if (e >= nv) return;                                                                    \
+    __global ulong *const hdr = acc;                                                        \
+    acc += GPUX_SC_HDR;                                                                     \
     GPUX_SC_BY(XQ, dt)                                                                      \
     long j, t;                                                                              \
     if (post == 1 && m == nv) {                                                             \
@@ -308,7 +313,11 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
       t = (r / m) * n * post + q;                                                           \
     }                                                                                       \
     const long k = gpux_sc_norm((long)idx[i_off + j], n, mode);                             \
-    if (k < 0) return;                                                                      \
+    if (k < 0) { /* checked: the first bad position of idx, ~j's maximum */                 \
+      if (mode == GPUX_SC_CHECKED)                                                          \
+        atom_max((volatile __global ulong *)hdr + GPUX_SC_H_ERR, ~(ulong)j);                \
+      return;                                                                               \
+    }                                                                                       \
     t += k * post;                                                                          \
     const GPUX_T_##dt x = v[v_off + e];                                                     \
     GPUX_SC_BY(APPLY, dt)                                                                   \

@@ -39,8 +39,8 @@
  *   The per-term flag read goes too: the init pass sets NNZ for a[t] other than -0.0, so a
  *   term's NNZ only matters for targets whose a[t] is -0.0; the init pass notes in the
  *   header whether there is one (GPUX_SC_H_NEGZ), and only then do the terms check NNZ.
- *   Layout: acc = header (GPUX_SC_HDR words) | window (nt * W words) | full accumulator
- *   (nt * (D + 1) words, the flags word last). The header is zeroed before init.
+ *   Layout: acc = header (GPUX_SC_HDR words, THE HEADER below) | window (nt * W words) |
+ *   full accumulator (nt * (D + 1) words, the flags word last).
  *   The final pass propagates the carries (d = 0 .. D-1: v = w[d] + carry; digit = low 32
  *   bits, carry = v >> 32 arithmetic), negates a negative total, and rounds (gpux_sc_round).
  *   NaN flag, or both infinities: NaN (the canonical quiet NaN, positive); else an infinity
@@ -98,13 +98,17 @@
 #define GPUX_SC_D_F64 67
 #define GPUX_SC_L_F32 (-149)
 #define GPUX_SC_L_F64 (-1074)
-/* the window: words a target; the header's words (zeroed by the front end): the largest
- * biased exponent among the values (the float32 format for the float32 class), and 1 when
- * some a[t] is -0.0 */
+/* the window: words a target. THE HEADER: every accumulator buffer starts with GPUX_SC_HDR
+ * 64-bit words, zeroed by the front end before init, the accumulators after it: the
+ * largest biased exponent among the values (exact sums; the float32 format for the float32
+ * class), 1 when some a[t] is -0.0 (exact sums), and the checked mode's error: ~j for the
+ * smallest position j of idx holding a bad index (the maximum of ~j; 0: none). The final
+ * pass writes nothing when it is set, so a stays as it was. */
 #define GPUX_SC_W 4
 #define GPUX_SC_HDR 8
 #define GPUX_SC_H_EXP 0
 #define GPUX_SC_H_NEGZ 1
+#define GPUX_SC_H_ERR 2
 /* flags word bits */
 #define GPUX_SC_NAN 1u
 #define GPUX_SC_PINF 2u

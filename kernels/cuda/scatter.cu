@@ -138,10 +138,10 @@ template <class D> __device__ __forceinline__ u64 xbits(typename D::T x) {
   if constexpr (sc<D>::cls == 0) return to32<D>(x);
   else return (u64)__double_as_longlong(x);
 }
-/* the layout (gpux_scatter.h, THE WINDOW): header, nt windows, nt full accumulators */
-template <int C> __device__ __forceinline__ xs xs_at(u64 *acc, i64 nt, i64 t, int dw, bool negz) {
-  return xs{acc + GPUX_SC_HDR + t * GPUX_SC_W,
-            acc + GPUX_SC_HDR + nt * GPUX_SC_W + t * (xf<C>::D + 1), dw, negz};
+/* the layout after the header (gpux_scatter.h, THE WINDOW): nt windows, nt full
+ * accumulators */
+template <int C> __device__ __forceinline__ xs xs_at(u64 *body, i64 nt, i64 t, int dw, bool negz) {
+  return xs{body + t * GPUX_SC_W, body + nt * GPUX_SC_W + t * (xf<C>::D + 1), dw, negz};
 }
 /* what every thread of apply / fin reads from the header once: the window's place and
  * whether the terms check NNZ */
@@ -150,19 +150,21 @@ struct xq {
   int dw;
   bool negz;
 };
-template <class D> __device__ __forceinline__ xq xq_of(const u64 *acc, i64 nt, int op) {
+template <class D> __device__ __forceinline__ xq xq_of(const u64 *hdr, i64 nt, int op) {
   xq q{nt, 0, false};
   if constexpr (sc<D>::cls <= 1) {
     typedef xf<sc<D>::cls> X;
     if (op == GPUX_SC_ADD) {
-      q.dw = gpux_sc_window_base(acc[GPUX_SC_H_EXP], X::p, X::eb, X::L, X::D);
-      q.negz = acc[GPUX_SC_H_NEGZ] != 0;
+      q.dw = gpux_sc_window_base(hdr[GPUX_SC_H_EXP], X::p, X::eb, X::L, X::D);
+      q.negz = hdr[GPUX_SC_H_NEGZ] != 0;
     }
   }
   return q;
 }
 
-template <class D> __device__ __forceinline__ void init1(typename D::T *a, u64 *acc, i64 nt, i64 t, int op) {
+/* acc: the accumulators after the header hdr */
+template <class D>
+__device__ __forceinline__ void init1(typename D::T *a, u64 *hdr, u64 *acc, i64 nt, i64 t, int op) {
   constexpr int C = sc<D>::cls;
   if constexpr (C <= 1) {
     if (op == GPUX_SC_ADD) {
@@ -173,8 +175,8 @@ template <class D> __device__ __forceinline__ void init1(typename D::T *a, u64 *
       const u64 b = xbits<D>(a[t]);
       dep0(x.w, b, X::p, X::eb, X::L, X::D);
       /* a[t] = -0.0: the terms must tell whether one of them is not -0.0 */
-      if (b == (u64)1 << (X::p + X::eb - 1) && !*(volatile u64 *)(acc + GPUX_SC_H_NEGZ))
-        atomicOr(acc + GPUX_SC_H_NEGZ, (u64)1);
+      if (b == (u64)1 << (X::p + X::eb - 1) && !*(volatile u64 *)(hdr + GPUX_SC_H_NEGZ))
+        atomicOr(hdr + GPUX_SC_H_NEGZ, (u64)1);
     } else if constexpr (C == 0) {
       ((unsigned *)acc)[t] = gpux_sc_img_f32(to32<D>(a[t]), op);
     } else {
@@ -257,7 +259,9 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
       const GPUX_CU_T(dt) *v, const GPUX_CU_T(ix) *idx, gpux_cu::u64 *acc, gpux_cu::i64 nv,    \
       gpux_cu::i64 m, gpux_cu::i64 post, gpux_cu::i64 n, gpux_cu::i64 nt, int mode, int op) {  \
     const gpux_cu::i64 step = (gpux_cu::i64)gridDim.x * blockDim.x * GPUX_SC_UNROLL;            \
-    const gpux_cu::xq xq = gpux_cu::xq_of<GPUX_CU_D(dt)>(acc, nt, op);                         \
+    gpux_cu::u64 *const hdr = acc;                                                             \
+    acc += GPUX_SC_HDR;                                                                        \
+    const gpux_cu::xq xq = gpux_cu::xq_of<GPUX_CU_D(dt)>(hdr, nt, op);                         \
     const bool flat = post == 1 && m == nv;                                                    \
     for (gpux_cu::i64 e0 = (gpux_cu::i64)blockIdx.x * blockDim.x * GPUX_SC_UNROLL + threadIdx.x; \
          e0 < nv; e0 += step) {                                                                \
@@ -280,7 +284,12 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
       _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
         if (e0 + (gpux_cu::i64)u * blockDim.x >= nv) continue;                                 \
         const gpux_cu::i64 kk = gpux_sc_norm(k[u], n, mode);                                   \
-        if (kk < 0) continue;                                                                  \
+        if (kk < 0) { /* checked: the first bad position of idx, ~j's maximum */               \
+          const gpux_cu::i64 e = e0 + (gpux_cu::i64)u * blockDim.x;                            \
+          if (mode == GPUX_SC_CHECKED)                                                         \
+            atomicMax(hdr + GPUX_SC_H_ERR, ~(gpux_cu::u64)(flat ? e : (e / post) % m));        \
+          continue;                                                                            \
+        }                                                                                      \
         gpux_cu::apply1<GPUX_CU_D(dt)>(x[u], acc, xq, t[u] + kk * post, op);                   \
       }                                                                                        \
     }                                                                                          \
@@ -289,12 +298,13 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
 #define GPUX_SC_KERNELS_CU(a_, dt)                                                             \
   extern "C" __global__ void gpux_scatter_init_##dt(GPUX_CU_T(dt) *a, gpux_cu::u64 *acc,       \
                                                    gpux_cu::i64 nt, int op) {                  \
-    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::init1<GPUX_CU_D(dt)>(a, acc, nt, t, op);                 \
+    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::init1<GPUX_CU_D(dt)>(a, acc, acc + GPUX_SC_HDR, nt, t, op); \
   }                                                                                            \
   extern "C" __global__ void gpux_scatter_fin_##dt(GPUX_CU_T(dt) *a, gpux_cu::u64 *acc,        \
                                                   gpux_cu::i64 nt, int op) {                   \
+    if (acc[GPUX_SC_H_ERR]) return; /* a bad index: a stays as it was */                     \
     const gpux_cu::xq xq = gpux_cu::xq_of<GPUX_CU_D(dt)>(acc, nt, op);                         \
-    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::fin1<GPUX_CU_D(dt)>(a, acc, xq, t, op);                  \
+    GPUX_SC_GRID_LOOP(t, nt) gpux_cu::fin1<GPUX_CU_D(dt)>(a, acc + GPUX_SC_HDR, xq, t, op);    \
   }                                                                                            \
   GPUX_SC_APPLY_CU(dt, i32)                                                                    \
   GPUX_SC_APPLY_CU(dt, i64)                                                                    \

@@ -308,9 +308,11 @@ typedef struct gpux__index {
 /* One step of a scatter with a combining op (include/gpux/index.h; the arithmetic and the
  * accumulator layout: kernels/common/gpux_scatter.h). The front end runs INIT over the nt
  * targets, APPLY over the values, FIN over the targets, on one accumulator buffer acc of
- * gpux__scatter_acc_bytes(op, dtype, nt) bytes. The exact sums (ADD of a float dtype:
- * gpux__scatter_exact) also run SCAN over the values after INIT (the window's place), and
- * the front end zeroes the header (the buffer's first GPUX_SC_HDR words) before INIT.
+ * gpux__scatter_acc_bytes(op, dtype, nt) bytes, whose header (gpux_scatter.h, THE HEADER)
+ * the front end zeroes before INIT. The exact sums (ADD of a float dtype:
+ * gpux__scatter_exact) also run SCAN over the values after INIT (the window's place).
+ * Mode GPUX_SC_CHECKED: APPLY notes the first bad position of idx in the header, FIN then
+ * writes nothing, and the front end reads the header's error word.
  *   dtype: the value dtype, one of GPUX_SCAT_DT (complex: its component's, with the inner
  *          extent doubled);
  *   INIT / FIN: a, nt targets contiguous (nt >= 1);
@@ -341,11 +343,10 @@ static inline int gpux__scatter_exact(int op, int dtype) {
 /* the accumulator's bytes for nt targets (0: too many for size_t) */
 static inline size_t gpux__scatter_acc_bytes(int op, int dtype, int64_t nt) {
   const int wide = dtype == GPUX_KDT_f64 || dtype == GPUX_KDT_i64 || dtype == GPUX_KDT_u64;
-  size_t per = wide ? 8u : 4u, hdr = 0;
-  if (gpux__scatter_exact(op, dtype)) { /* window and full accumulator (flags word last) */
+  size_t per = wide ? 8u : 4u;
+  const size_t hdr = 8u * GPUX_SC_HDR;
+  if (gpux__scatter_exact(op, dtype)) /* window and full accumulator (flags word last) */
     per = 8u * (GPUX_SC_W + (dtype == GPUX_KDT_f64 ? GPUX_SC_D_F64 : GPUX_SC_D_F32) + 1);
-    hdr = 8u * GPUX_SC_HDR;
-  }
   if (nt < 0 || (uint64_t)nt > ((uint64_t)SIZE_MAX - hdr) / per) return 0;
   return hdr + (size_t)nt * per;
 }

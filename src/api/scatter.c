@@ -33,31 +33,58 @@ static gpux_status read_elem(const struct gpux_array *a, int64_t pos, void *dst)
                                   (size_t)(a->offset + pos) * es, dst, es);
 }
 
-/* The eager check of GPUX_INDEX_CHECKED (and of bincount's values): every index of the
- * contiguous integer array idx in [lo, top) (lo = -n for checked indices, 0 for bincount),
- * else GPUX_ERROR_INDEX_OUT_OF_RANGE naming `what`, the first bad position in row-major
- * order and its value. Reads the min and max (a wait); the position only on failure. The
- * one place the deferred device error of the checked mode will replace. */
-gpux_status gpux__check_indices(struct gpux_array *idx, int64_t lo, int64_t top,
-                                const char *what) {
-  if (idx->size == 0) return GPUX_SUCCESS;
-  const int uns = gpux__dt_info[idx->dtype].kind != 'i';
-  int64_t mn = 0, mx = 0;
-  uint64_t umx = 0;
-  GPUX__CHECK(gpux_reduce_scalar_i64(&mn, GPUX_REDUCE_MIN, idx));
-  if (uns) {
-    GPUX__CHECK(gpux_reduce_scalar_u64(&umx, GPUX_REDUCE_MAX, idx));
-    mx = umx >= (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)umx;
-  } else {
-    GPUX__CHECK(gpux_reduce_scalar_i64(&mx, GPUX_REDUCE_MAX, idx));
+/* GPUX_ERROR_INDEX_OUT_OF_RANGE naming `what`, the bad position pos of the contiguous
+ * integer array idx, its value (read: a wait) and the range [lo, top) */
+static gpux_status bad_index(struct gpux_array *idx, int64_t pos, int64_t lo, int64_t top,
+                             const char *what) {
+  unsigned char raw[8] = {0};
+  GPUX__CHECK(read_elem(idx, pos, raw));
+  const uint64_t bits = gpux__int_load(raw, idx->dtype);
+  char val[32];
+  if (gpux__dt_info[idx->dtype].kind != 'i') snprintf(val, sizeof val, "%llu", (unsigned long long)bits);
+  else snprintf(val, sizeof val, "%lld", (long long)(int64_t)bits);
+  return gpux__set_error(GPUX_ERROR_INDEX_OUT_OF_RANGE,
+                         "%s: index %s at position %lld is outside [%lld, %lld)", what, val,
+                         (long long)pos, (long long)lo, (long long)top);
+}
+
+/* the unsigned dtype of a signed integer dtype's width (others: themselves) */
+static gpux_dtype unsigned_of(gpux_dtype dt) {
+  switch (dt) {
+    case GPUX_INT8: return GPUX_UINT8;
+    case GPUX_INT16: return GPUX_UINT16;
+    case GPUX_INT32: return GPUX_UINT32;
+    case GPUX_INT64: return GPUX_UINT64;
+    default: return dt;
   }
-  if ((uns || mn >= lo) && mx < top) return GPUX_SUCCESS;
-  /* the first bad one: argmax of (idx < lo) | (idx >= top) as uint8 */
+}
+
+/* bincount's check of its values: every element of the contiguous integer (or bool) array
+ * idx in [0, top), else the error above with the first bad position in row-major order.
+ * One reduction, a wait: the maximum of the elements' bits read unsigned (a negative value
+ * reads as 2^(bits - 1) or more); *mx gets the largest value (INT64_MAX when it does not
+ * fit). The position is searched only on failure. */
+gpux_status gpux__check_indices(struct gpux_array *idx, int64_t top, const char *what,
+                                int64_t *mx) {
+  *mx = -1;
+  if (idx->size == 0) return GPUX_SUCCESS;
+  const int sgn = gpux__dt_info[idx->dtype].kind == 'i';
+  struct gpux_array *u = NULL;
+  GPUX__CHECK(gpux__array_view(&u, idx));
+  u->dtype = unsigned_of(idx->dtype); /* the same bytes */
+  uint64_t umx = 0;
+  gpux_status s = gpux_reduce_scalar_u64(&umx, GPUX_REDUCE_MAX, u);
+  gpux_array_release(u);
+  GPUX__CHECK(s);
+  const int neg = sgn && (umx >> (8 * gpux__dt_info[idx->dtype].bytes - 1)) != 0;
+  *mx = umx >= (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)umx;
+  if (!neg && *mx < top) return GPUX_SUCCESS;
+  /* the first bad one: argmax of (idx < 0) | (idx >= top) as uint8 */
   gpux_array_t m1 = NULL, m2 = NULL, m = NULL, mu = NULL;
   int64_t pos = -1;
-  gpux_status s = GPUX_SUCCESS;
-  if (mx >= top) s = gpux_binary_scalar(&m2, GPUX_GE, idx, (double)top);
-  if (s == GPUX_SUCCESS && !uns && mn < lo) s = gpux_binary_scalar(&m1, GPUX_LT, idx, (double)lo);
+  s = GPUX_SUCCESS;
+  if (top < INT64_MAX) s = gpux_binary_scalar(&m2, GPUX_GE, idx, (double)top);
+  if (s == GPUX_SUCCESS && neg) s = gpux_binary_scalar(&m1, GPUX_LT, idx, 0.0);
   if (s == GPUX_SUCCESS) {
     if (m1 && m2) s = gpux_binary(&m, GPUX_LOGICAL_OR, m1, m2);
     else s = gpux__array_view(&m, m1 ? m1 : m2);
@@ -69,22 +96,14 @@ gpux_status gpux__check_indices(struct gpux_array *idx, int64_t lo, int64_t top,
   gpux_array_release(m);
   gpux_array_release(mu);
   if (s != GPUX_SUCCESS) return s;
-  unsigned char raw[8] = {0};
-  GPUX__CHECK(read_elem(idx, pos, raw));
-  const uint64_t bits = gpux__int_load(raw, idx->dtype);
-  char val[32];
-  if (uns) snprintf(val, sizeof val, "%llu", (unsigned long long)bits);
-  else snprintf(val, sizeof val, "%lld", (long long)(int64_t)bits);
-  return gpux__set_error(GPUX_ERROR_INDEX_OUT_OF_RANGE,
-                         "%s: index %s at position %lld is outside [%lld, %lld)", what, val,
-                         (long long)pos, (long long)lo, (long long)top);
+  return bad_index(idx, pos, 0, top, what);
 }
 
 /* One scatter on contiguous operands: a (nt targets, shaped (pre, n, post)), idx (m
  * indices, int32 / int64), v (a's dtype, (pre, m, post)). */
 static gpux_status run_scatter(int op, struct gpux_array *a, struct gpux_array *idx,
                                struct gpux_array *v, int64_t m, int64_t post, int64_t n,
-                               int mode) {
+                               int mode, const char *what) {
   struct gpux_context *ctx = a->ctx;
   if (v->size == 0 || a->size == 0) return GPUX_SUCCESS;
   int dt = (int)a->dtype;
@@ -120,8 +139,8 @@ static gpux_status run_scatter(int op, struct gpux_array *a, struct gpux_array *
   GPUX__CHECK(gpux__pool_alloc(ctx, st, bytes, &blk));
   s.acc = blk.buf;
   gpux__bq *q = st->q;
-  gpux_status r = GPUX_SUCCESS;
-  if (exact) { /* the header's maximum and flag start at 0 (gpux_scatter.h, THE WINDOW) */
+  gpux_status r;
+  { /* THE HEADER (gpux_scatter.h) starts at 0 */
     gpux__launch l;
     memset(&l, 0, sizeof l);
     l.layout = GPUX_LAYOUT_C;
@@ -146,7 +165,12 @@ static gpux_status run_scatter(int op, struct gpux_array *a, struct gpux_array *
     s.stage = GPUX__SC_FIN;
     r = ctx->be->scatter(q, &s);
   }
+  /* checked: the apply pass noted ~(the first bad position of idx) (a wait) */
+  uint64_t err = 0;
+  if (r == GPUX_SUCCESS && mode == GPUX_SC_CHECKED)
+    r = ctx->be->mem_download(q, blk.buf, 8u * GPUX_SC_H_ERR, &err, sizeof err);
   gpux__pool_free(ctx, blk, blk.home, 0);
+  if (r == GPUX_SUCCESS && err) r = bad_index(idx, (int64_t)~err, -n, n, what);
   return r;
 }
 
@@ -243,11 +267,9 @@ GPUX_API gpux_status gpux_scatter(gpux_array_t a, gpux_scatter_op op, gpux_array
   GPUX__NEED(ctx, GPUX__Q_SCATTER, op, dt, -1);
   struct gpux_array *ic = NULL, *vc = NULL, *ac = NULL;
   gpux_status s = contig(&ic, idx);
-  if (s == GPUX_SUCCESS && mode == GPUX_INDEX_CHECKED)
-    s = gpux__check_indices(ic, -n, n, op_names[op]);
   if (s == GPUX_SUCCESS) s = values_as(&vc, values, vndim, vshape);
   if (s == GPUX_SUCCESS) s = contig(&ac, a);
-  if (s == GPUX_SUCCESS) s = run_scatter((int)op, ac, ic, vc, m, post, n, (int)mode);
+  if (s == GPUX_SUCCESS) s = run_scatter((int)op, ac, ic, vc, m, post, n, (int)mode, op_names[op]);
   if (s == GPUX_SUCCESS && ac->st != a->st) s = gpux__copy_strided(a, ac);
   gpux_array_release(ic);
   gpux_array_release(vc);
@@ -299,7 +321,7 @@ static gpux_status bin_sums(struct gpux_array *out, struct gpux_array *ix,
       if (s == GPUX_SUCCESS) s = gpux_array_reshape(&w, wc, 1, &wc->size);
       gpux_array_release(wc);
       if (s == GPUX_SUCCESS)
-        s = run_scatter(GPUX_SC_ADD, res, ix, w, ix->size, 1, nb, GPUX_SC_SKIP);
+        s = run_scatter(GPUX_SC_ADD, res, ix, w, ix->size, 1, nb, GPUX_SC_SKIP, "bincount");
     }
   }
   if (s == GPUX_SUCCESS) s = gpux__copy_strided(out, res);
@@ -361,23 +383,12 @@ static gpux_status bincount_any(struct gpux_array **outp, struct gpux_array *out
   gpux_status s = x->size ? contig(&xc, x) : GPUX_SUCCESS;
   int64_t nb = out ? out->size : minlength;
   if (s == GPUX_SUCCESS && x->size) {
-    if (out) {
-      s = gpux__check_indices(xc, 0, nb, "bincount");
-    } else {
-      s = gpux__check_indices(xc, 0, INT64_MAX, "bincount");
-      int64_t mx = 0;
-      uint64_t umx = 0;
-      if (s == GPUX_SUCCESS && gpux__dt_info[x->dtype].kind == 'i')
-        s = gpux_reduce_scalar_i64(&mx, GPUX_REDUCE_MAX, xc);
-      else if (s == GPUX_SUCCESS) {
-        s = gpux_reduce_scalar_u64(&umx, GPUX_REDUCE_MAX, xc);
-        if (umx >= (uint64_t)INT64_MAX)
-          s = gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "bincount: a value %llu gives too many bins",
-                              (unsigned long long)umx);
-        mx = (int64_t)umx;
-      }
-      if (s == GPUX_SUCCESS && mx + 1 > nb) nb = mx + 1;
-    }
+    int64_t mx = -1;
+    s = gpux__check_indices(xc, out ? nb : INT64_MAX, "bincount", &mx);
+    if (s == GPUX_SUCCESS && !out && mx == INT64_MAX)
+      s = gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "bincount: a value of %lld or more gives too many bins",
+                          (long long)INT64_MAX);
+    if (s == GPUX_SUCCESS && !out && mx + 1 > nb) nb = mx + 1;
   }
   if (s == GPUX_SUCCESS && x->size) s = as_index(&ix, xc);
   struct gpux_array *res = out;
