@@ -9,9 +9,7 @@ the same device call as gpux-bench.
 
     python3 bench/peers_count.py [--n 2^28] [--reps 10] [--md FILE]
 """
-import argparse
-
-from peers_index import timed  # warm-up runs, then the median of CUDA event times
+from peers_index import args, timed  # warm-up runs, then the median of CUDA event times
 
 HASH = 2654435761
 TARGETS = 1 << 20
@@ -20,12 +18,7 @@ UNIQUE = 1000
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=lambda s: int(eval(s.replace("^", "**"))), default=2**28)
-    ap.add_argument("--reps", type=int, default=10)
-    ap.add_argument("--warmup", type=int, default=3)
-    ap.add_argument("--md", default=None)
-    o = ap.parse_args()
+    o = args(__doc__)
     n = o.n
     rows = []  # (peer, op, dtype, ms, bytes)
     try:

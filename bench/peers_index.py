@@ -25,13 +25,27 @@ def timed(fn, reps, warmup, sync, event):
     return statistics.median(ts)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=lambda s: int(eval(s.replace("^", "**"))), default=2**28)
-    ap.add_argument("--reps", type=int, default=20)
+def count(s):
+    """a count as the peers scripts take it: 2^28, or any Python integer expression"""
+    return int(eval(s.replace("^", "**")))
+
+
+def args(description, reps=10, **counts):
+    """The peers scripts' options (parsed): --n (2^28) and the other counts given as
+    name=default, --reps, --warmup (3), --md (rows appended to gpux-bench's table)."""
+    ap = argparse.ArgumentParser(description=description,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=count, default=2**28)
+    for name, default in counts.items():
+        ap.add_argument("--" + name, type=count, default=default)
+    ap.add_argument("--reps", type=int, default=reps)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--md", default=None, help="append markdown rows (gpux-bench's table)")
-    o = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    o = args(__doc__, reps=20)
     n = o.n
     moved = n * 4 + n * 8 + n * 4
     rows = []

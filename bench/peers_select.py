@@ -8,22 +8,13 @@ sorted 0 .. 2^20 - 1 (GB/s: n (4 + 8) + 2^20 4), torch.median and cupy.median of
 
     python3 bench/peers_select.py [--n 2^28] [--nq 2^24] [--reps 10] [--md FILE]
 """
-import argparse
-
-from peers_index import timed  # warm-up runs, then the median of CUDA event times
+from peers_index import args, timed  # warm-up runs, then the median of CUDA event times
 
 SORTED = 1 << 20
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    num = lambda s: int(eval(s.replace("^", "**")))  # noqa: E731
-    ap.add_argument("--n", type=num, default=2**28)
-    ap.add_argument("--nq", type=num, default=2**24)
-    ap.add_argument("--reps", type=int, default=10)
-    ap.add_argument("--warmup", type=int, default=3)
-    ap.add_argument("--md", default=None)
-    o = ap.parse_args()
+    o = args(__doc__, nq=2**24)
     n, nq = o.n, o.nq
     rows = []  # (peer, op, dtype, n, ms, bytes)
     ss_bytes = nq * (4 + 8) + SORTED * 4.0

@@ -22,25 +22,6 @@ static int is_signed(gpux_dtype dt) {
   return dt == GPUX_INT8 || dt == GPUX_INT16 || dt == GPUX_INT32 || dt == GPUX_INT64;
 }
 
-/* element i of a host buffer of dt, as a double (floats exact; integers as their value) */
-static double get_d(gpux_dtype dt, const void *buf, int64_t i) {
-  const unsigned char *p = (const unsigned char *)buf + (size_t)i * gpux_dtype_size(dt);
-  switch (dt) {
-    case GPUX_FLOAT32: { float f; memcpy(&f, p, 4); return f; }
-    case GPUX_FLOAT64: { double d; memcpy(&d, p, 8); return d; }
-    case GPUX_FLOAT16:
-    case GPUX_BFLOAT16: { uint16_t h; memcpy(&h, p, 2); return ref_half_to_f64(dt, h); }
-    case GPUX_INT8: return *(const int8_t *)p;
-    case GPUX_INT16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case GPUX_INT32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case GPUX_INT64: { int64_t v; memcpy(&v, p, 8); return (double)v; }
-    case GPUX_UINT8: return *p;
-    case GPUX_UINT16: { uint16_t v; memcpy(&v, p, 2); return v; }
-    case GPUX_UINT32: { uint32_t v; memcpy(&v, p, 4); return v; }
-    case GPUX_UINT64: { uint64_t v; memcpy(&v, p, 8); return (double)v; }
-    default: return 0;
-  }
-}
 /* integer element bits, sign-extended */
 static uint64_t get_u(gpux_dtype dt, const void *buf, int64_t i) {
   const size_t es = gpux_dtype_size(dt);
@@ -109,7 +90,7 @@ typedef struct tacc {
 static void acc_init(tacc *t, int op, gpux_dtype dt, const void *a, int64_t i) {
   memset(t, 0, sizeof *t);
   if (is_float(dt)) {
-    const double x = get_d(dt, a, i);
+    const double x = ref_load_f64(dt, a, i);
     if (op == GPUX_SCATTER_ADD) ref_xsum_init(&t->xs), ref_xsum_add(&t->xs, x);
     t->d = x;
     t->nan = isnan(x);
@@ -127,7 +108,7 @@ static int f_less(double a, double b) {
 }
 static void acc_add(tacc *t, int op, gpux_dtype dt, const void *v, int64_t j) {
   if (is_float(dt)) {
-    const double x = get_d(dt, v, j);
+    const double x = ref_load_f64(dt, v, j);
     if (op == GPUX_SCATTER_ADD) ref_xsum_add(&t->xs, x);
     else if (isnan(x)) t->nan = 1;
     else if (op == GPUX_SCATTER_MAX ? f_less(t->d, x) : f_less(x, t->d)) t->d = x;
@@ -150,7 +131,7 @@ static void expect_same(const char *label, gpux_dtype dt, const void *got, const
   for (int64_t i = 0; i < n && bad < 8; i++) {
     int ok;
     if (is_float(dt)) {
-      const double g = get_d(dt, got, i), w = get_d(dt, want, i);
+      const double g = ref_load_f64(dt, got, i), w = ref_load_f64(dt, want, i);
       ok = (isnan(g) && isnan(w)) || (g == w && signbit(g) == signbit(w));
       if (!ok) print_error("%s: [%lld] got %.17g want %.17g\n", label, (long long)i, g, w);
     } else {
@@ -364,7 +345,7 @@ static double add_one(gpux_dtype dt, double a0, const double *v, int64_t nv) {
   GT_OK(gpux_array_read(a, ah, gpux_dtype_size(dt)));
   GT_RELEASE(a, idx, vals);
   GT_FREE(vh, ih);
-  return get_d(dt, ah, 0);
+  return ref_load_f64(dt, ah, 0);
 }
 
 static void test_scatter_special(void **state) {
@@ -424,9 +405,9 @@ static void test_scatter_complex(void **state) {
     for (int64_t k = 0; k < 2 * n; k++) {
       ref_xsum s;
       ref_xsum_init(&s);
-      ref_xsum_add(&s, get_d(rdt, ah, k));
+      ref_xsum_add(&s, ref_load_f64(rdt, ah, k));
       for (int64_t j = 0; j < m; j++)
-        if (norm_idx(ih[j], n, GPUX_INDEX_CHECKED) == k / 2) ref_xsum_add(&s, get_d(rdt, vh, 2 * j + k % 2));
+        if (norm_idx(ih[j], n, GPUX_INDEX_CHECKED) == k / 2) ref_xsum_add(&s, ref_load_f64(rdt, vh, 2 * j + k % 2));
       put_d(rdt, want, k, ref_xsum_result(&s, rdt, NULL));
     }
     gpux_array_t a = NULL, idx = NULL, v = NULL;
@@ -608,7 +589,7 @@ static void test_histogram(void **state) {
     ref_xsum *ws = calloc((size_t)bins, sizeof *ws);
     for (int64_t k = 0; k < bins; k++) ref_xsum_add(&ws[k], 0.0);
     for (int64_t i = 0; i < n; i++) {
-      const double v = get_d(xdt, xh, i);
+      const double v = ref_load_f64(xdt, xh, i);
       if (isnan(v) || v < e[0] || v > e[bins]) continue;
       int64_t k = ref_count_le(e, bins + 1, v, 0) - 1;
       if (k == bins) k = bins - 1;
@@ -641,7 +622,7 @@ static void test_histogram(void **state) {
     int64_t c2g[6], c2w[6] = {0};
     gt_view_read(&cv, c2g, "histogram_edges_into");
     for (int64_t i = 0; i < n; i++) {
-      const double v = get_d(xdt, xh, i);
+      const double v = ref_load_f64(xdt, xh, i);
       if (isnan(v) || v < 0 || v > 32) continue;
       int64_t k = ref_count_le(eh, 7, v, 0) - 1;
       if (k == 6) k = 5;
@@ -659,7 +640,7 @@ static void test_histogram(void **state) {
         GT_OK(gpux_digitize(&d, x, bb, right));
         int64_t *dg = gt_read_all(d, NULL);
         for (int64_t i = 0; i < n; i++) {
-          const double v = get_d(xdt, xh, i);
+          const double v = ref_load_f64(xdt, xh, i);
           int64_t want;
           if (!dec) want = isnan(v) ? 7 : ref_count_le(eh, 7, v, right);
           else want = isnan(v) ? 0 : 7 - ref_count_le(eh, 7, v, right);

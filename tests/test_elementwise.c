@@ -209,8 +209,7 @@ static void bin_special(gpux_binary_op op, gpux_dtype dt) {
   /* special scalars */
   int64_t shs[1] = {ns};
   for (int64_t j = 0; j < ns; j += 3) {
-    double s = ref_load(dt, sv, j).f;
-    if (!ref_dtype_is_float(dt)) s = ref_int_to_double(dt, ref_load(dt, sv, j).i);
+    const double s = ref_load_f64(dt, sv, j);
     if (!ref_dtype_is_float(dt) && fabs(s) > 0x1p53) continue; /* a double cannot spell it */
     for (int first = 0; first < 2; first++) {
       char lab[64];

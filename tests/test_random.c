@@ -222,17 +222,12 @@ static gpux_status host_draw(const rcase *c, void *dst, int64_t first, int64_t n
   }
 }
 
-static double fval(gpux_dtype dt, const void *p, int64_t i) {
-  const ref_value v = ref_load(dt, p, i);
-  return ref_dtype_is_float(dt) ? v.f : ref_int_to_double(dt, v.i);
-}
-
 static void fmt_val(char *b, size_t cap, gpux_dtype dt, const void *p, int64_t i) {
   if (dt == GPUX_UINT64) snprintf(b, cap, "%" PRIu64, ((const uint64_t *)p)[i]);
   else if (ref_dtype_is_int(dt)) snprintf(b, cap, "%" PRId64, ref_load(dt, p, i).i);
   else if (dt == GPUX_FLOAT32) snprintf(b, cap, "%.9g (0x%08x)", ((const float *)p)[i],
                                         ((const uint32_t *)p)[i]);
-  else snprintf(b, cap, "%.17g", fval(dt, p, i));
+  else snprintf(b, cap, "%.17g", ref_load_f64(dt, p, i));
 }
 
 /* bytes equal; on a difference, fails naming the first and the count */
@@ -288,7 +283,7 @@ static double check_normals(const char *label, const rcase *c, const void *host,
   double worst = 0;
   int64_t bad = 0, firstbad = -1, namb = 0;
   for (int64_t i = 0; i < n; i++) {
-    double got = fval(c->dt, z, i);
+    double got = ref_load_f64(c->dt, z, i);
     if (amb[i]) { /* the float32 ziggurat's accept test too close to call: skipped, counted */
       namb++;
       continue;
@@ -303,7 +298,7 @@ static double check_normals(const char *label, const rcase *c, const void *host,
   }
   if (bad) {
     int64_t i = firstbad;
-    double got = fval(c->dt, z, i);
+    double got = ref_load_f64(c->dt, z, i);
     free(z);
     GT_FAIL("%s: %" PRId64 " of %" PRId64 " standard normals outside the tolerance; first [%" PRId64
             "]: %.17g, exact %.21Lg (radius %.10Lg), tolerance %.3g",
@@ -355,7 +350,7 @@ static void check_one(const rcase *c, int64_t n, uint64_t seed, uint64_t stream,
   expect_same(label, "device vs gpux_random_*_host", c->dt, dev, host, n);
   /* every value in its range */
   for (int64_t i = 0; i < n; i++) {
-    double v = fval(c->dt, dev, i);
+    double v = ref_load_f64(c->dt, dev, i);
     if (c->kind == U) {
       double lo = c->dt == GPUX_FLOAT32 ? (double)(float)c->fa : c->fa;
       double hi = c->dt == GPUX_FLOAT32 ? (double)(float)c->fb : c->fb;
@@ -378,8 +373,8 @@ static void check_one(const rcase *c, int64_t n, uint64_t seed, uint64_t stream,
     if (n == GT_2P22_PLUS_3) print_message("%s: largest error %.3f of the tolerance\n", label, worst);
     if (c->fb == 0.0)
       for (int64_t i = 0; i < n; i++)
-        GT_ASSERT(fval(c->dt, dev, i) == (c->dt == GPUX_FLOAT32 ? (double)(float)c->fa : c->fa),
-                  "%s: std 0: [%" PRId64 "] = %.17g, not the mean", label, i, fval(c->dt, dev, i));
+        GT_ASSERT(ref_load_f64(c->dt, dev, i) == (c->dt == GPUX_FLOAT32 ? (double)(float)c->fa : c->fa),
+                  "%s: std 0: [%" PRId64 "] = %.17g, not the mean", label, i, ref_load_f64(c->dt, dev, i));
   } else {
     void *ref = gt_malloc((size_t)n * es);
     ref_draw(c, ref, 0, n, &st0);
@@ -992,7 +987,7 @@ static double *big_values(const rcase *c, int64_t n, uint64_t seed) {
   GT_OK(dev_draw(c, a, g));
   void *raw = gt_read_all(a, NULL);
   double *v = gt_malloc((size_t)n * sizeof(double));
-  for (int64_t i = 0; i < n; i++) v[i] = fval(c->dt, raw, i);
+  for (int64_t i = 0; i < n; i++) v[i] = ref_load_f64(c->dt, raw, i);
   free(raw);
   gpux_array_release(a);
   gpux_generator_release(g);

@@ -525,7 +525,7 @@ static void test_op(void **state) {
       GT_EXPECT(GPUX_ERROR_INVALID_ARGUMENT, st);
     } else {
       GT_OK(st);
-      double w = ref_dtype_is_float(rdt) ? ref_load(rdt, canon, 0).f : (double)ref_load(rdt, canon, 0).i;
+      const double w = ref_load_f64(rdt, canon, 0);
       GT_ASSERT(v == w || (isnan(v) && isnan(w)), "%s %s of nothing (scalar): %.17g, expected %.17g",
                 k_op_names[op], gt_dtype_str(dt), v, w);
     }

@@ -140,6 +140,21 @@ gpux_status gpux__array_view(struct gpux_array **out, const struct gpux_array *a
   return view_of(out, a);
 }
 
+gpux_status gpux__contiguous_copy(struct gpux_array **out, const struct gpux_array *a) {
+  GPUX__CHECK(gpux__array_new(out, a->ctx, a->dtype, a->ndim, a->shape));
+  gpux_status s = gpux__copy_strided(*out, a);
+  if (s != GPUX_SUCCESS) {
+    gpux_array_release(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+gpux_status gpux__contiguous_ref(struct gpux_array **out, const struct gpux_array *a) {
+  if (gpux__is_contiguous(a)) return view_of(out, a);
+  return gpux__contiguous_copy(out, a);
+}
+
 GPUX_API void gpux_array_release(gpux_array_t a) {
   if (!a) return;
   struct gpux_context *ctx = a->ctx;
@@ -528,13 +543,7 @@ GPUX_API gpux_status gpux_array_contiguous(gpux_array_t *out, gpux_array_t src) 
   if (!out) return gpux__set_error(GPUX_ERROR_NULL_POINTER, "out is NULL");
   *out = NULL;
   GPUX__CHECK(gpux__check_array(src, "src"));
-  GPUX__CHECK(gpux__array_new(out, src->ctx, src->dtype, src->ndim, src->shape));
-  gpux_status s = gpux__copy_strided(*out, src);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(*out);
-    *out = NULL;
-  }
-  return s;
+  return gpux__contiguous_copy(out, src);
 }
 
 GPUX_API gpux_status gpux_array_copy(gpux_array_t *out, gpux_array_t src) {
@@ -788,13 +797,7 @@ GPUX_API gpux_status gpux_array_permute(gpux_array_t *out, gpux_array_t src, con
     v.shape[d] = src->shape[ax];
     v.strides[d] = src->strides[ax];
   }
-  GPUX__CHECK(gpux__array_new(out, src->ctx, src->dtype, src->ndim, v.shape));
-  gpux_status s = gpux__copy_strided(*out, &v);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(*out);
-    *out = NULL;
-  }
-  return s;
+  return gpux__contiguous_copy(out, &v);
 }
 
 GPUX_API gpux_status gpux_array_transpose(gpux_array_t *out, gpux_array_t src) {

@@ -559,13 +559,7 @@ static gpux_status repeat_src(const struct gpux_array *a, int axis, struct gpux_
 static gpux_status repeat_flat(const struct gpux_array *a, int axis, struct gpux_array *src,
                                struct gpux_array **tmp) {
   if (axis != GPUX_ALL_AXES || gpux__is_contiguous(a)) return GPUX_SUCCESS;
-  GPUX__CHECK(gpux__array_new(tmp, a->ctx, a->dtype, a->ndim, a->shape));
-  gpux_status s = gpux__copy_strided(*tmp, a);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(*tmp);
-    *tmp = NULL;
-    return s;
-  }
+  GPUX__CHECK(gpux__contiguous_copy(tmp, a));
   src->st = (*tmp)->st;
   src->offset = 0;
   return GPUX_SUCCESS;

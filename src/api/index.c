@@ -207,12 +207,7 @@ static gpux_status take_any(gpux_array_t *outp, struct gpux_array *out, struct g
   int64_t astride = flat ? 1 : a->strides[d];
   if (flat && a->ndim == 1) astride = a->strides[0];
   else if (flat && !gpux__is_contiguous(a) && a->size > 0) {
-    GPUX__CHECK(gpux__array_new(&tmp, a->ctx, a->dtype, a->ndim, a->shape));
-    gpux_status s = gpux__copy_strided(tmp, a);
-    if (s != GPUX_SUCCESS) {
-      gpux_array_release(tmp);
-      return s;
-    }
+    GPUX__CHECK(gpux__contiguous_copy(&tmp, a));
     src = tmp;
   }
   if (outp) {

@@ -318,6 +318,13 @@ gpux_status gpux__array_wrap_native(struct gpux_array **out, struct gpux_context
                                     gpux_deleter deleter, void *user);
 /* A new array header on a's memory (a view of all of it). */
 gpux_status gpux__array_view(struct gpux_array **out, const struct gpux_array *a);
+/* A new contiguous array (from the pool) holding a's elements in row-major order; a may be
+ * any view, a header on the stack included. *out is NULL on failure. */
+gpux_status gpux__contiguous_copy(struct gpux_array **out, const struct gpux_array *a);
+/* The same, but a view of a itself (no copy) when a is contiguous: the temporary that an
+ * operation on contiguous operands reads (or writes, then copies back); released by the
+ * caller either way. */
+gpux_status gpux__contiguous_ref(struct gpux_array **out, const struct gpux_array *a);
 /* Converts a float64 value to dtype dt with the documented cast rules. */
 gpux__scalar gpux__scalar_from_double(double v, gpux_dtype dt);
 /* The same for re + im i: complex dtypes take im as their imaginary part, the real dtypes

@@ -56,23 +56,6 @@ static gpux_status check_mask(const struct gpux_array *x, const struct gpux_arra
 
 /* ---- temporaries */
 
-/* *use = a when it is contiguous, else a contiguous copy in *tmp (released by the caller) */
-static gpux_status contig(const struct gpux_array *a, struct gpux_array **tmp,
-                          const struct gpux_array **use) {
-  *tmp = NULL;
-  *use = a;
-  if (gpux__is_contiguous(a)) return GPUX_SUCCESS;
-  GPUX__CHECK(gpux__array_new(tmp, a->ctx, a->dtype, a->ndim, a->shape));
-  gpux_status s = gpux__copy_strided(*tmp, a);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(*tmp);
-    *tmp = NULL;
-    return s;
-  }
-  *use = *tmp;
-  return GPUX_SUCCESS;
-}
-
 /* ---- steps 1 and 2: the tiles' inclusive counts and the total */
 
 typedef struct counted {
@@ -194,12 +177,11 @@ static gpux_status compress_common(gpux_array_t *outp, gpux_array_t out, int64_t
                                    const char *fn) {
   struct gpux_context *ctx = x->ctx;
   struct gpux_array *xt = NULL, *mt = NULL, *res = NULL, *tmp = NULL;
-  const struct gpux_array *xc = NULL, *mc = NULL;
   counted c = {0};
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
-    s = contig(mask, &mt, &mc);
-    if (s == GPUX_SUCCESS) s = count_tiles(mc, &c);
+    s = gpux__contiguous_ref(&mt, mask);
+    if (s == GPUX_SUCCESS) s = count_tiles(mt, &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (count) *count = c.total;
@@ -213,8 +195,8 @@ static gpux_status compress_common(gpux_array_t *outp, gpux_array_t out, int64_t
     s = first_rows(out, c.total, &res, &tmp);
   }
   if (s != GPUX_SUCCESS || c.total == 0) goto done;
-  s = contig(x, &xt, &xc);
-  if (s == GPUX_SUCCESS) s = mask_pass(MK_compress, xc, mc, NULL, res, &c, 0, 0, 0);
+  s = gpux__contiguous_ref(&xt, x);
+  if (s == GPUX_SUCCESS) s = mask_pass(MK_compress, xt, mt, NULL, res, &c, 0, 0, 0);
   if (s == GPUX_SUCCESS && tmp) s = gpux__copy_strided(tmp, res);
 done:
   if (outp && s == GPUX_SUCCESS) {
@@ -340,12 +322,11 @@ static gpux_status where_nonzero(struct gpux_array **outp, struct gpux_array *ou
                                  const char *fn) {
   struct gpux_context *ctx = x->ctx;
   struct gpux_array *xt = NULL, *res = NULL, *tmp = NULL;
-  const struct gpux_array *xc = NULL;
   counted c = {0};
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
-    s = contig(x, &xt, &xc);
-    if (s == GPUX_SUCCESS) s = count_tiles(xc, &c);
+    s = gpux__contiguous_ref(&xt, x);
+    if (s == GPUX_SUCCESS) s = count_tiles(xt, &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (count) *count = c.total;
@@ -361,7 +342,7 @@ static gpux_status where_nonzero(struct gpux_array **outp, struct gpux_array *ou
     s = first_rows(out, c.total, &res, &tmp);
   }
   if (s != GPUX_SUCCESS || c.total == 0 || nd == 0) goto done;
-  s = mask_pass(MK_nonzero, xc, NULL, NULL, res, &c, nz_bits(x->dtype), layout ? 1 : nd,
+  s = mask_pass(MK_nonzero, xt, NULL, NULL, res, &c, nz_bits(x->dtype), layout ? 1 : nd,
                 layout ? c.total : 1);
   if (s == GPUX_SUCCESS && tmp) s = gpux__copy_strided(tmp, res);
 done:
@@ -496,12 +477,12 @@ GPUX_API gpux_status gpux_mask_put(gpux_array_t x, gpux_array_t mask, gpux_array
     return gpux__set_error(GPUX_ERROR_OVERLAP, "%s: x partially overlaps the mask", fn);
   struct gpux_context *ctx = x->ctx;
   struct gpux_array *mt = NULL, *xt = NULL, *vt = NULL;
-  const struct gpux_array *mc = NULL, *vc = values;
+  const struct gpux_array *vc = values;
   counted c = {0};
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
-    s = contig(mask, &mt, &mc);
-    if (s == GPUX_SUCCESS) s = count_tiles(mc, &c);
+    s = gpux__contiguous_ref(&mt, mask);
+    if (s == GPUX_SUCCESS) s = count_tiles(mt, &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (values->size != c.total) {
@@ -519,11 +500,10 @@ GPUX_API gpux_status gpux_mask_put(gpux_array_t x, gpux_array_t mask, gpux_array
     vc = vt;
   }
   if (gpux__is_contiguous(x)) {
-    s = mask_pass(MK_put, x, mc, vc, NULL, &c, 0, 0, 0);
+    s = mask_pass(MK_put, x, mt, vc, NULL, &c, 0, 0, 0);
   } else { /* through a contiguous copy, written back */
-    const struct gpux_array *xc = NULL;
-    s = contig(x, &xt, &xc);
-    if (s == GPUX_SUCCESS) s = mask_pass(MK_put, xt, mc, vc, NULL, &c, 0, 0, 0);
+    s = gpux__contiguous_ref(&xt, x);
+    if (s == GPUX_SUCCESS) s = mask_pass(MK_put, xt, mt, vc, NULL, &c, 0, 0, 0);
     if (s == GPUX_SUCCESS) s = gpux__copy_strided(x, xt);
   }
 done:

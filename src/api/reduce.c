@@ -351,13 +351,7 @@ static gpux_status shape_input(red_shape *rs, struct gpux_array **copy, const st
         k++;
       }
   v.ndim = k;
-  GPUX__CHECK(gpux__array_new(copy, a->ctx, a->dtype, k, v.shape));
-  gpux_status s = gpux__copy_strided(*copy, &v);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(*copy);
-    *copy = NULL;
-    return s;
-  }
+  GPUX__CHECK(gpux__contiguous_copy(copy, &v));
   rs->in = OPND(*copy);
   for (int d = 0; d < n; d++) *(role[d] ? &rs->len : &rs->outer) *= size[d];
   return GPUX_SUCCESS;

@@ -14,18 +14,6 @@ static int is_real_numeric(gpux_dtype dt) {
   return (unsigned)dt < GPUX_DTYPE_COUNT && dt != GPUX_BOOL && !gpux__dt_is_complex(dt);
 }
 
-/* a contiguous array with a's elements (a itself, with a reference, when it is one) */
-static gpux_status contig(struct gpux_array **out, struct gpux_array *a) {
-  if (gpux__is_contiguous(a)) return gpux__array_view(out, a);
-  GPUX__CHECK(gpux__array_new(out, a->ctx, a->dtype, a->ndim, a->shape));
-  gpux_status s = gpux__copy_strided(*out, a);
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(*out);
-    *out = NULL;
-  }
-  return s;
-}
-
 /* element pos of a contiguous array, read to the host (waits) */
 static gpux_status read_elem(const struct gpux_array *a, int64_t pos, void *dst) {
   const size_t es = gpux_dtype_size(a->dtype);
@@ -178,7 +166,7 @@ static gpux_status run_scatter(int op, struct gpux_array *a, struct gpux_array *
 static gpux_status values_as(struct gpux_array **out, struct gpux_array *values, int ndim,
                              const int64_t *shape) {
   if (values->ndim == ndim && !memcmp(values->shape, shape, sizeof *shape * (size_t)ndim))
-    return contig(out, values);
+    return gpux__contiguous_ref(out, values);
   GPUX__CHECK(gpux__array_new(out, values->ctx, values->dtype, ndim, shape));
   if (!gpux__broadcasts_to(values, *out)) {
     char b1[160], b2[160];
@@ -266,9 +254,9 @@ GPUX_API gpux_status gpux_scatter(gpux_array_t a, gpux_scatter_op op, gpux_array
                            "%s: %lld indices into an axis of length 0", op_names[op], (long long)m);
   GPUX__NEED(ctx, GPUX__Q_SCATTER, op, dt, -1);
   struct gpux_array *ic = NULL, *vc = NULL, *ac = NULL;
-  gpux_status s = contig(&ic, idx);
+  gpux_status s = gpux__contiguous_ref(&ic, idx);
   if (s == GPUX_SUCCESS) s = values_as(&vc, values, vndim, vshape);
-  if (s == GPUX_SUCCESS) s = contig(&ac, a);
+  if (s == GPUX_SUCCESS) s = gpux__contiguous_ref(&ac, a);
   if (s == GPUX_SUCCESS) s = run_scatter((int)op, ac, ic, vc, m, post, n, (int)mode, op_names[op]);
   if (s == GPUX_SUCCESS && ac->st != a->st) s = gpux__copy_strided(a, ac);
   gpux_array_release(ic);
@@ -282,7 +270,7 @@ GPUX_API gpux_status gpux_scatter(gpux_array_t a, gpux_scatter_op op, gpux_array
 /* x flattened, contiguous, as an int32 / int64 index array */
 static gpux_status as_index(struct gpux_array **out, struct gpux_array *x) {
   struct gpux_array *c = NULL;
-  if (x->dtype == GPUX_INT32 || x->dtype == GPUX_INT64) GPUX__CHECK(contig(&c, x));
+  if (x->dtype == GPUX_INT32 || x->dtype == GPUX_INT64) GPUX__CHECK(gpux__contiguous_ref(&c, x));
   else GPUX__CHECK(gpux_array_cast(&c, x, GPUX_INT64));
   gpux_status s = gpux_array_reshape(out, c, 1, &c->size);
   gpux_array_release(c);
@@ -317,7 +305,7 @@ static gpux_status bin_sums(struct gpux_array *out, struct gpux_array *ix,
       s = count_into(res, ix);
     } else {
       struct gpux_array *wc = NULL;
-      s = contig(&wc, weights);
+      s = gpux__contiguous_ref(&wc, weights);
       if (s == GPUX_SUCCESS) s = gpux_array_reshape(&w, wc, 1, &wc->size);
       gpux_array_release(wc);
       if (s == GPUX_SUCCESS)
@@ -380,7 +368,7 @@ static gpux_status bincount_any(struct gpux_array **outp, struct gpux_array *out
   const gpux_dtype rdt = weights ? weights->dtype : GPUX_INT64;
   if (x->size) GPUX__NEED(ctx, GPUX__Q_SCATTER, GPUX_SC_ADD, weights ? rdt : GPUX_INT64, -1);
   struct gpux_array *xc = NULL, *ix = NULL;
-  gpux_status s = x->size ? contig(&xc, x) : GPUX_SUCCESS;
+  gpux_status s = x->size ? gpux__contiguous_ref(&xc, x) : GPUX_SUCCESS;
   int64_t nb = out ? out->size : minlength;
   if (s == GPUX_SUCCESS && x->size) {
     int64_t mx = -1;
@@ -465,7 +453,7 @@ static gpux_status edges_monotonic(struct gpux_array *e, int *dir) {
   void *h = NULL;
   size_t bytes = 0;
   struct gpux_array *ec = NULL;
-  GPUX__CHECK(contig(&ec, e));
+  GPUX__CHECK(gpux__contiguous_ref(&ec, e));
   gpux_status s = gpux_array_download(&h, &bytes, ec);
   gpux_array_release(ec);
   if (s != GPUX_SUCCESS) return s;
@@ -523,8 +511,8 @@ static gpux_status hist_run(struct gpux_array *counts, struct gpux_array *x,
   if (x->size) GPUX__NEED(ctx, GPUX__Q_SCATTER, GPUX_SC_ADD, x->dtype, -1);
   struct gpux_array *xc = NULL, *ec = NULL, *bin = NULL;
   int64_t n = x->size;
-  gpux_status s = n ? contig(&xc, x) : GPUX_SUCCESS;
-  if (s == GPUX_SUCCESS && n) s = contig(&ec, edges);
+  gpux_status s = n ? gpux__contiguous_ref(&xc, x) : GPUX_SUCCESS;
+  if (s == GPUX_SUCCESS && n) s = gpux__contiguous_ref(&ec, edges);
   if (s == GPUX_SUCCESS && n) s = gpux__array_new(&bin, ctx, GPUX_INT64, 1, &n);
   if (s == GPUX_SUCCESS && n) s = run_search(bin, xc, ec, GPUX_SC_HIST);
   if (s == GPUX_SUCCESS) {
@@ -682,8 +670,8 @@ static gpux_status digitize_any(struct gpux_array **outp, struct gpux_array *out
       if (s == GPUX_SUCCESS) s = gpux__copy_strided(res, z);
       gpux_array_release(z);
     } else {
-      s = contig(&xc, x);
-      if (s == GPUX_SUCCESS) s = contig(&bc, bins);
+      s = gpux__contiguous_ref(&xc, x);
+      if (s == GPUX_SUCCESS) s = gpux__contiguous_ref(&bc, bins);
       if (s == GPUX_SUCCESS) s = run_search(res, xc, bc, mode);
     }
   }

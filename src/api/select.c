@@ -703,8 +703,8 @@ static gpux_status q_run(struct gpux_array *out, const struct gpux_array *x, con
   const struct gpux_array *xr = NULL;
   gpux_status s;
   if (ax < 0) { /* flattened: row-major order, contiguous */
-    s = gpux__is_contiguous(x) ? GPUX_SUCCESS : gpux_array_contiguous(&xt, (gpux_array_t)x);
-    xr = xt ? xt : x;
+    s = gpux__contiguous_ref(&xt, x);
+    xr = xt;
   } else {
     s = rows_of(x, ax, &xt, &xr);
   }
@@ -768,61 +768,54 @@ static gpux_status q_run(struct gpux_array *out, const struct gpux_array *x, con
   return s;
 }
 
-static gpux_status q_new(gpux_array_t *out, gpux_array_t x, const double *q, int nq, int axis,
-                         int mode, double scale, const char *fn) {
-  NEED(out, "out");
-  *out = NULL;
+/* median / quantile / percentile: a new result in *outp (outp given), else into out */
+static gpux_status q_call(gpux_array_t *outp, gpux_array_t out, gpux_array_t x,
+                          const double *q, int nq, int axis, int mode, double scale,
+                          const char *fn) {
+  NEED(outp || out, "out"); /* the new form's out pointer, or the _into form's array */
+  if (outp) *outp = NULL;
   NEED(x, "x");
   int ax = 0;
   if (mode == GPUX_SEL_MEDIAN) nq = 1;
   GPUX__CHECK(q_check(x, q, nq, axis, &ax, mode, scale, fn));
-  int64_t shape[GPUX_MAX_DIMS + 1];
-  const int nd = q_shape(x, ax, mode, nq, shape);
-  struct gpux_array *o = NULL;
-  GPUX__CHECK(gpux__array_new(&o, x->ctx, q_dtype(x->dtype), nd, shape));
-  return give(out, o, q_run(o, x, q, nq, ax, mode, scale));
-}
-
-static gpux_status q_into(gpux_array_t out, gpux_array_t x, const double *q, int nq, int axis,
-                          int mode, double scale, const char *fn) {
-  NEED(out, "out");
-  NEED(x, "x");
-  int ax = 0;
-  if (mode == GPUX_SEL_MEDIAN) nq = 1;
-  GPUX__CHECK(q_check(x, q, nq, axis, &ax, mode, scale, fn));
-  GPUX__CHECK(gpux__check_array(out, "out"));
+  if (!outp) GPUX__CHECK(gpux__check_array(out, "out"));
   int64_t shape[GPUX_MAX_DIMS + 1];
   const int nd = q_shape(x, ax, mode, nq, shape);
   if (nd > GPUX_MAX_DIMS)
     return gpux__set_error(GPUX_ERROR_INVALID_SHAPE, "%s: the result has too many axes", fn);
-  GPUX__CHECK(check_out(out, q_dtype(x->dtype), nd, shape, x, fn, "out"));
-  return q_run(out, x, q, nq, ax, mode, scale);
+  if (!outp) {
+    GPUX__CHECK(check_out(out, q_dtype(x->dtype), nd, shape, x, fn, "out"));
+    return q_run(out, x, q, nq, ax, mode, scale);
+  }
+  struct gpux_array *o = NULL;
+  GPUX__CHECK(gpux__array_new(&o, x->ctx, q_dtype(x->dtype), nd, shape));
+  return give(outp, o, q_run(o, x, q, nq, ax, mode, scale));
 }
 
 gpux_status gpux_median(gpux_array_t *out, gpux_array_t x, int axis) {
   GPUX__API_FN();
-  return q_new(out, x, NULL, 1, axis, GPUX_SEL_MEDIAN, 1.0, "gpux_median");
+  return q_call(out, NULL, x, NULL, 1, axis, GPUX_SEL_MEDIAN, 1.0, "gpux_median");
 }
 gpux_status gpux_median_into(gpux_array_t out, gpux_array_t x, int axis) {
   GPUX__API_FN();
-  return q_into(out, x, NULL, 1, axis, GPUX_SEL_MEDIAN, 1.0, "gpux_median_into");
+  return q_call(NULL, out, x, NULL, 1, axis, GPUX_SEL_MEDIAN, 1.0, "gpux_median_into");
 }
 gpux_status gpux_quantile(gpux_array_t *out, gpux_array_t x, const double *q, int nq, int axis) {
   GPUX__API_FN();
-  return q_new(out, x, q, nq, axis, GPUX_SEL_QUANTILE, 1.0, "gpux_quantile");
+  return q_call(out, NULL, x, q, nq, axis, GPUX_SEL_QUANTILE, 1.0, "gpux_quantile");
 }
 gpux_status gpux_quantile_into(gpux_array_t out, gpux_array_t x, const double *q, int nq,
                                int axis) {
   GPUX__API_FN();
-  return q_into(out, x, q, nq, axis, GPUX_SEL_QUANTILE, 1.0, "gpux_quantile_into");
+  return q_call(NULL, out, x, q, nq, axis, GPUX_SEL_QUANTILE, 1.0, "gpux_quantile_into");
 }
 gpux_status gpux_percentile(gpux_array_t *out, gpux_array_t x, const double *p, int np,
                             int axis) {
   GPUX__API_FN();
-  return q_new(out, x, p, np, axis, GPUX_SEL_QUANTILE, 100.0, "gpux_percentile");
+  return q_call(out, NULL, x, p, np, axis, GPUX_SEL_QUANTILE, 100.0, "gpux_percentile");
 }
 gpux_status gpux_percentile_into(gpux_array_t out, gpux_array_t x, const double *p, int np,
                                  int axis) {
   GPUX__API_FN();
-  return q_into(out, x, p, np, axis, GPUX_SEL_QUANTILE, 100.0, "gpux_percentile_into");
+  return q_call(NULL, out, x, p, np, axis, GPUX_SEL_QUANTILE, 100.0, "gpux_percentile_into");
 }

@@ -124,7 +124,6 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
   struct gpux_array *xc = NULL, *img[2] = {NULL, NULL}, *pp[2] = {NULL, NULL}, *bits = NULL,
                     *counts = NULL, *offs = NULL;
   sort_dst dk = {0}, dp = {0};
-  const struct gpux_array *src = &xv;
   gpux_status s = GPUX_SUCCESS;
   gpux__bq *q = gpux__q(ctx);
 #define SO_TRY(e)                   \
@@ -132,11 +131,7 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
     s = (e);                        \
     if (s != GPUX_SUCCESS) goto done; \
   } while (0)
-  if (!gpux__is_contiguous(&xv)) {
-    SO_TRY(gpux__array_new(&xc, ctx, x->dtype, xv.ndim, xv.shape));
-    SO_TRY(gpux__copy_strided(xc, &xv));
-    src = xc;
-  }
+  SO_TRY(gpux__contiguous_ref(&xc, &xv));
   /* positions only where they are returned: a keys-only sort needs no tie-break (equal
    * images are equal bits without EQZ) */
   for (int i = 0; i < 2; i++) {
@@ -160,7 +155,7 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
   p.ntiles = ntiles;
   /* 1. images and positions */
   p.stage = GPUX__SO_IMG;
-  p.keys = OPND(src);
+  p.keys = OPND(xc);
   p.img_out = OPND(img[0]);
   p.pos_out = PP(0);
   p.bits = OPND(bits);

@@ -293,26 +293,39 @@ typedef struct gpux_cuda_grid {
   unsigned gx, gy, gz, bx, by;
 } gpux_cuda_grid;
 
-/* queues f on q's stream; q's context must be current (gpux_cuda_enter) */
+/* queues f on q's stream with `shared` bytes of dynamic shared memory; q's context must be
+ * current (gpux_cuda_enter) */
+static inline CUresult gpux_cuda_launch_current_shared(gpux__bq *q, CUfunction f,
+                                                       gpux_cuda_grid g, unsigned shared,
+                                                       void **args) {
+  return gpux_cuda_drv.LaunchKernel(f, g.gx, g.gy, g.gz, g.bx, g.by, 1, shared, q->stream,
+                                    args, NULL);
+}
 static inline CUresult gpux_cuda_launch_current(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
                                                 void **args) {
-  return gpux_cuda_drv.LaunchKernel(f, g.gx, g.gy, g.gz, g.bx, g.by, 1, 0, q->stream, args,
-                                    NULL);
+  return gpux_cuda_launch_current_shared(q, f, g, 0, args);
 }
-/* gpux_cuda_launch_current inside q's context (entered and left here); a failed launch is
- * GPUX_ERROR_LAUNCH "cuLaunchKernel(<name>, <count> <unit>)" */
-static inline gpux_status gpux_cuda_launch_counted(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
-                                                   void **args, const char *name,
-                                                   long long count, const char *unit) {
+/* gpux_cuda_launch_current_shared inside q's context (entered and left here); a failed
+ * launch is GPUX_ERROR_LAUNCH "cuLaunchKernel(<name>, <count> <unit>)" */
+static inline gpux_status gpux_cuda_launch_counted_shared(gpux__bq *q, CUfunction f,
+                                                          gpux_cuda_grid g, unsigned shared,
+                                                          void **args, const char *name,
+                                                          long long count, const char *unit) {
   int pushed = 0;
   CUresult e = gpux_cuda_enter(q->b, &pushed);
   if (e != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, e, "cuCtxPushCurrent");
-  e = gpux_cuda_launch_current(q, f, g, args);
+  e = gpux_cuda_launch_current_shared(q, f, g, shared, args);
   gpux_cuda_leave(pushed);
   if (e != CUDA_SUCCESS)
     return gpux_cuda_error(GPUX_ERROR_LAUNCH, e, "cuLaunchKernel(%s, %lld %s)", name, count,
                            unit);
   return GPUX_SUCCESS;
+}
+/* the same without dynamic shared memory */
+static inline gpux_status gpux_cuda_launch_counted(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
+                                                   void **args, const char *name,
+                                                   long long count, const char *unit) {
+  return gpux_cuda_launch_counted_shared(q, f, g, 0, args, name, count, unit);
 }
 /* layouts C and S: the buffer plus the operand's element offset (dt: its dtype) */
 static inline CUdeviceptr gpux_cuda_opnd_ptr(const gpux__operand *o, int dt) {

@@ -144,20 +144,6 @@ static unsigned gpux_cuda_cap(uint64_t n, uint64_t max) {
 }
 static uint64_t gpux_cuda_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-static gpux_status gpux_cuda_launch_named(gpux__bq *q, CUfunction f, gpux_cuda_grid g,
-                                          void **args, const char *base, int sfx) {
-  int pushed = 0;
-  CUresult r = gpux_cuda_enter(q->b, &pushed);
-  if (r != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, r, "cuCtxPushCurrent");
-  r = gpux_cuda_launch_current(q, f, g, args);
-  gpux_cuda_leave(pushed);
-  if (r == CUDA_SUCCESS) return GPUX_SUCCESS;
-  if (sfx)
-    return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(" GPUX_KN_LAYOUT("%s", "%c") ")",
-                           base, sfx);
-  return gpux_cuda_error(GPUX_ERROR_LAUNCH, r, "cuLaunchKernel(%s)", base);
-}
-
 /* the kinds and dtypes with an RV_CVEC variant (GPUX_REDUCE_CV_KINDS) */
 static int gpux_cuda_cvec(int kind, int dt) {
 #define GPUX_CUDA_CV_KIND(kind) [GPUX_CUDA_RK_##kind] = 1,
@@ -239,8 +225,9 @@ static gpux_status gpux_cuda_reduce(gpux__bq *q, const gpux__reduce_pass *p) {
     g.gy = gpux_cuda_cap(nparts, GPUX_CUDA_MAX_GRID_YZ);
     g.gz = gpux_cuda_cap((uint64_t)outer, GPUX_CUDA_MAX_GRID_YZ);
   }
-  return gpux_cuda_launch_named(q, f, g, args, gpux_cuda_reduce_names[kind][dt],
-                                gpux_cuda_rlayout_suffix[lay]);
+  return gpux_cuda_launch_counted(q, f, g, args, gpux_cuda_reduce_names[kind][dt],
+                                  outer * len * inner,
+                                  lay == GPUX_RL_ROW ? "elements, by rows" : "elements, by columns");
 }
 
 /* Makes room for `bytes` of q's scan state; context current. Work queued earlier on q may

@@ -45,16 +45,8 @@ static gpux_status launch(gpux__bq *q, CUfunction f, uint64_t items, void **args
   uint64_t blocks = blocks_fixed ? blocks_fixed : (items + GPUX_SC_THREADS - 1) / GPUX_SC_THREADS;
   const uint64_t cap = SC_STATE(b)->wave ? (uint64_t)SC_STATE(b)->wave * 4u : 65535u;
   if (!blocks_fixed && blocks > cap) blocks = cap; /* the kernels loop */
-  int pushed = 0;
-  CUresult e = gpux_cuda_enter(b, &pushed);
-  if (e != CUDA_SUCCESS) return gpux_cuda_error(GPUX_ERROR_DRIVER, e, "cuCtxPushCurrent");
-  e = gpux_cuda_drv.LaunchKernel(f, (unsigned)blocks, 1, 1, GPUX_SC_THREADS, 1, 1, shared,
-                                 q->stream, args, NULL);
-  gpux_cuda_leave(pushed);
-  if (e != CUDA_SUCCESS)
-    return gpux_cuda_error(GPUX_ERROR_LAUNCH, e, "cuLaunchKernel(%s, %llu items)", what,
-                           (unsigned long long)items);
-  return GPUX_SUCCESS;
+  const gpux_cuda_grid g = {(unsigned)blocks, 1, 1, GPUX_SC_THREADS, 1};
+  return gpux_cuda_launch_counted_shared(q, f, g, shared, args, what, (long long)items, "items");
 }
 
 static gpux_status gpux_cuda_scatter(gpux__bq *q, const gpux__scatter *s) {

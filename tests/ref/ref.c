@@ -223,6 +223,15 @@ ref_value ref_load(gpux_dtype dt, const void *p, int64_t i) {
   return v;
 }
 
+double ref_load_f64(gpux_dtype dt, const void *p, int64_t i) {
+  /* through an aligned copy: callers pass byte buffers (stack arrays, row offsets) */
+  const size_t es = ref_dtype_size(dt);
+  uint64_t e = 0;
+  memcpy(&e, (const unsigned char *)p + (size_t)i * es, es < sizeof e ? es : sizeof e);
+  const ref_value v = ref_load(dt, &e, 0);
+  return ref_dtype_is_float(dt) ? v.f : ref_int_to_double(dt, v.i);
+}
+
 static float to_f32(double x) {
   /* IEEE round to nearest; values at or beyond FLT_MAX + half an ulp overflow to inf
    * (written out so that no out-of-range conversion happens in C). */
@@ -1101,7 +1110,7 @@ int ref_reduce_canon(gpux_reduce_op op, gpux_dtype dt, int64_t n, const void *x,
   double *conv = NULL;
   if (float_math(op) && !ref_dtype_is_float(dt)) {
     conv = xmalloc((size_t)n * sizeof *conv);
-    for (int64_t i = 0; i < n; i++) conv[i] = ref_int_to_double(dt, ref_load(dt, x, i).i);
+    for (int64_t i = 0; i < n; i++) conv[i] = ref_load_f64(dt, x, i);
     x = conv;
     dt = GPUX_FLOAT64;
   }

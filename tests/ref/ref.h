@@ -30,6 +30,9 @@ int ref_dtype_is_half(gpux_dtype dt);  /* float16, bfloat16 */
 size_t ref_dtype_size(gpux_dtype dt);
 /* Element i of a host buffer of dtype dt (bool: the raw byte). */
 ref_value ref_load(gpux_dtype dt, const void *p, int64_t i);
+/* The same element as a double (p need not be aligned): floats exact, integers as
+ * ref_int_to_double gives them, bool the raw byte. */
+double ref_load_f64(gpux_dtype dt, const void *p, int64_t i);
 /* Stores v (already a value of dt) into element i; floats are rounded to dt. */
 void ref_store(gpux_dtype dt, void *p, int64_t i, ref_value v);
 /* Reduces an integer computed modulo 2^64 to dt (two's complement wrap; bool: != 0). */

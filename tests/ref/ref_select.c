@@ -128,63 +128,6 @@ void ref_partition(gpux_dtype dt, const void *x, int64_t rows, int64_t len, int6
   free(keys);
 }
 
-static double val_of(gpux_dtype dt, const void *x, int64_t i) {
-  const size_t es = gpux_dtype_size(dt);
-  const unsigned char *p = (const unsigned char *)x + (size_t)i * es;
-  switch (dt) {
-    case GPUX_FLOAT32: {
-      float f;
-      memcpy(&f, p, 4);
-      return f;
-    }
-    case GPUX_FLOAT64: {
-      double d;
-      memcpy(&d, p, 8);
-      return d;
-    }
-    case GPUX_FLOAT16:
-    case GPUX_BFLOAT16: {
-      uint16_t h;
-      memcpy(&h, p, 2);
-      return ref_half_to_f64(dt, h);
-    }
-    case GPUX_INT8:
-      return *(const int8_t *)p;
-    case GPUX_INT16: {
-      int16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case GPUX_INT32: {
-      int32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case GPUX_INT64: {
-      int64_t v;
-      memcpy(&v, p, 8);
-      return (double)v;
-    }
-    case GPUX_UINT16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case GPUX_UINT32: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case GPUX_UINT64: {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      return (double)v;
-    }
-    default:
-      return *p;
-  }
-}
-
 void ref_quantile(gpux_dtype dt, const void *x, int64_t rows, int64_t len, const double *q, int nq,
                   int mode, void *out) {
   const size_t es = gpux_dtype_size(dt);
@@ -194,7 +137,7 @@ void ref_quantile(gpux_dtype dt, const void *x, int64_t rows, int64_t len, const
     const void *xr = (const unsigned char *)x + (size_t)(r * len) * es;
     int64_t *p = sorted_pos(dt, xr, len, 0u, keys);
     int nan = 0;
-    for (int64_t i = 0; i < len; i++) nan |= isnan(val_of(dt, xr, i));
+    for (int64_t i = 0; i < len; i++) nan |= isnan(ref_load_f64(dt, xr, i));
     for (int j = 0; j < nq; j++) {
       int64_t a, b;
       double g = 0.5;
@@ -209,7 +152,7 @@ void ref_quantile(gpux_dtype dt, const void *x, int64_t rows, int64_t len, const
         if (v >= (double)(len - 1)) a = b = len - 1;
         g = v - (double)a;
       }
-      const double va = val_of(dt, xr, p[a]), vb = val_of(dt, xr, p[b]);
+      const double va = ref_load_f64(dt, xr, p[a]), vb = ref_load_f64(dt, xr, p[b]);
       double res;
       if (f32) {
         const float fa = (float)va, fb = (float)vb, t = (float)g, d = fb - fa;
