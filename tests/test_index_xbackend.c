@@ -67,8 +67,16 @@ static void same(const char *what, gpux_dtype dt, void **res, const size_t *byte
       while (first < bytes[0] && first < bytes[k] &&
              !memcmp((char *)res[0] + first, (char *)res[k] + first, es))
         first += es;
-      printf("DIFFER  %s %s: %s vs %s (%zu vs %zu bytes; first at element %zu)\n", what,
+      printf("DIFFER  %s %s: %s vs %s (%zu vs %zu bytes; first at element %zu", what,
              gpux_dtype_name(dt), g_name[0], g_name[k], bytes[0], bytes[k], first / es);
+      /* the two elements' bytes, most significant first (little-endian hosts) */
+      if (first + es <= bytes[0] && first + es <= bytes[k])
+        for (int side = 0; side < 2; side++) {
+          const unsigned char *p = (const unsigned char *)res[side ? k : 0] + first;
+          printf(side ? " vs 0x" : ": 0x");
+          for (size_t b = es; b-- > 0;) printf("%02x", p[b]);
+        }
+      printf(")\n");
       g_fail++;
     }
   }

@@ -50,7 +50,8 @@
 #define GPUX_SLID() ((int)get_local_id(0))
 #define GPUX_SATOM(p, v) atomic_add((p), (v))
 #define GPUX_SI64 long
-#define GPUX_SNAN NAN
+#define GPUX_SNAN_F32 as_float(0x7fc00000u)
+#define GPUX_SNAN_F64 as_double(0x7ff8000000000000UL)
 #define GPUX_SEL_VAL_f32(b) as_float((uint)(b))
 #define GPUX_SEL_VAL_f16(b) as_float(gpux_f16_to_f32((ushort)(b)))
 #define GPUX_SEL_VAL_bf16(b) as_float(gpux_bf16_to_f32((ushort)(b)))

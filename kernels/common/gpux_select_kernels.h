@@ -10,7 +10,7 @@
  *   GPUX_SSYNC()         the work-group barrier
  *   GPUX_SGID(), GPUX_SGRP(), GPUX_SLID()  global id, group id (int64), local id (int)
  *   GPUX_SATOM(p, v)     atomic add of an unsigned to *p (local or global)
- *   GPUX_SI64            int64; GPUX_SNAN: a float NaN
+ *   GPUX_SI64            int64; GPUX_SNAN_F32 / _F64: the canonical quiet NaNs, from bits
  *   GPUX_SEL_HE          keys a work-item of hist (1 in OpenCL's CPU form, else 16)
  *   GPUX_SEL_SERIAL      1: cnt and emit run a work-item per tile, a serial loop over its
  *                        keys (OpenCL's CPU form: nothing to vectorize across, no barriers);
@@ -58,6 +58,21 @@
 #define GPUX_SEL_CLS_u16 GPUX_SO_UNSIGNED
 #define GPUX_SEL_CLS_u32 GPUX_SO_UNSIGNED
 #define GPUX_SEL_CLS_u64 GPUX_SO_UNSIGNED
+/* qfin's NaN: the canonical quiet NaN of its compute type, from bits (a NaN from arithmetic
+ * carries the device's own bits: NVIDIA's 0x7fffffff, x86's payloads) */
+#define GPUX_SEL_QNAN_f32 GPUX_SNAN_F32
+#define GPUX_SEL_QNAN_f16 GPUX_SNAN_F32
+#define GPUX_SEL_QNAN_bf16 GPUX_SNAN_F32
+#define GPUX_SEL_QNAN_f64 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_i8 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_i16 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_i32 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_i64 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_u8 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_b8 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_u16 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_u32 GPUX_SNAN_F64
+#define GPUX_SEL_QNAN_u64 GPUX_SNAN_F64
 #define GPUX_SEL_C_f32 float
 #define GPUX_SEL_C_f16 float
 #define GPUX_SEL_C_bf16 float
@@ -145,22 +160,43 @@ GPUX_SK gpux_select_scan(GPUX_SG GPUX_SI64 *cnt, GPUX_SG GPUX_SO_U64 *st, GPUX_S
     GPUX_SSYNC();                                                                                  \
     GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                                     \
     const GPUX_SI64 base = blk * (GPUX_SI64)(GPUX_SEL_THREADS * GPUX_SEL_HE);                      \
-    for (int e = 0; e < GPUX_SEL_HE; e++) {                                                        \
-      const GPUX_SI64 i = base + e * GPUX_SEL_THREADS + lid;                                       \
-      if (i < len) {                                                                               \
-        const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                        \
-        const unsigned d = (unsigned)(k >> shift) & 255u;                                          \
-        const int isnan = nanbin && k == GPUX_SEL_ALL(w);                                          \
-        for (int t = 0; t < nt; t++) {                                                             \
-          if (first || (k >> hs) == (pf[t] >> hs)) GPUX_SATOM(&h[t * GPUX_SEL_BINS + d], 1u);      \
-          if (isnan) GPUX_SATOM(&h[t * GPUX_SEL_BINS + 256], 1u);                                  \
+    if (first) {                                                                                   \
+      /* the top digit: the same counts for every target, into target 0's; a run of equal      \
+       * digits (the top byte of real data mostly is) is one atomic, not one a key */          \
+      unsigned last = 0u, run = 0u, nn = 0u;                                                       \
+      for (int e = 0; e < GPUX_SEL_HE; e++) {                                                      \
+        const GPUX_SI64 i = base + e * GPUX_SEL_THREADS + lid;                                     \
+        if (i < len) {                                                                             \
+          const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                      \
+          const unsigned d = (unsigned)(k >> shift) & 255u;                                        \
+          if (run && d != last) {                                                                  \
+            GPUX_SATOM(&h[last], run);                                                             \
+            run = 0u;                                                                              \
+          }                                                                                        \
+          last = d;                                                                                \
+          run++;                                                                                   \
+          nn += nanbin && k == GPUX_SEL_ALL(w);                                                    \
+        }                                                                                          \
+      }                                                                                            \
+      if (run) GPUX_SATOM(&h[last], run);                                                          \
+      if (nn) GPUX_SATOM(&h[256], nn);                                                             \
+    } else {                                                                                       \
+      for (int e = 0; e < GPUX_SEL_HE; e++) {                                                      \
+        const GPUX_SI64 i = base + e * GPUX_SEL_THREADS + lid;                                     \
+        if (i < len) {                                                                             \
+          const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                      \
+          const unsigned d = (unsigned)(k >> shift) & 255u;                                        \
+          for (int t = 0; t < nt; t++)                                                             \
+            if ((k >> hs) == (pf[t] >> hs)) GPUX_SATOM(&h[t * GPUX_SEL_BINS + d], 1u);             \
         }                                                                                          \
       }                                                                                            \
     }                                                                                              \
     GPUX_SSYNC();                                                                                  \
     GPUX_SG unsigned *hr = hist + row * nt * GPUX_SEL_BINS;                                        \
-    for (int i = lid; i < nt * GPUX_SEL_BINS; i += GPUX_SEL_THREADS)                               \
-      if (h[i]) GPUX_SATOM(&hr[i], h[i]);                                                          \
+    for (int i = lid; i < nt * GPUX_SEL_BINS; i += GPUX_SEL_THREADS) {                             \
+      const unsigned c = h[first ? i % GPUX_SEL_BINS : i];                                         \
+      if (c) GPUX_SATOM(&hr[i], c);                                                                \
+    }                                                                                              \
   }                                                                                                \
   GPUX_SK gpux_select_cnt_##dt(GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off, GPUX_SI64 len,  \
                                GPUX_SI64 tpr, unsigned flags, GPUX_SG const GPUX_SO_U64 *st,       \
@@ -286,13 +322,14 @@ GPUX_SK gpux_select_scan(GPUX_SG GPUX_SI64 *cnt, GPUX_SG GPUX_SO_U64 *st, GPUX_S
         gpux_so_unimg(s[(2 * q + 1) * GPUX_SEL_ST], w, cls, 0u, GPUX_SO_C64(0)));             \
     GPUX_SEL_C_##dt res;                                                                      \
     if (s[2]) {                                                                               \
-      res = (GPUX_SEL_C_##dt)GPUX_SNAN;                                                       \
+      res = GPUX_SEL_QNAN_##dt;                                                               \
     } else if (mode == GPUX_SEL_MEDIAN) {                                                     \
       res = rk[2 * q] == rk[2 * q + 1] ? a : (a + b) * (GPUX_SEL_C_##dt)0.5;                  \
     } else {                                                                                  \
       const GPUX_SEL_C_##dt t = (GPUX_SEL_C_##dt)gam[q], diff = b - a;                        \
       res = t >= (GPUX_SEL_C_##dt)0.5 ? b - diff * ((GPUX_SEL_C_##dt)1 - t) : a + diff * t;   \
     }                                                                                         \
+    if (res != res) res = GPUX_SEL_QNAN_##dt; /* -inf and +inf met: (a + b), b - a */         \
     out[o_off + (GPUX_SI64)q * ostride + row] = res;                                          \
   }
 

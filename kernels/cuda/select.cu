@@ -23,7 +23,8 @@
 #define GPUX_SLID() ((int)threadIdx.x)
 #define GPUX_SATOM(p, v) atomicAdd((p), (v))
 #define GPUX_SI64 long long
-#define GPUX_SNAN __int_as_float(0x7fc00000)
+#define GPUX_SNAN_F32 __int_as_float(0x7fc00000)
+#define GPUX_SNAN_F64 __longlong_as_double(0x7ff8000000000000LL)
 #define GPUX_SEL_VAL_f32(b) __uint_as_float((unsigned)(b))
 #define GPUX_SEL_VAL_f16(b) __uint_as_float(gpux_f16_to_f32((unsigned short)(b)))
 #define GPUX_SEL_VAL_bf16(b) __uint_as_float(gpux_bf16_to_f32((unsigned short)(b)))

@@ -273,7 +273,7 @@ static gpux_status aggregate(struct gpux_array **out, gpux_group_op op, struct g
                              struct gpux_array *first) {
   gpux_status s;
   gpux_dtype rdt;
-  struct gpux_array *w = NULL, *acc = NULL, *c = NULL, *r = NULL;
+  struct gpux_array *w = NULL, *acc = NULL, *c = NULL, *r = NULL, *q = NULL, *nm = NULL, *m = NULL;
   struct gpux_context *ctx = v->ctx;
   TRY(result_dtype(&rdt, op, v->dtype));
   const int64_t nu = g->nu;
@@ -295,9 +295,18 @@ static gpux_status aggregate(struct gpux_array **out, gpux_group_op op, struct g
         break;
       }
       TRY(gpux_array_cast(&c, cnt, wdt));
-      TRY(gpux_binary_into(acc, GPUX_DIV, acc, c));
-      if (wdt != rdt) TRY(gpux_array_cast(&r, acc, rdt));
-      else r = acc, acc = NULL;
+      TRY(gpux_binary(&q, GPUX_DIV, acc, c));
+      if (is_float_dt(wdt)) {
+        /* a NaN sum keeps the canonical NaN the exact sum wrote: dividing it would give the
+         * device's own NaN bits (NVIDIA's 0x7fffffff, x86's payload) */
+        TRY(gpux_binary(&nm, GPUX_NE, acc, acc));
+        TRY(gpux_where(&m, nm, acc, q));
+        rel(&q);
+        q = m;
+        m = NULL;
+      }
+      if (wdt != rdt) TRY(gpux_array_cast(&r, q, rdt));
+      else r = q, q = NULL;
       break;
     }
     default: {
@@ -319,6 +328,9 @@ done:
   rel(&acc);
   rel(&c);
   rel(&r);
+  rel(&q);
+  rel(&nm);
+  rel(&m);
   return s;
 }
 
