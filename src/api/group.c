@@ -75,14 +75,21 @@ done:
   return s;
 }
 
-static gpux_status groups_make(groups *g, struct gpux_array *x1) {
+/* perm: 0 when neither the first indices nor the inverse are wanted: integer and bool keys
+ * then sort without positions (equal keys are equal bits; floats keep argsort + take, whose
+ * groups keep their first element's bits: -0.0 or +0.0) */
+static gpux_status groups_make(groups *g, struct gpux_array *x1, int perm) {
   gpux_status s;
   struct gpux_array *re = NULL, *im = NULL, *f1 = NULL, *f0 = NULL, *t = NULL, *nz[1] = {NULL};
   memset(g, 0, sizeof *g);
   g->n = x1->size;
   const int64_t n = g->n;
-  TRY(gpux_argsort(&g->perm, x1, 0, 0));
-  TRY(gpux_take(&g->sk, x1, g->perm, 0, GPUX_INDEX_WRAP));
+  if (!perm && (gpux__dt_is_int(x1->dtype) || x1->dtype == GPUX_BOOL)) {
+    TRY(gpux_sort(&g->sk, x1, 0, 0));
+  } else {
+    TRY(gpux_argsort(&g->perm, x1, 0, 0));
+    TRY(gpux_take(&g->sk, x1, g->perm, 0, GPUX_INDEX_WRAP));
+  }
   TRY(gpux_array_empty(&g->flag, x1->ctx, GPUX_BOOL, 1, &n));
   TRY(gpux_array_slice_axis(&f0, g->flag, 0, 0, 1, 1));
   const uint8_t one = 1;
@@ -183,7 +190,7 @@ GPUX_API gpux_status gpux_unique(gpux_array_t *values, gpux_array_t *index,
     if (inverse) TRY(gpux_array_empty(&inv, x->ctx, GPUX_INT64, x->ndim, x->shape));
     if (counts) TRY(gpux_array_empty(&c, x->ctx, GPUX_INT64, 1, &z));
   } else {
-    TRY(groups_make(&g, x1));
+    TRY(groups_make(&g, x1, index || inverse));
     TRY(gpux_take(&v, g.sk, g.start, 0, GPUX_INDEX_WRAP));
     if (index) TRY(gpux_take(&ix, g.perm, g.start, 0, GPUX_INDEX_WRAP));
     if (counts) TRY(groups_counts(&c, &g));
@@ -392,7 +399,7 @@ GPUX_API gpux_status gpux_reduce_by_key(gpux_array_t *keys_out, gpux_array_t *re
       TRY(gpux_array_empty(&res[i], keys->ctx, rdt, 1, &z));
     }
   } else {
-    TRY(groups_make(&g, keys));
+    TRY(groups_make(&g, keys, 1));
     if (keys_out) TRY(gpux_take(&k, g.sk, g.start, 0, GPUX_INDEX_WRAP));
     if (ncols > 0) {
       TRY(groups_inverse(&inv, &g));
