@@ -15,10 +15,10 @@ CS=/usr/local/cuda/bin/compute-sanitizer
     for x in test_select test_group; do echo "GPUX_BACKEND=$be t 150 $x-$be.log $B/bin/$x"; done
   done
   echo "t 170 test_index_xbackend.log $B/bin/test_index_xbackend"
-  echo "GPUX_BACKEND=cuda GPUX_TEST_FILTER='sort_float32' t 250 racecheck-sort_f32.log $CS --tool racecheck --error-exitcode 9 $B/bin/test_sort"
-  echo "GPUX_BACKEND=cuda GPUX_TEST_FILTER='sort_int64' t 250 racecheck-sort_i64.log $CS --tool racecheck --error-exitcode 9 $B/bin/test_sort"
-  echo "GPUX_BACKEND=cuda GPUX_TEST_FILTER='test_topk' t 250 racecheck-topk.log $CS --tool racecheck --error-exitcode 9 $B/bin/test_select"
-  echo "GPUX_BACKEND=cuda GPUX_TEST_FILTER='test_median_quantile' t 250 racecheck-median.log $CS --tool racecheck --error-exitcode 9 $B/bin/test_select"
+  echo "GPUX_BACKEND=cuda GPUX_TEST_FILTER='sort_float32' t 200 racecheck-sort_f32.log $CS --tool racecheck --error-exitcode 9 $B/bin/test_sort"
+  echo "GPUX_BACKEND=cuda GPUX_TEST_FILTER='sort_int64' t 200 racecheck-sort_i64.log $CS --tool racecheck --error-exitcode 9 $B/bin/test_sort"
+  echo "GPUX_BACKEND=cuda GPUX_TEST_FILTER='test_topk' t 200 racecheck-topk.log $CS --tool racecheck --error-exitcode 9 $B/bin/test_select"
+  echo "GPUX_BACKEND=cuda GPUX_TEST_FILTER='test_median_quantile' t 200 racecheck-median.log $CS --tool racecheck --error-exitcode 9 $B/bin/test_select"
 } | xargs -P "$JOBS" -I{} bash -c '{}'
 grep DIFFER /tmp/s38b-logs/test_index_xbackend.log | head -20
 log "bench"
