@@ -49,8 +49,13 @@ void ref_xsum_add(ref_xsum *s, double x) {
   if (x == 0) return;
   int e;
   const double m = frexp(fabs(x), &e); /* |x| = m 2^e, m in [0.5, 1) */
-  const uint64_t mi = (uint64_t)ldexp(m, 53);
-  add_shifted(s, mi, e - 53 - RX_LSB, x < 0);
+  uint64_t mi = (uint64_t)ldexp(m, 53);
+  int pos = e - 53 - RX_LSB;
+  if (pos < 0) { /* a subnormal: mi's low bits (below 2^-1074) are zeros */
+    mi >>= -pos;
+    pos = 0;
+  }
+  add_shifted(s, mi, pos, x < 0);
 }
 
 static long double round_exact(const ref_xsum *s0, int *neg) {
