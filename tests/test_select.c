@@ -216,6 +216,9 @@ static void test_topk(void **state) {
   run_topk(GPUX_FLOAT64, 0, 100001, 0, 2000, GPUX_TOPK_SORTED, GT_CONTIG, 9, 1);
   run_topk(GPUX_INT16, 0, 100001, 0, 50000, 0, GT_CONTIG, 10, 1);
   run_topk(GPUX_UINT8, 0, 100001, 0, 7, GPUX_TOPK_SMALLEST, GT_CONTIG, 11, 0);
+  /* more tiles (of 4096 keys, GPUX_SEL_TILE) than a work-group has work-items: the GPU
+   * form's scan of the tile counts takes runs of 3 */
+  run_topk(GPUX_FLOAT32, 0, 516 * 4096 - 777, 0, 100, 0, GT_CONTIG, 12, 0);
 }
 
 /* sorted top-k across GPUX_TOPK_MAX_SORTED (the rank kernel below, the sort core above):

@@ -104,10 +104,10 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
       items = n;
       break;
     }
-    default: { /* SCAN */
+    default: { /* SCAN: a block per row */
       void *a[] = {&cnt, &sst, &rows, (void *)&tpr};
       memcpy(args, a, sizeof a);
-      items = rows;
+      groups = rows;
       break;
     }
   }

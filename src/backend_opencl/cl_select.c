@@ -158,12 +158,13 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_int(&a, p->shift);
     gpux_cl_arg_int(&a, p->first);
     return gpux_cl_enqueue_1d(q, &a, (size_t)p->n);
-  default: /* SCAN */
+  default: /* SCAN: the GPU form's work-group per row, the CPU form's work-item per row */
     gpux_cl_arg_mem(&a, &p->cnt);
     gpux_cl_arg_mem(&a, &p->st);
     gpux_cl_arg_long(&a, p->rows);
     gpux_cl_arg_long(&a, tpr);
-    return gpux_cl_enqueue_1d(q, &a, (size_t)p->rows);
+    if (b->red_cpu) return gpux_cl_enqueue_1d(q, &a, (size_t)p->rows);
+    return enqueue_groups(q, &a, p->rows);
   }
 }
 
