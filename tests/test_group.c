@@ -215,24 +215,6 @@ static void test_unique_forms(void **state) {
 
 /* ---- reduce_by_key */
 
-static double as_f64(gpux_dtype dt, const void *b, int64_t i) {
-  switch (dt) {
-    case GPUX_FLOAT32: return ((const float *)b)[i];
-    case GPUX_FLOAT64: return ((const double *)b)[i];
-    case GPUX_FLOAT16:
-    case GPUX_BFLOAT16: return ref_half_to_f64(dt, ((const uint16_t *)b)[i]);
-    case GPUX_INT8: return ((const int8_t *)b)[i];
-    case GPUX_INT16: return ((const int16_t *)b)[i];
-    case GPUX_INT32: return ((const int32_t *)b)[i];
-    case GPUX_INT64: return (double)((const int64_t *)b)[i];
-    case GPUX_UINT8:
-    case GPUX_BOOL: return ((const uint8_t *)b)[i];
-    case GPUX_UINT16: return ((const uint16_t *)b)[i];
-    case GPUX_UINT32: return ((const uint32_t *)b)[i];
-    case GPUX_UINT64: return (double)((const uint64_t *)b)[i];
-    default: return 0;
-  }
-}
 static uint64_t as_u64(gpux_dtype dt, const void *b, int64_t i) {
   switch (dt) {
     case GPUX_INT8: return (uint64_t)(int64_t)((const int8_t *)b)[i];
@@ -260,7 +242,7 @@ static void ref_agg(gpux_group_op op, gpux_dtype vdt, gpux_dtype rdt, const void
     } else if (op == GPUX_GROUP_MIN || op == GPUX_GROUP_MAX) {
       int64_t best = pos[0], nan = -1;
       for (int64_t j = 0; j < c; j++) {
-        if (is_fl(vdt) && isnan(as_f64(vdt, v, pos[j]))) nan = pos[j];
+        if (is_fl(vdt) && isnan(ref_load_f64(vdt, v, pos[j]))) nan = pos[j];
         const uint64_t a = ref_sort_img(vdt, v, pos[j], 0), b = ref_sort_img(vdt, v, best, 0);
         if (op == GPUX_GROUP_MAX ? a > b : a < b) best = pos[j];
       }
@@ -276,9 +258,7 @@ static void ref_agg(gpux_group_op op, gpux_dtype vdt, gpux_dtype rdt, const void
       ref_xsum_init(&xs);
       ref_xsum_add(&xs, -0.0);
       for (int64_t j = 0; j < c; j++) {
-        double t = as_f64(vdt, v, pos[j]);
-        if (!is_fl(vdt)) t = (double)as_f64(vdt, v, pos[j]); /* integers -> float64 */
-        ref_xsum_add(&xs, t);
+        ref_xsum_add(&xs, ref_load_f64(vdt, v, pos[j])); /* integers -> float64 */
       }
       uint16_t hb = 0;
       const double sum = ref_xsum_result(&xs, wdt, ref_dtype_is_half(wdt) ? &hb : NULL);

@@ -345,13 +345,6 @@ gpux_status gpux__array_read(struct gpux_array *src, void *data, size_t bytes, i
 /* Writes src into dst elementwise (same dtype; src broadcast to dst's shape). */
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src);
 
-/* ---- indices (scatter.c) */
-/* Every element of the contiguous integer array idx in [0, top), else
- * GPUX_ERROR_INDEX_OUT_OF_RANGE naming `what`, the first bad position (row-major) and its
- * value; one reduction (a wait); *mx: the largest element (scatter.c). */
-gpux_status gpux__check_indices(struct gpux_array *idx, int64_t top, const char *what,
-                                int64_t *mx);
-
 /* ---- n-d planning (nd.c) */
 /* 1 if a and b have the same shape. */
 int gpux__same_shape(const struct gpux_array *a, const struct gpux_array *b);

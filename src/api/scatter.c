@@ -52,8 +52,8 @@ static gpux_dtype unsigned_of(gpux_dtype dt) {
  * One reduction, a wait: the maximum of the elements' bits read unsigned (a negative value
  * reads as 2^(bits - 1) or more); *mx gets the largest value (INT64_MAX when it does not
  * fit). The position is searched only on failure. */
-gpux_status gpux__check_indices(struct gpux_array *idx, int64_t top, const char *what,
-                                int64_t *mx) {
+static gpux_status check_values(struct gpux_array *idx, int64_t top, const char *what,
+                               int64_t *mx) {
   *mx = -1;
   if (idx->size == 0) return GPUX_SUCCESS;
   const int sgn = gpux__dt_info[idx->dtype].kind == 'i';
@@ -372,7 +372,7 @@ static gpux_status bincount_any(struct gpux_array **outp, struct gpux_array *out
   int64_t nb = out ? out->size : minlength;
   if (s == GPUX_SUCCESS && x->size) {
     int64_t mx = -1;
-    s = gpux__check_indices(xc, out ? nb : INT64_MAX, "bincount", &mx);
+    s = check_values(xc, out ? nb : INT64_MAX, "bincount", &mx);
     if (s == GPUX_SUCCESS && !out && mx == INT64_MAX)
       s = gpux__set_error(GPUX_ERROR_SIZE_OVERFLOW, "bincount: a value of %lld or more gives too many bins",
                           (long long)INT64_MAX);

@@ -58,6 +58,14 @@ static void scatter_options(gpux__bctx *b, char *buf, size_t size) {
   snprintf(buf, size, "%s", b->build_options);
 }
 
+/* a, its arguments set, over global work-items in work-groups of local */
+static gpux_status enqueue_groups(gpux__bq *q, const gpux_cl_args *a, size_t global, size_t local) {
+  if (a->e != CL_SUCCESS) return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
+  cl_int e = clEnqueueNDRangeKernel(q->queue, a->k, 1, NULL, &global, &local, 0, NULL, NULL);
+  if (e != CL_SUCCESS) return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
+  return GPUX_SUCCESS;
+}
+
 /* The exact sums' scan: work-groups of GPUX_SC_THREADS (CPU form: 1) over chunks of
  * values (on GPUs 16 a work-item, about 2^12 a work-group; on CPUs 2^12 a work-item). */
 static gpux_status launch_scan(gpux__bq *q, const gpux__scatter *s) {
@@ -75,10 +83,7 @@ static gpux_status launch_scan(gpux__bq *q, const gpux__scatter *s) {
   gpux_cl_arg(&a, sizeof acc, &acc);
   gpux_cl_arg_long(&a, chunk);
   gpux_cl_arg(&a, local * 8u, NULL); /* the work-group's maxima */
-  if (a.e != CL_SUCCESS) return gpux_cl_kernel_error(k, "clSetKernelArg", a.e, GPUX_ERROR_LAUNCH);
-  cl_int e = clEnqueueNDRangeKernel(q->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
-  if (e != CL_SUCCESS) return gpux_cl_kernel_error(k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
-  return GPUX_SUCCESS;
+  return enqueue_groups(q, &a, global, local);
 }
 
 static gpux_status launch_scatter(gpux__bq *q, const gpux__scatter *s) {
@@ -147,11 +152,7 @@ static gpux_status launch_bincount(gpux__bq *q, const gpux__bincount *c) {
   gpux_cl_arg_long(&a, c->nbins);
   gpux_cl_arg(&a, priv ? (size_t)c->nbins * 4u : 4u, NULL); /* local counters */
   gpux_cl_arg_int(&a, priv);
-  if (a.e != CL_SUCCESS) return gpux_cl_kernel_error(k, "clSetKernelArg", a.e, GPUX_ERROR_LAUNCH);
-  const size_t global = (size_t)groups * local;
-  cl_int e = clEnqueueNDRangeKernel(q->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
-  if (e != CL_SUCCESS) return gpux_cl_kernel_error(k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
-  return GPUX_SUCCESS;
+  return enqueue_groups(q, &a, (size_t)groups * local, local);
 }
 
 static gpux_status gpux_cl_bincount(gpux__bq *q, const gpux__bincount *c) {
