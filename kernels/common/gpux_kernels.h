@@ -650,13 +650,22 @@ typedef struct gpux_ix_params {
  * of the key's width, zero-extended; its constant high digits are skipped) or 64 bits, with
  * uint32 positions within each row (argsort, sort by key). Rows of up to
  * GPUX_SORT_LOCAL_MAX keys are sorted by one work-group each in local memory (a bitonic sort
- * of (image, position)); longer rows in tiles of GPUX_SORT_TILE keys that never straddle
- * rows. The dtypes: X(dt, w, W, cls, exp_mask, man_mask, canonical_nan): the key's width w,
- * the image's W, the class and masks of gpux_so_img. */
+ * of (image, position)); longer rows by Onesweep passes (Adinets and Merrill 2022): one
+ * count of every pass's digits with the images, then per digit one pass over tiles of
+ * GPUX_SORT_TILE(W) keys (GPUX_SORT_IPT(W) a work-item) that never straddle rows, each
+ * ranking its keys stably in local memory and finding its place by a decoupled look-back
+ * over the earlier tiles of its row. A pass takes at most GPUX_SORT_PORTION_TILES tiles of
+ * each row at a time (a portion: its counts stay below 2^30, the look-back word's count;
+ * longer rows take several launches). The dtypes: X(dt, w, W, cls, exp_mask, man_mask,
+ * canonical_nan): the key's width w, the image's W, the class and masks of gpux_so_img. */
 #define GPUX_SORT_BITS 8
 #define GPUX_SORT_RADIX 256
 #define GPUX_SORT_THREADS 256
-#define GPUX_SORT_TILE 1024 /* 4 keys a work-item */
+#define GPUX_SORT_IPT(W) ((W) == 64 ? 8 : 16)
+#define GPUX_SORT_TILE(W) (GPUX_SORT_THREADS * GPUX_SORT_IPT(W)) /* 4096 / 2048 keys */
+#define GPUX_SORT_HIST_TILES 16         /* IMGH: tiles a work-group counts */
+#define GPUX_SORT_PORTION_TILES 65536   /* 2^28 / 2^27 keys */
+#define GPUX_SORT_ELEMS 1024            /* elementwise steps: keys a work-group (launch size) */
 #define GPUX_SORT_LOCAL_MAX 2048
 #define GPUX_SORT_DTYPES(X)                                                                  \
   X(b8, 8, 32, GPUX_SO_UNSIGNED, 0, 0, 0)                                                    \
@@ -674,14 +683,15 @@ typedef struct gpux_ix_params {
   X(f64, 64, 64, GPUX_SO_FLOAT, GPUX_SO_F64_EXP, GPUX_SO_F64_MAN, GPUX_SO_F64_NAN)
 #define GPUX_KN_SORT_IMG(dt) "gpux_sort_img_" dt
 #define GPUX_KN_SORT_OUT(dt) "gpux_sort_out_" dt
-#define GPUX_KN_SORT_HIST(W) "gpux_sort_hist_" W
-#define GPUX_KN_SORT_SCATTER(W) "gpux_sort_scatter_" W
+#define GPUX_KN_SORT_IMGH(dt) "gpux_sort_imgh_" dt
+#define GPUX_KN_SORT_ONESWEEP(W) "gpux_sort_onesweep_" W
 #define GPUX_KN_SORT_LOCAL(W) "gpux_sort_local_" W
 #define GPUX_KN_SORT_WIDEN "gpux_sort_widen"
-#define GPUX_KN_SORT_DT_(N, dt) N(GPUX_KN_SORT_IMG(dt)) N(GPUX_KN_SORT_OUT(dt))
+#define GPUX_KN_SORT_DT_(N, dt)                                                              \
+  N(GPUX_KN_SORT_IMG(dt)) N(GPUX_KN_SORT_IMGH(dt)) N(GPUX_KN_SORT_OUT(dt))
 #define GPUX_KN_SORT_W_(N, W)                                                                \
-  N(GPUX_KN_SORT_HIST(W)) N(GPUX_KN_SORT_SCATTER(W)) N(GPUX_KN_SORT_LOCAL(W))
-/* every name (33), for the coverage test */
+  N(GPUX_KN_SORT_ONESWEEP(W)) N(GPUX_KN_SORT_LOCAL(W))
+/* every name (44), for the coverage test */
 #define GPUX_KN_SORT_LIST(N)                                                                 \
   GPUX_KN_SORT_DT_(N, "b8") GPUX_KN_SORT_DT_(N, "u8") GPUX_KN_SORT_DT_(N, "i8")              \
   GPUX_KN_SORT_DT_(N, "u16") GPUX_KN_SORT_DT_(N, "i16") GPUX_KN_SORT_DT_(N, "f16")           \

@@ -113,4 +113,12 @@ GPUX_SO_FN GPUX_SO_U64 gpux_so_unimg(GPUX_SO_U64 k, int w, int cls, unsigned fla
  * a before b. Equal images are equal keys. */
 #define GPUX_SO_LESS(ka, kb) ((ka) < (kb))
 
+/* The Onesweep pass's look-back word (gpux_kernels.h "Sort"), one per (tile, digit): 0 while
+ * the tile has published nothing, then A | the tile's count of the digit (its aggregate),
+ * then P | the count of the digit in this tile and every earlier one of its row's portion
+ * (its inclusive prefix). One 32-bit word, so a reader never sees a flag without its count. */
+#define GPUX_SO_LB_A 0x40000000u
+#define GPUX_SO_LB_P 0x80000000u
+#define GPUX_SO_LB_N 0x3fffffffu
+
 #endif

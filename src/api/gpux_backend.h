@@ -25,7 +25,7 @@
  * (gather and put), mask (boolean masks, gpux__mask_pass), scatter, bincount and search
  * entries (issue 24); 12: the sort and select entries (issue 25); 13: the exact sums' window
  * (gpux__scatter's SCAN stage, nt in APPLY, the accumulator's header) */
-#define GPUX_BACKEND_ABI_VERSION 13u
+#define GPUX_BACKEND_ABI_VERSION 14u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -201,37 +201,49 @@ typedef struct gpux__mask_pass {
  * rows x len keys (rows, len >= 1), every operand contiguous; images of W = 4 or 8 bytes
  * (GPUX_SORT_DTYPES' W / 8), positions uint32 within a row (len <= UINT32_MAX), or none
  * (keys-only sorts: pos_in and pos_out have buf NULL, and the kernels skip them). n = rows *
- * len. Operands by stage:
+ * len. TILE = GPUX_SORT_TILE(8 * W), npass = W (8-bit digits). Operands by stage:
  *   IMG:     img_out[i] = gpux_so_img(keys[i], flags) (dtype's w bits, zero-extended to W);
- *            pos_out[i] = i % len; bits (4 uint32 words, preset to 0, 0, ~0, ~0 by the front
- *            end): bits[0], bits[1] |= the low / high 32 bits of every image, bits[2],
- *            bits[3] &= them (W 4: the high words untouched), so a digit of no varying bit
- *            can be skipped;
- *   HIST:    counts (int32, rows x GPUX_SORT_RADIX x ntiles): counts[r][d][t] = the images of
- *            tile t of row r (GPUX_SORT_TILE keys from t * GPUX_SORT_TILE; the last one may
- *            be short) whose digit (img >> shift) & (RADIX - 1) is d; img_in;
- *   SCATTER: offs (int64, counts' layout: the exclusive scan of counts along each row);
- *            every key of tile t of row r with digit d goes, with its position, from img_in /
- *            pos_in to row r of img_out / pos_out at offs[r][d][t] + its rank among the keys
- *            of digit d in its tile (stable);
+ *            pos_out[i] = i % len (or none); bits (4 uint32 words, preset to 0, 0, ~0, ~0 by
+ *            the front end): bits[0], bits[1] |= the low / high 32 bits of every image,
+ *            bits[2], bits[3] &= them (W 4: the high words untouched), so a digit of no
+ *            varying bit can be skipped;
+ *   IMGH:    IMG without positions, and the digit counts of every pass: groups g < ngroups
+ *            of hk keys (g = r * gpr + h: keys h * hk .. min(len, (h + 1) * hk) - 1 of row r;
+ *            gpr = ceil(len / hk); hk divides pkeys, so a group lies in portion h * hk /
+ *            pkeys); counts (uint32, rows x nportions x npass x RADIX, zeroed by the front
+ *            end) += the group's keys whose digit (img >> 8 * pass) & 255 is d, at
+ *            [r][portion][pass][d];
+ *   ONESWEEP: one stable pass of the digit at shift = 8 * pass over portion `portion` of every
+ *            row: the keys p0 .. p0 + plen - 1 of each row (p0 = portion * pkeys), tpp =
+ *            ceil(plen / TILE) tiles a row; img_in / pos_in -> img_out / pos_out. A key of
+ *            row r with digit d goes to row r at: the keys of row r of digit < d (all
+ *            portions) + those of digit d in earlier portions (both from counts) + those of
+ *            digit d in earlier tiles of its portion (decoupled look-back over lb) + its
+ *            stable rank among its tile's keys of digit d. pos_in none with pos_out given:
+ *            the positions are the keys' places in their row (the first pass). lb (uint32,
+ *            rows * tpp * RADIX + 1 words, zeroed by the front end before each launch): the
+ *            look-back words GPUX_SO_LB_* of tile (r, t) at [(r * tpp + t) * RADIX + d], the
+ *            last word the counter that hands out tile ids in launch order;
  *   LOCAL:   len <= GPUX_SORT_LOCAL_MAX: each row of img_in / pos_in sorted by (image,
  *            position) into img_out / pos_out;
  *   OUT:     keys[i] (dtype) = gpux_so_unimg(img_in[i], flags);
- *   WIDEN:   out[i] (int64) = pos_in[i]. */
+ *   WIDEN:   out[i] (int64) = pos_in[i], or i % len when pos_in is none (no digit varied). */
 #define GPUX__SO_IMG 0
-#define GPUX__SO_HIST 1
-#define GPUX__SO_SCATTER 2
+#define GPUX__SO_IMGH 1
+#define GPUX__SO_ONESWEEP 2
 #define GPUX__SO_LOCAL 3
 #define GPUX__SO_OUT 4
 #define GPUX__SO_WIDEN 5
 typedef struct gpux__sort_pass {
   int stage;      /* GPUX__SO_* */
-  int dtype;      /* the keys' GPUX_KDT_* (IMG, OUT) */
+  int dtype;      /* the keys' GPUX_KDT_* (IMG, IMGH, OUT) */
   int width;      /* image bytes: 4 or 8 */
-  unsigned flags; /* GPUX_SO_DESC, GPUX_SO_EQZ (IMG, OUT) */
-  int shift;      /* HIST, SCATTER: the digit's lowest bit */
-  int64_t rows, len, ntiles;
-  gpux__operand keys, img_in, pos_in, img_out, pos_out, counts, offs, bits, out;
+  unsigned flags; /* GPUX_SO_DESC, GPUX_SO_EQZ (IMG, IMGH, OUT) */
+  int pass, npass, portion, nportions; /* ONESWEEP (pass, portion), IMGH and ONESWEEP */
+  int64_t rows, len;
+  int64_t hk, gpr, ngroups, pkeys; /* IMGH (pkeys: ONESWEEP too) */
+  int64_t p0, plen, tpp;           /* ONESWEEP */
+  gpux__operand keys, img_in, pos_in, img_out, pos_out, counts, lb, bits, out;
 } gpux__sort_pass;
 
 /* One matrix product, or a batch of them, row-major (include/gpux/linalg.h). For
