@@ -1,30 +1,40 @@
 /* gpux CUDA kernels, sort family (gpux_kernels.h "Sort", the steps in src/api/gpux_backend.h
- * gpux__sort_pass, THE ORDER and the images in gpux_sort.h). The algorithm of
- * kernels/cl/sort.cl, step for step (a stable sort has one right answer, so the two sets
- * agree whatever they run; keeping them alike keeps them easy to check):
+ * gpux__sort_pass, THE ORDER and the images in gpux_sort.h, the look-back words
+ * GPUX_SO_LB_*). The algorithm of kernels/cl/sort.cl's GPU form, step for step (a stable sort
+ * has one right answer, so the two sets agree whatever they run; keeping them alike keeps
+ * them easy to check):
  *
  *   gpux_sort_img_<dt>(const K *keys, I *img, unsigned *pos, unsigned *bits, i64 n,
  *                      i64 len, unsigned flags)
+ *   gpux_sort_imgh_<dt>(const K *keys, I *img, unsigned *bits, unsigned *counts, i64 len,
+ *                       i64 hk, i64 gpr, i64 ngroups, i64 pkeys, int nportions,
+ *                       unsigned flags)
  *   gpux_sort_out_<dt>(const I *img, K *keys, i64 n, unsigned flags)
- *   gpux_sort_hist_<W>(const I *img, int *counts, i64 len, i64 ntiles, int shift,
- *                      i64 ngroups)
- *   gpux_sort_scatter_<W>(const I *img, const unsigned *pos, const i64 *offs, I *img_out,
- *                         unsigned *pos_out, i64 len, i64 ntiles, int shift, i64 ngroups)
+ *   gpux_sort_onesweep_<W>(const I *img, const unsigned *pos, I *img_out,
+ *                          unsigned *pos_out, const unsigned *counts, unsigned *lb,
+ *                          i64 rows, i64 len, i64 p0, i64 plen, i64 tpp, int pass,
+ *                          int npass, int portion, int nportions)
  *   gpux_sort_local_<W>(const I *img, const unsigned *pos, I *img_out, unsigned *pos_out,
  *                       i64 len, i64 ngroups)
- *   gpux_sort_widen(const unsigned *pos, i64 *out, i64 n)
+ *   gpux_sort_widen(const unsigned *pos, i64 *out, i64 n, i64 len)
  * Keys-only sorts carry no positions: pos and pos_out are NULL then (equal images are equal
- * bits there, so nothing needs a tie-break).
+ * bits there, so nothing needs a tie-break); onesweep with pos NULL and pos_out set makes the
+ * positions (the first pass), widen with pos NULL writes i % len.
  * K: the key's unsigned type of w bits; I: unsigned (W 32) or unsigned long long (W 64);
  * pointers already offset. Blocks of GPUX_SORT_THREADS (256); the elementwise kernels loop
- * with a stride of the grid, the tiled ones over their ngroups groups (row g / ntiles, tile
- * g % ntiles; local: row g) with a stride of gridDim.x.
+ * with a stride of the grid, imgh and local over their ngroups groups with a stride of
+ * gridDim.x, onesweep over tile ids taken from the counter lb[rows * tpp * RADIX].
  *
- * scatter's stable ranking: thread j holds keys 4j .. 4j+3 of the tile (padded past the
- * row's end with the all-ones image, which stays last); GPUX_SORT_BITS stable one-bit splits
- * in shared memory (a block scan of the ones: warp shuffles, then the 8 warp totals) sort the
- * tile by its digit; the first key of each digit gives the digit's start, and each key goes
- * to offs[r][d][t] + (its index - start[d]). */
+ * onesweep's tile: TILE = GPUX_SORT_TILE(W) keys, warp w holding keys w * 32 * IPT .. of it,
+ * lane l its keys w * 32 * IPT + e * 32 + l (e < IPT; coalesced), keys past the row's
+ * portion the all-ones image (digit 255, last in the tile's stable order, never written).
+ * Rank: for e in order, a key's rank in its warp is the warp's running count of its digit
+ * plus its peers of lower lane (__match_any_sync); the running counts then become exclusive
+ * over the warps, the tile's counts exclusive over the digits: a key's place in the tile
+ * sorted by digit. Thread d publishes the tile's count of digit d (A, or P for a portion's
+ * first tile), stages the keys in that order in shared memory, looks back over the earlier
+ * tiles of its row's portion until a P word, and publishes P; the keys leave in staged order,
+ * runs of a digit to consecutive places. */
 #include "gpux_kernels.h"
 #include "gpux_sort.h"
 
@@ -33,43 +43,14 @@ namespace gpux_sk {
 typedef long long i64;
 typedef unsigned long long u64;
 constexpr int T = GPUX_SORT_THREADS;
-constexpr int IT = GPUX_SORT_TILE / GPUX_SORT_THREADS;
 constexpr int NW = GPUX_SORT_THREADS / 32;
 constexpr unsigned MASK = GPUX_SORT_RADIX - 1;
 constexpr unsigned FULL = 0xffffffffu;
-static_assert(IT * T == GPUX_SORT_TILE, "whole keys a thread");
 static_assert(NW <= 32, "one warp scans the warp totals");
 
 template <int W> struct img_t;
 template <> struct img_t<32> { typedef unsigned type; };
 template <> struct img_t<64> { typedef u64 type; };
-
-/* exclusive scan of v over the block; *total: the sum. ws: NW ints of shared memory. */
-__device__ __forceinline__ int block_scan(int v, int *ws, int *total) {
-  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  int x = v;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const int y = __shfl_up_sync(FULL, x, o);
-    if (lane >= o) x += y;
-  }
-  if (lane == 31) ws[w] = x;
-  __syncthreads();
-  if (w == 0) {
-    int t = lane < NW ? ws[lane] : 0;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const int y = __shfl_up_sync(FULL, t, o);
-      if (lane >= o) t += y;
-    }
-    if (lane < NW) ws[lane] = t; /* inclusive warp prefixes */
-  }
-  __syncthreads();
-  const int before = (w ? ws[w - 1] : 0) + x - v;
-  *total = ws[NW - 1];
-  __syncthreads();
-  return before;
-}
 
 /* the position of key i within its row: no division for one row, a 32-bit one below 2^32 */
 __device__ __forceinline__ unsigned row_pos(i64 i, i64 n, i64 len) {
@@ -127,88 +108,204 @@ __device__ __forceinline__ void out(const typename img_t<W>::type *im, K *keys, 
     keys[i] = (K)gpux_so_unimg((u64)im[i], w, cls, flags, nan);
 }
 
-template <int W>
-__device__ __forceinline__ void hist(const typename img_t<W>::type *im, int *counts, i64 len,
-                                     i64 ntiles, int shift, i64 ngroups) {
-  __shared__ int h[GPUX_SORT_RADIX];
+/* exclusive scan of v over the block, wrapping (the results that matter are < 2^32); *total:
+ * the sum. ws: NW words of shared memory. */
+__device__ __forceinline__ unsigned block_scan(unsigned v, unsigned *ws, unsigned *total) {
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  unsigned x = v;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const unsigned y = __shfl_up_sync(FULL, x, o);
+    if (lane >= o) x += y;
+  }
+  if (lane == 31) ws[w] = x;
+  __syncthreads();
+  if (w == 0) {
+    unsigned t = lane < NW ? ws[lane] : 0u;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned y = __shfl_up_sync(FULL, t, o);
+      if (lane >= o) t += y;
+    }
+    if (lane < NW) ws[lane] = t;
+  }
+  __syncthreads();
+  const unsigned before = (w ? ws[w - 1] : 0u) + x - v;
+  *total = ws[NW - 1];
+  __syncthreads();
+  return before;
+}
+
+/* images and the digit counts of every pass (IMGH) */
+template <class K, int w, int W, int cls>
+__device__ __forceinline__ void imgh(const K *keys, typename img_t<W>::type *im, unsigned *bits,
+                                     unsigned *counts, i64 len, i64 hk, i64 gpr, i64 ngroups,
+                                     i64 pkeys, int nportions, unsigned flags, u64 em, u64 mm) {
+  constexpr int NP = W / 8;
+  __shared__ unsigned h[NP * GPUX_SORT_RADIX];
+  __shared__ unsigned lb[4];
   const int j = threadIdx.x;
+  if (j == 0) {
+    lb[0] = 0u;
+    lb[1] = 0u;
+    lb[2] = FULL;
+    lb[3] = FULL;
+  }
+  __syncthreads();
+  u64 o = 0, a = ~0ull;
   for (i64 g = blockIdx.x; g < ngroups; g += gridDim.x) {
-    const i64 r = g / ntiles, t = g - r * ntiles;
-    for (int d = j; d < GPUX_SORT_RADIX; d += T) h[d] = 0;
+    for (int i = j; i < NP * GPUX_SORT_RADIX; i += T) h[i] = 0u;
     __syncthreads();
-    const i64 t0 = t * GPUX_SORT_TILE;
-    const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);
-    const typename img_t<W>::type *row = im + r * len + t0;
-    for (int i = j; i < rem; i += T) atomicAdd(&h[(int)((row[i] >> shift) & MASK)], 1);
+    const i64 r = g / gpr, k0 = (g - r * gpr) * hk;
+    const int cnt = (int)(len - k0 < hk ? len - k0 : hk);
+    const K *src = keys + r * len + k0;
+    typename img_t<W>::type *dst = im + r * len + k0;
+    for (int i = j; i < cnt; i += T) {
+      const u64 k = gpux_so_img((u64)src[i], w, cls, flags, em, mm);
+      dst[i] = (typename img_t<W>::type)k;
+      o |= k;
+      a &= k;
+#pragma unroll
+      for (int p = 0; p < NP; p++) atomicAdd(&h[p * GPUX_SORT_RADIX + (int)((k >> (8 * p)) & MASK)], 1u);
+    }
     __syncthreads();
-    for (int d = j; d < GPUX_SORT_RADIX; d += T)
-      counts[(r * GPUX_SORT_RADIX + d) * ntiles + t] = h[d];
+    unsigned *c = counts + ((i64)r * nportions + k0 / pkeys) * NP * GPUX_SORT_RADIX;
+    for (int i = j; i < NP * GPUX_SORT_RADIX; i += T)
+      if (h[i]) atomicAdd(&c[i], h[i]);
     __syncthreads();
+  }
+#pragma unroll
+  for (int s = 16; s > 0; s >>= 1) {
+    o |= __shfl_xor_sync(FULL, o, s);
+    a &= __shfl_xor_sync(FULL, a, s);
+  }
+  if ((j & 31) == 0) {
+    atomicOr(&lb[0], (unsigned)o);
+    atomicOr(&lb[1], (unsigned)(o >> 32));
+    atomicAnd(&lb[2], (unsigned)a);
+    atomicAnd(&lb[3], (unsigned)(a >> 32));
+  }
+  __syncthreads();
+  if (j == 0) {
+    atomicOr(&bits[0], lb[0]);
+    atomicOr(&bits[1], lb[1]);
+    atomicAnd(&bits[2], lb[2]);
+    atomicAnd(&bits[3], lb[3]);
   }
 }
 
+/* One Onesweep pass over one portion of every row (the top of this file). */
 template <int W>
-__device__ __forceinline__ void scatter(const typename img_t<W>::type *im, const unsigned *pos,
-                                        const i64 *offs, typename img_t<W>::type *im_out,
-                                        unsigned *pos_out, i64 len, i64 ntiles, int shift,
-                                        i64 ngroups) {
+__device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, const unsigned *pos,
+                                         typename img_t<W>::type *im_out, unsigned *pos_out,
+                                         const unsigned *counts, unsigned *lb, i64 rows,
+                                         i64 len, i64 p0, i64 plen, i64 tpp, int pass,
+                                         int npass, int portion, int nportions) {
   typedef typename img_t<W>::type I;
-  __shared__ I ki[2][GPUX_SORT_TILE];
-  __shared__ unsigned pi[2][GPUX_SORT_TILE];
-  __shared__ int ws[NW], start[GPUX_SORT_RADIX];
-  const int j = threadIdx.x;
-  for (i64 g = blockIdx.x; g < ngroups; g += gridDim.x) {
-    const i64 r = g / ntiles, t = g - r * ntiles;
-    const i64 t0 = t * GPUX_SORT_TILE;
-    const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);
-    const I *row = im + r * len + t0;
-    const unsigned *prow = pos ? pos + r * len + t0 : nullptr;
-    for (int i = j; i < GPUX_SORT_TILE; i += T) {
-      ki[0][i] = i < rem ? row[i] : (I)~(I)0;
-      pi[0][i] = i < rem && pos ? prow[i] : 0u;
+  constexpr int IPT = GPUX_SORT_IPT(W), TILE = GPUX_SORT_TILE(W), R = GPUX_SORT_RADIX;
+  static_assert(T == R, "a thread a digit");
+  static_assert(32 * IPT <= 0xffff, "ranks fit 16 bits");
+  __shared__ I sk[TILE];
+  __shared__ unsigned sp[TILE];
+  __shared__ unsigned wh[NW][R];
+  __shared__ unsigned s_off[R], s_gb[R], ws[NW];
+  __shared__ unsigned long long s_tile;
+  const int j = threadIdx.x, lane = j & 31, w = j >> 5, shift = 8 * pass;
+  const unsigned lt = (1u << lane) - 1u;
+  const u64 ntot = (u64)(rows * tpp);
+  unsigned *ctr = lb + ntot * R;
+  for (;;) {
+    if (j == 0) s_tile = atomicAdd(ctr, 1u);
+    for (int d = lane; d < R; d += 32) wh[w][d] = 0u;
+    __syncthreads();
+    const u64 g = s_tile;
+    if (g >= ntot) return;
+    const i64 r = (i64)(g / (u64)tpp), t = (i64)g - r * tpp;
+    const i64 k0 = p0 + t * TILE; /* the tile's first key in its row */
+    const int rem = (int)(plen - t * TILE < TILE ? plen - t * TILE : TILE);
+    const I *src = im + r * len + k0;
+    const int base = w * 32 * IPT + lane;
+    I k[IPT];
+    unsigned rk[(IPT + 1) / 2]; /* ranks in the warp, two 16-bit ones a word */
+#pragma unroll
+    for (int e = 0; e < IPT; e++) {
+      const int i = base + 32 * e;
+      k[e] = i < rem ? src[i] : (I)~(I)0;
+    }
+#pragma unroll
+    for (int e = 0; e < IPT; e++) {
+      const unsigned d = (unsigned)(k[e] >> shift) & MASK;
+      const unsigned peers = __match_any_sync(FULL, d);
+      const unsigned b = wh[w][d];
+      const unsigned x = b + __popc(peers & lt);
+      if (e & 1)
+        rk[e >> 1] |= x << 16;
+      else
+        rk[e >> 1] = x;
+      __syncwarp();
+      if (lane == 31 - __clz(peers)) wh[w][d] = b + __popc(peers);
+      __syncwarp();
     }
     __syncthreads();
-    int cur = 0;
-    for (int b = 0; b < GPUX_SORT_BITS; b++, cur ^= 1) {
-      I k[IT];
-      unsigned p[IT];
-      int ones = 0;
+    /* thread j is digit j from here to the look-back */
+    unsigned c = 0;
 #pragma unroll
-      for (int e = 0; e < IT; e++) {
-        k[e] = ki[cur][IT * j + e];
-        p[e] = pi[cur][IT * j + e];
-        ones += (int)((k[e] >> (shift + b)) & 1u);
-      }
-      int total;
-      int before = block_scan(ones, ws, &total);
-      const int zeros = GPUX_SORT_TILE - total;
+    for (int v = 0; v < NW; v++) {
+      const unsigned y = wh[v][j];
+      wh[v][j] = c;
+      c += y;
+    }
+    const unsigned creal = j == (int)MASK ? c - (unsigned)(TILE - rem) : c;
+    unsigned *mine = lb + g * R + j;
+    atomicExch(mine, (t == 0 ? GPUX_SO_LB_P : GPUX_SO_LB_A) | creal);
+    unsigned tot;
+    const unsigned off = block_scan(c, ws, &tot);
+    s_off[j] = off;
+    /* the row's start of digit j in this portion: the row's keys of smaller digits, and those
+     * of digit j in earlier portions */
+    unsigned all = 0, before = 0;
+    for (int q = 0; q < nportions; q++) {
+      const unsigned y = counts[(((i64)r * nportions + q) * npass + pass) * R + j];
+      all += y;
+      if (q < portion) before += y;
+    }
+    const unsigned rowbase = block_scan(all, ws, &tot) + before; /* syncs: s_off visible */
+    /* stage the keys in the tile's sorted order */
 #pragma unroll
-      for (int e = 0; e < IT; e++) {
-        const int i = IT * j + e;
-        int dst;
-        if ((k[e] >> (shift + b)) & 1u) {
-          dst = zeros + before;
-          before++;
-        } else {
-          dst = i - before;
-        }
-        ki[cur ^ 1][dst] = k[e];
-        pi[cur ^ 1][dst] = p[e];
+    for (int e = 0; e < IPT; e++) {
+      const unsigned d = (unsigned)(k[e] >> shift) & MASK;
+      const unsigned x = (rk[e >> 1] >> (16 * (e & 1))) & 0xffffu;
+      const unsigned li = s_off[d] + wh[w][d] + x;
+      sk[li] = k[e];
+      if (pos_out) {
+        const int i = base + 32 * e;
+        sp[li] = pos ? (i < rem ? pos[r * len + k0 + i] : 0u) : (unsigned)(k0 + i);
       }
-      __syncthreads();
     }
-    for (int i = j; i < rem; i += T) {
-      const int d = (int)((ki[cur][i] >> shift) & MASK);
-      if (i == 0 || d != (int)((ki[cur][i - 1] >> shift) & MASK)) start[d] = i;
+    /* look back over the earlier tiles of the row's portion */
+    unsigned excl = 0;
+    if (t > 0) {
+      const volatile unsigned *prev = lb + (g - 1) * R + j;
+      for (;;) {
+        unsigned v;
+        do {
+          v = *prev;
+        } while (v == 0u);
+        excl += v & GPUX_SO_LB_N;
+        if (v & GPUX_SO_LB_P) break;
+        prev -= R;
+      }
+      atomicExch(mine, GPUX_SO_LB_P | (excl + creal));
     }
+    s_gb[j] = rowbase + excl - off;
     __syncthreads();
-    const i64 *orow = offs + r * GPUX_SORT_RADIX * ntiles + t;
+    I *dk = im_out + r * len;
+    unsigned *dp = pos_out ? pos_out + r * len : nullptr;
     for (int i = j; i < rem; i += T) {
-      const I k = ki[cur][i];
-      const int d = (int)((k >> shift) & MASK);
-      const i64 dst = r * len + orow[(i64)d * ntiles] + (i - start[d]);
-      im_out[dst] = k;
-      if (pos_out) pos_out[dst] = pi[cur][i];
+      const I key = sk[i];
+      const unsigned dst = s_gb[(int)((key >> shift) & MASK)] + (unsigned)i;
+      dk[dst] = key;
+      if (dp) dp[dst] = sp[i];
     }
     __syncthreads();
   }
@@ -265,23 +362,37 @@ __device__ __forceinline__ void local_sort(const typename img_t<W>::type *im,
                                           (unsigned long long)(em),                          \
                                           (unsigned long long)(mm));                         \
   }                                                                                          \
+  extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS) gpux_sort_imgh_##dt(       \
+      const GPUX_SO_U##w *keys, gpux_sk::img_t<W>::type *img, unsigned *bits, unsigned *counts, \
+      long long len, long long hk, long long gpr, long long ngroups, long long pkeys,          \
+      int nportions, unsigned flags) {                                                       \
+    gpux_sk::imgh<GPUX_SO_U##w, w, W, cls>(keys, img, bits, counts, len, hk, gpr, ngroups,    \
+                                           pkeys, nportions, flags,                          \
+                                           (unsigned long long)(em),                         \
+                                           (unsigned long long)(mm));                        \
+  }                                                                                          \
   extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS) gpux_sort_out_##dt(        \
       const gpux_sk::img_t<W>::type *img, GPUX_SO_U##w *keys, long long n, unsigned flags) { \
     gpux_sk::out<GPUX_SO_U##w, w, W, cls>(img, keys, n, flags, (unsigned long long)(nan));   \
   }
 GPUX_SORT_DTYPES(GPUX_SK_DT)
 
+/* onesweep: three blocks an SM where shared memory allows (sm_80 and later: 3 x 43 KB; the
+ * register cap costs a few spilled words, less than the lost blocks of a 128-register
+ * kernel would) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GPUX_SK_MINB 3
+#else
+#define GPUX_SK_MINB 1
+#endif
 #define GPUX_SK_W(W)                                                                          \
-  extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS) gpux_sort_hist_##W(        \
-      const gpux_sk::img_t<W>::type *img, int *counts, long long len, long long ntiles,      \
-      int shift, long long ngroups) {                                                        \
-    gpux_sk::hist<W>(img, counts, len, ntiles, shift, ngroups);                              \
-  }                                                                                          \
-  extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS) gpux_sort_scatter_##W(     \
-      const gpux_sk::img_t<W>::type *img, const unsigned *pos, const long long *offs,        \
-      gpux_sk::img_t<W>::type *img_out, unsigned *pos_out, long long len, long long ntiles,  \
-      int shift, long long ngroups) {                                                        \
-    gpux_sk::scatter<W>(img, pos, offs, img_out, pos_out, len, ntiles, shift, ngroups);      \
+  extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS, GPUX_SK_MINB) gpux_sort_onesweep_##W( \
+      const gpux_sk::img_t<W>::type *img, const unsigned *pos,                               \
+      gpux_sk::img_t<W>::type *img_out, unsigned *pos_out, const unsigned *counts,           \
+      unsigned *lb, long long rows, long long len, long long p0, long long plen,             \
+      long long tpp, int pass, int npass, int portion, int nportions) {                      \
+    gpux_sk::onesweep<W>(img, pos, img_out, pos_out, counts, lb, rows, len, p0, plen, tpp,    \
+                         pass, npass, portion, nportions);                                   \
   }                                                                                          \
   extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS) gpux_sort_local_##W(       \
       const gpux_sk::img_t<W>::type *img, const unsigned *pos,                               \
@@ -293,8 +404,8 @@ GPUX_SK_W(32)
 GPUX_SK_W(64)
 
 extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS)
-    gpux_sort_widen(const unsigned *pos, long long *out, long long n) {
+    gpux_sort_widen(const unsigned *pos, long long *out, long long n, long long len) {
   const long long stride = (long long)gridDim.x * blockDim.x;
   for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-    out[i] = (long long)pos[i];
+    out[i] = pos ? (long long)pos[i] : (long long)gpux_sk::row_pos(i, n, len);
 }

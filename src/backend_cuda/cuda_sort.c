@@ -8,9 +8,9 @@
 
 #define GPUX_CUDA_SORT_MAX_GRID ((int64_t)1 << 20)
 
-enum { SK_HIST, SK_SCATTER, SK_LOCAL, SK_NW };
+enum { SK_ONESWEEP, SK_LOCAL, SK_NW };
 typedef struct gpux_cuda_sort_state {
-  CUfunction img[GPUX_KDT_COUNT], out[GPUX_KDT_COUNT];
+  CUfunction img[GPUX_KDT_COUNT], imgh[GPUX_KDT_COUNT], out[GPUX_KDT_COUNT];
   CUfunction w[SK_NW][2]; /* [kind][W 32, 64] */
   CUfunction widen;
 } gpux_cuda_sort_state;
@@ -20,14 +20,18 @@ static const char *const img_names[GPUX_KDT_COUNT] = {
     GPUX_SORT_DTYPES(SK_IMG)
 #undef SK_IMG
 };
+static const char *const imgh_names[GPUX_KDT_COUNT] = {
+#define SK_IMGH(dt, w, W, cls, em, mm, nan) [GPUX_KDT_##dt] = GPUX_KN_SORT_IMGH(#dt),
+    GPUX_SORT_DTYPES(SK_IMGH)
+#undef SK_IMGH
+};
 static const char *const out_names[GPUX_KDT_COUNT] = {
 #define SK_OUT(dt, w, W, cls, em, mm, nan) [GPUX_KDT_##dt] = GPUX_KN_SORT_OUT(#dt),
     GPUX_SORT_DTYPES(SK_OUT)
 #undef SK_OUT
 };
 static const char *const w_names[SK_NW][2] = {
-    {GPUX_KN_SORT_HIST("32"), GPUX_KN_SORT_HIST("64")},
-    {GPUX_KN_SORT_SCATTER("32"), GPUX_KN_SORT_SCATTER("64")},
+    {GPUX_KN_SORT_ONESWEEP("32"), GPUX_KN_SORT_ONESWEEP("64")},
     {GPUX_KN_SORT_LOCAL("32"), GPUX_KN_SORT_LOCAL("64")},
 };
 
@@ -37,14 +41,15 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
   const int wi = p->width == 8;
   const int idt = p->width == 8 ? GPUX_KDT_u64 : GPUX_KDT_u32;
   long long n = (long long)(p->rows * p->len), len = (long long)p->len,
-            ntiles = (long long)p->ntiles, tiles = (long long)(p->rows * p->ntiles),
-            rows = (long long)p->rows;
+            rows = (long long)p->rows, hk = (long long)p->hk, gpr = (long long)p->gpr,
+            ngroups = (long long)p->ngroups, pkeys = (long long)p->pkeys,
+            p0 = (long long)p->p0, plen = (long long)p->plen, tpp = (long long)p->tpp;
   unsigned flags = p->flags;
-  int shift = p->shift;
-  CUdeviceptr keys = 0, img_in = 0, pos_in = 0, img_out = 0, pos_out = 0, aux = 0;
+  int pass = p->pass, npass = p->npass, portion = p->portion, nportions = p->nportions;
+  CUdeviceptr keys = 0, img_in = 0, pos_in = 0, img_out = 0, pos_out = 0, aux = 0, aux2 = 0;
   CUfunction *slot;
   const char *name;
-  void *args[9];
+  void *args[15];
   int64_t blocks;
   switch (p->stage) {
     case GPUX__SO_IMG: {
@@ -56,7 +61,19 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
       aux = gpux_cuda_opnd_ptr(&p->bits, GPUX_KDT_u32);
       void *a[7] = {&keys, &img_out, &pos_out, &aux, &n, &len, &flags};
       memcpy(args, a, sizeof a);
-      blocks = (n + GPUX_SORT_TILE - 1) / GPUX_SORT_TILE;
+      blocks = (n + GPUX_SORT_ELEMS - 1) / GPUX_SORT_ELEMS;
+      break;
+    }
+    case GPUX__SO_IMGH: {
+      slot = &st->imgh[p->dtype];
+      name = imgh_names[p->dtype];
+      keys = gpux_cuda_opnd_ptr(&p->keys, p->dtype);
+      img_out = gpux_cuda_opnd_ptr(&p->img_out, idt);
+      aux = gpux_cuda_opnd_ptr(&p->bits, GPUX_KDT_u32);
+      aux2 = gpux_cuda_opnd_ptr(&p->counts, GPUX_KDT_u32);
+      void *a[11] = {&keys, &img_out, &aux, &aux2, &len, &hk, &gpr, &ngroups, &pkeys, &nportions, &flags};
+      memcpy(args, a, sizeof a);
+      blocks = ngroups;
       break;
     }
     case GPUX__SO_OUT: {
@@ -66,7 +83,7 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
       keys = gpux_cuda_opnd_ptr(&p->keys, p->dtype);
       void *a[4] = {&img_in, &keys, &n, &flags};
       memcpy(args, a, sizeof a);
-      blocks = (n + GPUX_SORT_TILE - 1) / GPUX_SORT_TILE;
+      blocks = (n + GPUX_SORT_ELEMS - 1) / GPUX_SORT_ELEMS;
       break;
     }
     case GPUX__SO_WIDEN: {
@@ -74,32 +91,24 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
       name = GPUX_KN_SORT_WIDEN;
       pos_in = gpux_cuda_opnd_ptr(&p->pos_in, GPUX_KDT_u32);
       aux = gpux_cuda_opnd_ptr(&p->out, GPUX_KDT_i64);
-      void *a[3] = {&pos_in, &aux, &n};
+      void *a[4] = {&pos_in, &aux, &n, &len};
       memcpy(args, a, sizeof a);
-      blocks = (n + GPUX_SORT_TILE - 1) / GPUX_SORT_TILE;
+      blocks = (n + GPUX_SORT_ELEMS - 1) / GPUX_SORT_ELEMS;
       break;
     }
-    case GPUX__SO_HIST: {
-      slot = &st->w[SK_HIST][wi];
-      name = w_names[SK_HIST][wi];
-      img_in = gpux_cuda_opnd_ptr(&p->img_in, idt);
-      aux = gpux_cuda_opnd_ptr(&p->counts, GPUX_KDT_i32);
-      void *a[6] = {&img_in, &aux, &len, &ntiles, &shift, &tiles};
-      memcpy(args, a, sizeof a);
-      blocks = tiles;
-      break;
-    }
-    case GPUX__SO_SCATTER: {
-      slot = &st->w[SK_SCATTER][wi];
-      name = w_names[SK_SCATTER][wi];
+    case GPUX__SO_ONESWEEP: {
+      slot = &st->w[SK_ONESWEEP][wi];
+      name = w_names[SK_ONESWEEP][wi];
       img_in = gpux_cuda_opnd_ptr(&p->img_in, idt);
       pos_in = gpux_cuda_opnd_ptr(&p->pos_in, GPUX_KDT_u32);
-      aux = gpux_cuda_opnd_ptr(&p->offs, GPUX_KDT_i64);
       img_out = gpux_cuda_opnd_ptr(&p->img_out, idt);
       pos_out = gpux_cuda_opnd_ptr(&p->pos_out, GPUX_KDT_u32);
-      void *a[9] = {&img_in, &pos_in, &aux, &img_out, &pos_out, &len, &ntiles, &shift, &tiles};
+      aux = gpux_cuda_opnd_ptr(&p->counts, GPUX_KDT_u32);
+      aux2 = gpux_cuda_opnd_ptr(&p->lb, GPUX_KDT_u32);
+      void *a[15] = {&img_in, &pos_in, &img_out, &pos_out, &aux, &aux2, &rows, &len,
+                     &p0, &plen, &tpp, &pass, &npass, &portion, &nportions};
       memcpy(args, a, sizeof a);
-      blocks = tiles;
+      blocks = rows * tpp; /* one block a tile; more than the cap take further ids */
       break;
     }
     default: { /* GPUX__SO_LOCAL */
