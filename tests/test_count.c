@@ -469,6 +469,67 @@ static void test_scatter_errors(void **state) {
 
 /* ---------------------------------------------------------------- counting */
 
+/* bincount_into checks its values in the count pass itself: random values over every bin
+ * give the reference counts; with several bad values (too large on both kinds of bins, and
+ * negative, or >= 2^63 as uint64) the error names the first one's position and value and out
+ * keeps its poison */
+static void bincount_into_checked(void) {
+  const gpux_dtype dts[3] = {GPUX_INT64, GPUX_INT32, GPUX_UINT64};
+  const int64_t nbs[2] = {1024, 20000}, n = (1 << 18) + 3;
+  for (int di = 0; di < 3; di++)
+    for (int bi = 0; bi < 2; bi++) {
+      const gpux_dtype dt = dts[di];
+      const int64_t nb = nbs[bi];
+      gt_rng r;
+      gt_rng_seed(&r, 4242 + (uint64_t)(di * 2 + bi));
+      void *xh = gt_malloc((size_t)n * gpux_dtype_size(dt));
+      int64_t *want = calloc((size_t)nb, sizeof *want);
+      for (int64_t i = 0; i < n; i++) {
+        const int64_t v = gt_rng_int(&r, 0, nb - 1);
+        put_u(dt, xh, i, (uint64_t)v);
+        want[v]++;
+      }
+      gpux_array_t x = NULL, out = gt_poisoned(GPUX_INT64, 1, &nb);
+      GT_OK(gpux_array_from_host(&x, gt_ctx, dt, 1, &n, xh));
+      GT_OK(gpux_bincount_into(out, x, NULL));
+      int64_t *got = gt_read_all(out, NULL);
+      for (int64_t k = 0; k < nb; k++)
+        GT_ASSERT(got[k] == want[k], "bincount_into %s nb %lld bin %lld: %lld, want %lld",
+                  gt_dtype_str(dt), (long long)nb, (long long)k, (long long)got[k],
+                  (long long)want[k]);
+      GT_RELEASE(x, out);
+      free(got);
+      /* bad values: the first at p (from the end, the middle, the start), more after it */
+      const int64_t firsts[3] = {n - 2, n / 2 + 1, 0};
+      for (int fi = 0; fi < 3; fi++) {
+        const int64_t p = firsts[fi];
+        const uint64_t big = dt == GPUX_UINT64 ? ((uint64_t)1 << 63) + 5 : (uint64_t)(nb + fi);
+        const uint64_t neg = dt == GPUX_UINT64 ? (uint64_t)nb : (uint64_t)(int64_t)-1 - fi;
+        uint64_t keep[3];
+        const int64_t at[3] = {p, p + 1, n - 1};
+        for (int k = 0; k < 3; k++) keep[k] = get_u(dt, xh, at[k]);
+        put_u(dt, xh, at[0], fi == 1 ? neg : big);
+        put_u(dt, xh, at[1], fi == 1 ? big : neg);
+        put_u(dt, xh, at[2], big);
+        out = gt_poisoned(GPUX_INT64, 1, &nb);
+        GT_OK(gpux_array_from_host(&x, gt_ctx, dt, 1, &n, xh));
+        GT_EXPECT(GPUX_ERROR_INDEX_OUT_OF_RANGE, gpux_bincount_into(out, x, NULL));
+        char pos[64];
+        snprintf(pos, sizeof pos, "at position %lld ", (long long)p);
+        GT_ASSERT(strstr(gpux_last_error_message(), pos), "%s: %s (want %s)", gt_dtype_str(dt),
+                  gpux_last_error_message(), pos);
+        unsigned char *after = gt_read_all(out, NULL), *poison = gt_malloc((size_t)nb * 8);
+        gt_poison_host(poison, (size_t)nb * 8);
+        GT_ASSERT(!memcmp(after, poison, (size_t)nb * 8), "%s: out changed by a failed call",
+                  gt_dtype_str(dt));
+        GT_RELEASE(x, out);
+        GT_FREE(after, poison);
+        for (int k = 2; k >= 0; k--) put_u(dt, xh, at[k], keep[k]);
+      }
+      GT_FREE(xh, want);
+    }
+}
+
 static void test_bincount(void **state) {
   (void)state;
   const gpux_dtype xdts[4] = {GPUX_INT64, GPUX_INT32, GPUX_UINT8, GPUX_INT16};
@@ -548,6 +609,7 @@ static void test_bincount(void **state) {
   GT_OK(gpux_array_zeros(&fx, gt_ctx, GPUX_FLOAT32, 1, &five));
   GT_EXPECT(GPUX_ERROR_UNSUPPORTED_DTYPE, gpux_bincount(&o, fx, NULL, 0));
   GT_RELEASE(x, o, ov, small, nx, fx);
+  bincount_into_checked();
   gt_smoke(gt_ctx);
 }
 

@@ -17,9 +17,11 @@
  *   gpux_scatter_scan_<dt>(global const T *v, long v_off, long nv, global ulong *acc,
  *                          long chunk, local ulong *h)   (float dtypes: the exact sums)
  *   gpux_bincount_<ix>(global const IX *x, long x_off, long n, long chunk, global ulong *cnt,
- *                      long c_off, long nbins, local uint *h, int priv)
+ *                      long c_off, long nbins, global ulong *err, long err_off, local uint *h,
+ *                      int priv)
  *       work-group g counts x[g * chunk .. (g + 1) * chunk); priv: in h (nbins counters),
- *       then one atomic add per nonzero bin; else global atomics
+ *       then one atomic add per nonzero bin; else global atomics; err (or NULL): the maximum
+ *       of ~i over the positions i of values outside [0, nbins)
  *   gpux_search_<dt>(global const T *x, long x_off, long n, global const T *e, long e_off,
  *                    long ne, int mode, global long *out, long o_off)
  * The accumulator acc of target t: exact sums, gpux_scatter.h's layout (THE WINDOW); integers and max / min, one 32-bit (dtypes of up to 4 bytes, and the float32
@@ -394,7 +396,8 @@ GPUX_SCAT_FDT(GPUX_SC_SCAN_GEN, _)
 #define GPUX_SC_BINCOUNT(a_, ix)                                                            \
   __kernel void gpux_bincount_##ix(__global const GPUX_T_##ix *x, long x_off, long n,       \
                                    long chunk, __global ulong *cnt, long c_off, long nbins, \
-                                   __local uint *h, int priv) {                             \
+                                   __global ulong *err, long err_off, __local uint *h,      \
+                                   int priv) {                                              \
     const long g = get_group_id(0), li = get_local_id(0), ls = get_local_size(0);           \
     const long lo = g * chunk, hi = lo + chunk < n ? lo + chunk : n;                        \
     if (priv) {                                                                             \
@@ -408,7 +411,11 @@ GPUX_SCAT_FDT(GPUX_SC_SCAN_GEN, _)
         k[u] = i < hi ? (long)x[x_off + i] : -1;                                            \
       }                                                                                     \
       for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                                            \
-        if (k[u] < 0 || k[u] >= nbins) continue;                                            \
+        if (k[u] < 0 || k[u] >= nbins) {                                                    \
+          const long i = i0 + u * ls; /* -1 pads past hi */                                 \
+          if (err && i < hi) atom_max((volatile __global ulong *)err + err_off, ~(ulong)i); \
+          continue;                                                                         \
+        }                                                                                   \
         if (priv) atomic_inc((volatile __local uint *)h + k[u]);                            \
         else atom_inc((volatile __global ulong *)cnt + c_off + k[u]);                       \
       }                                                                                     \

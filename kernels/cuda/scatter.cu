@@ -6,7 +6,8 @@
  *                          i64 n, i64 nt, int mode, int op)
  *   gpux_scatter_scan_<dt>(const T *v, i64 nv, u64 *acc)   (float dtypes: exact sums)
  *   gpux_scatter_fin_<dt>(T *a, u64 *acc, i64 nt, int op)
- *   gpux_bincount_<ix>(const IX *x, i64 n, i64 chunk, u64 *cnt, i64 nbins, int priv)
+ *   gpux_bincount_<ix>(const IX *x, i64 n, i64 chunk, u64 *cnt, i64 nbins, u64 *err,
+ *                      int priv)
  *       dynamic shared memory: nbins 32-bit counters when priv
  *   gpux_search_<dt>(const T *x, i64 n, const T *e, i64 ne, int mode, i64 *out)
  * One thread per element (init, apply, fin, search: grid-stride over the range). */
@@ -360,11 +361,13 @@ GPUX_SCAT_DT(GPUX_SC_KERNELS_CU, _)
   }
 GPUX_SCAT_FDT(GPUX_SC_SCAN_CU, _)
 
-/* bincount: block g counts x[g * chunk, ...) in shared counters (priv) or global ones */
+/* bincount: block g counts x[g * chunk, ...) in shared counters (priv) or global ones; err
+ * (or NULL): the maximum of ~i over the positions i of values outside [0, nbins) */
 #define GPUX_SC_BINCOUNT_CU(a_, ix)                                                            \
   extern "C" __global__ void gpux_bincount_##ix(const GPUX_CU_T(ix) *x, gpux_cu::i64 n,        \
                                                gpux_cu::i64 chunk, gpux_cu::u64 *cnt,          \
-                                               gpux_cu::i64 nbins, int priv) {                 \
+                                               gpux_cu::i64 nbins, gpux_cu::u64 *err,          \
+                                               int priv) {                                     \
     extern __shared__ unsigned gpux_sc_h[];                                                    \
     const gpux_cu::i64 lo = (gpux_cu::i64)blockIdx.x * chunk;                                  \
     const gpux_cu::i64 hi = lo + chunk < n ? lo + chunk : n;                                   \
@@ -379,7 +382,11 @@ GPUX_SCAT_FDT(GPUX_SC_SCAN_CU, _)
         k[u] = i < hi ? (gpux_cu::i64)x[i] : -1;                                               \
       }                                                                                        \
       _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
-        if (k[u] < 0 || k[u] >= nbins) continue;                                               \
+        if (k[u] < 0 || k[u] >= nbins) {                                                       \
+          const gpux_cu::i64 i = i0 + (gpux_cu::i64)u * blockDim.x; /* -1 pads past hi */     \
+          if (err && i < hi) atomicMax(err, ~(gpux_cu::u64)i);                                 \
+          continue;                                                                            \
+        }                                                                                      \
         if (priv) atomicAdd(gpux_sc_h + k[u], 1u);                                             \
         else atomicAdd(cnt + k[u], (gpux_cu::u64)1);                                           \
       }                                                                                        \

@@ -363,11 +363,13 @@ static inline size_t gpux__scatter_acc_bytes(int op, int dtype, int64_t nt) {
   return hdr + (size_t)nt * per;
 }
 /* bincount: counts[k] += #(x == k) for k in [0, nbins) (values outside are skipped); x
- * contiguous (idx_dtype i32 or i64, n >= 1), counts int64, contiguous, nbins >= 1. */
+ * contiguous (idx_dtype i32 or i64, n >= 1), counts int64, contiguous, nbins >= 1. err: one
+ * uint64 word (preset to 0 by the front end) that gets the maximum of ~i over the positions
+ * i of values outside [0, nbins) (so ~err is the first), or buf NULL (not checked). */
 typedef struct gpux__bincount {
   int idx_dtype;
   int64_t n, nbins;
-  gpux__operand x, counts;
+  gpux__operand x, counts, err;
 } gpux__bincount;
 /* search: out[i] (int64) = the count of gpux_search_<dt>'s mode (GPUX_SC_DIG_* / HIST) for
  * x[i] among the ne >= 1 edges (of the same dtype, monotonic as the mode says, no NaN); n

@@ -277,9 +277,12 @@ static gpux_status as_index(struct gpux_array **out, struct gpux_array *x) {
   return s;
 }
 
-/* counts (contiguous int64, nbins) = bincount of the index array ix (values outside
- * [0, nbins) skipped) */
-static gpux_status count_into(struct gpux_array *counts, struct gpux_array *ix) {
+/* counts (contiguous int64, nbins) = bincount of the index array ix. x NULL: values outside
+ * [0, nbins) skipped; else they are errors, found by the count pass itself (one 8-byte
+ * wait, no reduction before it) and reported with x's value at the first one (x: the
+ * values ix was made from, same positions). */
+static gpux_status count_into(struct gpux_array *counts, struct gpux_array *ix,
+                              struct gpux_array *x) {
   struct gpux_context *ctx = counts->ctx;
   if (ix->size == 0) return GPUX_SUCCESS;
   gpux__bincount c;
@@ -289,20 +292,35 @@ static gpux_status count_into(struct gpux_array *counts, struct gpux_array *ix) 
   c.nbins = counts->size;
   c.x = OPND(ix);
   c.counts = OPND(counts);
-  return ctx->be->bincount(gpux__q(ctx), &c);
+  struct gpux_array *err = NULL;
+  if (x) {
+    const int64_t one = 1;
+    GPUX__CHECK(gpux_array_zeros(&err, ctx, GPUX_UINT64, 1, &one));
+    c.err = OPND(err);
+  }
+  gpux_status s = ctx->be->bincount(gpux__q(ctx), &c);
+  uint64_t e = 0;
+  if (s == GPUX_SUCCESS && err)
+    s = ctx->be->mem_download(gpux__q(ctx), err->st->blk.buf, (size_t)err->offset * 8u, &e,
+                              sizeof e);
+  gpux_array_release(err);
+  if (s == GPUX_SUCCESS && e) s = bad_index(x, (int64_t)~e, 0, c.nbins, "bincount");
+  return s;
 }
 
 /* out (any 1-d view, dtype int64 or the weights') = the per-bin counts / sums of the index
- * array ix (values outside [0, len(out)) skipped), weights (NULL or ix's size) */
+ * array ix (values outside [0, len(out)) skipped, or errors that leave out unchanged where
+ * checked: x is then the values ix was made from; see count_into), weights (NULL or ix's
+ * size) */
 static gpux_status bin_sums(struct gpux_array *out, struct gpux_array *ix,
-                            struct gpux_array *weights) {
+                            struct gpux_array *weights, struct gpux_array *checked) {
   struct gpux_context *ctx = out->ctx;
   struct gpux_array *res = NULL, *w = NULL;
   const int64_t nb = out->size;
   gpux_status s = gpux_array_zeros(&res, ctx, out->dtype, 1, &nb);
   if (s == GPUX_SUCCESS && nb > 0 && ix->size > 0) {
     if (!weights) {
-      s = count_into(res, ix);
+      s = count_into(res, ix, checked);
     } else {
       struct gpux_array *wc = NULL;
       s = gpux__contiguous_ref(&wc, weights);
@@ -370,7 +388,10 @@ static gpux_status bincount_any(struct gpux_array **outp, struct gpux_array *out
   struct gpux_array *xc = NULL, *ix = NULL;
   gpux_status s = x->size ? gpux__contiguous_ref(&xc, x) : GPUX_SUCCESS;
   int64_t nb = out ? out->size : minlength;
-  if (s == GPUX_SUCCESS && x->size) {
+  /* the values' check: for counts into out, by the count pass itself; else one reduction
+   * (its maximum sizes the result; a scatter's modes know no "negative is an error") */
+  const int checked = out && !weights;
+  if (s == GPUX_SUCCESS && x->size && !checked) {
     int64_t mx = -1;
     s = check_values(xc, out ? nb : INT64_MAX, "bincount", &mx);
     if (s == GPUX_SUCCESS && !out && mx == INT64_MAX)
@@ -382,7 +403,7 @@ static gpux_status bincount_any(struct gpux_array **outp, struct gpux_array *out
   struct gpux_array *res = out;
   if (s == GPUX_SUCCESS && !out) s = gpux__array_new(&res, ctx, rdt, 1, &nb);
   if (s == GPUX_SUCCESS) {
-    if (ix) s = bin_sums(res, ix, weights);
+    if (ix) s = bin_sums(res, ix, weights, checked ? xc : NULL);
     else if (res->size) {
       struct gpux_array *z = NULL;
       s = gpux_array_zeros(&z, ctx, rdt, 1, &nb);
@@ -516,7 +537,7 @@ static gpux_status hist_run(struct gpux_array *counts, struct gpux_array *x,
   if (s == GPUX_SUCCESS && n) s = gpux__array_new(&bin, ctx, GPUX_INT64, 1, &n);
   if (s == GPUX_SUCCESS && n) s = run_search(bin, xc, ec, GPUX_SC_HIST);
   if (s == GPUX_SUCCESS) {
-    if (n) s = bin_sums(counts, bin, weights);
+    if (n) s = bin_sums(counts, bin, weights, NULL);
     else {
       struct gpux_array *z = NULL;
       s = gpux_array_zeros(&z, ctx, counts->dtype, 1, &counts->size);

@@ -98,9 +98,10 @@ static gpux_status gpux_cuda_bincount(gpux__bq *q, const gpux__bincount *c) {
   int64_t chunk = (c->n + groups - 1) / groups;
   chunk = (chunk + GPUX_SC_THREADS - 1) / GPUX_SC_THREADS * GPUX_SC_THREADS;
   groups = (c->n + chunk - 1) / chunk;
-  CUdeviceptr x = gpux_cuda_opnd_ptr(&c->x, c->idx_dtype), cnt = gpux_cuda_opnd_ptr(&c->counts, GPUX_KDT_i64);
+  CUdeviceptr x = gpux_cuda_opnd_ptr(&c->x, c->idx_dtype), cnt = gpux_cuda_opnd_ptr(&c->counts, GPUX_KDT_i64),
+              err = gpux_cuda_opnd_ptr(&c->err, GPUX_KDT_u64);
   long long n = c->n, ch = chunk, nb = c->nbins;
-  void *args[] = {&x, &n, &ch, &cnt, &nb, (void *)&priv};
+  void *args[] = {&x, &n, &ch, &cnt, &nb, &err, (void *)&priv};
   return launch(q, f, (uint64_t)c->n, args, name, priv ? (unsigned)(4 * c->nbins) : 0,
                 (uint64_t)groups);
 }

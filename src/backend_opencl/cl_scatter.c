@@ -150,6 +150,7 @@ static gpux_status launch_bincount(gpux__bq *q, const gpux__bincount *c) {
   gpux_cl_arg_long(&a, chunk);
   gpux_cl_arg_c(&a, &c->counts);
   gpux_cl_arg_long(&a, c->nbins);
+  gpux_cl_arg_c(&a, &c->err);
   gpux_cl_arg(&a, priv ? (size_t)c->nbins * 4u : 4u, NULL); /* local counters */
   gpux_cl_arg_int(&a, priv);
   return enqueue_groups(q, &a, (size_t)groups * local, local);
