@@ -2,37 +2,49 @@
 #include "gpux_sort.h"
 /* gpux OpenCL kernels, sort family (OpenCL C 1.2; gpux_kernels.h "Sort", the steps in
  * src/api/gpux_backend.h gpux__sort_pass, THE ORDER and the images in gpux_sort.h). Two
- * forms of hist, scatter and local, chosen with the context as reduce.cl's: the GPU form
- * (work-groups of GPUX_SORT_THREADS, described below; what NVIDIA's OpenCL runs) and the
- * CPU form (-DGPUX_CL_CPU=1: a work-item per tile or row, serial loops; see there). img, out
- * and widen are the same in both.
+ * forms of imgh, onesweep and local, chosen with the context as reduce.cl's: the GPU form
+ * (work-groups of GPUX_SORT_THREADS, described below; what NVIDIA's OpenCL runs; the same
+ * data layout as kernels/cuda/sort.cu) and the CPU form (-DGPUX_CL_CPU=1: a work-item per
+ * group, tile or row, serial loops; see there). img, out and widen are the same in both.
  *
  *   gpux_sort_img_<dt>(global const K *keys, global I *img, global uint *pos,
  *       global uint *bits, long n, long len, uint flags)
+ *   gpux_sort_imgh_<dt>(global const K *keys, global I *img, global uint *bits,
+ *       global uint *counts, long len, long hk, long gpr, long ngroups, int nportions,
+ *       long pkeys, uint flags)
  *   gpux_sort_out_<dt>(global const I *img, global K *keys, long n, uint flags)
- *   gpux_sort_hist_<W>(global const I *img, global int *counts, long len, long ntiles,
- *       int shift, long ngroups)
- *   gpux_sort_scatter_<W>(global const I *img, global const uint *pos,
- *       global const long *offs, global I *img_out, global uint *pos_out, long len,
- *       long ntiles, int shift, long ngroups)
+ *   gpux_sort_onesweep_<W>(global const I *img, global const uint *pos, global I *img_out,
+ *       global uint *pos_out, global const uint *counts, global uint *lb, long len,
+ *       long rows, long p0, long plen, long tpp, int pass, int npass, int portion,
+ *       int nportions)
  *   gpux_sort_local_<W>(global const I *img, global const uint *pos, global I *img_out,
  *       global uint *pos_out, long len, long ngroups)
- *   gpux_sort_widen(global const uint *pos, global long *out, long n)
+ *   gpux_sort_widen(global const uint *pos, global long *out, long n, long len)
  * Keys-only sorts carry no positions: pos and pos_out are NULL then (the kernels test them;
- * equal images are equal bits there, so nothing needs a tie-break).
+ * equal images are equal bits there, so nothing needs a tie-break); onesweep's pos NULL with
+ * pos_out given makes the positions (the first pass), widen's pos NULL writes i % len.
  * K: the key's unsigned type of w bits; I: uint (W 32) or ulong (W 64). Every buffer
  * argument is followed by its offset in elements (long; left out above), which the kernel
  * adds first.
  *
- * Elementwise kernels (img, out, widen) loop with a stride of the global size. The tiled
- * kernels loop over their ngroups groups g (rows * ntiles: row g / ntiles, tile g % ntiles;
- * local: rows, row g) with a stride of the number of work-groups.
+ * Elementwise kernels (img, out, widen) loop with a stride of the global size. imgh and local
+ * loop over their ngroups groups with a stride of the number of work-groups; onesweep's
+ * work-groups take tile ids from the counter lb[rows * tpp * RADIX] until none is left (ids
+ * are handed out in launch order, so every earlier tile of a row has started: the look-back
+ * waits only on running work).
  *
- * scatter's stable ranking: the tile (GPUX_SORT_TILE keys, work-item j holding keys 4j ..
- * 4j+3; keys past the row's end padded with the all-ones digit, so they stay last) is
- * sorted by its digit in local memory by GPUX_SORT_BITS stable one-bit splits (a
- * work-group scan of the ones per split); the first key of each digit in the sorted tile
- * gives the digit's start, and each key goes to offs[r][d][t] + (its index - start[d]). */
+ * onesweep's tile (GPU form): TILE = GPUX_SORT_TILE(W) keys, "warp-striped": work-item j is
+ * lane l = j % 32 of warp w = j / 32, and its key e (0 .. IPT - 1) is key w * 32 * IPT +
+ * e * 32 + l of the tile (coalesced loads); keys past the portion's end are the all-ones
+ * image (digit 255, last in the tile's order, never written, and left out of the counts it
+ * publishes). Each warp ranks its keys stably, element by element, with its running count of
+ * each digit (wh[w][d]) and the lanes below it of the same digit (OpenCL 1.2 has no warp
+ * primitives: the 32 digit bytes of the warp in local memory, compared four at a time); the
+ * warps' counts scanned give each key its place in the tile sorted by digit, the tile's
+ * counts are published to the look-back words (gpux_sort.h GPUX_SO_LB_*) and each digit's
+ * count in the earlier tiles of its row's portion read back; the keys are exchanged in local
+ * memory into the tile's sorted order and written where the counts place them (runs of a
+ * digit are contiguous). */
 
 #define GPUX_SK_T GPUX_SORT_THREADS
 #define GPUX_SK_IT (GPUX_SORT_TILE / GPUX_SORT_THREADS)
@@ -100,123 +112,232 @@
 GPUX_SORT_DTYPES(GPUX_SK_DT)
 
 __kernel void gpux_sort_widen(GPUX_SK_P(const uint, pos), __global long *out, long out_off,
-                              long n) {
+                              long n, long len) {
   pos += pos_off;
   for (long i = (long)get_global_id(0); i < n; i += (long)get_global_size(0))
-    out[out_off + i] = (long)pos[i];
+    out[out_off + i] = pos ? (long)pos[i] : (long)GPUX_SK_POS(i, n, len);
 }
+
+/* ---- onesweep's pieces, both forms */
+/* a look-back word read with an atomic (any work-group may be writing it) */
+#define GPUX_SK_LOAD(p) atomic_or((p), 0u)
+
+/* The count of digit d in the tiles before tile g (its index t in its row's portion) of
+ * the portion, read back over lb; then tile g's word made P | that + c (c: its own count).
+ * The caller has published A | c already when t > 0. Only earlier tiles are waited on, and
+ * tile 0 of the row always publishes P, so the walk ends. */
+static inline uint gpux_sk_lookback(__global uint *lb, long g, long t, int d, uint c) {
+  if (t == 0) return 0u;
+  uint excl = 0u;
+  for (long k = g - 1;;) {
+    const uint v = GPUX_SK_LOAD(lb + k * GPUX_SORT_RADIX + d);
+    if (!v) continue; /* not published yet */
+    excl += v & GPUX_SO_LB_N;
+    if (v & GPUX_SO_LB_P) break;
+    k--;
+  }
+  atomic_xchg(lb + g * GPUX_SORT_RADIX + d, GPUX_SO_LB_P | (excl + c));
+  return excl;
+}
+
+/* digit d of row r in this pass, from imgh's counts: the keys of every portion (returned)
+ * and those of the portions before `portion` (*before) */
+static inline uint gpux_sk_row_count(__global const uint *counts, long r, int pass, int npass,
+                                     int portion, int nportions, int d, uint *before) {
+  uint tot = 0u, b = 0u;
+  for (int p = 0; p < nportions; p++) {
+    const uint c = counts[((r * nportions + p) * npass + pass) * GPUX_SORT_RADIX + d];
+    tot += c;
+    if (p < portion) b += c;
+  }
+  *before = b;
+  return tot;
+}
+
+#define GPUX_SK_OS_ARGS(W)                                                                    \
+  GPUX_SK_P(const GPUX_SK_I_##W, img), GPUX_SK_P(const uint, pos),                            \
+      GPUX_SK_P(GPUX_SK_I_##W, img_out), GPUX_SK_P(uint, pos_out),                            \
+      GPUX_SK_P(const uint, counts), GPUX_SK_P(uint, lb), long len, long rows, long p0,       \
+      long plen, long tpp, int pass, int npass, int portion, int nportions
+#define GPUX_SK_OS_OFFS()                                                                     \
+  img += img_off;                                                                             \
+  pos += pos_off;                                                                             \
+  img_out += img_out_off;                                                                     \
+  pos_out += pos_out_off;                                                                     \
+  counts += counts_off;                                                                       \
+  lb += lb_off;
+#define GPUX_SK_IMGH_ARGS(w, W)                                                               \
+  __global const GPUX_SO_U##w *keys, long keys_off, GPUX_SK_P(GPUX_SK_I_##W, img),            \
+      GPUX_SK_P(uint, bits), GPUX_SK_P(uint, counts), long len, long hk, long gpr,            \
+      long ngroups, int nportions, long pkeys, uint flags
+/* imgh counts the passes of the key's own bits only: the higher digits of a zero-extended
+ * image are all 0, never vary, and so are never sorted by (their counts stay 0) */
+#define GPUX_SK_NPASS(w) (((w) + 7) / 8)
 
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
-/* exclusive scan of v over the work-group (Hillis-Steele in sa / sb); returns the prefix of
- * j, *total the sum */
-static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *total) {
+/* exclusive scan of v over the work-group (Hillis-Steele in sa / sb, uint: wraps); returns
+ * the prefix of j */
+static inline uint gpux_sk_scan(uint v, __local uint *sa, __local uint *sb) {
   const int j = (int)get_local_id(0);
   sa[j] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
-  __local int *from = sa, *to = sb;
+  __local uint *from = sa, *to = sb;
   for (int off = 1; off < GPUX_SK_T; off <<= 1) {
     to[j] = j >= off ? from[j - off] + from[j] : from[j];
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local int *t = from;
+    __local uint *t = from;
     from = to;
     to = t;
   }
-  *total = from[GPUX_SK_T - 1];
-  const int r = from[j] - v;
+  const uint r = from[j] - v;
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
 }
 
-#define GPUX_SK_W(W)                                                                           \
-  __kernel void gpux_sort_hist_##W(GPUX_SK_P(const GPUX_SK_I_##W, img),                     \
-                                   GPUX_SK_P(int, counts), long len, long ntiles, int shift,  \
-                                   long ngroups) {                                              \
+/* the 32-bit mask of the lanes of warp w (its 32 digit bytes in db, four a word, lane 4q + b
+ * in byte b of word q: little-endian devices) whose digit is d: an exact zero-byte test of
+ * each word ^ d's bytes (no borrow crosses bytes), each byte's flag moved to bit 4q + b */
+static inline uint gpux_sk_match(__local const uint *db, int w, uint d) {
+  const uint dd = d * 0x01010101u;
+  uint m = 0u;
+  for (int q = 0; q < 8; q++) {
+    const uint y = db[w * 8 + q] ^ dd;
+    uint z = ~(((y & 0x7f7f7f7fu) + 0x7f7f7f7fu) | y) & 0x80808080u; /* 0x80: a zero byte */
+    z >>= 7;
+    z = (z | (z >> 7) | (z >> 14) | (z >> 21)) & 15u;
+    m |= z << (4 * q);
+  }
+  return m;
+}
+
+#define GPUX_SK_IMGH(dt, w, W, cls, em, mm, nan)                                              \
+  __kernel void gpux_sort_imgh_##dt(GPUX_SK_IMGH_ARGS(w, W)) {                                \
+    keys += keys_off;                                                                         \
     img += img_off;                                                                           \
+    bits += bits_off;                                                                         \
     counts += counts_off;                                                                     \
-    __local int h[GPUX_SORT_RADIX];                                                           \
+    __local uint lc[GPUX_SK_NPASS(w) * GPUX_SORT_RADIX], lo[4];                               \
     const int j = (int)get_local_id(0);                                                       \
-    GPUX_SK_GROUPS {                                                                          \
-    const long r = g / ntiles, t = g - r * ntiles;                                            \
-    for (int d = j; d < GPUX_SORT_RADIX; d += GPUX_SK_T) h[d] = 0;                            \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    const long t0 = t * GPUX_SORT_TILE;                                                       \
-    const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);            \
-    __global const GPUX_SK_I_##W *row = img + r * len + t0;                                   \
-    for (int i = j; i < rem; i += GPUX_SK_T)                                                  \
-      atomic_inc(&h[(int)((row[i] >> shift) & GPUX_SK_MASK)]);                                \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    for (int d = j; d < GPUX_SORT_RADIX; d += GPUX_SK_T)                                      \
-      counts[(r * GPUX_SORT_RADIX + d) * ntiles + t] = h[d];                                  \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+    if (j == 0) {                                                                             \
+      lo[0] = 0u;                                                                             \
+      lo[1] = 0u;                                                                             \
+      lo[2] = 0xffffffffu;                                                                    \
+      lo[3] = 0xffffffffu;                                                                    \
     }                                                                                         \
-  }                                                                                           \
-  __kernel void gpux_sort_scatter_##W(                                                        \
-      GPUX_SK_P(const GPUX_SK_I_##W, img), GPUX_SK_P(const uint, pos),                         \
-      GPUX_SK_P(const long, offs), GPUX_SK_P(GPUX_SK_I_##W, img_out), GPUX_SK_P(uint, pos_out), \
-      long len, long ntiles, int shift, long ngroups) {                                         \
-    img += img_off;                                                                           \
-    pos += pos_off;                                                                           \
-    offs += offs_off;                                                                         \
-    img_out += img_out_off;                                                                   \
-    pos_out += pos_out_off;                                                                   \
-    __local GPUX_SK_I_##W ki[2][GPUX_SORT_TILE];                                              \
-    __local uint pi[2][GPUX_SORT_TILE];                                                       \
-    __local int sa[GPUX_SK_T], sb[GPUX_SK_T], start[GPUX_SORT_RADIX];                         \
-    const int j = (int)get_local_id(0);                                                       \
+    ulong o = 0, a = ~0UL;                                                                    \
     GPUX_SK_GROUPS {                                                                          \
-    const long r = g / ntiles, t = g - r * ntiles;                                            \
-    const long t0 = t * GPUX_SORT_TILE;                                                       \
-    const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);            \
-    __global const GPUX_SK_I_##W *row = img + r * len + t0;                                   \
-    __global const uint *prow = pos + r * len + t0;                                           \
-    for (int i = j; i < GPUX_SORT_TILE; i += GPUX_SK_T) {                                     \
-      ki[0][i] = i < rem ? row[i] : GPUX_SK_ONES_##W;                                         \
-      pi[0][i] = i < rem && pos ? prow[i] : 0u;                                               \
-    }                                                                                         \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    int cur = 0;                                                                              \
-    for (int b = 0; b < GPUX_SORT_BITS; b++, cur ^= 1) {                                      \
-      GPUX_SK_I_##W k[GPUX_SK_IT];                                                            \
-      uint p[GPUX_SK_IT];                                                                     \
-      int ones = 0;                                                                           \
-      for (int e = 0; e < GPUX_SK_IT; e++) {                                                  \
-        k[e] = ki[cur][GPUX_SK_IT * j + e];                                                   \
-        p[e] = pi[cur][GPUX_SK_IT * j + e];                                                   \
-        ones += (int)((k[e] >> (shift + b)) & 1);                                             \
-      }                                                                                       \
-      int total;                                                                              \
-      int before = gpux_sk_scan(ones, sa, sb, &total);                                        \
-      const int zeros = GPUX_SORT_TILE - total;                                               \
-      for (int e = 0; e < GPUX_SK_IT; e++) {                                                  \
-        const int i = GPUX_SK_IT * j + e;                                                     \
-        int dst;                                                                              \
-        if ((k[e] >> (shift + b)) & 1) {                                                      \
-          dst = zeros + before;                                                               \
-          before++;                                                                           \
-        } else {                                                                              \
-          dst = i - before;                                                                   \
-        }                                                                                     \
-        ki[cur ^ 1][dst] = k[e];                                                              \
-        pi[cur ^ 1][dst] = p[e];                                                              \
+      for (int i = j; i < GPUX_SK_NPASS(w) * GPUX_SORT_RADIX; i += GPUX_SK_T) lc[i] = 0u;     \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+      const long r = g / gpr, k0 = (g - r * gpr) * hk;                                        \
+      const long k1 = len - k0 < hk ? len : k0 + hk;                                          \
+      for (long i = k0 + j; i < k1; i += GPUX_SK_T) {                                         \
+        const ulong k = gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em),     \
+                                    (ulong)(mm));                                             \
+        img[r * len + i] = (GPUX_SK_I_##W)k;                                                  \
+        o |= k;                                                                               \
+        a &= k;                                                                               \
+        for (int ps = 0; ps < GPUX_SK_NPASS(w); ps++)                                         \
+          atomic_inc(&lc[ps * GPUX_SORT_RADIX + (int)((k >> (8 * ps)) & GPUX_SK_MASK)]);      \
       }                                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+      __global uint *cr = counts + (r * nportions + k0 / pkeys) * (W / 8) * GPUX_SORT_RADIX;  \
+      for (int i = j; i < GPUX_SK_NPASS(w) * GPUX_SORT_RADIX; i += GPUX_SK_T)                 \
+        if (lc[i]) atomic_add(&cr[i], lc[i]);                                                 \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     }                                                                                         \
-    /* the first index of each digit in the sorted tile */                                    \
-    for (int i = j; i < rem; i += GPUX_SK_T) {                                                \
-      const int d = (int)((ki[cur][i] >> shift) & GPUX_SK_MASK);                              \
-      if (i == 0 || d != (int)((ki[cur][i - 1] >> shift) & GPUX_SK_MASK)) start[d] = i;       \
-    }                                                                                         \
+    atomic_or(&lo[0], (uint)o);                                                               \
+    atomic_or(&lo[1], (uint)(o >> 32));                                                       \
+    atomic_and(&lo[2], (uint)a);                                                              \
+    atomic_and(&lo[3], (uint)(a >> 32));                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    __global const long *orow = offs + r * GPUX_SORT_RADIX * ntiles + t;                      \
-    for (int i = j; i < rem; i += GPUX_SK_T) {                                                \
-      const GPUX_SK_I_##W k = ki[cur][i];                                                     \
-      const int d = (int)((k >> shift) & GPUX_SK_MASK);                                       \
-      const long dst = r * len + orow[(long)d * ntiles] + (i - start[d]);                     \
-      img_out[dst] = k;                                                                       \
-      if (pos_out) pos_out[dst] = pi[cur][i];                                                 \
+    if (j == 0) {                                                                             \
+      atomic_or(&bits[0], lo[0]);                                                             \
+      atomic_or(&bits[1], lo[1]);                                                             \
+      atomic_and(&bits[2], lo[2]);                                                            \
+      atomic_and(&bits[3], lo[3]);                                                            \
     }                                                                                         \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+  }
+GPUX_SORT_DTYPES(GPUX_SK_IMGH)
+
+#define GPUX_SK_W(W)                                                                           \
+  __kernel void gpux_sort_onesweep_##W(GPUX_SK_OS_ARGS(W)) {                                  \
+    GPUX_SK_OS_OFFS()                                                                         \
+    __local GPUX_SK_I_##W kx[GPUX_SORT_TILE(W)];                                              \
+    __local uint px[GPUX_SORT_TILE(W)];                                                       \
+    __local uint wh[GPUX_SK_T / 32][GPUX_SORT_RADIX];                                         \
+    __local uint db[GPUX_SK_T / 4], sa[GPUX_SK_T], sb[GPUX_SK_T];                             \
+    __local uint so[GPUX_SORT_RADIX], gb[GPUX_SORT_RADIX];                                    \
+    __local long tile;                                                                        \
+    const int j = (int)get_local_id(0), w = j >> 5, l = j & 31;                               \
+    const int shift = 8 * pass;                                                               \
+    const long ntile = rows * tpp;                                                            \
+    for (;;) {                                                                                \
+      if (j == 0) tile = (long)atomic_inc(&lb[ntile * GPUX_SORT_RADIX]);                      \
+      for (int i = j; i < (GPUX_SK_T / 32) * GPUX_SORT_RADIX; i += GPUX_SK_T)                 \
+        wh[i / GPUX_SORT_RADIX][i % GPUX_SORT_RADIX] = 0u;                                    \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+      const long g = tile;                                                                    \
+      if (g >= ntile) break; /* the same for the whole work-group */                          \
+      const long r = g / tpp, t = g - r * tpp, t0 = p0 + t * GPUX_SORT_TILE(W);               \
+      const int rem = (int)(plen - t * GPUX_SORT_TILE(W) < GPUX_SORT_TILE(W)                  \
+                                ? plen - t * GPUX_SORT_TILE(W)                                \
+                                : GPUX_SORT_TILE(W));                                         \
+      __global const GPUX_SK_I_##W *row = img + r * len + t0;                                 \
+      GPUX_SK_I_##W k[GPUX_SORT_IPT(W)];                                                      \
+      uint rk[GPUX_SORT_IPT(W)];                                                              \
+      for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
+        const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                               \
+        k[e] = idx < rem ? row[idx] : GPUX_SK_ONES_##W;                                       \
+      }                                                                                       \
+      /* stable ranks within the warp, element by element */                                  \
+      for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
+        const uint d = (uint)((k[e] >> shift) & GPUX_SK_MASK);                                \
+        ((__local uchar *)db)[j] = (uchar)d;                                                  \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+        const uint m = gpux_sk_match(db, w, d);                                               \
+        rk[e] = wh[w][d] + popcount(m & ((1u << l) - 1u));                                    \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+        if (31 - (int)clz(m) == l) wh[w][d] += popcount(m); /* the highest lane of d */       \
+      }                                                                                       \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+      /* digit j: the warps' exclusive scan, the tile's count and place */                    \
+      uint c = 0u;                                                                            \
+      for (int v = 0; v < GPUX_SK_T / 32; v++) {                                              \
+        const uint x = wh[v][j];                                                              \
+        wh[v][j] = c;                                                                         \
+        c += x;                                                                               \
+      }                                                                                       \
+      const uint soff = gpux_sk_scan(c, sa, sb);                                              \
+      if (j == GPUX_SK_MASK) c -= (uint)(GPUX_SORT_TILE(W) - rem); /* the padding */          \
+      atomic_xchg(lb + g * GPUX_SORT_RADIX + j, (t == 0 ? GPUX_SO_LB_P : GPUX_SO_LB_A) | c);  \
+      const uint excl = gpux_sk_lookback(lb, g, t, j, c);                                     \
+      uint before;                                                                            \
+      const uint tot = gpux_sk_row_count(counts, r, pass, npass, portion, nportions, j,       \
+                                         &before);                                            \
+      const uint rb = gpux_sk_scan(tot, sa, sb);                                              \
+      so[j] = soff;                                                                           \
+      gb[j] = rb + before + excl - soff;                                                      \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+      /* into the tile's order by digit */                                                    \
+      __global const uint *prow = pos + r * len + t0;                                         \
+      for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
+        const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                               \
+        if (idx < rem) {                                                                      \
+          const int d = (int)((k[e] >> shift) & GPUX_SK_MASK);                                \
+          const uint pl = so[d] + wh[w][d] + rk[e];                                           \
+          kx[pl] = k[e];                                                                      \
+          if (pos_out) px[pl] = pos ? prow[idx] : (uint)(t0 + idx);                           \
+        }                                                                                     \
+      }                                                                                       \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
+      for (int i = j; i < rem; i += GPUX_SK_T) {                                              \
+        const GPUX_SK_I_##W x = kx[i];                                                        \
+        const long dst = r * len + (long)(gb[(int)((x >> shift) & GPUX_SK_MASK)] + (uint)i);  \
+        img_out[dst] = x;                                                                     \
+        if (pos_out) pos_out[dst] = px[i];                                                    \
+      }                                                                                       \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     }                                                                                         \
   }                                                                                           \
   __kernel void gpux_sort_local_##W(                                                          \
@@ -265,49 +386,81 @@ static inline int gpux_sk_scan(int v, __local int *sa, __local int *sb, int *tot
   }
 #else
 /* ---------------------------------------------------------------- CPU form
- * (-DGPUX_CL_CPU=1: pocl) one work-item per tile (hist, scatter) or per row (local), serial
- * loops over its keys, no barriers; any work-group size, work-items past ngroups idle. */
+ * (-DGPUX_CL_CPU=1: pocl) one work-item per group (imgh) or per row (local), and onesweep's
+ * work-items each take tiles from the counter in work-groups of ONE work-item (cl_sort.c):
+ * nothing vectorizes its look-back's spin across work-items that wait on each other. Serial
+ * loops over the keys, no barriers; work-items past ngroups idle. */
 #define GPUX_SK_CPU_G()                                                                        \
   const long g = (long)get_global_id(0);                                                      \
   if (g >= ngroups) return;
-#define GPUX_SK_W(W)                                                                           \
-  __kernel void gpux_sort_hist_##W(GPUX_SK_P(const GPUX_SK_I_##W, img),                     \
-                                   GPUX_SK_P(int, counts), long len, long ntiles, int shift,  \
-                                   long ngroups) {                                            \
+#define GPUX_SK_IMGH(dt, w, W, cls, em, mm, nan)                                              \
+  __kernel void gpux_sort_imgh_##dt(GPUX_SK_IMGH_ARGS(w, W)) {                                \
     GPUX_SK_CPU_G()                                                                           \
+    keys += keys_off;                                                                         \
     img += img_off;                                                                           \
+    bits += bits_off;                                                                         \
     counts += counts_off;                                                                     \
-    int h[GPUX_SORT_RADIX];                                                                   \
-    for (int d = 0; d < GPUX_SORT_RADIX; d++) h[d] = 0;                                       \
-    const long r = g / ntiles, t = g - r * ntiles, t0 = t * GPUX_SORT_TILE;                   \
-    const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);            \
-    __global const GPUX_SK_I_##W *row = img + r * len + t0;                                   \
-    for (int i = 0; i < rem; i++) h[(int)((row[i] >> shift) & GPUX_SK_MASK)]++;               \
-    for (int d = 0; d < GPUX_SORT_RADIX; d++)                                                 \
-      counts[(r * GPUX_SORT_RADIX + d) * ntiles + t] = h[d];                                  \
-  }                                                                                           \
-  __kernel void gpux_sort_scatter_##W(                                                        \
-      GPUX_SK_P(const GPUX_SK_I_##W, img), GPUX_SK_P(const uint, pos),                         \
-      GPUX_SK_P(const long, offs), GPUX_SK_P(GPUX_SK_I_##W, img_out), GPUX_SK_P(uint, pos_out), \
-      long len, long ntiles, int shift, long ngroups) {                                       \
-    GPUX_SK_CPU_G()                                                                           \
-    img += img_off;                                                                           \
-    pos += pos_off;                                                                           \
-    offs += offs_off;                                                                         \
-    img_out += img_out_off;                                                                   \
-    pos_out += pos_out_off;                                                                   \
-    long c[GPUX_SORT_RADIX];                                                                  \
-    const long r = g / ntiles, t = g - r * ntiles, t0 = t * GPUX_SORT_TILE;                   \
-    const int rem = (int)(len - t0 < GPUX_SORT_TILE ? len - t0 : GPUX_SORT_TILE);            \
-    __global const long *orow = offs + r * GPUX_SORT_RADIX * ntiles + t;                      \
-    for (int d = 0; d < GPUX_SORT_RADIX; d++) c[d] = r * len + orow[(long)d * ntiles];        \
-    __global const GPUX_SK_I_##W *row = img + r * len + t0;                                   \
-    __global const uint *prow = pos + r * len + t0;                                           \
-    for (int i = 0; i < rem; i++) {                                                           \
-      const GPUX_SK_I_##W k = row[i];                                                         \
-      const long dst = c[(int)((k >> shift) & GPUX_SK_MASK)]++;                               \
-      img_out[dst] = k;                                                                       \
-      if (pos_out) pos_out[dst] = prow[i];                                                    \
+    uint c[GPUX_SK_NPASS(w) * GPUX_SORT_RADIX];                                               \
+    for (int i = 0; i < GPUX_SK_NPASS(w) * GPUX_SORT_RADIX; i++) c[i] = 0u;                   \
+    const long r = g / gpr, k0 = (g - r * gpr) * hk;                                          \
+    const long k1 = len - k0 < hk ? len : k0 + hk;                                            \
+    ulong o = 0, a = ~0UL;                                                                    \
+    for (long i = k0; i < k1; i++) {                                                          \
+      const ulong k = gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em),       \
+                                  (ulong)(mm));                                               \
+      img[r * len + i] = (GPUX_SK_I_##W)k;                                                    \
+      o |= k;                                                                                 \
+      a &= k;                                                                                 \
+      for (int ps = 0; ps < GPUX_SK_NPASS(w); ps++)                                           \
+        c[ps * GPUX_SORT_RADIX + (int)((k >> (8 * ps)) & GPUX_SK_MASK)]++;                    \
+    }                                                                                         \
+    __global uint *cr = counts + (r * nportions + k0 / pkeys) * (W / 8) * GPUX_SORT_RADIX;    \
+    for (int i = 0; i < GPUX_SK_NPASS(w) * GPUX_SORT_RADIX; i++)                              \
+      if (c[i]) atomic_add(&cr[i], c[i]);                                                     \
+    atomic_or(&bits[0], (uint)o);                                                             \
+    atomic_or(&bits[1], (uint)(o >> 32));                                                     \
+    atomic_and(&bits[2], (uint)a);                                                            \
+    atomic_and(&bits[3], (uint)(a >> 32));                                                    \
+  }
+GPUX_SORT_DTYPES(GPUX_SK_IMGH)
+
+#define GPUX_SK_W(W)                                                                           \
+  /* a tile at a time: its counts published, each digit's look-back, then its keys placed   \
+     in input order with a cursor per digit (stable by construction) */                       \
+  __kernel void gpux_sort_onesweep_##W(GPUX_SK_OS_ARGS(W)) {                                  \
+    GPUX_SK_OS_OFFS()                                                                         \
+    const int shift = 8 * pass;                                                               \
+    const long ntile = rows * tpp;                                                            \
+    uint c[GPUX_SORT_RADIX], cur[GPUX_SORT_RADIX];                                            \
+    for (;;) {                                                                                \
+      const long g = (long)atomic_inc(&lb[ntile * GPUX_SORT_RADIX]);                          \
+      if (g >= ntile) return;                                                                 \
+      const long r = g / tpp, t = g - r * tpp, t0 = p0 + t * GPUX_SORT_TILE(W);               \
+      const int rem = (int)(plen - t * GPUX_SORT_TILE(W) < GPUX_SORT_TILE(W)                  \
+                                ? plen - t * GPUX_SORT_TILE(W)                                \
+                                : GPUX_SORT_TILE(W));                                         \
+      __global const GPUX_SK_I_##W *row = img + r * len + t0;                                 \
+      __global const uint *prow = pos + r * len + t0;                                         \
+      for (int d = 0; d < GPUX_SORT_RADIX; d++) c[d] = 0u;                                    \
+      for (int i = 0; i < rem; i++) c[(int)((row[i] >> shift) & GPUX_SK_MASK)]++;             \
+      for (int d = 0; d < GPUX_SORT_RADIX; d++)                                               \
+        atomic_xchg(lb + g * GPUX_SORT_RADIX + d,                                             \
+                    (t == 0 ? GPUX_SO_LB_P : GPUX_SO_LB_A) | c[d]);                           \
+      uint run = 0u;                                                                          \
+      for (int d = 0; d < GPUX_SORT_RADIX; d++) {                                             \
+        const uint excl = gpux_sk_lookback(lb, g, t, d, c[d]);                                \
+        uint before;                                                                          \
+        const uint tot =                                                                      \
+            gpux_sk_row_count(counts, r, pass, npass, portion, nportions, d, &before);        \
+        cur[d] = run + before + excl;                                                         \
+        run += tot;                                                                           \
+      }                                                                                       \
+      for (int i = 0; i < rem; i++) {                                                         \
+        const GPUX_SK_I_##W x = row[i];                                                       \
+        const long dst = r * len + (long)cur[(int)((x >> shift) & GPUX_SK_MASK)]++;           \
+        img_out[dst] = x;                                                                     \
+        if (pos_out) pos_out[dst] = pos ? prow[i] : (uint)(t0 + i);                           \
+      }                                                                                       \
     }                                                                                         \
   }                                                                                           \
   /* a serial LSD radix sort of the row, between img / pos (the front end's temporaries,     \

@@ -3,17 +3,20 @@
  * Every sort runs along the last axis of a contiguous rows x len array (x itself when its
  * axis is last and it is contiguous, else a copy with the axis moved last: one more pass,
  * and the result moved back by the output's copy), in these steps:
- *   1. IMG: the keys' images (THE ORDER as unsigned integers, gpux_sort.h; EQZ where
- *      positions are carried) and uint32 positions, and the OR / AND of every image;
- *   2. rows of up to GPUX_SORT_LOCAL_MAX keys: LOCAL, one work-group per row (a bitonic
- *      sort of (image, position), which is stable because the positions break ties);
- *      longer rows: the LSD radix passes, GPUX_SORT_BITS bits each, for the digits that
- *      vary (OR ^ AND, read back in one 16-byte wait; bool, small integers and 8- / 16-bit
- *      keys skip the rest): HIST (the digit counts of each tile), the exclusive scan of each
- *      row's counts (the scan family, batched by row: tiles never straddle rows, so many
- *      long rows sort in the same launches as one), SCATTER (stable within a tile);
- *   3. OUT (keys back from their images) and / or WIDEN (positions to int64), straight into
- *      the output when it is contiguous with the axis last.
+ *   1. rows of up to GPUX_SORT_LOCAL_MAX keys: IMG, the keys' images (THE ORDER as unsigned
+ *      integers, gpux_sort.h; EQZ where positions are carried) and uint32 positions; then
+ *      LOCAL, one work-group per row (a bitonic sort of (image, position), which is stable
+ *      because the positions break ties);
+ *   2. longer rows: IMGH, the images, the OR / AND of every image and the digit counts of
+ *      every pass by row and portion (one read of the keys); then the Onesweep passes,
+ *      GPUX_SORT_BITS bits each, for the digits that vary (OR ^ AND, read back in one
+ *      16-byte wait; bool, small integers and 8- / 16-bit keys skip the rest): ONESWEEP a
+ *      portion (GPUX_SORT_PORTION_TILES tiles of each row) at a time, each tile ranked
+ *      stably in local memory and placed by the counts and a decoupled look-back over the
+ *      earlier tiles of its row (tiles never straddle rows, so many long rows sort in the
+ *      same launches as one). The first pass makes the positions (IMGH writes none);
+ *   3. OUT (keys back from their images) and / or WIDEN (positions to int64; i % len when no
+ *      digit varied), straight into the output when it is contiguous with the axis last.
  * Sort by key is an argsort (EQZ) and one gather per array (gpux_take_along_axis): any
  * number of value arrays of any dtype cost one sort. */
 #include <stdint.h>
@@ -107,6 +110,32 @@ static gpux_status dst_close(sort_dst *d, gpux_status s) {
   return s;
 }
 
+/* Tiles of a portion (gpux__sort_pass ONESWEEP): GPUX_SORT_PORTION_TILES, or the environment
+ * variable of that name when it is a power of two from 1 to GPUX_SORT_PORTION_TILES (read at
+ * each call). A test knob: real portions are 2^28 keys, so only tests with small arrays can
+ * cover several portions and their count offsets; anything else is ignored (more would let
+ * a portion's counts reach the look-back word's 2^30). */
+static int64_t portion_tiles(void) {
+  const char *e = getenv("GPUX_SORT_PORTION_TILES");
+  if (e && *e) {
+    char *end = NULL;
+    const long long v = strtoll(e, &end, 10);
+    if (*end == '\0' && v >= 1 && v <= GPUX_SORT_PORTION_TILES && !(v & (v - 1))) return v;
+  }
+  return GPUX_SORT_PORTION_TILES;
+}
+
+/* the first n words of the uint32 array a set to 0 */
+static gpux_status zero_u32(struct gpux_array *a, int64_t n) {
+  gpux__launch l;
+  memset(&l, 0, sizeof l);
+  l.layout = GPUX_LAYOUT_C;
+  l.n = n;
+  l.opnd[0] = OPND(a);
+  l.scalar = gpux__scalar_from_parts(0.0, 0.0, GPUX_UINT32);
+  return a->ctx->be->fill(gpux__q(a->ctx), &l);
+}
+
 /* Sorts x along axis into keys (x's dtype; NULL: not wanted) and / or pos (int64; NULL: not
  * wanted). eqz: -0.0 == +0.0 (positions carried). Arguments checked. */
 static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags,
@@ -118,11 +147,10 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
   const int W = img_width[x->dtype];
   const gpux_dtype idt = W == 8 ? GPUX_UINT64 : GPUX_UINT32;
   const int local = len <= GPUX_SORT_LOCAL_MAX;
-  const int64_t ntiles = (len + GPUX_SORT_TILE - 1) / GPUX_SORT_TILE;
-  if (!local) GPUX__NEED(ctx, GPUX__Q_SCAN, GPUX_SCAN_SUM, GPUX_INT32, -1);
+  if (!local) GPUX__NEED(ctx, GPUX__Q_FILL, 0, GPUX_UINT32, -1);
   struct gpux_array xv = gpux__axis_last_view(x, axis);
   struct gpux_array *xc = NULL, *img[2] = {NULL, NULL}, *pp[2] = {NULL, NULL}, *bits = NULL,
-                    *counts = NULL, *offs = NULL;
+                    *counts = NULL, *lb = NULL;
   sort_dst dk = {0}, dp = {0};
   gpux_status s = GPUX_SUCCESS;
   gpux__bq *q = gpux__q(ctx);
@@ -152,16 +180,15 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
   p.flags = (flags & GPUX_SORT_DESCENDING ? GPUX_SO_DESC : 0u) | (eqz ? GPUX_SO_EQZ : 0u);
   p.rows = rows;
   p.len = len;
-  p.ntiles = ntiles;
-  /* 1. images and positions */
-  p.stage = GPUX__SO_IMG;
+  p.npass = W;
   p.keys = OPND(xc);
   p.img_out = OPND(img[0]);
-  p.pos_out = PP(0);
   p.bits = OPND(bits);
-  SO_TRY(ctx->be->sort(q, &p));
-  int cur = 0;
-  if (local) { /* 2a. one work-group a row */
+  int cur = 0, first = 1;
+  if (local) { /* 1. images and positions; 2a. one work-group a row */
+    p.stage = GPUX__SO_IMG;
+    p.pos_out = PP(0);
+    SO_TRY(ctx->be->sort(q, &p));
     p.stage = GPUX__SO_LOCAL;
     p.img_in = OPND(img[0]);
     p.pos_in = PP(0);
@@ -169,42 +196,51 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
     p.pos_out = PP(1);
     SO_TRY(ctx->be->sort(q, &p));
     cur = 1;
-  } else { /* 2b. the radix passes over the digits that vary */
+    first = 0;
+  } else { /* 1. images and every pass's digit counts; 2b. a Onesweep pass a varying digit */
+    const int64_t tile = GPUX_SORT_TILE(8 * W), ptiles = portion_tiles();
+    const int64_t htiles = ptiles < GPUX_SORT_HIST_TILES ? ptiles : GPUX_SORT_HIST_TILES;
+    p.pkeys = ptiles * tile;
+    p.hk = htiles * tile;
+    p.gpr = (len + p.hk - 1) / p.hk;
+    p.ngroups = rows * p.gpr;
+    p.nportions = (int)((len + p.pkeys - 1) / p.pkeys);
+    SO_TRY(flat_new(&counts, ctx, GPUX_UINT32,
+                    rows * p.nportions * p.npass * GPUX_SORT_RADIX));
+    SO_TRY(zero_u32(counts, counts->size));
+    p.stage = GPUX__SO_IMGH;
+    p.counts = OPND(counts);
+    SO_TRY(ctx->be->sort(q, &p));
     uint32_t b[4];
     SO_TRY(ctx->be->mem_download(q, bits->st->blk.buf, (size_t)bits->offset * 4, b, sizeof b));
     const uint64_t vary = (((uint64_t)b[1] << 32) | b[0]) ^ (((uint64_t)b[3] << 32) | b[2]);
-    const int64_t nc = rows * GPUX_SORT_RADIX * ntiles;
-    SO_TRY(flat_new(&counts, ctx, GPUX_INT32, nc));
-    SO_TRY(flat_new(&offs, ctx, GPUX_INT64, nc));
-    for (int shift = 0; shift < 8 * W; shift += GPUX_SORT_BITS) {
-      if (!((vary >> shift) & (GPUX_SORT_RADIX - 1))) continue;
-      p.shift = shift;
-      p.stage = GPUX__SO_HIST;
+    /* the look-back words of the largest portion (the first), and the tile counter */
+    const int64_t tpp_max = ((len < p.pkeys ? len : p.pkeys) + tile - 1) / tile;
+    SO_TRY(flat_new(&lb, ctx, GPUX_UINT32, rows * tpp_max * GPUX_SORT_RADIX + 1));
+    p.stage = GPUX__SO_ONESWEEP;
+    p.lb = OPND(lb);
+    for (int pass = 0; pass < p.npass; pass++) {
+      if (!((vary >> (GPUX_SORT_BITS * pass)) & (GPUX_SORT_RADIX - 1))) continue;
+      p.pass = pass;
       p.img_in = OPND(img[cur]);
-      p.counts = OPND(counts);
-      SO_TRY(ctx->be->sort(q, &p));
-      gpux__scan_pass sp;
-      memset(&sp, 0, sizeof sp);
-      sp.kind = GPUX_SCAN_SUM;
-      sp.dtype = GPUX_INT32;
-      sp.exclusive = 1;
-      sp.rows = rows;
-      sp.len = GPUX_SORT_RADIX * ntiles;
-      sp.in = OPND(counts);
-      sp.out = OPND(offs);
-      SO_TRY(ctx->be->scan(q, &sp));
-      p.stage = GPUX__SO_SCATTER;
-      p.pos_in = PP(cur);
-      p.offs = OPND(offs);
+      p.pos_in = first ? (gpux__operand){NULL, 0, GPUX_UINT32} : PP(cur);
       p.img_out = OPND(img[cur ^ 1]);
       p.pos_out = PP(cur ^ 1);
-      SO_TRY(ctx->be->sort(q, &p));
+      for (int portion = 0; portion < p.nportions; portion++) {
+        p.portion = portion;
+        p.p0 = portion * p.pkeys;
+        p.plen = len - p.p0 < p.pkeys ? len - p.p0 : p.pkeys;
+        p.tpp = (p.plen + tile - 1) / tile;
+        SO_TRY(zero_u32(lb, rows * p.tpp * GPUX_SORT_RADIX + 1));
+        SO_TRY(ctx->be->sort(q, &p));
+      }
       cur ^= 1;
+      first = 0;
     }
   }
-  /* 3. the outputs */
+  /* 3. the outputs (no digit varied: the images as IMGH wrote them, positions i % len) */
   p.img_in = OPND(img[cur]);
-  p.pos_in = PP(cur);
+  p.pos_in = first ? (gpux__operand){NULL, 0, GPUX_UINT32} : PP(cur);
   if (keys) {
     SO_TRY(dst_open(&dk, keys, axis));
     p.stage = GPUX__SO_OUT;
@@ -222,7 +258,7 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
 done:
   gpux_array_release(dk.tmp);
   gpux_array_release(dp.tmp);
-  gpux_array_release(offs);
+  gpux_array_release(lb);
   gpux_array_release(counts);
   gpux_array_release(bits);
   for (int i = 0; i < 2; i++) {

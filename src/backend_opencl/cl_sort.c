@@ -1,17 +1,22 @@
 /* gpux OpenCL backend: sort (gpux__sort_pass; kernels/cl/sort.cl). One program, in the form
  * of reduce.cl (b->red_cpu): in the GPU form every kernel runs in 1-d work-groups of
- * GPUX_SORT_THREADS, the tiled ones looping over their groups (a grid of at most
- * GPUX_CL_SORT_MAX_GROUPS work-groups serves any size); in the CPU form hist, scatter and
- * local take a work-item per tile or row, in work-groups of b->red_local. */
+ * GPUX_SORT_THREADS, the grouped ones looping over their groups or tiles (a grid of at most
+ * GPUX_CL_SORT_MAX_GROUPS work-groups serves any size); in the CPU form imgh takes a
+ * work-item per group in work-groups of one (its groups are few and large), local a
+ * work-item per row in work-groups of b->red_local, and onesweep at most
+ * GPUX_CL_SORT_CPU_TAKERS work-items in work-groups of one, each taking tiles until none is
+ * left (one a work-group: pocl runs a work-group's items in one loop, where one spinning on
+ * another's look-back word would never end). */
 #include <stdio.h>
 #include <string.h>
 #include "cl_internal.h"
 
 #define GPUX_CL_SORT_MAX_GROUPS 65536
+#define GPUX_CL_SORT_CPU_TAKERS 64
 
-enum { SK_HIST, SK_SCATTER, SK_LOCAL, SK_NW };
+enum { SK_ONESWEEP, SK_LOCAL, SK_NW };
 typedef struct sort_state {
-  cl_kernel img[GPUX_KDT_COUNT], out[GPUX_KDT_COUNT];
+  cl_kernel img[GPUX_KDT_COUNT], imgh[GPUX_KDT_COUNT], out[GPUX_KDT_COUNT];
   cl_kernel w[SK_NW][2]; /* [kind][W 32, 64] */
   cl_kernel widen;
 } sort_state;
@@ -27,15 +32,16 @@ static gpux_status resolve_sort(gpux__bctx *b, cl_program p, int part) {
     s = gpux_cl_resolve(b, p, &st->img[GPUX_KDT_##dt], 0,                                   \
                         GPUX_KN_SORT_IMG(#dt));                                             \
   if (s == GPUX_SUCCESS)                                                                    \
+    s = gpux_cl_resolve(b, p, &st->imgh[GPUX_KDT_##dt], 0,                                  \
+                        GPUX_KN_SORT_IMGH(#dt));                                            \
+  if (s == GPUX_SUCCESS)                                                                    \
     s = gpux_cl_resolve(b, p, &st->out[GPUX_KDT_##dt], 0,                                   \
                         GPUX_KN_SORT_OUT(#dt));
   GPUX_SORT_DTYPES(SK_DT)
 #undef SK_DT
   static const char *const wn[2] = {"32", "64"};
   for (int i = 0; i < 2 && s == GPUX_SUCCESS; i++) {
-    s = gpux_cl_resolve(b, p, &st->w[SK_HIST][i], 0, GPUX_KN_SORT_HIST("%s"), wn[i]);
-    if (s == GPUX_SUCCESS)
-      s = gpux_cl_resolve(b, p, &st->w[SK_SCATTER][i], 0, GPUX_KN_SORT_SCATTER("%s"), wn[i]);
+    s = gpux_cl_resolve(b, p, &st->w[SK_ONESWEEP][i], 0, GPUX_KN_SORT_ONESWEEP("%s"), wn[i]);
     if (s == GPUX_SUCCESS)
       s = gpux_cl_resolve(b, p, &st->w[SK_LOCAL][i], 0, GPUX_KN_SORT_LOCAL("%s"), wn[i]);
   }
@@ -46,6 +52,7 @@ static gpux_status resolve_sort(gpux__bctx *b, cl_program p, int part) {
 static void release_sort(gpux__bctx *b) {
   sort_state *st = state_of(b);
   gpux_cl_release_kernels(st->img, GPUX_KDT_COUNT);
+  gpux_cl_release_kernels(st->imgh, GPUX_KDT_COUNT);
   gpux_cl_release_kernels(st->out, GPUX_KDT_COUNT);
   gpux_cl_release_kernels(&st->w[0][0], SK_NW * 2);
   gpux_cl_release_kernels(&st->widen, 1);
@@ -57,12 +64,16 @@ static void sort_options(gpux__bctx *b, char *buf, size_t size) {
 }
 
 /* groups work-groups of GPUX_SORT_THREADS (capped; the kernels loop); per_item: the CPU
- * form's tiled kernels, a work-item per group in work-groups of b->red_local */
+ * form's grouped kernels, a work-item per group in work-groups of b->red_local, or (-1) in
+ * work-groups of one (imgh's few large groups spread over pocl's threads; onesweep) */
 static gpux_status launch(gpux__bq *q, const gpux_cl_args *a, int64_t groups, int per_item) {
   if (a->e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
   size_t local = GPUX_SORT_THREADS, global;
-  if (per_item) {
+  if (per_item < 0) {
+    local = 1;
+    global = (size_t)groups;
+  } else if (per_item) {
     local = q->b->red_local;
     global = ((size_t)groups + local - 1) / local * local;
   } else {
@@ -79,8 +90,8 @@ static gpux_status launch_sort(gpux__bq *q, const gpux__sort_pass *p) {
   gpux__bctx *b = q->b;
   sort_state *st = state_of(b);
   const int wi = p->width == 8;
-  const int64_t n = p->rows * p->len, tiles = p->rows * p->ntiles;
-  const int64_t egroups = (n + GPUX_SORT_TILE - 1) / GPUX_SORT_TILE;
+  const int64_t n = p->rows * p->len, tiles = p->rows * p->tpp;
+  const int64_t egroups = (n + GPUX_SORT_ELEMS - 1) / GPUX_SORT_ELEMS;
   const cl_uint flags = (cl_uint)p->flags;
   cl_kernel k;
   gpux_cl_args a = {0, 0, CL_SUCCESS};
@@ -110,30 +121,44 @@ static gpux_status launch_sort(gpux__bq *q, const gpux__sort_pass *p) {
     gpux_cl_arg_c(&a, &p->pos_in);
     gpux_cl_arg_c(&a, &p->out);
     gpux_cl_arg_long(&a, n);
+    gpux_cl_arg_long(&a, p->len);
     return launch(q, &a, egroups, 0);
-  case GPUX__SO_HIST:
-    GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->w[SK_HIST][wi], 0);
+  case GPUX__SO_IMGH:
+    GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->imgh[p->dtype], 0);
     a.k = k;
-    gpux_cl_arg_c(&a, &p->img_in);
+    gpux_cl_arg_c(&a, &p->keys);
+    gpux_cl_arg_c(&a, &p->img_out);
+    gpux_cl_arg_c(&a, &p->bits);
     gpux_cl_arg_c(&a, &p->counts);
     gpux_cl_arg_long(&a, p->len);
-    gpux_cl_arg_long(&a, p->ntiles);
-    gpux_cl_arg_int(&a, p->shift);
-    gpux_cl_arg_long(&a, tiles);
-    return launch(q, &a, tiles, b->red_cpu);
-  case GPUX__SO_SCATTER:
-    GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->w[SK_SCATTER][wi], 0);
+    gpux_cl_arg_long(&a, p->hk);
+    gpux_cl_arg_long(&a, p->gpr);
+    gpux_cl_arg_long(&a, p->ngroups);
+    gpux_cl_arg_int(&a, p->nportions);
+    gpux_cl_arg_long(&a, p->pkeys);
+    gpux_cl_arg(&a, sizeof flags, &flags);
+    return launch(q, &a, p->ngroups, b->red_cpu ? -1 : 0);
+  case GPUX__SO_ONESWEEP:
+    GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->w[SK_ONESWEEP][wi], 0);
     a.k = k;
     gpux_cl_arg_c(&a, &p->img_in);
     gpux_cl_arg_c(&a, &p->pos_in);
-    gpux_cl_arg_c(&a, &p->offs);
     gpux_cl_arg_c(&a, &p->img_out);
     gpux_cl_arg_c(&a, &p->pos_out);
+    gpux_cl_arg_c(&a, &p->counts);
+    gpux_cl_arg_c(&a, &p->lb);
     gpux_cl_arg_long(&a, p->len);
-    gpux_cl_arg_long(&a, p->ntiles);
-    gpux_cl_arg_int(&a, p->shift);
-    gpux_cl_arg_long(&a, tiles);
-    return launch(q, &a, tiles, b->red_cpu);
+    gpux_cl_arg_long(&a, p->rows);
+    gpux_cl_arg_long(&a, p->p0);
+    gpux_cl_arg_long(&a, p->plen);
+    gpux_cl_arg_long(&a, p->tpp);
+    gpux_cl_arg_int(&a, p->pass);
+    gpux_cl_arg_int(&a, p->npass);
+    gpux_cl_arg_int(&a, p->portion);
+    gpux_cl_arg_int(&a, p->nportions);
+    if (b->red_cpu) /* takers, each looping over tiles */
+      return launch(q, &a, tiles < GPUX_CL_SORT_CPU_TAKERS ? tiles : GPUX_CL_SORT_CPU_TAKERS, -1);
+    return launch(q, &a, tiles, 0);
   default: /* GPUX__SO_LOCAL */
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_sort, 0, st->w[SK_LOCAL][wi], 0);
     a.k = k;
