@@ -11,7 +11,7 @@
  *                       unsigned flags)
  *   gpux_sort_out_<dt>(const I *img, K *keys, i64 n, unsigned flags)
  *   gpux_sort_onesweep_<W>(const I *img, const unsigned *pos, I *img_out,
- *                          unsigned *pos_out, const unsigned *counts, unsigned *lb,
+ *                          unsigned *pos_out, unsigned *counts, unsigned *lb,
  *                          i64 rows, i64 len, i64 p0, i64 plen, i64 tpp, int pass,
  *                          int npass, int portion, int nportions)
  *   gpux_sort_local_<W>(const I *img, const unsigned *pos, I *img_out, unsigned *pos_out,
@@ -169,7 +169,7 @@ __device__ __forceinline__ void imgh(const K *keys, typename img_t<W>::type *im,
       for (int p = 0; p < NP; p++) atomicAdd(&h[p * GPUX_SORT_RADIX + (int)((k >> (8 * p)) & MASK)], 1u);
     }
     __syncthreads();
-    unsigned *c = counts + ((i64)r * nportions + k0 / pkeys) * NP * GPUX_SORT_RADIX;
+    unsigned *c = counts + (i64)r * nportions * NP * GPUX_SORT_RADIX; /* slot 0: the row's */
     for (int i = j; i < NP * GPUX_SORT_RADIX; i += T)
       if (h[i]) atomicAdd(&c[i], h[i]);
     __syncthreads();
@@ -198,7 +198,7 @@ __device__ __forceinline__ void imgh(const K *keys, typename img_t<W>::type *im,
 template <int W>
 __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, const unsigned *pos,
                                          typename img_t<W>::type *im_out, unsigned *pos_out,
-                                         const unsigned *counts, unsigned *lb, i64 rows,
+                                         unsigned *counts, unsigned *lb, i64 rows,
                                          i64 len, i64 p0, i64 plen, i64 tpp, int pass,
                                          int npass, int portion, int nportions) {
   typedef typename img_t<W>::type I;
@@ -261,15 +261,12 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     unsigned tot;
     const unsigned off = block_scan(c, ws, &tot);
     s_off[j] = off;
-    /* the row's start of digit j in this portion: the row's keys of smaller digits, and those
-     * of digit j in earlier portions */
-    unsigned all = 0, before = 0;
-    for (int q = 0; q < nportions; q++) {
-      const unsigned y = counts[(((i64)r * nportions + q) * npass + pass) * R + j];
-      all += y;
-      if (q < portion) before += y;
-    }
-    const unsigned rowbase = block_scan(all, ws, &tot) + before; /* syncs: s_off visible */
+    /* the row's start of digit j in this portion: the row's keys of smaller digits (slot 0,
+     * imgh's), and those of digit j in the earlier portions of this pass's input (slot
+     * `portion`, written by the launch before; none for portion 0) */
+    unsigned *cr = counts + ((i64)r * nportions * npass + pass) * R + j;
+    const unsigned before = portion ? cr[(i64)portion * npass * R] : 0u;
+    const unsigned rowbase = block_scan(cr[0], ws, &tot) + before; /* syncs: s_off visible */
     /* stage the keys in the tile's sorted order */
 #pragma unroll
     for (int e = 0; e < IPT; e++) {
@@ -297,6 +294,8 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
       }
       atomicExch(mine, GPUX_SO_LB_P | (excl + creal));
     }
+    /* the last tile of a row's portion: digit j's keys up to here, for the next portion */
+    if (t == tpp - 1 && portion + 1 < nportions) cr[(i64)(portion + 1) * npass * R] = before + excl + creal;
     s_gb[j] = rowbase + excl - off;
     __syncthreads();
     I *dk = im_out + r * len;
@@ -388,7 +387,7 @@ GPUX_SORT_DTYPES(GPUX_SK_DT)
 #define GPUX_SK_W(W)                                                                          \
   extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS, GPUX_SK_MINB) gpux_sort_onesweep_##W( \
       const gpux_sk::img_t<W>::type *img, const unsigned *pos,                               \
-      gpux_sk::img_t<W>::type *img_out, unsigned *pos_out, const unsigned *counts,           \
+      gpux_sk::img_t<W>::type *img_out, unsigned *pos_out, unsigned *counts,                 \
       unsigned *lb, long long rows, long long len, long long p0, long long plen,             \
       long long tpp, int pass, int npass, int portion, int nportions) {                      \
     gpux_sk::onesweep<W>(img, pos, img_out, pos_out, counts, lb, rows, len, p0, plen, tpp,    \
