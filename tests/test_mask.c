@@ -82,6 +82,19 @@ static void expect_bytes(const char *label, gpux_array_t a, gpux_dtype dt, int n
   free(got);
 }
 
+/* x[mask] (n elements of x and the mask, host copies xh and mh) against the reference; *want
+ * gets the reference (free it), the count is returned */
+static int64_t expect_compress(const char *label, gpux_array_t x, gpux_array_t m, gpux_dtype dt,
+                               int64_t n, const void *xh, const uint8_t *mh, void **want) {
+  *want = gt_malloc((size_t)n * ref_dtype_size(dt) + 1);
+  const int64_t cnt = ref_mask_compress(ref_dtype_size(dt), n, xh, mh, *want);
+  gpux_array_t o = NULL;
+  GT_OK(gpux_compress(&o, x, m));
+  expect_bytes(label, o, dt, 1, &cnt, *want);
+  gpux_array_release(o);
+  return cnt;
+}
+
 /* ---- one case: x (dt, shape, layout lx), a mask (kind mk, layout lm) */
 static void run_case(gpux_dtype dt, int nd, const int64_t *shape, gt_layout lx, gt_layout lm,
                      int mk, uint64_t seed) {
@@ -96,14 +109,9 @@ static void run_case(gpux_dtype dt, int nd, const int64_t *shape, gt_layout lx, 
   gt_view xv, mv;
   gpux_array_t x = upload(&xv, dt, nd, shape, lx, xh);
   gpux_array_t m = upload(&mv, GPUX_BOOL, nd, shape, lm, mh);
-  void *want = gt_malloc((size_t)n * es + 1);
-  const int64_t cnt = ref_mask_compress(es, n, xh, mh, want);
-
   /* x[mask] */
-  gpux_array_t o = NULL;
-  GT_OK(gpux_compress(&o, x, m));
-  expect_bytes(label, o, dt, 1, &cnt, want);
-  gpux_array_release(o);
+  void *want = NULL;
+  const int64_t cnt = expect_compress(label, x, m, dt, n, xh, mh, &want);
   /* into a poisoned buffer of capacity cnt + 3: the tail stays poisoned */
   {
     const int64_t cap = cnt + 3;
@@ -308,12 +316,8 @@ static void test_offset(void **state) {
       const uint8_t *mv = mh + moff;
       const unsigned char *xv = xh + (size_t)xoff * es;
       /* x[mask] */
-      void *want = gt_malloc((size_t)n * es + 1);
-      const int64_t cnt = ref_mask_compress(es, n, xv, mv, want);
-      gpux_array_t o = NULL;
-      GT_OK(gpux_compress(&o, x, m));
-      expect_bytes(label, o, dt, 1, &cnt, want);
-      gpux_array_release(o);
+      void *want = NULL;
+      const int64_t cnt = expect_compress(label, x, m, dt, n, xv, mv, &want);
       /* nonzero of the mask view (its own staging of elements, at an odd offset) */
       int64_t *coords = gt_malloc(((size_t)n + 1) * sizeof(int64_t));
       const int64_t k = ref_mask_argwhere(1, &n, mv, coords);
