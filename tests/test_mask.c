@@ -82,6 +82,19 @@ static void expect_bytes(const char *label, gpux_array_t a, gpux_dtype dt, int n
   free(got);
 }
 
+/* x[mask] (n elements of x and the mask, host copies xh and mh) against the reference; *want
+ * gets the reference (free it), the count is returned */
+static int64_t expect_compress(const char *label, gpux_array_t x, gpux_array_t m, gpux_dtype dt,
+                               int64_t n, const void *xh, const uint8_t *mh, void **want) {
+  *want = gt_malloc((size_t)n * ref_dtype_size(dt) + 1);
+  const int64_t cnt = ref_mask_compress(ref_dtype_size(dt), n, xh, mh, *want);
+  gpux_array_t o = NULL;
+  GT_OK(gpux_compress(&o, x, m));
+  expect_bytes(label, o, dt, 1, &cnt, *want);
+  gpux_array_release(o);
+  return cnt;
+}
+
 /* ---- one case: x (dt, shape, layout lx), a mask (kind mk, layout lm) */
 static void run_case(gpux_dtype dt, int nd, const int64_t *shape, gt_layout lx, gt_layout lm,
                      int mk, uint64_t seed) {
@@ -96,14 +109,9 @@ static void run_case(gpux_dtype dt, int nd, const int64_t *shape, gt_layout lx, 
   gt_view xv, mv;
   gpux_array_t x = upload(&xv, dt, nd, shape, lx, xh);
   gpux_array_t m = upload(&mv, GPUX_BOOL, nd, shape, lm, mh);
-  void *want = gt_malloc((size_t)n * es + 1);
-  const int64_t cnt = ref_mask_compress(es, n, xh, mh, want);
-
   /* x[mask] */
-  gpux_array_t o = NULL;
-  GT_OK(gpux_compress(&o, x, m));
-  expect_bytes(label, o, dt, 1, &cnt, want);
-  gpux_array_release(o);
+  void *want = NULL;
+  const int64_t cnt = expect_compress(label, x, m, dt, n, xh, mh, &want);
   /* into a poisoned buffer of capacity cnt + 3: the tail stays poisoned */
   {
     const int64_t cap = cnt + 3;
@@ -277,6 +285,64 @@ static void test_big(void **state) {
   }
 }
 
+/* contiguous views at element offsets 1 .. 4 of their allocation, read in place (no copy):
+ * whole tiles of a mask whose first byte is not word-aligned (the OpenCL GPU form reads
+ * those a byte at a time, aligned ones a word at a time), x at an odd offset too; mask
+ * bytes other than 1 (2, 0x80, 0xff: true, as any nonzero byte) */
+static void test_offset(void **state) {
+  (void)state;
+  static const uint8_t k_true[3] = {2, 0x80, 0xff};
+  const gpux_dtype dts[3] = {GPUX_FLOAT32, GPUX_INT8, GPUX_COMPLEX128};
+  const int64_t n = 2 * 4096 + 5, one = 1;
+  for (int t = 0; t < 3; t++) {
+    const gpux_dtype dt = dts[t];
+    if (!gt_dtype_available(dt)) continue;
+    const size_t es = ref_dtype_size(dt);
+    for (int64_t moff = 1; moff <= 4; moff++) {
+      const int64_t xoff = moff == 4 ? 0 : 1, mn = n + moff, xn = n + xoff;
+      uint8_t *mh = make_mask(M_HALF, mn, 7u * (uint64_t)moff);
+      for (int64_t i = 0; i < mn; i++)
+        if (mh[i] && i % 3 == 0) mh[i] = k_true[i % 9 / 3];
+      for (int64_t i = 0; i < moff; i++) mh[i] = 1; /* before the view: not selected */
+      unsigned char *xh = make_x(dt, xn, 11u * (uint64_t)moff);
+      char label[160];
+      snprintf(label, sizeof label, "%s, mask at offset %" PRId64 ", x at %" PRId64,
+               gt_dtype_str(dt), moff, xoff);
+      gpux_array_t mb = NULL, xb = NULL, m = NULL, x = NULL;
+      GT_OK(gpux_array_from_host(&mb, gt_ctx, GPUX_BOOL, 1, &mn, mh));
+      GT_OK(gpux_array_from_host(&xb, gt_ctx, dt, 1, &xn, xh));
+      GT_OK(gpux_array_slice(&m, mb, &moff, &mn, &one));
+      GT_OK(gpux_array_slice(&x, xb, &xoff, &xn, &one));
+      const uint8_t *mv = mh + moff;
+      const unsigned char *xv = xh + (size_t)xoff * es;
+      /* x[mask] */
+      void *want = NULL;
+      const int64_t cnt = expect_compress(label, x, m, dt, n, xv, mv, &want);
+      /* nonzero of the mask view (its own staging of elements, at an odd offset) */
+      int64_t *coords = gt_malloc(((size_t)n + 1) * sizeof(int64_t));
+      const int64_t k = ref_mask_argwhere(1, &n, mv, coords);
+      gpux_array_t nz[1] = {NULL};
+      GT_OK(gpux_nonzero(nz, m));
+      char l2[200];
+      snprintf(l2, sizeof l2, "%s: nonzero of the mask", label);
+      expect_bytes(l2, nz[0], GPUX_INT64, 1, &k, coords);
+      gpux_array_release(nz[0]);
+      /* x[mask] = values in place: the elements before the view keep their bits */
+      void *vh = make_x(dt, cnt, 13u * (uint64_t)moff);
+      gpux_array_t v = NULL;
+      GT_OK(gpux_array_from_host(&v, gt_ctx, dt, 1, &cnt, vh));
+      GT_OK(gpux_mask_put(x, m, v));
+      unsigned char *yw = gt_malloc((size_t)xn * es + 1);
+      memcpy(yw, xh, (size_t)xn * es);
+      ref_mask_put(es, n, yw + (size_t)xoff * es, mv, vh);
+      snprintf(l2, sizeof l2, "%s: mask_put", label);
+      expect_bytes(l2, xb, dt, 1, &xn, yw);
+      GT_RELEASE(v, x, m, xb, mb);
+      GT_FREE(yw, vh, coords, want, xh, mh);
+    }
+  }
+}
+
 /* ---- errors */
 static void usable(void) { gt_smoke(gt_ctx); }
 
@@ -369,13 +435,14 @@ static void test_errors(void **state) {
 
 int main(void) {
   gt_init("test_mask");
-  struct CMUnitTest tests[NDT + 2];
+  struct CMUnitTest tests[NDT + 3];
   int nt = 0;
   for (int i = 0; i < NDT; i++) {
     snprintf(g_names[i], sizeof g_names[i], "mask_%s", gt_dtype_str(k_dts[i]));
     tests[nt++] = (struct CMUnitTest){g_names[i], test_dtype, NULL, NULL, (void *)&k_dts[i]};
   }
   tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_big);
+  tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_offset);
   tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_errors);
   int failed = gt_run("mask", tests, (size_t)nt);
   gt_shutdown();

@@ -17,10 +17,20 @@
  * from incl[c - 1] (0 for c = 0), the count of the tiles before it, each selected element at
  * that plus its rank in the tile. Work-groups have the linear index gbase + group_id(0) +
  * group_id(1) * num_groups(0), as in reduce.cl and scan.cl.
- * GPU form (work-groups of GPUX_MASK_THREADS = 256, one per tile): work-item j tests its 16
- *   consecutive elements 16j .. 16j+15 into a bit set, the work-group scans the 256 counts in
- *   local memory (Hillis-Steele, a barrier a step), and j writes its selected elements from
- *   its exclusive prefix on, in order.
+ * GPU form (work-groups of GPUX_MASK_THREADS = 256, one per tile), global memory touched in
+ *   coalesced rounds only (consecutive work-items on consecutive elements; the 16
+ *   consecutive elements a work-item once read from global memory put each load of a warp
+ *   on 16 segments): the tile's flags (mask bytes, as words where aligned; nonzero: x's
+ *   elements tested) go to local memory in rounds j + 256 k; work-item j ranks its 16
+ *   consecutive flags 16j .. 16j+15 there, the work-group scans the 256 counts
+ *   (Hillis-Steele, a barrier a step) and j lists the tile indices of its selected elements
+ *   at its exclusive prefix in local memory (sidx: the tile's r-th selected element); then
+ *   position base + r, r = j + 256 k, is consecutive work-items' (out, vals, nonzero's
+ *   coordinates: coalesced), x read (compress) or written (put) at t0 + sidx[r], addresses
+ *   that rise with r inside the tile's span, as CUDA's masked rounds. 14 KB of local memory
+ *   for every element size (elements never pass through it: 4096 of 16 bytes would not fit
+ *   NVIDIA's 48 KB). The same positions as CUDA's ballots and the CPU form. A tile reads all
+ *   its mask bytes before its first write, so put may write x where it read the mask.
  * CPU form (-DGPUX_CL_CPU=1): one work-item per tile, a serial loop over its elements (no
  *   barriers, nothing to vectorize across work-items on pocl); any work-group size. */
 
@@ -38,7 +48,7 @@
 #define GPUX_MK_NZ_8(v) (((v) & nzbits) != 0)
 #define GPUX_MK_NZ_16(v) ((((v).x | (v).y) & nzbits) != 0)
 
-#define GPUX_MK_GROUP() \
+#define GPUX_MK_GROUP()                                                                       \
   (gbase + (long)get_group_id(0) + (long)get_group_id(1) * (long)get_num_groups(0))
 
 /* What a selected element i does at position k, by kind */
@@ -64,21 +74,89 @@
 #define GPUX_MK_SEL_NZ_8(i) GPUX_MK_NZ_8(x[x_off + (i)])
 #define GPUX_MK_SEL_NZ_16(i) GPUX_MK_NZ_16(x[x_off + (i)])
 
+#define GPUX_MK_ITEMS (GPUX_MASK_TILE / GPUX_MASK_THREADS) /* 16 */
+
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
+/* Flags of the tile's elements (0 or 1 a byte) into fl8, read from global memory in
+ * coalesced rounds: element e = j + 256 k in round k. A bool mask: whole words (four
+ * elements each, j + 256 k the word) when the tile is whole and its first byte is
+ * word-aligned (the buffer is; mask_off may not be), bytes otherwise; each byte made 0 or 1
+ * (bit 7 of (b & 0x7f) + 0x7f, or b, is set iff b != 0: no carry leaves the byte). */
+#define GPUX_MK_STAGE_MASK(NZ_)                                                               \
+  if (rem == GPUX_MASK_TILE && (mask_off & 3) == 0) {                                         \
+    __global const uint *mw_ = (__global const uint *)(mask + mask_off + t0);                 \
+    for (int k = 0; k < GPUX_MASK_TILE / 4 / GPUX_MASK_THREADS; k++) {                        \
+      const uint w_ = mw_[j + GPUX_MASK_THREADS * k];                                         \
+      fl32[j + GPUX_MASK_THREADS * k] =                                                       \
+          ((((w_ & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w_) >> 7) & 0x01010101u;                     \
+    }                                                                                         \
+  } else {                                                                                    \
+    for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                 \
+      const int e_ = j + GPUX_MASK_THREADS * k;                                               \
+      fl8[e_] = (uchar)(e_ < rem && mask[mask_off + t0 + e_] != 0);                           \
+    }                                                                                         \
+  }
+/* nonzero: the predicate on x's elements, read in the same rounds */
+#define GPUX_MK_STAGE_NZ(NZ)                                                                  \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int e_ = j + GPUX_MASK_THREADS * k;                                                 \
+    fl8[e_] = (uchar)(e_ < rem && NZ(x[x_off + t0 + e_]));                                    \
+  }
+/* four 0/1 bytes of a word as four bits (byte b's flag at bit b) */
+#define GPUX_MK_NIB(w) (((w) | ((w) >> 7) | ((w) >> 14) | ((w) >> 21)) & 0xfu)
 #define GPUX_MK_STEP(off, from, to)                                                           \
   to[j] = j >= (off) ? from[j - (off)] + from[j] : from[j];                                   \
   barrier(CLK_LOCAL_MEM_FENCE);
-#define GPUX_MK_BODY(K, SEL)                                                                       \
+/* 4. the tile's selected run, at positions base + r for r = j + 256 k: all loads first, then
+ *    the stores (a store between them would keep the next load waiting: OpenCL 1.2 cannot
+ *    tell the compiler that out and x do not alias) */
+#define GPUX_MK_MOVE_compress(E)                                                              \
+  E v_[GPUX_MK_ITEMS];                                                                        \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int r = j + GPUX_MASK_THREADS * k;                                                  \
+    if (r < tc) v_[k] = x[x_off + t0 + sidx[r]];                                              \
+  }                                                                                           \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int r = j + GPUX_MASK_THREADS * k;                                                  \
+    if (r < tc) out[out_off + base + r] = v_[k];                                              \
+  }
+#define GPUX_MK_MOVE_put(E)                                                                   \
+  E v_[GPUX_MK_ITEMS];                                                                        \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int r = j + GPUX_MASK_THREADS * k;                                                  \
+    if (r < tc) v_[k] = vals[vals_off + base + r];                                            \
+  }                                                                                           \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int r = j + GPUX_MASK_THREADS * k;                                                  \
+    if (r < tc) x[x_off + t0 + sidx[r]] = v_[k];                                              \
+  }
+#define GPUX_MK_MOVE_nonzero(E)                                                               \
+  for (int r = j; r < tc; r += GPUX_MASK_THREADS) {                                           \
+    GPUX_MK_ACT_nonzero(t0 + sidx[r], base + r)                                               \
+  }
+/* 1. the flags into local memory (STAGE, coalesced); 2. work-item j ranks its 16
+ *    consecutive elements 16j .. 16j+15 from there (a bit set, then a Hillis-Steele scan of
+ *    the 256 counts, a barrier a step); 3. it writes the tile indices of its selected
+ *    elements in order into sidx at its exclusive prefix: sidx[r] is the tile's r-th
+ *    selected element; 4. the selected run: r = j + 256 k, consecutive work-items on
+ *    consecutive positions base + r (out and vals coalesced; x read or written at
+ *    t0 + sidx[r], increasing with r inside the tile's span). Local memory: 4 + 8 + 2 KB,
+ *    whatever the element size (the elements themselves never go through it). */
+#define GPUX_MK_BODY(K, E, SEL, STAGE, NZ)                                                    \
+  __local uint4 fl[GPUX_MASK_THREADS];                                                        \
+  __local ushort sidx[GPUX_MASK_TILE];                                                        \
   __local int wa[GPUX_MASK_THREADS], wb[GPUX_MASK_THREADS];                                   \
+  __local uint *fl32 = (__local uint *)fl;                                                    \
+  __local uchar *fl8 = (__local uchar *)fl;                                                   \
   const int j = (int)get_local_id(0);                                                         \
   const long c = GPUX_MK_GROUP(), t0 = c * GPUX_MASK_TILE;                                    \
   const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);                   \
-  uint f = 0;                                                                                 \
-  for (int k = 0; k < 16; k++) {                                                              \
-    const int idx = 16 * j + k;                                                               \
-    if (idx < rem && SEL(t0 + idx)) f |= 1u << k;                                 \
-  }                                                                                           \
+  STAGE(NZ)                                                                                   \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  const uint4 w4_ = fl[j];                                                                    \
+  uint f = GPUX_MK_NIB(w4_.x) | GPUX_MK_NIB(w4_.y) << 4 | GPUX_MK_NIB(w4_.z) << 8 |           \
+           GPUX_MK_NIB(w4_.w) << 12;                                                          \
   const int cnt = (int)popcount(f);                                                           \
   wa[j] = cnt;                                                                                \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
@@ -90,47 +168,48 @@
   GPUX_MK_STEP(32, wb, wa)                                                                    \
   GPUX_MK_STEP(64, wa, wb)                                                                    \
   GPUX_MK_STEP(128, wb, wa)                                                                   \
-  long pos = (c > 0 ? incl[incl_off + c - 1] : 0) + (long)(wa[j] - cnt);                      \
-  for (int k = 0; k < 16 && f; k++, f >>= 1)                                                  \
-    if (f & 1u) {                                                                             \
-      const long i_ = t0 + 16 * j + k;                                                        \
-      GPUX_MK_ACT_##K(i_, pos)                                                                \
-      pos++;                                                                                  \
-    }
+  int q_ = wa[j] - cnt;                                                                       \
+  for (int k = 0; k < GPUX_MK_ITEMS && f; k++, f >>= 1)                                       \
+    if (f & 1u) sidx[q_++] = (ushort)(GPUX_MK_ITEMS * j + k);                                 \
+  const int tc = wa[GPUX_MASK_THREADS - 1];                                                   \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  const long base = c > 0 ? incl[incl_off + c - 1] : 0;                                       \
+  GPUX_MK_MOVE_##K(E)
 #else
 /* ---------------------------------------------------------------- CPU form */
-#define GPUX_MK_BODY(K, SEL)                                                                       \
+#define GPUX_MK_BODY(K, E, SEL, STAGE, NZ)                                                    \
   const long c = GPUX_MK_GROUP() * (long)get_local_size(0) + (long)get_local_id(0);           \
   const long t0 = c * GPUX_MASK_TILE;                                                         \
   if (t0 < n) {                                                                               \
     const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);                 \
     long pos = c > 0 ? incl[incl_off + c - 1] : 0;                                            \
     for (int k = 0; k < rem; k++)                                                             \
-      if (SEL(t0 + k)) {                                                          \
+      if (SEL(t0 + k)) {                                                                      \
         GPUX_MK_ACT_##K(t0 + k, pos)                                                          \
         pos++;                                                                                \
       }                                                                                       \
   }
 #endif
 
-#define GPUX_MK_KERNELS(sz) GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_SEL_NZ_##sz)
-#define GPUX_MK_KERNELS_(sz, E, SELNZ)                                                         \
+#define GPUX_MK_KERNELS(sz)                                                                   \
+  GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_SEL_NZ_##sz, GPUX_MK_NZ_##sz)
+#define GPUX_MK_KERNELS_(sz, E, SELNZ, NZ)                                                    \
   __kernel void gpux_mask_compress_##sz(__global const E *x, long x_off,                      \
                                         __global const uchar *mask, long mask_off,            \
                                         __global const long *incl, long incl_off,             \
                                         __global E *out, long out_off, long n, long gbase) {  \
-    GPUX_MK_BODY(compress, GPUX_MK_SEL_MASK)                                                                    \
+    GPUX_MK_BODY(compress, E, GPUX_MK_SEL_MASK, GPUX_MK_STAGE_MASK, _)                        \
   }                                                                                           \
   __kernel void gpux_mask_put_##sz(__global E *x, long x_off, __global const uchar *mask,     \
                                    long mask_off, __global const long *incl, long incl_off,   \
                                    __global const E *vals, long vals_off, long n,             \
                                    long gbase) {                                              \
-    GPUX_MK_BODY(put, GPUX_MK_SEL_MASK)                                                                         \
+    GPUX_MK_BODY(put, E, GPUX_MK_SEL_MASK, GPUX_MK_STAGE_MASK, _)                             \
   }                                                                                           \
   __kernel void gpux_mask_nonzero_##sz(__global const E *x, long x_off, ulong nzbits,         \
                                        __global const long *incl, long incl_off,              \
                                        __global long *out, long out_off, long n, long sp,     \
                                        long sd, gpux_nd_params nd, long gbase) {              \
-    GPUX_MK_BODY(nonzero, SELNZ)                                                                     \
+    GPUX_MK_BODY(nonzero, E, SELNZ, GPUX_MK_STAGE_NZ, NZ)                                     \
   }
 GPUX_ELEM_SIZES(GPUX_MK_KERNELS)
