@@ -17,8 +17,8 @@
  * A warp's ballot of round k gives each lane its rank in the round (the set bits below it);
  * the 128 (round, warp) counts, scanned in that order (the elements' order), give each
  * round's offset in the tile; tile c starts at incl[c - 1]. The positions are the same exact
- * integers as the OpenCL kernels' (which walk each work-item's 16 consecutive elements
- * instead): the k-th selected element in row-major order goes to position k. A tile reads
+ * integers as the OpenCL kernels' (which rank each work-item's 16 consecutive flags in local
+ * memory instead): the k-th selected element in row-major order goes to position k. A tile reads
  * all its mask bytes before its first write, so put may write x where it read the mask. */
 #include "gpux_kernels.h"
 
