@@ -176,6 +176,15 @@ static inline void gpux_sk_carry(__global uint *counts, long r, int pass, int np
 /* imgh counts the passes of the key's own bits only: the higher digits of a zero-extended
  * image are all 0, never vary, and so are never sorted by (their counts stay 0) */
 #define GPUX_SK_NPASS(w) (((w) + 7) / 8)
+/* imgh's key i of row r: k, its image, stored, and into the OR / AND (o, a) */
+#define GPUX_SK_IMGH_KEY(w, W, cls, em, mm)                                                   \
+  const ulong k =                                                                             \
+      gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em), (ulong)(mm));        \
+  img[r * len + i] = (GPUX_SK_I_##W)k;                                                        \
+  o |= k;                                                                                     \
+  a &= k;
+/* the count of pass ps's digit of image k (counts[r][0][ps][digit]) */
+#define GPUX_SK_IMGH_BIN(k, ps) ((ps) * GPUX_SORT_RADIX + (int)(((k) >> (8 * (ps))) & GPUX_SK_MASK))
 
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
@@ -235,13 +244,9 @@ static inline uint gpux_sk_match(__local const uint *db, int w, uint d) {
       const long r = g / gpr, k0 = (g - r * gpr) * hk;                                        \
       const long k1 = len - k0 < hk ? len : k0 + hk;                                          \
       for (long i = k0 + j; i < k1; i += GPUX_SK_T) {                                         \
-        const ulong k = gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em),     \
-                                    (ulong)(mm));                                             \
-        img[r * len + i] = (GPUX_SK_I_##W)k;                                                  \
-        o |= k;                                                                               \
-        a &= k;                                                                               \
+        GPUX_SK_IMGH_KEY(w, W, cls, em, mm)                                                   \
         for (int ps = 0; ps < GPUX_SK_NPASS(w); ps++)                                         \
-          atomic_inc(&lc[ps * GPUX_SORT_RADIX + (int)((k >> (8 * ps)) & GPUX_SK_MASK)]);      \
+          atomic_inc(&lc[GPUX_SK_IMGH_BIN(k, ps)]);                                           \
       }                                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
       __global uint *cr = counts + r * nportions * (W / 8) * GPUX_SORT_RADIX;                  \
@@ -411,13 +416,8 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
     const long k1 = len - k0 < hk ? len : k0 + hk;                                            \
     ulong o = 0, a = ~0UL;                                                                    \
     for (long i = k0; i < k1; i++) {                                                          \
-      const ulong k = gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em),       \
-                                  (ulong)(mm));                                               \
-      img[r * len + i] = (GPUX_SK_I_##W)k;                                                    \
-      o |= k;                                                                                 \
-      a &= k;                                                                                 \
-      for (int ps = 0; ps < GPUX_SK_NPASS(w); ps++)                                           \
-        c[ps * GPUX_SORT_RADIX + (int)((k >> (8 * ps)) & GPUX_SK_MASK)]++;                    \
+      GPUX_SK_IMGH_KEY(w, W, cls, em, mm)                                                     \
+      for (int ps = 0; ps < GPUX_SK_NPASS(w); ps++) c[GPUX_SK_IMGH_BIN(k, ps)]++;             \
     }                                                                                         \
     __global uint *cr = counts + r * nportions * (W / 8) * GPUX_SORT_RADIX;                    \
     for (int i = 0; i < GPUX_SK_NPASS(w) * GPUX_SORT_RADIX; i++)                              \
