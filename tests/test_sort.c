@@ -5,7 +5,8 @@
  * odd, 2^k +- 1, around the local-sort limit (2048) and several radix tiles; batched short
  * and long rows, axis 0 of 2-d arrays, a 3-d middle axis, 0-d; contiguous, strided and
  * reversed views as inputs; _into outputs poisoned (strided ones checked for writes outside
- * the view); sort by key with values of several dtypes; every error path. */
+ * the view); sort by key with values of several dtypes; the Onesweep passes over rows of
+ * several tiles and several portions; every error path. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,21 +63,22 @@ static void expect_bytes(const char *label, const void *got, const void *want, s
   }
 }
 
-static void run_case(gpux_dtype dt, int nd, const int64_t *shape, int axis, gt_layout lay,
-                     int kind, uint64_t seed) {
+/* sort and argsort of the keys x (a view of layout lay), both orders, new and _into
+ * (poisoned) outputs, against the reference; what names the data */
+static void check_keys(gpux_dtype dt, int nd, const int64_t *shape, int axis, gt_layout lay,
+                       const void *x, const char *what) {
   const size_t es = ref_dtype_size(dt);
   int64_t n = 1;
   for (int d = 0; d < nd; d++) n *= shape[d];
-  void *x = make_keys(dt, n, kind, seed);
   void *wk = gt_malloc((size_t)n * es + 1), *gk = gt_malloc((size_t)n * es + 1);
   int64_t *wp = gt_malloc((size_t)n * 8 + 8), *gp = gt_malloc((size_t)n * 8 + 8);
   char label[160], sh[64];
   gt_view v;
-  gt_view_make(&v, dt, nd, shape, lay, x);
+  gt_view_make(&v, dt, nd, shape, lay, (void *)x);
   for (int desc = 0; desc < 2; desc++) {
     const unsigned fl = desc ? GPUX_SORT_DESCENDING : 0u;
-    snprintf(label, sizeof label, "%s %s axis %d %s data %d %s", gt_dtype_str(dt),
-             gt_shape_str(sh, sizeof sh, nd, shape), axis, gt_layout_str(lay), kind,
+    snprintf(label, sizeof label, "%s %s axis %d %s %s %s", gt_dtype_str(dt),
+             gt_shape_str(sh, sizeof sh, nd, shape), axis, gt_layout_str(lay), what,
              desc ? "descending" : "ascending");
     ref_sort_along(dt, nd, shape, axis, x, desc, wk, wp);
     /* new results */
@@ -107,11 +109,23 @@ static void run_case(gpux_dtype dt, int nd, const int64_t *shape, int axis, gt_l
     gt_view_free(&op);
   }
   gt_view_free(&v);
-  free(x);
   free(wk);
   free(gk);
   free(wp);
   free(gp);
+}
+
+static void run_case(gpux_dtype dt, int nd, const int64_t *shape, int axis, gt_layout lay,
+                     int kind, uint64_t seed) {
+  int64_t n = 1;
+  for (int d = 0; d < nd; d++) n *= shape[d];
+  void *x = make_keys(dt, n, kind, seed);
+  char what[64];
+  const char *pt = getenv("GPUX_SORT_PORTION_TILES");
+  snprintf(what, sizeof what, "data %d%s%s", kind, pt ? ", portions of tiles: " : "",
+           pt ? pt : "");
+  check_keys(dt, nd, shape, axis, lay, x, what);
+  free(x);
 }
 
 static void test_dtype(void **state) {
@@ -248,6 +262,69 @@ static void test_by_key_1d(void **state) {
   free(vc);
 }
 
+/* The Onesweep passes (rows longer than GPUX_SORT_LOCAL_MAX): rows of several tiles with a
+ * partial last one (tiles of 4096 keys for 32-bit images, 2048 for 64-bit ones), 3 rows;
+ * three distinct keys (stability across tiles); a digit that varies in some rows only; and
+ * portions of 1 and 2 tiles (GPUX_SORT_PORTION_TILES, a test knob of src/api/sort.c), so
+ * that the counts of earlier portions place the keys. */
+static void onesweep_cases(uint64_t seed) {
+  const int64_t l32 = 3 * 4096 + 17, l64 = 2 * 2048 + 5;
+  const int64_t s32[2] = {3, l32}, s64[2] = {3, l64};
+  run_case(GPUX_FLOAT32, 2, s32, 1, GT_CONTIG, D_RANDOM, seed + 1);
+  run_case(GPUX_INT32, 2, s32, -1, GT_STRIDED, D_FEW, seed + 2);
+  run_case(GPUX_UINT16, 2, s32, 1, GT_CONTIG, D_FEW, seed + 3);
+  run_case(GPUX_FLOAT64, 2, s64, 1, GT_REVERSED, D_RANDOM, seed + 4);
+  run_case(GPUX_INT64, 2, s64, 1, GT_CONTIG, D_FEW, seed + 5);
+  /* uint32: row 0 varies in byte 0 only, row 1 in byte 2 only, row 2 in every byte */
+  uint32_t *x = gt_malloc((size_t)(3 * l32) * 4);
+  gt_rng r;
+  gt_rng_seed(&r, seed + 6);
+  for (int64_t i = 0; i < l32; i++) {
+    const uint32_t v = (uint32_t)gt_rng_u64(&r);
+    x[i] = 0x12345600u | (v & 0xffu);
+    x[l32 + i] = 0x12005678u | (v & 0xff0000u);
+    x[2 * l32 + i] = v % 5 ? v : 7u;
+  }
+  check_keys(GPUX_UINT32, 2, s32, 1, GT_CONTIG, x, "digits of some rows");
+  free(x);
+  /* sort by key, int32 values carried */
+  const int64_t n = 3 * l32;
+  void *k = make_keys(GPUX_FLOAT32, n, D_FEW, seed + 7);
+  int32_t *v = gt_malloc((size_t)n * 4), *want = gt_malloc((size_t)n * 4);
+  for (int64_t i = 0; i < n; i++) v[i] = (int32_t)(i * 7919);
+  int64_t *perm = gt_malloc((size_t)n * 8);
+  gpux_array_t ka = NULL, va = NULL, ko = NULL, vo[1] = {NULL};
+  GT_OK(gpux_array_from_host(&ka, gt_ctx, GPUX_FLOAT32, 2, s32, k));
+  GT_OK(gpux_array_from_host(&va, gt_ctx, GPUX_INT32, 2, s32, v));
+  for (int desc = 0; desc < 2; desc++) {
+    ref_sort_along(GPUX_FLOAT32, 2, s32, 1, k, desc, NULL, perm);
+    for (int64_t i = 0; i < n; i++) want[i] = v[(i / l32) * l32 + perm[i]];
+    const gpux_array_t vin[1] = {va};
+    GT_OK(gpux_sort_by_key(&ko, vo, ka, vin, 1, -1, desc ? GPUX_SORT_DESCENDING : 0u));
+    int64_t cnt = 0;
+    void *got = gt_read_all(vo[0], &cnt);
+    expect_bytes(desc ? "onesweep by_key descending" : "onesweep by_key", got, want, 4, n);
+    free(got);
+    GT_RELEASE(ko, vo[0]);
+  }
+  GT_RELEASE(ka, va);
+  free(k);
+  free(v);
+  free(want);
+  free(perm);
+}
+
+static void test_onesweep(void **state) {
+  (void)state;
+  onesweep_cases(500);
+  static const char *const pt[2] = {"1", "2"};
+  for (int i = 0; i < 2; i++) {
+    setenv("GPUX_SORT_PORTION_TILES", pt[i], 1);
+    onesweep_cases(600 + 100 * (uint64_t)i);
+    unsetenv("GPUX_SORT_PORTION_TILES");
+  }
+}
+
 static void usable(void) { gt_smoke(gt_ctx); }
 
 static void test_errors(void **state) {
@@ -323,13 +400,14 @@ static void test_errors(void **state) {
 
 int main(void) {
   gt_init("test_sort");
-  struct CMUnitTest tests[NDT + 3];
+  struct CMUnitTest tests[NDT + 4];
   int nt = 0;
   for (int i = 0; i < NDT; i++) {
     snprintf(g_names[i], sizeof g_names[i], "sort_%s", gt_dtype_str(k_dts[i]));
     tests[nt++] = (struct CMUnitTest){g_names[i], test_dtype, NULL, NULL, (void *)&k_dts[i]};
   }
   tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_by_key);
+  tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_onesweep);
   tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_by_key_1d);
   tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_errors);
   int failed = gt_run("sort", tests, (size_t)nt);

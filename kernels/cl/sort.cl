@@ -140,24 +140,27 @@ static inline uint gpux_sk_lookback(__global uint *lb, long g, long t, int d, ui
   return excl;
 }
 
-/* digit d of row r in this pass, from imgh's counts: the keys of every portion (returned)
- * and those of the portions before `portion` (*before) */
+/* digit d of row r in this pass (counts: see gpux__sort_pass): the row's keys of the digit
+ * (slot 0, imgh's; returned) and those in the portions before `portion` of this pass's input
+ * (*before: slot `portion`, written by the previous portion's launch; none for portion 0) */
 static inline uint gpux_sk_row_count(__global const uint *counts, long r, int pass, int npass,
                                      int portion, int nportions, int d, uint *before) {
-  uint tot = 0u, b = 0u;
-  for (int p = 0; p < nportions; p++) {
-    const uint c = counts[((r * nportions + p) * npass + pass) * GPUX_SORT_RADIX + d];
-    tot += c;
-    if (p < portion) b += c;
-  }
-  *before = b;
-  return tot;
+  __global const uint *c = counts + (r * nportions * npass + pass) * GPUX_SORT_RADIX + d;
+  *before = portion ? c[(long)portion * npass * GPUX_SORT_RADIX] : 0u;
+  return c[0];
+}
+/* the last tile of a row's portion: the keys of digit d in the portions up to this one (inc:
+ * this portion's), for the next portion's launch */
+static inline void gpux_sk_carry(__global uint *counts, long r, int pass, int npass,
+                                 int portion, int nportions, int d, uint before, uint inc) {
+  if (portion + 1 < nportions)
+    counts[((r * nportions + portion + 1) * npass + pass) * GPUX_SORT_RADIX + d] = before + inc;
 }
 
 #define GPUX_SK_OS_ARGS(W)                                                                    \
   GPUX_SK_P(const GPUX_SK_I_##W, img), GPUX_SK_P(const uint, pos),                            \
       GPUX_SK_P(GPUX_SK_I_##W, img_out), GPUX_SK_P(uint, pos_out),                            \
-      GPUX_SK_P(const uint, counts), GPUX_SK_P(uint, lb), long len, long rows, long p0,       \
+      GPUX_SK_P(uint, counts), GPUX_SK_P(uint, lb), long len, long rows, long p0,       \
       long plen, long tpp, int pass, int npass, int portion, int nportions
 #define GPUX_SK_OS_OFFS()                                                                     \
   img += img_off;                                                                             \
@@ -173,6 +176,15 @@ static inline uint gpux_sk_row_count(__global const uint *counts, long r, int pa
 /* imgh counts the passes of the key's own bits only: the higher digits of a zero-extended
  * image are all 0, never vary, and so are never sorted by (their counts stay 0) */
 #define GPUX_SK_NPASS(w) (((w) + 7) / 8)
+/* imgh's key i of row r: k, its image, stored, and into the OR / AND (o, a) */
+#define GPUX_SK_IMGH_KEY(w, W, cls, em, mm)                                                   \
+  const ulong k =                                                                             \
+      gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em), (ulong)(mm));        \
+  img[r * len + i] = (GPUX_SK_I_##W)k;                                                        \
+  o |= k;                                                                                     \
+  a &= k;
+/* the count of pass ps's digit of image k (counts[r][0][ps][digit]) */
+#define GPUX_SK_IMGH_BIN(k, ps) ((ps) * GPUX_SORT_RADIX + (int)(((k) >> (8 * (ps))) & GPUX_SK_MASK))
 
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
@@ -232,16 +244,12 @@ static inline uint gpux_sk_match(__local const uint *db, int w, uint d) {
       const long r = g / gpr, k0 = (g - r * gpr) * hk;                                        \
       const long k1 = len - k0 < hk ? len : k0 + hk;                                          \
       for (long i = k0 + j; i < k1; i += GPUX_SK_T) {                                         \
-        const ulong k = gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em),     \
-                                    (ulong)(mm));                                             \
-        img[r * len + i] = (GPUX_SK_I_##W)k;                                                  \
-        o |= k;                                                                               \
-        a &= k;                                                                               \
+        GPUX_SK_IMGH_KEY(w, W, cls, em, mm)                                                   \
         for (int ps = 0; ps < GPUX_SK_NPASS(w); ps++)                                         \
-          atomic_inc(&lc[ps * GPUX_SORT_RADIX + (int)((k >> (8 * ps)) & GPUX_SK_MASK)]);      \
+          atomic_inc(&lc[GPUX_SK_IMGH_BIN(k, ps)]);                                           \
       }                                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
-      __global uint *cr = counts + (r * nportions + k0 / pkeys) * (W / 8) * GPUX_SORT_RADIX;  \
+      __global uint *cr = counts + r * nportions * (W / 8) * GPUX_SORT_RADIX;                  \
       for (int i = j; i < GPUX_SK_NPASS(w) * GPUX_SORT_RADIX; i += GPUX_SK_T)                 \
         if (lc[i]) atomic_add(&cr[i], lc[i]);                                                 \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
@@ -315,6 +323,8 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
       uint before;                                                                            \
       const uint tot = gpux_sk_row_count(counts, r, pass, npass, portion, nportions, j,       \
                                          &before);                                            \
+      if (t == tpp - 1)                                                                       \
+        gpux_sk_carry(counts, r, pass, npass, portion, nportions, j, before, excl + c);       \
       const uint rb = gpux_sk_scan(tot, sa, sb);                                              \
       so[j] = soff;                                                                           \
       gb[j] = rb + before + excl - soff;                                                      \
@@ -406,15 +416,10 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
     const long k1 = len - k0 < hk ? len : k0 + hk;                                            \
     ulong o = 0, a = ~0UL;                                                                    \
     for (long i = k0; i < k1; i++) {                                                          \
-      const ulong k = gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em),       \
-                                  (ulong)(mm));                                               \
-      img[r * len + i] = (GPUX_SK_I_##W)k;                                                    \
-      o |= k;                                                                                 \
-      a &= k;                                                                                 \
-      for (int ps = 0; ps < GPUX_SK_NPASS(w); ps++)                                           \
-        c[ps * GPUX_SORT_RADIX + (int)((k >> (8 * ps)) & GPUX_SK_MASK)]++;                    \
+      GPUX_SK_IMGH_KEY(w, W, cls, em, mm)                                                     \
+      for (int ps = 0; ps < GPUX_SK_NPASS(w); ps++) c[GPUX_SK_IMGH_BIN(k, ps)]++;             \
     }                                                                                         \
-    __global uint *cr = counts + (r * nportions + k0 / pkeys) * (W / 8) * GPUX_SORT_RADIX;    \
+    __global uint *cr = counts + r * nportions * (W / 8) * GPUX_SORT_RADIX;                    \
     for (int i = 0; i < GPUX_SK_NPASS(w) * GPUX_SORT_RADIX; i++)                              \
       if (c[i]) atomic_add(&cr[i], c[i]);                                                     \
     atomic_or(&bits[0], (uint)o);                                                             \
@@ -452,6 +457,8 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
         uint before;                                                                          \
         const uint tot =                                                                      \
             gpux_sk_row_count(counts, r, pass, npass, portion, nportions, d, &before);        \
+        if (t == tpp - 1)                                                                     \
+          gpux_sk_carry(counts, r, pass, npass, portion, nportions, d, before, excl + c[d]);  \
         cur[d] = run + before + excl;                                                         \
         run += tot;                                                                           \
       }                                                                                       \

@@ -209,17 +209,21 @@ typedef struct gpux__mask_pass {
  *            varying bit can be skipped;
  *   IMGH:    IMG without positions, and the digit counts of every pass: groups g < ngroups
  *            of hk keys (g = r * gpr + h: keys h * hk .. min(len, (h + 1) * hk) - 1 of row r;
- *            gpr = ceil(len / hk); hk divides pkeys, so a group lies in portion h * hk /
- *            pkeys); counts (uint32, rows x nportions x npass x RADIX, zeroed by the front
- *            end) += the group's keys whose digit (img >> 8 * pass) & 255 is d, at
- *            [r][portion][pass][d];
+ *            gpr = ceil(len / hk)); counts (uint32, rows x nportions x npass x RADIX, zeroed
+ *            by the front end) += the group's keys whose digit (img >> 8 * pass) & 255 is d,
+ *            at [r][0][pass][d] (slot 0: the whole row's, whatever portion a key lies in; the
+ *            slots of portions p >= 1 are ONESWEEP's, as CUB's d_bins);
  *   ONESWEEP: one stable pass of the digit at shift = 8 * pass over portion `portion` of every
  *            row: the keys p0 .. p0 + plen - 1 of each row (p0 = portion * pkeys), tpp =
  *            ceil(plen / TILE) tiles a row; img_in / pos_in -> img_out / pos_out. A key of
- *            row r with digit d goes to row r at: the keys of row r of digit < d (all
- *            portions) + those of digit d in earlier portions (both from counts) + those of
+ *            row r with digit d goes to row r at: the keys of row r of digit < d (the
+ *            exclusive scan of counts[r][0][pass]) + those of digit d in earlier portions of
+ *            this pass's input (counts[r][portion][pass][d]; 0 for portion 0) + those of
  *            digit d in earlier tiles of its portion (decoupled look-back over lb) + its
- *            stable rank among its tile's keys of digit d. pos_in none with pos_out given:
+ *            stable rank among its tile's keys of digit d. The last tile of each row writes
+ *            counts[r][portion + 1][pass][d] = the keys of digit d in portions 0 .. portion
+ *            (when portion + 1 < nportions): a later pass's portions hold other keys than
+ *            IMGH's, so only the launch before can count them. pos_in none with pos_out given:
  *            the positions are the keys' places in their row (the first pass). lb (uint32,
  *            rows * tpp * RADIX + 1 words, zeroed by the front end before each launch): the
  *            look-back words GPUX_SO_LB_* of tile (r, t) at [(r * tpp + t) * RADIX + d], the

@@ -11,7 +11,8 @@
  *      every pass by row and portion (one read of the keys); then the Onesweep passes,
  *      GPUX_SORT_BITS bits each, for the digits that vary (OR ^ AND, read back in one
  *      16-byte wait; bool, small integers and 8- / 16-bit keys skip the rest): ONESWEEP a
- *      portion (GPUX_SORT_PORTION_TILES tiles of each row) at a time, each tile ranked
+ *      portion (GPUX_SORT_PORTION_TILES tiles of each row, or the environment variable of
+ *      that name: a test knob, portion_tiles) at a time, each tile ranked
  *      stably in local memory and placed by the counts and a decoupled look-back over the
  *      earlier tiles of its row (tiles never straddle rows, so many long rows sort in the
  *      same launches as one). The first pass makes the positions (IMGH writes none);
