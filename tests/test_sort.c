@@ -262,6 +262,72 @@ static void test_by_key_1d(void **state) {
   free(vc);
 }
 
+/* Sort by key with one value array of 4-byte elements under integer or bool keys on the
+ * radix path: the values ride the passes in the positions' place (src/api/sort.c). Keys kdt
+ * (kind: make_keys'), values vdt (random bits, NaN payloads included for float32), shape
+ * (2-d), along axis, keys and values as views of layouts klay / (klay + 1) % 3; new and
+ * _into (strided, poisoned) outputs, keys_out left out too; against the reference. */
+static void payload_case(gpux_dtype kdt, gpux_dtype vdt, const int64_t *shape, int axis,
+                         gt_layout klay, int kind, uint64_t seed) {
+  const int64_t n = shape[0] * shape[1];
+  const int ax = axis < 0 ? 1 : axis;
+  const size_t ks = ref_dtype_size(kdt);
+  void *x = make_keys(kdt, n, kind, seed);
+  uint32_t *v = gt_malloc((size_t)n * 4);
+  gt_rng r;
+  gt_rng_seed(&r, seed + 1);
+  for (int64_t i = 0; i < n; i++) v[i] = (uint32_t)gt_rng_u64(&r); /* any bits: NaNs too */
+  gt_view kv, vv, ko, vo;
+  gt_view_make(&kv, kdt, 2, shape, klay, x);
+  gt_view_make(&vv, vdt, 2, shape, (gt_layout)((klay + 1) % 3), v);
+  int64_t *perm = gt_malloc((size_t)n * 8);
+  unsigned char *wk = gt_malloc((size_t)n * ks + 1);
+  uint32_t *wv = gt_malloc((size_t)n * 4);
+  for (int desc = 0; desc < 2; desc++) {
+    ref_sort_along(kdt, 2, shape, ax, x, desc, NULL, perm);
+    for (int64_t i = 0; i < shape[0]; i++)
+      for (int64_t j = 0; j < shape[1]; j++) {
+        const int64_t o = i * shape[1] + j, p = perm[o];
+        const int64_t from = ax == 1 ? i * shape[1] + p : p * shape[1] + j;
+        memcpy(wk + (size_t)o * ks, (const unsigned char *)x + (size_t)from * ks, ks);
+        wv[o] = v[from];
+      }
+    const unsigned fl = desc ? GPUX_SORT_DESCENDING : 0u;
+    char label[96];
+    snprintf(label, sizeof label, "payload %s keys, %s values, axis %d%s", gt_dtype_str(kdt),
+             gt_dtype_str(vdt), axis, desc ? ", descending" : "");
+    gpux_array_t kn = NULL, vn[1] = {NULL}, vonly[1] = {NULL};
+    const gpux_array_t vin[1] = {vv.view};
+    GT_OK(gpux_sort_by_key(&kn, vn, kv.view, vin, 1, axis, fl));
+    void *g = gt_read_all(kn, NULL);
+    expect_bytes(label, g, wk, ks, n);
+    free(g);
+    g = gt_read_all(vn[0], NULL);
+    expect_bytes(label, g, wv, 4, n);
+    free(g);
+    GT_OK(gpux_sort_by_key(NULL, vonly, kv.view, vin, 1, axis, fl));
+    g = gt_read_all(vonly[0], NULL);
+    expect_bytes(label, g, wv, 4, n);
+    free(g);
+    gt_view_make(&ko, kdt, 2, shape, GT_STRIDED, NULL);
+    gt_view_make(&vo, vdt, 2, shape, GT_REVERSED, NULL);
+    const gpux_array_t vout[1] = {vo.view};
+    GT_OK(gpux_sort_by_key_into(ko.view, vout, kv.view, vin, 1, axis, fl));
+    unsigned char *got = gt_malloc((size_t)n * (ks > 4 ? ks : 4));
+    gt_view_read(&ko, got, label);
+    expect_bytes(label, got, wk, ks, n);
+    gt_view_read(&vo, got, label);
+    expect_bytes(label, got, wv, 4, n);
+    free(got);
+    gt_view_free(&ko);
+    gt_view_free(&vo);
+    GT_RELEASE(kn, vn[0], vonly[0]);
+  }
+  gt_view_free(&kv);
+  gt_view_free(&vv);
+  GT_FREE(x, v, perm, wk, wv);
+}
+
 /* The Onesweep passes (rows longer than GPUX_SORT_LOCAL_MAX): rows of several tiles with a
  * partial last one (tiles of 4096 keys for 32-bit images, 2048 for 64-bit ones), 3 rows;
  * three distinct keys (stability across tiles); a digit that varies in some rows only; and
@@ -312,6 +378,33 @@ static void onesweep_cases(uint64_t seed) {
   free(v);
   free(want);
   free(perm);
+  /* one 4-byte value array under integer keys: carried by the passes themselves */
+  const int64_t t32[2] = {l32, 3}, one[2] = {1, l32};
+  payload_case(GPUX_INT32, GPUX_FLOAT32, s32, -1, GT_CONTIG, D_RANDOM, seed + 8);
+  payload_case(GPUX_INT32, GPUX_UINT32, t32, 0, GT_STRIDED, D_FEW, seed + 9);
+  payload_case(GPUX_INT64, GPUX_INT32, s64, 1, GT_REVERSED, D_RANDOM, seed + 10);
+  payload_case(GPUX_UINT8, GPUX_FLOAT32, s32, -1, GT_CONTIG, D_FEW, seed + 11);
+  payload_case(GPUX_BOOL, GPUX_INT32, one, -1, GT_CONTIG, D_RANDOM, seed + 12);
+  { /* every key equal: no pass runs, the values come back as they were */
+    int32_t *z = gt_malloc((size_t)l32 * 4), *zv = gt_malloc((size_t)l32 * 4);
+    for (int64_t i = 0; i < l32; i++) {
+      z[i] = -5;
+      zv[i] = (int32_t)(i * 2654435761u);
+    }
+    gpux_array_t za = NULL, zva = NULL, zo = NULL, zvo[1] = {NULL};
+    GT_OK(gpux_array_from_host(&za, gt_ctx, GPUX_INT32, 1, &l32, z));
+    GT_OK(gpux_array_from_host(&zva, gt_ctx, GPUX_INT32, 1, &l32, zv));
+    const gpux_array_t zin[1] = {zva};
+    GT_OK(gpux_sort_by_key(&zo, zvo, za, zin, 1, -1, GPUX_SORT_DESCENDING));
+    void *g = gt_read_all(zvo[0], NULL);
+    expect_bytes("payload, one key", g, zv, 4, l32);
+    free(g);
+    g = gt_read_all(zo, NULL);
+    expect_bytes("payload, one key (keys)", g, z, 4, l32);
+    free(g);
+    GT_RELEASE(za, zva, zo, zvo[0]);
+    GT_FREE(z, zv);
+  }
 }
 
 static void test_onesweep(void **state) {

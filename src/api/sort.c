@@ -138,9 +138,14 @@ static gpux_status zero_u32(struct gpux_array *a, int64_t n) {
 }
 
 /* Sorts x along axis into keys (x's dtype; NULL: not wanted) and / or pos (int64; NULL: not
- * wanted). eqz: -0.0 == +0.0 (positions carried). Arguments checked. */
-static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags,
-                            struct gpux_array *keys, struct gpux_array *pos, int eqz) {
+ * wanted). eqz: -0.0 == +0.0 (positions carried). Arguments checked.
+ * pay (NULL, or with pos NULL and rows longer than GPUX_SORT_LOCAL_MAX): an array of x's
+ * shape and 4-byte elements carried through the radix passes in place of the positions (the
+ * passes are stable whatever they carry) into pay_out (pay's dtype and shape): sort by key's
+ * one value array without positions and gathers. */
+static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned flags,
+                                struct gpux_array *keys, struct gpux_array *pos, int eqz,
+                                const struct gpux_array *pay, struct gpux_array *pay_out) {
   struct gpux_context *ctx = x->ctx;
   if (x->size == 0) return GPUX_SUCCESS;
   GPUX__NEED(ctx, GPUX__Q_SORT, 0, x->dtype, -1);
@@ -151,7 +156,8 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
   if (!local) GPUX__NEED(ctx, GPUX__Q_FILL, 0, GPUX_UINT32, -1);
   struct gpux_array xv = gpux__axis_last_view(x, axis);
   struct gpux_array *xc = NULL, *img[2] = {NULL, NULL}, *pp[2] = {NULL, NULL}, *bits = NULL,
-                    *counts = NULL, *lb = NULL;
+                    *counts = NULL, *lb = NULL, *pc = NULL;
+  struct gpux_array pv;
   sort_dst dk = {0}, dp = {0};
   gpux_status s = GPUX_SUCCESS;
   gpux__bq *q = gpux__q(ctx);
@@ -165,7 +171,12 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
    * images are equal bits without EQZ) */
   for (int i = 0; i < 2; i++) {
     SO_TRY(flat_new(&img[i], ctx, idt, n));
-    if (pos) SO_TRY(flat_new(&pp[i], ctx, GPUX_UINT32, n));
+    if (pos || pay) SO_TRY(flat_new(&pp[i], ctx, GPUX_UINT32, n));
+  }
+  if (pay) {
+    pv = gpux__axis_last_view(pay, axis);
+    SO_TRY(gpux__contiguous_ref(&pc, &pv));
+    SO_TRY(dst_open(&dp, pay_out, axis));
   }
   {
     const int64_t four = 4;
@@ -220,13 +231,16 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
     SO_TRY(flat_new(&lb, ctx, GPUX_UINT32, rows * tpp_max * GPUX_SORT_RADIX + 1));
     p.stage = GPUX__SO_ONESWEEP;
     p.lb = OPND(lb);
+    int last = -1; /* the last pass that runs: it writes a payload straight to its output */
+    for (int pass = 0; pass < p.npass; pass++)
+      if ((vary >> (GPUX_SORT_BITS * pass)) & (GPUX_SORT_RADIX - 1)) last = pass;
     for (int pass = 0; pass < p.npass; pass++) {
       if (!((vary >> (GPUX_SORT_BITS * pass)) & (GPUX_SORT_RADIX - 1))) continue;
       p.pass = pass;
       p.img_in = OPND(img[cur]);
-      p.pos_in = first ? (gpux__operand){NULL, 0, GPUX_UINT32} : PP(cur);
+      p.pos_in = !first ? PP(cur) : pay ? OPND(pc) : (gpux__operand){NULL, 0, GPUX_UINT32};
       p.img_out = OPND(img[cur ^ 1]);
-      p.pos_out = PP(cur ^ 1);
+      p.pos_out = pay && pass == last ? OPND(dp.use) : PP(cur ^ 1);
       for (int portion = 0; portion < p.nportions; portion++) {
         p.portion = portion;
         p.p0 = portion * p.pkeys;
@@ -255,6 +269,12 @@ static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags
     p.out = OPND(dp.use);
     s = dst_close(&dp, ctx->be->sort(q, &p));
   }
+  if (pay) { /* the last pass wrote dp.use; no pass: the payload as it was */
+    if (first)
+      s = ctx->be->mem_copy(q, dp.use->st->blk.buf, (size_t)dp.use->offset * 4u,
+                            pc->st->blk.buf, (size_t)pc->offset * 4u, (size_t)n * 4u);
+    s = dst_close(&dp, s);
+  }
 #undef SO_TRY
 done:
   gpux_array_release(dk.tmp);
@@ -266,8 +286,13 @@ done:
     gpux_array_release(img[i]);
     gpux_array_release(pp[i]);
   }
+  gpux_array_release(pc);
   gpux_array_release(xc);
   return s;
+}
+static gpux_status sort_run(const struct gpux_array *x, int axis, unsigned flags,
+                            struct gpux_array *keys, struct gpux_array *pos, int eqz) {
+  return sort_run_pay(x, axis, flags, keys, pos, eqz, NULL, NULL);
 }
 
 /* dst = src permuted by perm along axis (take_along_axis; 1-d: take, its faster equal; a 0-d
@@ -442,7 +467,14 @@ static gpux_status by_key(gpux_array_t *keys_outp, gpux_array_t *values_outp,
   struct gpux_context *ctx = keys->ctx;
   struct gpux_array *perm = NULL, *made[1 + 64] = {NULL};
   struct gpux_array **mv = NULL;
-  gpux_status s = gpux__array_new(&perm, ctx, GPUX_INT64, keys->ndim, keys->shape);
+  /* One value array of 4-byte elements under integer (or bool) keys in rows for the radix
+   * passes: the values ride the passes in the positions' place (no positions, no gathers),
+   * and the keys come back from their images, which are exact for integers. */
+  const int pay = nvalues == 1 && (gpux__dt_is_int(keys->dtype) || keys->dtype == GPUX_BOOL) &&
+                  gpux_dtype_size(values[0]->dtype) == 4 && keys->ndim &&
+                  keys->shape[axis] > GPUX_SORT_LOCAL_MAX;
+  gpux_status s = pay ? GPUX_SUCCESS
+                      : gpux__array_new(&perm, ctx, GPUX_INT64, keys->ndim, keys->shape);
   if (s != GPUX_SUCCESS) return s;
   if (!into) {
     mv = nvalues + 1 <= (int)(sizeof made / sizeof made[0])
@@ -453,9 +485,10 @@ static gpux_status by_key(gpux_array_t *keys_outp, gpux_array_t *values_outp,
       return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "%s: %d value arrays", fn, nvalues);
     }
   }
-  s = sort_any(keys, axis, flags, NULL, perm, 1);
+  if (!pay) s = sort_any(keys, axis, flags, NULL, perm, 1);
   const int kax = keys->ndim ? axis : 0;
-  /* the keys, then each value array */
+  /* the keys, then each value array (pay: the outputs of one sort) */
+  struct gpux_array *dsts[2] = {NULL, NULL};
   for (int i = -1; i < nvalues && s == GPUX_SUCCESS; i++) {
     struct gpux_array *src = i < 0 ? keys : values[i], *dst;
     if (into) {
@@ -467,8 +500,11 @@ static gpux_status by_key(gpux_array_t *keys_outp, gpux_array_t *values_outp,
       if (s != GPUX_SUCCESS) break;
       dst = mv[i + 1];
     }
-    if (src->size) s = carry(dst, src, perm, kax);
+    if (pay) dsts[i + 1] = dst;
+    else if (src->size) s = carry(dst, src, perm, kax);
   }
+  if (pay && s == GPUX_SUCCESS && keys->size)
+    s = sort_run_pay(keys, axis, flags, dsts[0], NULL, 0, values[0], dsts[1]);
   gpux_array_release(perm);
   if (!into) {
     for (int i = -1; i < nvalues; i++) {
