@@ -29,7 +29,7 @@
  * lane l its keys w * 32 * IPT + e * 32 + l (e < IPT; coalesced), keys past the row's
  * portion the all-ones image (digit 255, last in the tile's stable order, never written).
  * Rank: for e in order, a key's rank in its warp is the warp's running count of its digit
- * plus its peers of lower lane (__match_any_sync); the running counts then become exclusive
+ * plus its peers of lower lane (eight ballots); the running counts then become exclusive
  * over the warps, the tile's counts exclusive over the digits: a key's place in the tile
  * sorted by digit. Thread d publishes the tile's count of digit d (A, or P for a portion's
  * first tile), stages the keys in that order in shared memory, looks back over the earlier
@@ -208,7 +208,7 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
   __shared__ I sk[TILE];
   __shared__ unsigned sp[TILE];
   __shared__ unsigned wh[NW][R];
-  __shared__ unsigned s_off[R], s_gb[R], ws[NW];
+  __shared__ unsigned s_gb[R], ws[NW];
   __shared__ unsigned long long s_tile;
   const int j = threadIdx.x, lane = j & 31, w = j >> 5, shift = 8 * pass;
   const unsigned lt = (1u << lane) - 1u;
@@ -235,16 +235,24 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
 #pragma unroll
     for (int e = 0; e < IPT; e++) {
       const unsigned d = (unsigned)(k[e] >> shift) & MASK;
-      const unsigned peers = __match_any_sync(FULL, d);
-      const unsigned b = wh[w][d];
+      /* the lanes of the same digit: eight ballots (cheaper than __match_any_sync, which
+       * went through the MIO pipe that the shared-memory traffic already fills) */
+      unsigned peers = FULL;
+#pragma unroll
+      for (int bit = 0; bit < GPUX_SORT_BITS; bit++) {
+        const unsigned b = __ballot_sync(FULL, (d >> bit) & 1u);
+        peers &= (d >> bit) & 1u ? b : ~b;
+      }
+      /* the highest peer adds the group's count; the old value goes to the peers */
+      const int leader = 31 - __clz(peers);
+      unsigned b = 0;
+      if (lane == leader) b = atomicAdd(&wh[w][d], (unsigned)__popc(peers));
+      b = __shfl_sync(FULL, b, leader);
       const unsigned x = b + __popc(peers & lt);
       if (e & 1)
         rk[e >> 1] |= x << 16;
       else
         rk[e >> 1] = x;
-      __syncwarp();
-      if (lane == 31 - __clz(peers)) wh[w][d] = b + __popc(peers);
-      __syncwarp();
     }
     __syncthreads();
     /* thread j is digit j from here to the look-back */
@@ -260,19 +268,20 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     atomicExch(mine, (t == 0 ? GPUX_SO_LB_P : GPUX_SO_LB_A) | creal);
     unsigned tot;
     const unsigned off = block_scan(c, ws, &tot);
-    s_off[j] = off;
+#pragma unroll
+    for (int v = 0; v < NW; v++) wh[v][j] += off; /* a key's place: wh[w][d] + its rank */
     /* the row's start of digit j in this portion: the row's keys of smaller digits (slot 0,
      * imgh's), and those of digit j in the earlier portions of this pass's input (slot
      * `portion`, written by the launch before; none for portion 0) */
     unsigned *cr = counts + ((i64)r * nportions * npass + pass) * R + j;
     const unsigned before = portion ? cr[(i64)portion * npass * R] : 0u;
-    const unsigned rowbase = block_scan(cr[0], ws, &tot) + before; /* syncs: s_off visible */
+    const unsigned rowbase = block_scan(cr[0], ws, &tot) + before; /* syncs: wh visible */
     /* stage the keys in the tile's sorted order */
 #pragma unroll
     for (int e = 0; e < IPT; e++) {
       const unsigned d = (unsigned)(k[e] >> shift) & MASK;
       const unsigned x = (rk[e >> 1] >> (16 * (e & 1))) & 0xffffu;
-      const unsigned li = s_off[d] + wh[w][d] + x;
+      const unsigned li = wh[w][d] + x;
       sk[li] = k[e];
       if (pos_out) {
         const int i = base + 32 * e;
