@@ -228,7 +228,9 @@ GPUX_SFN unsigned gpux_sel_lookback(GPUX_SG unsigned *lb, GPUX_SI64 g, GPUX_SI64
 }
 
 /* gather, per dtype: the two forms (gpux_select.h's contract). A key is a candidate when the
- * top 12 bits of its image are <= its row's P. */
+ * top 12 bits of its image are <= its row's P. Nothing is written past a row's cstride
+ * places (h12 and gather agree on the count; the bound keeps a broken count from writing
+ * over other buffers, the look-back words among them). */
 #define GPUX_SEL_CAND_(dt, k, s12, P) ((GPUX_SEL_IMG_##dt((GPUX_SO_U64)(k), flags) >> (s12)) <= (P))
 #define GPUX_SEL_S12(dt) (GPUX_SEL_W_##dt > 12 ? GPUX_SEL_W_##dt - 12 : 0)
 #define GPUX_SEL_GATHER_ARGS(dt)                                                             \
@@ -251,12 +253,12 @@ GPUX_SFN unsigned gpux_sel_lookback(GPUX_SG unsigned *lb, GPUX_SI64 g, GPUX_SI64
       GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                             \
       unsigned c = 0u;                                                                       \
       for (GPUX_SI64 i = i0; i < i1; i++) c += GPUX_SEL_CAND_(dt, xr[i], s12, P);            \
-      GPUX_SI64 o = row * cstride + gpux_sel_lookback(lb, g, t, c);                          \
-      for (GPUX_SI64 i = i0; i < i1; i++) {                                                  \
+      GPUX_SI64 o = gpux_sel_lookback(lb, g, t, c);                                          \
+      for (GPUX_SI64 i = i0; i < i1 && o < cstride; i++) {                                   \
         const GPUX_SEL_UT(dt) b = xr[i];                                                     \
         if (GPUX_SEL_CAND_(dt, b, s12, P)) {                                                 \
-          cand[o] = b;                                                                       \
-          cpos[o++] = i;                                                                     \
+          cand[row * cstride + o] = b;                                                       \
+          cpos[row * cstride + o++] = i;                                                     \
         }                                                                                    \
       }                                                                                      \
     }                                                                                        \
@@ -304,14 +306,15 @@ GPUX_SFN unsigned gpux_sel_lookback(GPUX_SG unsigned *lb, GPUX_SI64 g, GPUX_SI64
     }                                                                                        \
     if (lid == GPUX_SEL_THREADS - 1) sg[1] = gpux_sel_lookback(lb, g, t, sc[cur][lid]);      \
     GPUX_SSYNC();                                                                            \
-    const GPUX_SI64 o = row * cstride + (GPUX_SI64)sg[1];                                    \
+    const GPUX_SI64 o = (GPUX_SI64)sg[1];                                                    \
     for (int e = 0; e < GPUX_SEL_PER; e++) {                                                 \
       if (!((m >> e) & 1u)) continue;                                                        \
       const int li = e * GPUX_SEL_THREADS + lid, run = li / GPUX_SEL_PER;                    \
       unsigned p = run ? sc[cur][run - 1] : 0u;                                              \
       for (int j = run * GPUX_SEL_PER; j < li; j++) p += fl[j];                              \
-      cand[o + p] = kb[e];                                                                   \
-      cpos[o + p] = i0 + li;                                                                 \
+      if (o + p >= cstride) continue;                                                        \
+      cand[row * cstride + o + p] = kb[e];                                                   \
+      cpos[row * cstride + o + p] = i0 + li;                                                 \
     }                                                                                        \
   }
 #endif
@@ -488,12 +491,21 @@ GPUX_SFN unsigned gpux_sel_lookback(GPUX_SG unsigned *lb, GPUX_SI64 g, GPUX_SI64
     GPUX_SEL_TSYNC();                                                                              \
     GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                                     \
     const GPUX_SI64 i1 = len - b * hk < hk ? len : (b + 1) * hk;                                   \
-    unsigned nn = 0u;                                                                              \
+    /* a run of equal prefixes is one add (data of few values: one bin's atomics would       \
+     * serialize) */                                                                             \
+    unsigned nn = 0u, last = 0u, run = 0u;                                                         \
     for (GPUX_SI64 i = b * hk + lid; i < i1; i += GPUX_SEL_WI) {                                   \
       const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                          \
-      GPUX_SEL_TADD(&h[(unsigned)(k >> s12)], 1u);                                                 \
+      const unsigned d = (unsigned)(k >> s12);                                                     \
+      if (run && d != last) {                                                                      \
+        GPUX_SEL_TADD(&h[last], run);                                                              \
+        run = 0u;                                                                                  \
+      }                                                                                            \
+      last = d;                                                                                    \
+      run++;                                                                                       \
       nn += nanbin && k == GPUX_SEL_ALL(GPUX_SEL_W_##dt);                                          \
     }                                                                                              \
+    if (run) GPUX_SEL_TADD(&h[last], run);                                                         \
     if (nn) GPUX_SEL_TADD(&h[GPUX_SEL_B12 - 1], nn);                                               \
     GPUX_SEL_TSYNC();                                                                              \
     GPUX_SG unsigned *hr = hist + row * GPUX_SEL_B12;                                              \

@@ -435,7 +435,8 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
                               struct gpux_array *id) {
   struct gpux_context *ctx = xr->ctx;
   const int w = (int)gpux_dtype_size(xr->dtype) * 8, knob = cand_knob();
-  if (knob < 0 || w < 32 || rows > GPUX__CAND_ROWS || (knob == 0 && len < GPUX__CAND_MIN_LEN))
+  if (knob < 0 || w < 32 || rows > GPUX__CAND_ROWS || len > (int64_t)UINT32_MAX ||
+      (knob == 0 && len < GPUX__CAND_MIN_LEN)) /* (the old path reports rows over 2^32) */
     return select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
   struct gpux_array *hist = NULL, *pc = NULL, *lb = NULL, *cand = NULL, *cpos = NULL;
   const int64_t nh = rows * GPUX_SEL_B12, npc = rows * 2;
@@ -450,11 +451,6 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
   p.len = len;
   p.k = k - 1; /* pick12's rank */
   p.x = OPND(xr);
-  /* hist12's keys a group: about 4096 groups over all rows (a flush of the 4096 bins per
-   * group costs little against its keys), at least 16 a work-item */
-  int64_t hk = rows * len / 4096;
-  if (hk < 16 * GPUX_SEL_THREADS) hk = 16 * GPUX_SEL_THREADS;
-  p.hk = (hk + GPUX_SEL_THREADS - 1) / GPUX_SEL_THREADS * GPUX_SEL_THREADS;
   if (s == GPUX_SUCCESS) {
     p.hist = OPND(hist);
     p.pc = OPND(pc);

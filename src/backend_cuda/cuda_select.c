@@ -59,11 +59,13 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
 #undef PTR
   long long x_off = p->x.offset, q_off = p->q.offset, o_off = p->out.offset,
             v_off = p->vals.buf ? p->vals.offset : 0, i_off = p->idx.buf ? p->idx.offset : 0;
-  long long len = p->len, n = p->n, k = p->k, rows = p->rows, hk = p->hk,
-            cstride = p->cstride, c_off = p->cpos.offset;
+  long long len = p->len, n = p->n, k = p->k, rows = p->rows, cstride = p->cstride,
+            c_off = p->cpos.offset;
+  /* h12: about 4096 blocks (2^28 keys: 65536 a block, 256 a thread) */
+  long long hk = p->kind == 6 ? gpux__sel_h12_keys(rows, len, 4096) : 1;
   const long long gpr = (len + GPUX_SEL_THREADS * SEL_HE - 1) / (GPUX_SEL_THREADS * SEL_HE);
   const long long tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
-  const long long g12 = hk > 0 ? (len + hk - 1) / hk : 0; /* h12's blocks a row */
+  const long long g12 = (len + hk - 1) / hk; /* h12's blocks a row */
   unsigned flags = p->flags;
   int nt = p->nt, shift = p->shift, first = p->first, right = p->right, mode = p->mode,
       nq = p->nq, has_v = p->vals.buf != NULL, has_i = p->idx.buf != NULL;

@@ -61,15 +61,21 @@ static void select_options(gpux__bctx *b, char *buf, size_t size) {
   snprintf(buf, size, "%s", b->red_build_options);
 }
 
-/* `groups` work-groups of GPUX_SEL_THREADS (the kernels index rows and tiles by group) */
-static gpux_status enqueue_groups(gpux__bq *q, const gpux_cl_args *a, int64_t groups) {
+/* `groups` work-groups of `local` work-items */
+static gpux_status enqueue_local(gpux__bq *q, const gpux_cl_args *a, int64_t groups,
+                                 size_t local) {
   if (a->e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
-  size_t global = (size_t)groups * GPUX_SEL_THREADS, local = GPUX_SEL_THREADS;
+  size_t global = (size_t)groups * local;
   cl_int e = clEnqueueNDRangeKernel(q->queue, a->k, 1, NULL, &global, &local, 0, NULL, NULL);
   if (e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
   return GPUX_SUCCESS;
+}
+
+/* `groups` work-groups of GPUX_SEL_THREADS (the kernels index rows and tiles by group) */
+static gpux_status enqueue_groups(gpux__bq *q, const gpux_cl_args *a, int64_t groups) {
+  return enqueue_local(q, a, groups, GPUX_SEL_THREADS);
 }
 
 /* cnt / emit over rows x tpr tiles (their last argument, rows, set here): the GPU form's
@@ -84,13 +90,7 @@ static gpux_status enqueue_tiles(gpux__bq *q, gpux_cl_args *a, int64_t rows, int
  * each; gather's takers spin on each other's look-back words, which pocl must not vectorize
  * into one loop) */
 static gpux_status enqueue_single(gpux__bq *q, const gpux_cl_args *a, int64_t n) {
-  if (a->e != CL_SUCCESS)
-    return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
-  size_t global = (size_t)n, local = 1;
-  cl_int e = clEnqueueNDRangeKernel(q->queue, a->k, 1, NULL, &global, &local, 0, NULL, NULL);
-  if (e != CL_SUCCESS)
-    return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
-  return GPUX_SUCCESS;
+  return enqueue_local(q, a, n, 1);
 }
 
 /* an operand that may be absent (buf NULL): the kernel gets `other`'s buffer, unwritten */
@@ -174,11 +174,12 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_long(&a, p->len);
     return gpux_cl_enqueue_1d(q, &a, (size_t)(p->rows * p->nq));
   case 6: { /* h12 */
-    const int64_t g12 = (p->len + p->hk - 1) / p->hk;
+    const int64_t hk = gpux__sel_h12_keys(p->rows, p->len, b->red_cpu ? 64 : 4096);
+    const int64_t g12 = (p->len + hk - 1) / hk;
     gpux_cl_arg_c(&a, &p->x);
     gpux_cl_arg_long(&a, p->len);
     gpux_cl_arg_long(&a, g12);
-    gpux_cl_arg_long(&a, p->hk);
+    gpux_cl_arg_long(&a, hk);
     gpux_cl_arg(&a, sizeof flags, &flags);
     gpux_cl_arg_mem(&a, &p->hist);
     gpux_cl_arg_long(&a, p->rows);
