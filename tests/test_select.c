@@ -221,6 +221,45 @@ static void test_topk(void **state) {
   run_topk(GPUX_FLOAT32, 0, 516 * 4096 - 777, 0, 100, 0, GT_CONTIG, 12, 0);
 }
 
+/* top-k's two paths (docs/selection.md "two reads"): the radix select of x ("old") and the
+ * candidates of the target's top 12 bits ("cand"), forced with the test knob
+ * GPUX_SELECT_TOPK_PATH, and the rule's own choice (unset: rows of 2^16 keys and more take
+ * the candidates when they are few): one reference, so the same bits on every path. Ties at
+ * the threshold (kind 1: small integers, so the k-th key has many equals on both sides of
+ * it), NaN / inf / -0.0 (kind 0), k = 1 and k = len, both orders, sorted or not, batched
+ * rows (up to 8 take the candidates, 9 do not), every 32- and 64-bit dtype. */
+static void test_topk_paths(void **state) {
+  (void)state;
+  const char *paths[3] = {"old", "cand", NULL};
+  const unsigned fl[4] = {0, GPUX_TOPK_SMALLEST, GPUX_TOPK_SORTED,
+                          GPUX_TOPK_SORTED | GPUX_TOPK_SMALLEST};
+  const gpux_dtype wide[] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
+                             GPUX_INT64,   GPUX_UINT32,  GPUX_UINT64};
+  for (int pi = 0; pi < 3; pi++) {
+    if (paths[pi]) setenv("GPUX_SELECT_TOPK_PATH", paths[pi], 1);
+    else unsetenv("GPUX_SELECT_TOPK_PATH");
+    for (int f = 0; f < 4; f++) {
+      /* one row above the rule's 2^16, a partial last tile: specials, then ties */
+      run_topk(GPUX_FLOAT32, 0, 70001, 0, 100, fl[f], GT_CONTIG, 70 + f, 0);
+      run_topk(GPUX_FLOAT32, 0, 70001, 0, 777, fl[f], GT_CONTIG, 74 + f, 1);
+      run_topk(GPUX_FLOAT64, 0, 66000, 0, 1, fl[f], GT_REVERSED, 78 + f, f & 1);
+      /* batched rows along either axis: 3 and 8 rows take the candidates, 9 never */
+      run_topk(GPUX_FLOAT32, 3, 20000, 1, 50, fl[f], GT_CONTIG, 82 + f, f & 1);
+      run_topk(GPUX_INT32, 9000, 8, 0, 40, fl[f], GT_STRIDED, 86 + f, 1);
+      run_topk(GPUX_FLOAT32, 9, 5000, 1, 30, fl[f], GT_CONTIG, 90 + f, 0);
+    }
+    for (size_t di = 0; di < sizeof wide / sizeof wide[0]; di++) {
+      const gpux_dtype dt = wide[di];
+      run_topk(dt, 0, 1, 0, 1, 0, GT_CONTIG, 100 + di, 0);
+      run_topk(dt, 0, 3000, 0, 3000, GPUX_TOPK_SORTED, GT_CONTIG, 110 + di, (int)(di & 1));
+      run_topk(dt, 0, 9001, 0, 9000, GPUX_TOPK_SMALLEST, GT_CONTIG, 120 + di, 1);
+      run_topk(dt, 2, 40000, 1, 5000, GPUX_TOPK_SORTED, GT_CONTIG, 130 + di, 1); /* sort core */
+      run_topk(dt, 0, 65536 + 4096, 0, 64, 0, GT_CONTIG, 140 + di, (int)(di & 1));
+    }
+  }
+  unsetenv("GPUX_SELECT_TOPK_PATH");
+}
+
 /* sorted top-k across GPUX_TOPK_MAX_SORTED (the rank kernel below, the sort core above):
  * the same reference, so the same tie rule and bits on both paths */
 static void test_topk_sorted_large(void **state) {
@@ -517,8 +556,8 @@ int main(void) {
   static const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_searchsorted),    cmocka_unit_test(test_topk),
       cmocka_unit_test(test_partition),       cmocka_unit_test(test_median_quantile),
-      cmocka_unit_test(test_topk_sorted_large), cmocka_unit_test(test_partition_multi),
-      cmocka_unit_test(test_select_errors),
+      cmocka_unit_test(test_topk_sorted_large), cmocka_unit_test(test_topk_paths),
+      cmocka_unit_test(test_partition_multi), cmocka_unit_test(test_select_errors),
   };
   int failed = gt_run("select", tests, sizeof tests / sizeof tests[0]);
   gt_shutdown();

@@ -24,8 +24,9 @@
  * after it; 10: gpux__gemm grew conj_a / conj_b (complex products); 11: the index
  * (gather and put), mask (boolean masks, gpux__mask_pass), scatter, bincount and search
  * entries (issue 24); 12: the sort and select entries (issue 25); 13: the exact sums' window
- * (gpux__scatter's SCAN stage, nt in APPLY, the accumulator's header) */
-#define GPUX_BACKEND_ABI_VERSION 14u
+ * (gpux__scatter's SCAN stage, nt in APPLY, the accumulator's header); 15: gpux__select
+ * grew top-k's candidate path (cstride, pc, lb, cand, cpos) */
+#define GPUX_BACKEND_ABI_VERSION 15u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -395,16 +396,31 @@ typedef struct gpux__search {
  *   cnt:  x, rows, len, flags, st, cnt;  SCAN: cnt, st, rows, len
  *   emit: x, rows, len, flags, st, cnt, mode, k, vals / idx (buf NULL: not written)
  *   rank: tv, ti (rows x k), flags, vals, idx;  qfin: st, rk, gam, rows, nq, mode, out
- *         (out[q * len + row]: len is the output's stride between q) */
+ *         (out[q * len + row]: len is the output's stride between q)
+ *   h12:  x, rows, len, flags, hist (rows x GPUX_SEL_B12, zeroed); the backend picks the
+ *         keys a group counts (gpux__sel_h12_keys);  PICK12: hist, k (the rank), rows, pc
+ *   gather: x, rows, len, flags, pc, lb (rows x tiles + 1 words, zeroed), cand, cpos,
+ *         cstride;  MAP: idx (n = k entries from its offset), cpos (from its offset) */
 #define GPUX__SEL_PICK GPUX_SEL_KIND_COUNT
 #define GPUX__SEL_SCAN (GPUX_SEL_KIND_COUNT + 1)
+#define GPUX__SEL_PICK12 (GPUX_SEL_KIND_COUNT + 2)
+#define GPUX__SEL_MAP (GPUX_SEL_KIND_COUNT + 3)
 typedef struct gpux__select {
   int kind, dtype;
   unsigned flags;
   int shift, nt, nq, mode, right, first;
-  int64_t rows, len, n, k;
-  gpux__operand x, q, out, vals, idx, tv, ti, st, hist, cnt, rk, gam;
+  int64_t rows, len, n, k, cstride;
+  gpux__operand x, q, out, vals, idx, tv, ti, st, hist, cnt, rk, gam, pc, lb, cand, cpos;
 } gpux__select;
+
+/* h12's keys a group (a multiple of GPUX_SEL_THREADS, >= 16 a work-item): about `groups`
+ * groups over all rows; each zeroes and flushes its 4097 bins, so a CPU device (few threads)
+ * wants few groups, a GPU enough to fill it */
+static inline int64_t gpux__sel_h12_keys(int64_t rows, int64_t len, int64_t groups) {
+  int64_t hk = (rows * len + groups - 1) / groups;
+  if (hk < 16 * GPUX_SEL_THREADS) hk = 16 * GPUX_SEL_THREADS;
+  return (hk + GPUX_SEL_THREADS - 1) / GPUX_SEL_THREADS * GPUX_SEL_THREADS;
+}
 
 /* User programs and kernels (include/gpux/kernel.h), owned by the backend. */
 typedef struct gpux__uprog gpux__uprog;

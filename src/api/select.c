@@ -6,6 +6,7 @@
  * histograms (257 uint32 a target) fit GPUX__SEL_HIST_BYTES. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
@@ -315,11 +316,11 @@ static gpux_status scratch_new(scratch *sc, struct gpux_context *ctx, int64_t ro
 /* top-k / partition of a contiguous rows x len xr into rows x ostride results: vals / idx
  * (contiguous, either NULL). mode GPUX_SEL_TOPK (k results) or GPUX_SEL_PARTITION (rank
  * k of each row in its place). sorted: top-k results ranked (through temporaries). */
-static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64_t len,
-                                int mode, int64_t k, unsigned flags, int sorted,
-                                struct gpux_array *vals, struct gpux_array *idx) {
-  struct gpux_context *ctx = xr->ctx;
-  const int dt = (int)xr->dtype;
+static gpux_status select_write_op(struct gpux_context *ctx, gpux__operand xo,
+                                   gpux_dtype dtype, int64_t rows, int64_t len, int mode,
+                                   int64_t k, unsigned flags, int sorted,
+                                   const gpux__operand *vals, const gpux__operand *idx) {
+  const int dt = (int)dtype;
   const int64_t tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
   const int64_t ostride = mode == GPUX_SEL_TOPK ? k : len;
   const int64_t rank = mode == GPUX_SEL_TOPK ? k - 1 : k;
@@ -330,12 +331,12 @@ static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64
   gpux_status s = GPUX_SUCCESS;
   if (sorted) {
     const int64_t nt = chunk * k;
-    s = gpux__array_new(&tv, ctx, xr->dtype, 1, &nt);
+    s = gpux__array_new(&tv, ctx, dtype, 1, &nt);
     if (s == GPUX_SUCCESS) s = gpux__array_new(&ti, ctx, GPUX_INT64, 1, &nt);
   }
   for (int64_t r0 = 0; r0 < rows && s == GPUX_SUCCESS; r0 += chunk) {
     const int64_t nr = rows - r0 < chunk ? rows - r0 : chunk;
-    gpux__operand x = OPND(xr);
+    gpux__operand x = xo;
     x.offset += r0 * len;
     s = select_rows(ctx, x, dt, nr, len, 1, flags, &sc);
     gpux__select p;
@@ -358,11 +359,11 @@ static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64
       p.idx = OPND(ti);
     } else {
       if (vals) {
-        p.vals = OPND(vals);
+        p.vals = *vals;
         p.vals.offset += r0 * ostride;
       }
       if (idx) {
-        p.idx = OPND(idx);
+        p.idx = *idx;
         p.idx.offset += r0 * ostride;
       }
     }
@@ -378,9 +379,9 @@ static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64
       r.k = k;
       r.tv = OPND(tv);
       r.ti = OPND(ti);
-      r.vals = OPND(vals);
+      r.vals = *vals;
       r.vals.offset += r0 * k;
-      r.idx = OPND(idx);
+      r.idx = *idx;
       r.idx.offset += r0 * k;
       s = run(ctx, &r);
     }
@@ -388,6 +389,126 @@ static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64
   scratch_free(&sc);
   rel(&tv);
   rel(&ti);
+  return s;
+}
+
+static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64_t len,
+                                int mode, int64_t k, unsigned flags, int sorted,
+                                struct gpux_array *vals, struct gpux_array *idx) {
+  gpux__operand v, i;
+  if (vals) v = OPND(vals);
+  if (idx) i = OPND(idx);
+  return select_write_op(xr->ctx, OPND(xr), xr->dtype, rows, len, mode, k, flags, sorted,
+                         vals ? &v : NULL, idx ? &i : NULL);
+}
+
+/* ---- top-k's candidate path (gpux_select.h "TWO READS", docs/selection.md) */
+
+/* GPUX_SELECT_TOPK_PATH, a test knob read at each call: "old" keeps every top-k on the radix
+ * select of x; "cand" takes the candidate path wherever it can run (32- and 64-bit keys, up
+ * to GPUX__CAND_ROWS rows, fewer than 2^30 candidates a row), whatever the sizes; anything
+ * else (unset): cand_rule decides. */
+#define GPUX__CAND_ROWS 8
+#define GPUX__CAND_MIN_LEN ((int64_t)1 << 16)
+static int cand_knob(void) {
+  const char *e = getenv("GPUX_SELECT_TOPK_PATH");
+  if (e && !strcmp(e, "old")) return -1;
+  if (e && !strcmp(e, "cand")) return 1;
+  return 0;
+}
+
+/* whether a row of len keys with c candidates takes the candidate path: the path costs two
+ * reads of x plus the radix select of the c candidates (about 6 reads of them, and writing
+ * them with their int64 positions); the radix select of x, 6 reads of x (float32). c <=
+ * len / 8 keeps it well ahead; short rows (len < 2^16) stay on the old path, where the
+ * launches and the read of c cost more than the passes. */
+static int cand_rule(int64_t len, int64_t c, int knob) {
+  if (c >= (int64_t)GPUX_SO_LB_N) return 0; /* the look-back word's count */
+  return knob > 0 || (len >= GPUX__CAND_MIN_LEN && c <= len / 8);
+}
+
+/* the k results of each row of a contiguous rows x len xr (images with flags fl) into vd /
+ * id, as select_write's top-k: through the candidates when the rule says so, else the
+ * radix select of x. The same bits either way (the contract in gpux_select.h). */
+static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t len, int64_t k,
+                              unsigned fl, int sorted, struct gpux_array *vd,
+                              struct gpux_array *id) {
+  struct gpux_context *ctx = xr->ctx;
+  const int w = (int)gpux_dtype_size(xr->dtype) * 8, knob = cand_knob();
+  if (knob < 0 || w < 32 || rows > GPUX__CAND_ROWS || len > (int64_t)UINT32_MAX ||
+      (knob == 0 && len < GPUX__CAND_MIN_LEN)) /* (the old path reports rows over 2^32) */
+    return select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
+  struct gpux_array *hist = NULL, *pc = NULL, *lb = NULL, *cand = NULL, *cpos = NULL;
+  const int64_t nh = rows * GPUX_SEL_B12, npc = rows * 2;
+  const int64_t tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE, nlb = rows * tpr + 1;
+  gpux_status s = gpux_array_zeros(&hist, ctx, GPUX_UINT32, 1, &nh);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&pc, ctx, GPUX_UINT64, 1, &npc);
+  gpux__select p;
+  memset(&p, 0, sizeof p);
+  p.dtype = (int)xr->dtype;
+  p.flags = fl;
+  p.rows = rows;
+  p.len = len;
+  p.k = k - 1; /* pick12's rank */
+  p.x = OPND(xr);
+  if (s == GPUX_SUCCESS) {
+    p.hist = OPND(hist);
+    p.pc = OPND(pc);
+    p.kind = 6;
+    s = run(ctx, &p);
+    p.kind = GPUX__SEL_PICK12;
+    if (s == GPUX_SUCCESS) s = run(ctx, &p);
+  }
+  uint64_t hpc[2 * GPUX__CAND_ROWS];
+  if (s == GPUX_SUCCESS)
+    s = ctx->be->mem_download(gpux__q(ctx), pc->st->blk.buf, (size_t)pc->offset * 8u, hpc,
+                              (size_t)npc * 8u);
+  int use = s == GPUX_SUCCESS;
+  int64_t cmax = 0;
+  for (int64_t r = 0; r < rows && use; r++) {
+    const int64_t c = (int64_t)hpc[2 * r + 1];
+    use = cand_rule(len, c, knob);
+    if (c > cmax) cmax = c;
+  }
+  rel(&hist);
+  if (s == GPUX_SUCCESS && !use) {
+    rel(&pc);
+    return select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
+  }
+  const int64_t ncand = rows * cmax;
+  if (s == GPUX_SUCCESS) s = gpux_array_zeros(&lb, ctx, GPUX_UINT32, 1, &nlb);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&cand, ctx, xr->dtype, 1, &ncand);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&cpos, ctx, GPUX_INT64, 1, &ncand);
+  if (s == GPUX_SUCCESS) {
+    p.kind = 7;
+    p.lb = OPND(lb);
+    p.cand = OPND(cand);
+    p.cpos = OPND(cpos);
+    p.cstride = cmax;
+    s = run(ctx, &p);
+  }
+  /* each row: the select of its candidates (one row of c keys, rank k - 1), its k indices
+   * into cand mapped to positions in x */
+  for (int64_t r = 0; r < rows && s == GPUX_SUCCESS; r++) {
+    gpux__operand co = OPND(cand), vo = OPND(vd), io = OPND(id);
+    co.offset += r * cmax;
+    vo.offset += r * k;
+    io.offset += r * k;
+    s = select_write_op(ctx, co, xr->dtype, 1, (int64_t)hpc[2 * r + 1], GPUX_SEL_TOPK, k, fl,
+                        sorted, &vo, &io);
+    gpux__select m;
+    memset(&m, 0, sizeof m);
+    m.kind = GPUX__SEL_MAP;
+    m.k = k;
+    m.idx = io;
+    m.cpos = OPND(cpos);
+    m.cpos.offset += r * cmax;
+    if (s == GPUX_SUCCESS) s = run(ctx, &m);
+  }
+  rel(&pc);
+  rel(&lb);
+  rel(&cand);
+  rel(&cpos);
   return s;
 }
 
@@ -428,7 +549,7 @@ static gpux_status topk_run(struct gpux_array *vals, struct gpux_array *idx,
     struct gpux_array *tv = NULL, *ti = NULL;
     if (s == GPUX_SUCCESS) s = gpux__array_new(&tv, ctx, x->dtype, vd->ndim, vd->shape);
     if (s == GPUX_SUCCESS) s = gpux__array_new(&ti, ctx, GPUX_INT64, vd->ndim, vd->shape);
-    if (s == GPUX_SUCCESS) s = select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, 0, tv, ti);
+    if (s == GPUX_SUCCESS) s = topk_write(xr, rows, len, k, fl, 0, tv, ti);
     const gpux_array_t tiv[1] = {ti}, idv[1] = {id};
     if (s == GPUX_SUCCESS)
       s = gpux_sort_by_key_into(vd, idv, tv, tiv, 1, -1,
@@ -436,7 +557,7 @@ static gpux_status topk_run(struct gpux_array *vals, struct gpux_array *idx,
     rel(&tv);
     rel(&ti);
   } else if (s == GPUX_SUCCESS) {
-    s = select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
+    s = topk_write(xr, rows, len, k, fl, sorted, vd, id);
   }
   if (s == GPUX_SUCCESS) s = finish(vals, ax, vt);
   if (s == GPUX_SUCCESS) s = finish(idx, ax, it);

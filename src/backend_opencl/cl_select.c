@@ -6,9 +6,11 @@
 #include <string.h>
 #include "cl_internal.h"
 
+#define GPUX_SEL_CPU_TAKERS 64 /* the CPU form's gather: work-items taking tiles */
+
 typedef struct select_state {
   cl_kernel k[GPUX_SEL_KIND_COUNT][GPUX_DTYPE_COUNT];
-  cl_kernel pick, scan;
+  cl_kernel pick, scan, pick12, map;
 } select_state;
 
 static const char *const kind_name[GPUX_SEL_KIND_COUNT] = {
@@ -31,6 +33,9 @@ static gpux_status resolve_select(gpux__bctx *b, cl_program p, int part) {
   select_state *st = state_of(b);
   gpux_status s = gpux_cl_resolve(b, p, &st->pick, 0, "%s", GPUX_KN_SELECT_PICK);
   if (s == GPUX_SUCCESS) s = gpux_cl_resolve(b, p, &st->scan, 0, "%s", GPUX_KN_SELECT_SCAN);
+  if (s == GPUX_SUCCESS)
+    s = gpux_cl_resolve(b, p, &st->pick12, 0, "%s", GPUX_KN_SELECT_PICK12);
+  if (s == GPUX_SUCCESS) s = gpux_cl_resolve(b, p, &st->map, 0, "%s", GPUX_KN_SELECT_MAP);
   for (int k = 0; k < GPUX_SEL_KIND_COUNT && s == GPUX_SUCCESS; k++)
     for (int d = 0; d < GPUX_DTYPE_COUNT && s == GPUX_SUCCESS; d++) {
       if (!dt_name[d]) continue;
@@ -48,21 +53,29 @@ static void release_select(gpux__bctx *b) {
   gpux_cl_release_kernels(&st->k[0][0], sizeof st->k / sizeof(cl_kernel));
   gpux_cl_release_kernels(&st->pick, 1);
   gpux_cl_release_kernels(&st->scan, 1);
+  gpux_cl_release_kernels(&st->pick12, 1);
+  gpux_cl_release_kernels(&st->map, 1);
 }
 
 static void select_options(gpux__bctx *b, char *buf, size_t size) {
   snprintf(buf, size, "%s", b->red_build_options);
 }
 
-/* `groups` work-groups of GPUX_SEL_THREADS (the kernels index rows and tiles by group) */
-static gpux_status enqueue_groups(gpux__bq *q, const gpux_cl_args *a, int64_t groups) {
+/* `groups` work-groups of `local` work-items */
+static gpux_status enqueue_local(gpux__bq *q, const gpux_cl_args *a, int64_t groups,
+                                 size_t local) {
   if (a->e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clSetKernelArg", a->e, GPUX_ERROR_LAUNCH);
-  size_t global = (size_t)groups * GPUX_SEL_THREADS, local = GPUX_SEL_THREADS;
+  size_t global = (size_t)groups * local;
   cl_int e = clEnqueueNDRangeKernel(q->queue, a->k, 1, NULL, &global, &local, 0, NULL, NULL);
   if (e != CL_SUCCESS)
     return gpux_cl_kernel_error(a->k, "clEnqueueNDRangeKernel", e, GPUX_ERROR_LAUNCH);
   return GPUX_SUCCESS;
+}
+
+/* `groups` work-groups of GPUX_SEL_THREADS (the kernels index rows and tiles by group) */
+static gpux_status enqueue_groups(gpux__bq *q, const gpux_cl_args *a, int64_t groups) {
+  return enqueue_local(q, a, groups, GPUX_SEL_THREADS);
 }
 
 /* cnt / emit over rows x tpr tiles (their last argument, rows, set here): the GPU form's
@@ -71,6 +84,13 @@ static gpux_status enqueue_tiles(gpux__bq *q, gpux_cl_args *a, int64_t rows, int
   gpux_cl_arg_long(a, rows);
   if (q->b->red_cpu) return gpux_cl_enqueue_1d(q, a, (size_t)(rows * tpr));
   return enqueue_groups(q, a, rows * tpr);
+}
+
+/* n work-items in work-groups of one (the CPU form's h12 and gather: a private histogram
+ * each; gather's takers spin on each other's look-back words, which pocl must not vectorize
+ * into one loop) */
+static gpux_status enqueue_single(gpux__bq *q, const gpux_cl_args *a, int64_t n) {
+  return enqueue_local(q, a, n, 1);
 }
 
 /* an operand that may be absent (buf NULL): the kernel gets `other`'s buffer, unwritten */
@@ -87,6 +107,10 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->pick, 0);
   } else if (p->kind == GPUX__SEL_SCAN) {
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->scan, 0);
+  } else if (p->kind == GPUX__SEL_PICK12) {
+    GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->pick12, 0);
+  } else if (p->kind == GPUX__SEL_MAP) {
+    GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->map, 0);
   } else {
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->k[p->kind][p->dtype], f64);
   }
@@ -149,6 +173,45 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_c(&a, &p->out);
     gpux_cl_arg_long(&a, p->len);
     return gpux_cl_enqueue_1d(q, &a, (size_t)(p->rows * p->nq));
+  case 6: { /* h12 */
+    const int64_t hk = gpux__sel_h12_keys(p->rows, p->len, b->red_cpu ? 64 : 4096);
+    const int64_t g12 = (p->len + hk - 1) / hk;
+    gpux_cl_arg_c(&a, &p->x);
+    gpux_cl_arg_long(&a, p->len);
+    gpux_cl_arg_long(&a, g12);
+    gpux_cl_arg_long(&a, hk);
+    gpux_cl_arg(&a, sizeof flags, &flags);
+    gpux_cl_arg_mem(&a, &p->hist);
+    gpux_cl_arg_long(&a, p->rows);
+    if (b->red_cpu) return enqueue_single(q, &a, p->rows * g12);
+    return enqueue_groups(q, &a, p->rows * g12);
+  }
+  case 7: /* gather: GPU form a work-group per tile; CPU form takers */
+    gpux_cl_arg_c(&a, &p->x);
+    gpux_cl_arg_long(&a, p->len);
+    gpux_cl_arg_long(&a, tpr);
+    gpux_cl_arg(&a, sizeof flags, &flags);
+    gpux_cl_arg_mem(&a, &p->pc);
+    gpux_cl_arg_mem(&a, &p->lb);
+    gpux_cl_arg_mem(&a, &p->cand);
+    gpux_cl_arg_mem(&a, &p->cpos);
+    gpux_cl_arg_long(&a, p->cstride);
+    gpux_cl_arg_long(&a, p->rows);
+    if (b->red_cpu)
+      return enqueue_single(q, &a, p->rows * tpr < GPUX_SEL_CPU_TAKERS ? p->rows * tpr
+                                                                        : GPUX_SEL_CPU_TAKERS);
+    return enqueue_groups(q, &a, p->rows * tpr);
+  case GPUX__SEL_PICK12:
+    gpux_cl_arg_mem(&a, &p->hist);
+    gpux_cl_arg_long(&a, p->k);
+    gpux_cl_arg_mem(&a, &p->pc);
+    gpux_cl_arg_long(&a, p->rows);
+    return gpux_cl_enqueue_1d(q, &a, (size_t)p->rows);
+  case GPUX__SEL_MAP:
+    gpux_cl_arg_c(&a, &p->idx);
+    gpux_cl_arg_c(&a, &p->cpos);
+    gpux_cl_arg_long(&a, p->k);
+    return gpux_cl_enqueue_1d(q, &a, (size_t)p->k);
   case GPUX__SEL_PICK:
     gpux_cl_arg_mem(&a, &p->st);
     gpux_cl_arg_mem(&a, &p->hist);
