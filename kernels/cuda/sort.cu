@@ -59,11 +59,10 @@ __device__ __forceinline__ unsigned row_pos(i64 i, i64 n, i64 len) {
   return (unsigned)(i % len);
 }
 
-template <class K, int w, int W, int cls>
-__device__ __forceinline__ void img(const K *keys, typename img_t<W>::type *im, unsigned *pos,
-                                    unsigned *bits, i64 n, i64 len, unsigned flags, u64 em,
-                                    u64 mm) {
-  __shared__ unsigned lb[4];
+/* the OR / AND of every image (bits: see gpux__sort_pass IMG): lb, 4 words of shared
+ * memory, set up by bits_init (a barrier), the block's o / a folded in and added to bits by
+ * bits_flush (every thread, after its last key) */
+__device__ __forceinline__ void bits_init(unsigned *lb) {
   if (threadIdx.x == 0) {
     lb[0] = 0u;
     lb[1] = 0u;
@@ -71,15 +70,8 @@ __device__ __forceinline__ void img(const K *keys, typename img_t<W>::type *im, 
     lb[3] = FULL;
   }
   __syncthreads();
-  u64 o = 0, a = ~0ull;
-  const i64 stride = (i64)gridDim.x * blockDim.x;
-  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const u64 k = gpux_so_img((u64)keys[i], w, cls, flags, em, mm);
-    im[i] = (typename img_t<W>::type)k;
-    if (pos) pos[i] = row_pos(i, n, len);
-    o |= k;
-    a &= k;
-  }
+}
+__device__ __forceinline__ void bits_flush(unsigned *lb, unsigned *bits, u64 o, u64 a) {
 #pragma unroll
   for (int s = 16; s > 0; s >>= 1) {
     o |= __shfl_xor_sync(FULL, o, s);
@@ -98,6 +90,24 @@ __device__ __forceinline__ void img(const K *keys, typename img_t<W>::type *im, 
     atomicAnd(&bits[2], lb[2]);
     atomicAnd(&bits[3], lb[3]);
   }
+}
+
+template <class K, int w, int W, int cls>
+__device__ __forceinline__ void img(const K *keys, typename img_t<W>::type *im, unsigned *pos,
+                                    unsigned *bits, i64 n, i64 len, unsigned flags, u64 em,
+                                    u64 mm) {
+  __shared__ unsigned lb[4];
+  bits_init(lb);
+  u64 o = 0, a = ~0ull;
+  const i64 stride = (i64)gridDim.x * blockDim.x;
+  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const u64 k = gpux_so_img((u64)keys[i], w, cls, flags, em, mm);
+    im[i] = (typename img_t<W>::type)k;
+    if (pos) pos[i] = row_pos(i, n, len);
+    o |= k;
+    a &= k;
+  }
+  bits_flush(lb, bits, o, a);
 }
 
 template <class K, int w, int W, int cls>
@@ -145,13 +155,7 @@ __device__ __forceinline__ void imgh(const K *keys, typename img_t<W>::type *im,
   __shared__ unsigned h[NP * GPUX_SORT_RADIX];
   __shared__ unsigned lb[4];
   const int j = threadIdx.x;
-  if (j == 0) {
-    lb[0] = 0u;
-    lb[1] = 0u;
-    lb[2] = FULL;
-    lb[3] = FULL;
-  }
-  __syncthreads();
+  bits_init(lb);
   u64 o = 0, a = ~0ull;
   for (i64 g = blockIdx.x; g < ngroups; g += gridDim.x) {
     for (int i = j; i < NP * GPUX_SORT_RADIX; i += T) h[i] = 0u;
@@ -174,24 +178,7 @@ __device__ __forceinline__ void imgh(const K *keys, typename img_t<W>::type *im,
       if (h[i]) atomicAdd(&c[i], h[i]);
     __syncthreads();
   }
-#pragma unroll
-  for (int s = 16; s > 0; s >>= 1) {
-    o |= __shfl_xor_sync(FULL, o, s);
-    a &= __shfl_xor_sync(FULL, a, s);
-  }
-  if ((j & 31) == 0) {
-    atomicOr(&lb[0], (unsigned)o);
-    atomicOr(&lb[1], (unsigned)(o >> 32));
-    atomicAnd(&lb[2], (unsigned)a);
-    atomicAnd(&lb[3], (unsigned)(a >> 32));
-  }
-  __syncthreads();
-  if (j == 0) {
-    atomicOr(&bits[0], lb[0]);
-    atomicOr(&bits[1], lb[1]);
-    atomicAnd(&bits[2], lb[2]);
-    atomicAnd(&bits[3], lb[3]);
-  }
+  bits_flush(lb, bits, o, a);
 }
 
 /* One Onesweep pass over one portion of every row (the top of this file). */
