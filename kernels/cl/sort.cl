@@ -129,23 +129,15 @@ __kernel void gpux_sort_widen(GPUX_SK_P(const uint, pos), __global long *out, lo
 static inline uint gpux_sk_lookback(__global uint *lb, long g, long t, int d, uint c) {
   if (t == 0) return 0u;
   uint excl = 0u;
-  /* GPUX_SO_LBW earlier tiles a round (independent loads: one round trip for up to that
-   * many aggregates; the walk back is most of a pass's time on a GPU otherwise) */
-  for (long k = g - 1, left = t;;) {
-    uint v[GPUX_SO_LBW];
-    for (int q = 0; q < GPUX_SO_LBW; q++)
-      v[q] = q < left ? GPUX_SK_LOAD(lb + (k - q) * GPUX_SORT_RADIX + d) : 0u;
-    int q = 0;
-    for (; q < GPUX_SO_LBW && q < left && v[q]; q++) { /* up to one not yet published */
-      excl += v[q] & GPUX_SO_LB_N;
-      if (v[q] & GPUX_SO_LB_P) {
-        atomic_xchg(lb + g * GPUX_SORT_RADIX + d, GPUX_SO_LB_P | (excl + c));
-        return excl;
-      }
-    }
-    k -= q;
-    left -= q;
+  for (long k = g - 1;;) {
+    const uint v = GPUX_SK_LOAD(lb + k * GPUX_SORT_RADIX + d);
+    if (!v) continue; /* not published yet */
+    excl += v & GPUX_SO_LB_N;
+    if (v & GPUX_SO_LB_P) break;
+    k--;
   }
+  atomic_xchg(lb + g * GPUX_SORT_RADIX + d, GPUX_SO_LB_P | (excl + c));
+  return excl;
 }
 
 /* digit d of row r in this pass (counts: see gpux__sort_pass): the row's keys of the digit

@@ -216,22 +216,15 @@ GPUX_SFN unsigned gpux_sel_lookback(GPUX_SG unsigned *lb, GPUX_SI64 g, GPUX_SI64
   }
   GPUX_SLB_STORE(lb + g, GPUX_SO_LB_A | c);
   unsigned excl = 0u;
-  /* GPUX_SO_LBW earlier tiles a round: independent loads, one round trip for up to that
-   * many aggregates (one tile a round trip made the walk most of the gather on an H100) */
-  for (GPUX_SI64 j = g - 1, left = t;;) {
-    unsigned v[GPUX_SO_LBW];
-    for (int q = 0; q < GPUX_SO_LBW; q++) v[q] = q < left ? GPUX_SLB_LOAD(lb + j - q) : 0u;
-    int q = 0;
-    for (; q < GPUX_SO_LBW && q < left && v[q]; q++) { /* up to one not yet published */
-      excl += v[q] & GPUX_SO_LB_N;
-      if (v[q] & GPUX_SO_LB_P) {
-        GPUX_SLB_STORE(lb + g, GPUX_SO_LB_P | (excl + c));
-        return excl;
-      }
-    }
-    j -= q;
-    left -= q;
+  for (GPUX_SI64 j = g - 1;;) {
+    const unsigned v = GPUX_SLB_LOAD(lb + j);
+    if (!v) continue; /* not published yet */
+    excl += v & GPUX_SO_LB_N;
+    if (v & GPUX_SO_LB_P) break;
+    j--;
   }
+  GPUX_SLB_STORE(lb + g, GPUX_SO_LB_P | (excl + c));
+  return excl;
 }
 
 /* gather, per dtype: the two forms (gpux_select.h's contract). A key is a candidate when the

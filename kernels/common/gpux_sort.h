@@ -120,7 +120,5 @@ GPUX_SO_FN GPUX_SO_U64 gpux_so_unimg(GPUX_SO_U64 k, int w, int cls, unsigned fla
 #define GPUX_SO_LB_A 0x40000000u
 #define GPUX_SO_LB_P 0x80000000u
 #define GPUX_SO_LB_N 0x3fffffffu
-/* words a look-back reads in one round (tiles t - 1 .. t - GPUX_SO_LBW at once) */
-#define GPUX_SO_LBW 8
 
 #endif

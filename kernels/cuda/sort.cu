@@ -278,24 +278,15 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     /* look back over the earlier tiles of the row's portion */
     unsigned excl = 0;
     if (t > 0) {
-      /* GPUX_SO_LBW earlier tiles a round: independent loads, one round trip to L2 for up
-       * to that many aggregates (one tile a round trip made the walk most of a pass) */
       const volatile unsigned *prev = lb + (g - 1) * R + j;
-      for (i64 left = t;;) {
-        unsigned v[GPUX_SO_LBW];
-#pragma unroll
-        for (int q = 0; q < GPUX_SO_LBW; q++) v[q] = q < left ? prev[-(i64)q * R] : 0u;
-        int q = 0, done = 0;
-#pragma unroll
-        for (int u = 0; u < GPUX_SO_LBW; u++) {
-          if (done || q != u || u >= left || !v[u]) continue; /* stop at one not yet published */
-          excl += v[u] & GPUX_SO_LB_N;
-          q = u + 1;
-          done = (v[u] & GPUX_SO_LB_P) != 0;
-        }
-        if (done) break;
-        prev -= (i64)q * R;
-        left -= q;
+      for (;;) {
+        unsigned v;
+        do {
+          v = *prev;
+        } while (v == 0u);
+        excl += v & GPUX_SO_LB_N;
+        if (v & GPUX_SO_LB_P) break;
+        prev -= R;
       }
       atomicExch(mine, GPUX_SO_LB_P | (excl + creal));
     }
