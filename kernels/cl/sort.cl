@@ -63,6 +63,23 @@
 #define GPUX_SK_POS(i, n, len)                                                                 \
   ((len) == (n) ? (uint)(i) : (n) <= 0xffffffffL ? (uint)(i) % (uint)(len) : (uint)((i) % (len)))
 
+/* a work-group's OR / AND of its images (o, a: each work-item's) into bits, through lb (4
+ * words of local memory set to 0, 0, ~0, ~0 before a barrier); every work-item calls it */
+static inline void gpux_sk_bits_flush(__local uint *lb, __global uint *bits, ulong o, ulong a,
+                                      int j) {
+  atomic_or(&lb[0], (uint)o);
+  atomic_or(&lb[1], (uint)(o >> 32));
+  atomic_and(&lb[2], (uint)a);
+  atomic_and(&lb[3], (uint)(a >> 32));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (j == 0) {
+    atomic_or(&bits[0], lb[0]);
+    atomic_or(&bits[1], lb[1]);
+    atomic_and(&bits[2], lb[2]);
+    atomic_and(&bits[3], lb[3]);
+  }
+}
+
 /* ---- img and out, per dtype */
 #define GPUX_SK_DT(dt, w, W, cls, em, mm, nan)                                                 \
   __kernel void gpux_sort_img_##dt(__global const GPUX_SO_U##w *keys, long keys_off,          \
@@ -89,17 +106,7 @@
       o |= k;                                                                                 \
       a &= k;                                                                                 \
     }                                                                                         \
-    atomic_or(&lb[0], (uint)o);                                                               \
-    atomic_or(&lb[1], (uint)(o >> 32));                                                       \
-    atomic_and(&lb[2], (uint)a);                                                              \
-    atomic_and(&lb[3], (uint)(a >> 32));                                                      \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    if (j == 0) {                                                                             \
-      atomic_or(&bits[0], lb[0]);                                                             \
-      atomic_or(&bits[1], lb[1]);                                                             \
-      atomic_and(&bits[2], lb[2]);                                                            \
-      atomic_and(&bits[3], lb[3]);                                                            \
-    }                                                                                         \
+    gpux_sk_bits_flush(lb, bits, o, a, j);                                                \
   }                                                                                           \
   __kernel void gpux_sort_out_##dt(GPUX_SK_P(const GPUX_SK_I_##W, img),                      \
                                    __global GPUX_SO_U##w *keys, long keys_off, long n,       \
@@ -254,17 +261,7 @@ static inline uint gpux_sk_match(__local const uint *db, int w, uint d) {
         if (lc[i]) atomic_add(&cr[i], lc[i]);                                                 \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     }                                                                                         \
-    atomic_or(&lo[0], (uint)o);                                                               \
-    atomic_or(&lo[1], (uint)(o >> 32));                                                       \
-    atomic_and(&lo[2], (uint)a);                                                              \
-    atomic_and(&lo[3], (uint)(a >> 32));                                                      \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    if (j == 0) {                                                                             \
-      atomic_or(&bits[0], lo[0]);                                                             \
-      atomic_or(&bits[1], lo[1]);                                                             \
-      atomic_and(&bits[2], lo[2]);                                                            \
-      atomic_and(&bits[3], lo[3]);                                                            \
-    }                                                                                         \
+    gpux_sk_bits_flush(lo, bits, o, a, j);                                                \
   }
 GPUX_SORT_DTYPES(GPUX_SK_IMGH)
 

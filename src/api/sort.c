@@ -217,9 +217,8 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
     p.gpr = (len + p.hk - 1) / p.hk;
     p.ngroups = rows * p.gpr;
     p.nportions = (int)((len + p.pkeys - 1) / p.pkeys);
-    SO_TRY(flat_new(&counts, ctx, GPUX_UINT32,
-                    rows * p.nportions * p.npass * GPUX_SORT_RADIX));
-    SO_TRY(zero_u32(counts, counts->size));
+    const int64_t ncounts = rows * p.nportions * p.npass * GPUX_SORT_RADIX;
+    SO_TRY(gpux_array_zeros(&counts, ctx, GPUX_UINT32, 1, &ncounts));
     p.stage = GPUX__SO_IMGH;
     p.counts = OPND(counts);
     SO_TRY(ctx->be->sort(q, &p));
