@@ -269,7 +269,9 @@ static void test_pool_streams(void **state) {
     gpux_pool_stats s2 = stats();
     GT_OK(gpux_array_empty(&w, gt_ctx, GPUX_FLOAT32, 1, &g_n));
     gpux_pool_stats s3 = stats();
-    GT_ASSERT(s3.pool_hits == s2.pool_hits + 1, "the block did not come back after B passed");
+    /* when B had finished before z was asked for, z took x's block and nothing is left */
+    if (s1.pool_hits == s0.pool_hits)
+      GT_ASSERT(s3.pool_hits == s2.pool_hits + 1, "the block did not come back after B passed");
     /* y (B's) released while B is idle; the default stream may take it after a full
      * synchronization */
     gpux_array_release(y);
