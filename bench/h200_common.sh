@@ -1,7 +1,7 @@
 # Sourced by the one-call H200 scripts (dtypes_h200.sh, owed_h200.sh): the repository root as
 # the working directory, OUTDIR (the first argument, else $OUT, else a dated folder under
 # bench/results), B (BUILD_DIR, default build-gpu), log, and h200_build (Release, sm_90,
-# every core; TARGETS: only those targets; its log in OUTDIR/build.log, the script ends on a
+# every core; H200_CMAKE_ARGS: more configure options; TARGETS: only those targets; its log in OUTDIR/build.log, the script ends on a
 # failed build).
 # Usage: source "$(dirname "$0")/h200_common.sh" <tag> "$@"
 set -uo pipefail
@@ -14,7 +14,7 @@ B=${BUILD_DIR:-build-gpu}
 log() { printf '[%s %s] %s\n' "$H200_TAG" "$(date +%H:%M:%S)" "$*"; }
 h200_build() {
   log "build"
-  cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 >"$OUTDIR/build.log" 2>&1 &&
+  cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGPUX_CUDA_ARCHS=90 ${H200_CMAKE_ARGS:-} >"$OUTDIR/build.log" 2>&1 &&
     cmake --build "$B" -j"$(nproc)" ${TARGETS:+--target $TARGETS} >>"$OUTDIR/build.log" 2>&1 ||
     { tail -40 "$OUTDIR/build.log"; exit 1; }
 }
