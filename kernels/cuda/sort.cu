@@ -118,32 +118,30 @@ __device__ __forceinline__ void out(const typename img_t<W>::type *im, K *keys, 
     keys[i] = (K)gpux_so_unimg((u64)im[i], w, cls, flags, nan);
 }
 
-/* exclusive scan of v over the block, wrapping (the results that matter are < 2^32); *total:
- * the sum. ws: NW words of shared memory. */
-__device__ __forceinline__ unsigned block_scan(unsigned v, unsigned *ws, unsigned *total) {
+/* exclusive scan of v over the block, two 32-bit sums in one (low halves that never carry
+ * into the high ones); no barrier after it: the caller's next one protects ws. ws: NW
+ * words. */
+__device__ __forceinline__ u64 block_scan2(u64 v, u64 *ws) {
   const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  unsigned x = v;
+  u64 x = v;
 #pragma unroll
   for (int o = 1; o < 32; o <<= 1) {
-    const unsigned y = __shfl_up_sync(FULL, x, o);
+    const u64 y = __shfl_up_sync(FULL, x, o);
     if (lane >= o) x += y;
   }
   if (lane == 31) ws[w] = x;
   __syncthreads();
   if (w == 0) {
-    unsigned t = lane < NW ? ws[lane] : 0u;
+    u64 t = lane < NW ? ws[lane] : 0ull;
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-      const unsigned y = __shfl_up_sync(FULL, t, o);
+      const u64 y = __shfl_up_sync(FULL, t, o);
       if (lane >= o) t += y;
     }
     if (lane < NW) ws[lane] = t;
   }
   __syncthreads();
-  const unsigned before = (w ? ws[w - 1] : 0u) + x - v;
-  *total = ws[NW - 1];
-  __syncthreads();
-  return before;
+  return (w ? ws[w - 1] : 0ull) + x - v;
 }
 
 /* images and the digit counts of every pass (IMGH) */
@@ -195,7 +193,8 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
   __shared__ I sk[TILE];
   __shared__ unsigned sp[TILE];
   __shared__ unsigned wh[NW][R];
-  __shared__ unsigned s_gb[R], ws[NW];
+  __shared__ unsigned s_gb[R];
+  __shared__ u64 ws[NW];
   __shared__ unsigned long long s_tile;
   const int j = threadIdx.x, lane = j & 31, w = j >> 5, shift = 8 * pass;
   const unsigned lt = (1u << lane) - 1u;
@@ -203,11 +202,19 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
   unsigned *ctr = lb + ntot * R;
   for (;;) {
     if (j == 0) s_tile = atomicAdd(ctr, 1u);
+    /* the warp's running digit counts: only the warp touches its row until the ranking's
+     * barrier */
     for (int d = lane; d < R; d += 32) wh[w][d] = 0u;
     __syncthreads();
     const u64 g = s_tile;
     if (g >= ntot) return;
     const i64 r = (i64)(g / (u64)tpp), t = (i64)g - r * tpp;
+    /* the row's count of digit j (slot 0, imgh's), and those of digit j in the earlier
+     * portions of this pass's input (slot `portion`, written by the launch before; none for
+     * portion 0): loaded now, used after the ranking */
+    unsigned *cr = counts + ((i64)r * nportions * npass + pass) * R + j;
+    const unsigned crow = cr[0];
+    const unsigned before = portion ? cr[(i64)portion * npass * R] : 0u;
     const i64 k0 = p0 + t * TILE; /* the tile's first key in its row */
     const int rem = (int)(plen - t * TILE < TILE ? plen - t * TILE : TILE);
     const I *src = im + r * len + k0;
@@ -253,16 +260,15 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     const unsigned creal = j == (int)MASK ? c - (unsigned)(TILE - rem) : c;
     unsigned *mine = lb + g * R + j;
     atomicExch(mine, (t == 0 ? GPUX_SO_LB_P : GPUX_SO_LB_A) | creal);
-    unsigned tot;
-    const unsigned off = block_scan(c, ws, &tot);
+    /* one scan: the tile's keys of smaller digits (low half: at most TILE, no carry) and
+     * the row's (high half, wrapping) */
+    const u64 both = block_scan2(((u64)crow << 32) | c, ws);
+    const unsigned off = (unsigned)both;
+    /* the row's start of digit j in this portion */
+    const unsigned rowbase = (unsigned)(both >> 32) + before;
 #pragma unroll
     for (int v = 0; v < NW; v++) wh[v][j] += off; /* a key's place: wh[w][d] + its rank */
-    /* the row's start of digit j in this portion: the row's keys of smaller digits (slot 0,
-     * imgh's), and those of digit j in the earlier portions of this pass's input (slot
-     * `portion`, written by the launch before; none for portion 0) */
-    unsigned *cr = counts + ((i64)r * nportions * npass + pass) * R + j;
-    const unsigned before = portion ? cr[(i64)portion * npass * R] : 0u;
-    const unsigned rowbase = block_scan(cr[0], ws, &tot) + before; /* syncs: wh visible */
+    __syncthreads();
     /* stage the keys in the tile's sorted order */
 #pragma unroll
     for (int e = 0; e < IPT; e++) {
@@ -296,11 +302,15 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     __syncthreads();
     I *dk = im_out + r * len;
     unsigned *dp = pos_out ? pos_out + r * len : nullptr;
-    for (int i = j; i < rem; i += T) {
-      const I key = sk[i];
-      const unsigned dst = s_gb[(int)((key >> shift) & MASK)] + (unsigned)i;
-      dk[dst] = key;
-      if (dp) dp[dst] = sp[i];
+#pragma unroll
+    for (int e = 0; e < IPT; e++) {
+      const int i = j + e * T;
+      if (i < rem) {
+        const I key = sk[i];
+        const unsigned dst = s_gb[(int)((key >> shift) & MASK)] + (unsigned)i;
+        dk[dst] = key;
+        if (dp) dp[dst] = sp[i];
+      }
     }
     __syncthreads();
   }
