@@ -405,6 +405,27 @@ static void onesweep_cases(uint64_t seed) {
     GT_RELEASE(za, zva, zo, zvo[0]);
     GT_FREE(z, zv);
   }
+  { /* keys-only: every key equal (no pass: IMG makes the images that OUT reads) */
+    float *c = gt_malloc((size_t)l32 * 4);
+    for (int64_t i = 0; i < l32; i++) c[i] = 2.5f;
+    check_keys(GPUX_FLOAT32, 1, &l32, 0, GT_CONTIG, c, "every key equal");
+    free(c);
+  }
+  /* in place: one pass (it would read keys it has overwritten, were they not imaged
+   * first) and four */
+  for (int k = 0; k < 2; k++) {
+    const gpux_dtype dt = k ? GPUX_FLOAT32 : GPUX_UINT8;
+    const size_t es = ref_dtype_size(dt);
+    void *x = make_keys(dt, n, D_RANDOM, seed + 13 + (uint64_t)k), *w = gt_malloc((size_t)n * es);
+    ref_sort_along(dt, 2, s32, 1, x, 1, w, NULL);
+    gpux_array_t a = NULL;
+    GT_OK(gpux_array_from_host(&a, gt_ctx, dt, 2, s32, x));
+    GT_OK(gpux_sort_into(a, a, -1, GPUX_SORT_DESCENDING));
+    void *g = gt_read_all(a, NULL);
+    expect_bytes(k ? "in place, four passes" : "in place, one pass", g, w, es, n);
+    GT_RELEASE(a);
+    GT_FREE(g, x, w);
+  }
 }
 
 static void test_onesweep(void **state) {

@@ -9,14 +9,18 @@
  *
  *   gpux_sort_img_<dt>(global const K *keys, global I *img, global uint *pos,
  *       global uint *bits, long n, long len, uint flags)
- *   gpux_sort_imgh_<dt>(global const K *keys, global I *img, global uint *bits,
+ *   gpux_sort_imgh_<dt>(global const K *keys, global I *img (NULL: none), global uint *bits,
  *       global uint *counts, long len, long hk, long gpr, long ngroups, int nportions,
  *       long pkeys, uint flags)
  *   gpux_sort_out_<dt>(global const I *img, global K *keys, long n, uint flags)
  *   gpux_sort_onesweep_<W>(global const I *img, global const uint *pos, global I *img_out,
  *       global uint *pos_out, global const uint *counts, global uint *lb, long len,
  *       long rows, long p0, long plen, long tpp, int pass, int npass, int portion,
- *       int nportions)
+ *       int nportions, global const uchar *kin, global uchar *kout, global long *pos64,
+ *       int kw, int kcls, uint kflags, ulong em, ulong mm, ulong knan)
+ *     (kin / kout / pos64: gpux__sort_pass's fused ends, NULL when unused, their offsets in
+ *     elements of the key dtype / long; kw ... nan: the key dtype's row of GPUX_SORT_DTYPES
+ *     and the sort's flags, for gpux_so_img / unimg)
  *   gpux_sort_local_<W>(global const I *img, global const uint *pos, global I *img_out,
  *       global uint *pos_out, long len, long ngroups)
  *   gpux_sort_widen(global const uint *pos, global long *out, long n, long len)
@@ -164,18 +168,58 @@ static inline void gpux_sk_carry(__global uint *counts, long r, int pass, int np
     counts[((r * nportions + portion + 1) * npass + pass) * GPUX_SORT_RADIX + d] = before + inc;
 }
 
+/* onesweep's fused ends: a key of w bits read at i (the first pass, in place of its image)
+ * and written back (the last pass) */
+static inline ulong gpux_sk_kld(__global const uchar *p, long i, int w) {
+  switch (w) {
+  case 8: return p[i];
+  case 16: return ((__global const ushort *)p)[i];
+  case 32: return ((__global const uint *)p)[i];
+  default: return ((__global const ulong *)p)[i];
+  }
+}
+static inline void gpux_sk_kst(__global uchar *p, long i, int w, ulong v) {
+  switch (w) {
+  case 8: p[i] = (uchar)v; break;
+  case 16: ((__global ushort *)p)[i] = (ushort)v; break;
+  case 32: ((__global uint *)p)[i] = (uint)v; break;
+  default: ((__global ulong *)p)[i] = v;
+  }
+}
+/* key i of the tile at row offset kb: from the keys (kin) or the images (row) */
+#define GPUX_SK_LDK(W, i)                                                                     \
+  (kin ? (GPUX_SK_I_##W)gpux_so_img(gpux_sk_kld(kin, kb + (i), kw), kw, kcls, kflags, em, mm) \
+       : row[i])
+/* key x (an image) to place dst of the row at rl: the keys, or the images; position v */
+#define GPUX_SK_STK(x, dst, v)                                                                \
+  do {                                                                                        \
+    if (kout)                                                                                 \
+      gpux_sk_kst(kout, (dst), kw, gpux_so_unimg((ulong)(x), kw, kcls, kflags, knan));          \
+    else if (img_out)                                                                         \
+      img_out[dst] = (x);                                                                     \
+    if (pos64)                                                                                \
+      pos64[dst] = (long)(v);                                                                 \
+    else if (pos_out)                                                                         \
+      pos_out[dst] = (v);                                                                     \
+  } while (0)
+
 #define GPUX_SK_OS_ARGS(W)                                                                    \
   GPUX_SK_P(const GPUX_SK_I_##W, img), GPUX_SK_P(const uint, pos),                            \
       GPUX_SK_P(GPUX_SK_I_##W, img_out), GPUX_SK_P(uint, pos_out),                            \
       GPUX_SK_P(uint, counts), GPUX_SK_P(uint, lb), long len, long rows, long p0,       \
-      long plen, long tpp, int pass, int npass, int portion, int nportions
+      long plen, long tpp, int pass, int npass, int portion, int nportions,                 \
+      GPUX_SK_P(const uchar, kin), GPUX_SK_P(uchar, kout), GPUX_SK_P(long, pos64), int kw,   \
+      int kcls, uint kflags, ulong em, ulong mm, ulong knan
 #define GPUX_SK_OS_OFFS()                                                                     \
   img += img_off;                                                                             \
   pos += pos_off;                                                                             \
   img_out += img_out_off;                                                                     \
   pos_out += pos_out_off;                                                                     \
   counts += counts_off;                                                                       \
-  lb += lb_off;
+  lb += lb_off;                                                                               \
+  kin += kin_off * (kw / 8);                                                                  \
+  kout += kout_off * (kw / 8);                                                                \
+  pos64 += pos64_off;
 #define GPUX_SK_IMGH_ARGS(w, W)                                                               \
   __global const GPUX_SO_U##w *keys, long keys_off, GPUX_SK_P(GPUX_SK_I_##W, img),            \
       GPUX_SK_P(uint, bits), GPUX_SK_P(uint, counts), long len, long hk, long gpr,            \
@@ -187,7 +231,7 @@ static inline void gpux_sk_carry(__global uint *counts, long r, int pass, int np
 #define GPUX_SK_IMGH_KEY(w, W, cls, em, mm)                                                   \
   const ulong k =                                                                             \
       gpux_so_img((ulong)keys[r * len + i], w, cls, flags, (ulong)(em), (ulong)(mm));        \
-  img[r * len + i] = (GPUX_SK_I_##W)k;                                                        \
+  if (img) img[r * len + i] = (GPUX_SK_I_##W)k; /* none: the first pass images the keys */ \
   o |= k;                                                                                     \
   a &= k;
 /* the count of pass ps's digit of image k (counts[r][0][ps][digit]) */
@@ -289,11 +333,12 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
                                 ? plen - t * GPUX_SORT_TILE(W)                                \
                                 : GPUX_SORT_TILE(W));                                         \
       __global const GPUX_SK_I_##W *row = img + r * len + t0;                                 \
+      const long kb = r * len + t0;                                                           \
       GPUX_SK_I_##W k[GPUX_SORT_IPT(W)];                                                      \
       uint rk[GPUX_SORT_IPT(W)];                                                              \
       for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
         const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                               \
-        k[e] = idx < rem ? row[idx] : GPUX_SK_ONES_##W;                                       \
+        k[e] = idx < rem ? GPUX_SK_LDK(W, idx) : GPUX_SK_ONES_##W;                            \
       }                                                                                       \
       /* stable ranks within the warp, element by element */                                  \
       for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
@@ -334,15 +379,14 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
           const int d = (int)((k[e] >> shift) & GPUX_SK_MASK);                                \
           const uint pl = so[d] + wh[w][d] + rk[e];                                           \
           kx[pl] = k[e];                                                                      \
-          if (pos_out) px[pl] = pos ? prow[idx] : (uint)(t0 + idx);                           \
+          if (pos_out || pos64) px[pl] = pos ? prow[idx] : (uint)(t0 + idx);                  \
         }                                                                                     \
       }                                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
       for (int i = j; i < rem; i += GPUX_SK_T) {                                              \
         const GPUX_SK_I_##W x = kx[i];                                                        \
         const long dst = r * len + (long)(gb[(int)((x >> shift) & GPUX_SK_MASK)] + (uint)i);  \
-        img_out[dst] = x;                                                                     \
-        if (pos_out) pos_out[dst] = px[i];                                                    \
+        GPUX_SK_STK(x, dst, px[i]);                                                           \
       }                                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     }                                                                                         \
@@ -442,9 +486,10 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
                                 ? plen - t * GPUX_SORT_TILE(W)                                \
                                 : GPUX_SORT_TILE(W));                                         \
       __global const GPUX_SK_I_##W *row = img + r * len + t0;                                 \
+      const long kb = r * len + t0;                                                           \
       __global const uint *prow = pos + r * len + t0;                                         \
       for (int d = 0; d < GPUX_SORT_RADIX; d++) c[d] = 0u;                                    \
-      for (int i = 0; i < rem; i++) c[(int)((row[i] >> shift) & GPUX_SK_MASK)]++;             \
+      for (int i = 0; i < rem; i++) c[(int)((GPUX_SK_LDK(W, i) >> shift) & GPUX_SK_MASK)]++;   \
       for (int d = 0; d < GPUX_SORT_RADIX; d++)                                               \
         atomic_xchg(lb + g * GPUX_SORT_RADIX + d,                                             \
                     (t == 0 ? GPUX_SO_LB_P : GPUX_SO_LB_A) | c[d]);                           \
@@ -460,10 +505,9 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
         run += tot;                                                                           \
       }                                                                                       \
       for (int i = 0; i < rem; i++) {                                                         \
-        const GPUX_SK_I_##W x = row[i];                                                       \
+        const GPUX_SK_I_##W x = GPUX_SK_LDK(W, i);                                            \
         const long dst = r * len + (long)cur[(int)((x >> shift) & GPUX_SK_MASK)]++;           \
-        img_out[dst] = x;                                                                     \
-        if (pos_out) pos_out[dst] = pos ? prow[i] : (uint)(t0 + i);                           \
+        GPUX_SK_STK(x, dst, pos ? prow[i] : (uint)(t0 + i));                                  \
       }                                                                                       \
     }                                                                                         \
   }                                                                                           \

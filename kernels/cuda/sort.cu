@@ -13,7 +13,11 @@
  *   gpux_sort_onesweep_<W>(const I *img, const unsigned *pos, I *img_out,
  *                          unsigned *pos_out, unsigned *counts, unsigned *lb,
  *                          i64 rows, i64 len, i64 p0, i64 plen, i64 tpp, int pass,
- *                          int npass, int portion, int nportions)
+ *                          int npass, int portion, int nportions, const void *kin,
+ *                          void *kout, i64 *pos64, int kw, int kcls, unsigned kflags,
+ *                          u64 em, u64 mm, u64 nan)
+ *     (kin / kout / pos64: gpux__sort_pass's fused ends, NULL when unused; kw ... nan: the
+ *     key dtype's row of GPUX_SORT_DTYPES and the sort's flags, for gpux_so_img / unimg)
  *   gpux_sort_local_<W>(const I *img, const unsigned *pos, I *img_out, unsigned *pos_out,
  *                       i64 len, i64 ngroups)
  *   gpux_sort_widen(const unsigned *pos, i64 *out, i64 n, i64 len)
@@ -161,10 +165,10 @@ __device__ __forceinline__ void imgh(const K *keys, typename img_t<W>::type *im,
     const i64 r = g / gpr, k0 = (g - r * gpr) * hk;
     const int cnt = (int)(len - k0 < hk ? len - k0 : hk);
     const K *src = keys + r * len + k0;
-    typename img_t<W>::type *dst = im + r * len + k0;
+    typename img_t<W>::type *dst = im ? im + r * len + k0 : nullptr;
     for (int i = j; i < cnt; i += T) {
       const u64 k = gpux_so_img((u64)src[i], w, cls, flags, em, mm);
-      dst[i] = (typename img_t<W>::type)k;
+      if (dst) dst[i] = (typename img_t<W>::type)k; /* none: the first pass images the keys */
       o |= k;
       a &= k;
 #pragma unroll
@@ -179,13 +183,39 @@ __device__ __forceinline__ void imgh(const K *keys, typename img_t<W>::type *im,
   bits_flush(lb, bits, o, a);
 }
 
+/* onesweep's fused ends (gpux__sort_pass kin / kout / pos64): a key of w bits read at i
+ * (the first pass, in place of its image) and written back (the last pass) */
+__device__ __forceinline__ u64 key_ld(const void *p, i64 i, int w) {
+  switch (w) {
+    case 8: return ((const unsigned char *)p)[i];
+    case 16: return ((const unsigned short *)p)[i];
+    case 32: return ((const unsigned *)p)[i];
+    default: return ((const u64 *)p)[i];
+  }
+}
+__device__ __forceinline__ void key_st(void *p, i64 i, int w, u64 v) {
+  switch (w) {
+    case 8: ((unsigned char *)p)[i] = (unsigned char)v; break;
+    case 16: ((unsigned short *)p)[i] = (unsigned short)v; break;
+    case 32: ((unsigned *)p)[i] = (unsigned)v; break;
+    default: ((u64 *)p)[i] = v;
+  }
+}
+/* the key dtype's constants of gpux_so_img / unimg, for the fused ends */
+struct key_cv {
+  int w, cls;
+  unsigned flags;
+  u64 em, mm, nan;
+};
+
 /* One Onesweep pass over one portion of every row (the top of this file). */
 template <int W>
 __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, const unsigned *pos,
                                          typename img_t<W>::type *im_out, unsigned *pos_out,
                                          unsigned *counts, unsigned *lb, i64 rows,
                                          i64 len, i64 p0, i64 plen, i64 tpp, int pass,
-                                         int npass, int portion, int nportions) {
+                                         int npass, int portion, int nportions,
+                                         const void *kin, void *kout, i64 *pos64, key_cv cv) {
   typedef typename img_t<W>::type I;
   constexpr int IPT = GPUX_SORT_IPT(W), TILE = GPUX_SORT_TILE(W), R = GPUX_SORT_RADIX;
   static_assert(T == R, "a thread a digit");
@@ -218,13 +248,24 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     const i64 k0 = p0 + t * TILE; /* the tile's first key in its row */
     const int rem = (int)(plen - t * TILE < TILE ? plen - t * TILE : TILE);
     const I *src = im + r * len + k0;
+    const i64 kbase = r * len + k0;
     const int base = w * 32 * IPT + lane;
     I k[IPT];
     unsigned rk[(IPT + 1) / 2]; /* ranks in the warp, two 16-bit ones a word */
+    if (kin) { /* the first pass: the keys, imaged here */
 #pragma unroll
-    for (int e = 0; e < IPT; e++) {
-      const int i = base + 32 * e;
-      k[e] = i < rem ? src[i] : (I)~(I)0;
+      for (int e = 0; e < IPT; e++) {
+        const int i = base + 32 * e;
+        k[e] = i < rem ? (I)gpux_so_img(key_ld(kin, kbase + i, cv.w), cv.w, cv.cls, cv.flags,
+                                        cv.em, cv.mm)
+                       : (I)~(I)0;
+      }
+    } else {
+#pragma unroll
+      for (int e = 0; e < IPT; e++) {
+        const int i = base + 32 * e;
+        k[e] = i < rem ? src[i] : (I)~(I)0;
+      }
     }
 #pragma unroll
     for (int e = 0; e < IPT; e++) {
@@ -276,9 +317,9 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
       const unsigned x = (rk[e >> 1] >> (16 * (e & 1))) & 0xffffu;
       const unsigned li = wh[w][d] + x;
       sk[li] = k[e];
-      if (pos_out) {
+      if (pos_out || pos64) {
         const int i = base + 32 * e;
-        sp[li] = pos ? (i < rem ? pos[r * len + k0 + i] : 0u) : (unsigned)(k0 + i);
+        sp[li] = pos ? (i < rem ? pos[kbase + i] : 0u) : (unsigned)(k0 + i);
       }
     }
     /* look back over the earlier tiles of the row's portion */
@@ -300,16 +341,35 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     if (t == tpp - 1 && portion + 1 < nportions) cr[(i64)(portion + 1) * npass * R] = before + excl + creal;
     s_gb[j] = rowbase + excl - off;
     __syncthreads();
-    I *dk = im_out + r * len;
-    unsigned *dp = pos_out ? pos_out + r * len : nullptr;
-#pragma unroll
-    for (int e = 0; e < IPT; e++) {
-      const int i = j + e * T;
-      if (i < rem) {
+    /* the last pass: keys back from their images (OUT's) and int64 positions (WIDEN's)
+     * straight to the outputs; images only where a later pass reads them */
+    const i64 rl = r * len;
+    I *dk = im_out ? im_out + rl : nullptr;
+    unsigned *dp = pos_out ? pos_out + rl : nullptr;
+    if (kout || pos64) { /* the last pass's conversions: a loop not unrolled (registers) */
+#pragma unroll 1
+      for (int i = j; i < rem; i += T) {
         const I key = sk[i];
         const unsigned dst = s_gb[(int)((key >> shift) & MASK)] + (unsigned)i;
-        dk[dst] = key;
-        if (dp) dp[dst] = sp[i];
+        if (kout)
+          key_st(kout, rl + dst, cv.w, gpux_so_unimg((u64)key, cv.w, cv.cls, cv.flags, cv.nan));
+        else if (dk)
+          dk[dst] = key;
+        if (pos64)
+          pos64[rl + dst] = (i64)sp[i];
+        else if (dp)
+          dp[dst] = sp[i];
+      }
+    } else {
+#pragma unroll
+      for (int e = 0; e < IPT; e++) {
+        const int i = j + e * T;
+        if (i < rem) {
+          const I key = sk[i];
+          const unsigned dst = s_gb[(int)((key >> shift) & MASK)] + (unsigned)i;
+          if (dk) dk[dst] = key;
+          if (dp) dp[dst] = sp[i];
+        }
       }
     }
     __syncthreads();
@@ -395,9 +455,12 @@ GPUX_SORT_DTYPES(GPUX_SK_DT)
       const gpux_sk::img_t<W>::type *img, const unsigned *pos,                               \
       gpux_sk::img_t<W>::type *img_out, unsigned *pos_out, unsigned *counts,                 \
       unsigned *lb, long long rows, long long len, long long p0, long long plen,             \
-      long long tpp, int pass, int npass, int portion, int nportions) {                      \
+      long long tpp, int pass, int npass, int portion, int nportions, const void *kin,       \
+      void *kout, long long *pos64, int kw, int kcls, unsigned kflags, unsigned long long em, \
+      unsigned long long mm, unsigned long long knan) {                                      \
     gpux_sk::onesweep<W>(img, pos, img_out, pos_out, counts, lb, rows, len, p0, plen, tpp,    \
-                         pass, npass, portion, nportions);                                   \
+                         pass, npass, portion, nportions, kin, kout, pos64,                  \
+                         gpux_sk::key_cv{kw, kcls, kflags, em, mm, knan});                    \
   }                                                                                          \
   extern "C" __global__ void __launch_bounds__(GPUX_SORT_THREADS) gpux_sort_local_##W(       \
       const gpux_sk::img_t<W>::type *img, const unsigned *pos,                               \

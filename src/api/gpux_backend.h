@@ -208,7 +208,8 @@ typedef struct gpux__mask_pass {
  *            the front end): bits[0], bits[1] |= the low / high 32 bits of every image,
  *            bits[2], bits[3] &= them (W 4: the high words untouched), so a digit of no
  *            varying bit can be skipped;
- *   IMGH:    IMG without positions, and the digit counts of every pass: groups g < ngroups
+ *   IMGH:    IMG without positions (img_out none: no images, only bits and counts; the
+ *            first ONESWEEP then reads kin), and the digit counts of every pass: groups g < ngroups
  *            of hk keys (g = r * gpr + h: keys h * hk .. min(len, (h + 1) * hk) - 1 of row r;
  *            gpr = ceil(len / hk)); counts (uint32, rows x nportions x npass x RADIX, zeroed
  *            by the front end) += the group's keys whose digit (img >> 8 * pass) & 255 is d,
@@ -233,6 +234,29 @@ typedef struct gpux__mask_pass {
  *            position) into img_out / pos_out;
  *   OUT:     keys[i] (dtype) = gpux_so_unimg(img_in[i], flags);
  *   WIDEN:   out[i] (int64) = pos_in[i], or i % len when pos_in is none (no digit varied). */
+/* the key dtype's row of GPUX_SORT_DTYPES: what ONESWEEP's fused ends pass to the kernels
+ * for gpux_so_img / unimg */
+typedef struct gpux__sort_keycv {
+  int w, cls;
+  uint64_t em, mm, nan;
+} gpux__sort_keycv;
+static inline gpux__sort_keycv gpux__sort_keycv_of(int dtype) {
+  gpux__sort_keycv c = {0, 0, 0, 0, 0};
+  switch (dtype) {
+#define GPUX__SO_CV(dt, w_, W_, cls_, em_, mm_, nan_) \
+  case GPUX_KDT_##dt:                                 \
+    c.w = w_;                                         \
+    c.cls = cls_;                                     \
+    c.em = (uint64_t)(em_);                           \
+    c.mm = (uint64_t)(mm_);                           \
+    c.nan = (uint64_t)(nan_);                         \
+    break;
+    GPUX_SORT_DTYPES(GPUX__SO_CV)
+#undef GPUX__SO_CV
+  default: break;
+  }
+  return c;
+}
 #define GPUX__SO_IMG 0
 #define GPUX__SO_IMGH 1
 #define GPUX__SO_ONESWEEP 2
@@ -249,6 +273,12 @@ typedef struct gpux__sort_pass {
   int64_t hk, gpr, ngroups, pkeys; /* IMGH (pkeys: ONESWEEP too) */
   int64_t p0, plen, tpp;           /* ONESWEEP */
   gpux__operand keys, img_in, pos_in, img_out, pos_out, counts, lb, bits, out;
+  /* ONESWEEP's fused ends (buf NULL: unused): kin, the keys (dtype) read and imaged
+   * (gpux_so_img, flags) in place of img_in (the first pass, so IMGH writes no images);
+   * kout, the keys written back (OUT's gpux_so_unimg) in place of img_out, and pos64, the
+   * positions widened to int64 (WIDEN's) in place of pos_out (the last pass). img_out may
+   * be none in the last pass: no images written. */
+  gpux__operand kin, kout, pos64;
 } gpux__sort_pass;
 
 /* One matrix product, or a batch of them, row-major (include/gpux/linalg.h). For

@@ -7,17 +7,21 @@
  *      integers, gpux_sort.h; EQZ where positions are carried) and uint32 positions; then
  *      LOCAL, one work-group per row (a bitonic sort of (image, position), which is stable
  *      because the positions break ties);
- *   2. longer rows: IMGH, the images, the OR / AND of every image and the digit counts of
- *      every pass by row and portion (one read of the keys); then the Onesweep passes,
+ *   2. longer rows: IMGH, the OR / AND of every image and the digit counts of every pass
+ *      by row and portion (one read of the keys; the images too where an output shares x's
+ *      buffer); then the Onesweep passes,
  *      GPUX_SORT_BITS bits each, for the digits that vary (OR ^ AND, read back in one
  *      16-byte wait; bool, small integers and 8- / 16-bit keys skip the rest): ONESWEEP a
  *      portion (GPUX_SORT_PORTION_TILES tiles of each row, or the environment variable of
  *      that name: a test knob, portion_tiles) at a time, each tile ranked
  *      stably in local memory and placed by the counts and a decoupled look-back over the
  *      earlier tiles of its row (tiles never straddle rows, so many long rows sort in the
- *      same launches as one). The first pass makes the positions (IMGH writes none);
- *   3. OUT (keys back from their images) and / or WIDEN (positions to int64; i % len when no
- *      digit varied), straight into the output when it is contiguous with the axis last.
+ *      same launches as one). The first pass makes the positions (IMGH writes none) and
+ *      images the keys as it reads them; the last writes the outputs: keys back from their
+ *      images, positions as int64, straight into the output when it is contiguous with the
+ *      axis last;
+ *   3. where no pass ran (the local path, or no digit varied): OUT (keys back from their
+ *      images) and / or WIDEN (positions to int64; i % len when no digit varied).
  * Sort by key is an argsort (EQZ) and one gather per array (gpux_take_along_axis): any
  * number of value arrays of any dtype cost one sort. */
 #include <stdint.h>
@@ -196,7 +200,9 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
   p.keys = OPND(xc);
   p.img_out = OPND(img[0]);
   p.bits = OPND(bits);
-  int cur = 0, first = 1;
+  int cur = 0, first = 1, kread = 0, fused = 0;
+  const gpux__operand none = {NULL, 0, (int)x->dtype},
+                      none32 = {NULL, 0, GPUX_UINT32};
   if (local) { /* 1. images and positions; 2a. one work-group a row */
     p.stage = GPUX__SO_IMG;
     p.pos_out = PP(0);
@@ -209,7 +215,7 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
     SO_TRY(ctx->be->sort(q, &p));
     cur = 1;
     first = 0;
-  } else { /* 1. images and every pass's digit counts; 2b. a Onesweep pass a varying digit */
+  } else { /* 1. every pass's digit counts; 2b. a Onesweep pass a varying digit */
     const int64_t tile = GPUX_SORT_TILE(8 * W), ptiles = portion_tiles();
     const int64_t htiles = ptiles < GPUX_SORT_HIST_TILES ? ptiles : GPUX_SORT_HIST_TILES;
     p.pkeys = ptiles * tile;
@@ -219,6 +225,16 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
     p.nportions = (int)((len + p.pkeys - 1) / p.pkeys);
     const int64_t ncounts = rows * p.nportions * p.npass * GPUX_SORT_RADIX;
     SO_TRY(gpux_array_zeros(&counts, ctx, GPUX_UINT32, 1, &ncounts));
+    /* the first pass images the keys as it reads them, the last writes the outputs (keys
+     * back from their images, positions as int64): no IMGH images, OUT or WIDEN. Not where
+     * an output shares x's buffer (the last pass could overwrite keys the first has yet to
+     * read when they are one pass): IMGH writes the images then. */
+    if (keys) SO_TRY(dst_open(&dk, keys, axis));
+    if (pos) SO_TRY(dst_open(&dp, pos, axis));
+    const void *xbuf = xc->st->blk.buf;
+    kread = !((keys && dk.use->st->blk.buf == xbuf) ||
+              ((pos || pay) && dp.use->st->blk.buf == xbuf));
+    if (kread) p.img_out = none;
     p.stage = GPUX__SO_IMGH;
     p.counts = OPND(counts);
     SO_TRY(ctx->be->sort(q, &p));
@@ -235,11 +251,15 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
       if ((vary >> (GPUX_SORT_BITS * pass)) & (GPUX_SORT_RADIX - 1)) last = pass;
     for (int pass = 0; pass < p.npass; pass++) {
       if (!((vary >> (GPUX_SORT_BITS * pass)) & (GPUX_SORT_RADIX - 1))) continue;
+      const int fin = pass == last;
       p.pass = pass;
-      p.img_in = OPND(img[cur]);
-      p.pos_in = !first ? PP(cur) : pay ? OPND(pc) : (gpux__operand){NULL, 0, GPUX_UINT32};
-      p.img_out = OPND(img[cur ^ 1]);
-      p.pos_out = pay && pass == last ? OPND(dp.use) : PP(cur ^ 1);
+      p.kin = first && kread ? OPND(xc) : none;
+      p.img_in = first && kread ? none : OPND(img[cur]);
+      p.pos_in = !first ? PP(cur) : pay ? OPND(pc) : none32;
+      p.kout = fin && keys ? OPND(dk.use) : none;
+      p.img_out = fin ? none : OPND(img[cur ^ 1]);
+      p.pos64 = fin && pos ? OPND(dp.use) : none;
+      p.pos_out = !fin ? PP(cur ^ 1) : pay ? OPND(dp.use) : none32;
       for (int portion = 0; portion < p.nportions; portion++) {
         p.portion = portion;
         p.p0 = portion * p.pkeys;
@@ -251,19 +271,31 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
       cur ^= 1;
       first = 0;
     }
+    p.kin = p.kout = p.pos64 = none;
+    if (!first) { /* the last pass wrote the outputs */
+      fused = 1;
+      s = dst_close(&dk, GPUX_SUCCESS);
+      if (s == GPUX_SUCCESS && pos) s = dst_close(&dp, s);
+      if (s != GPUX_SUCCESS || !pay) goto done;
+    } else if (kread && keys) { /* no digit varied: the images OUT reads */
+      p.stage = GPUX__SO_IMG;
+      p.img_out = OPND(img[0]);
+      p.pos_out = none32;
+      SO_TRY(ctx->be->sort(q, &p));
+    }
   }
-  /* 3. the outputs (no digit varied: the images as IMGH wrote them, positions i % len) */
+  /* 3. the outputs (no digit varied: the images, positions i % len) */
   p.img_in = OPND(img[cur]);
-  p.pos_in = first ? (gpux__operand){NULL, 0, GPUX_UINT32} : PP(cur);
-  if (keys) {
-    SO_TRY(dst_open(&dk, keys, axis));
+  p.pos_in = first ? none32 : PP(cur);
+  if (keys && !fused) {
+    if (!dk.use) SO_TRY(dst_open(&dk, keys, axis));
     p.stage = GPUX__SO_OUT;
     p.keys = OPND(dk.use);
     s = dst_close(&dk, ctx->be->sort(q, &p));
     if (s != GPUX_SUCCESS) goto done;
   }
-  if (pos) {
-    SO_TRY(dst_open(&dp, pos, axis));
+  if (pos && !fused) {
+    if (!dp.use) SO_TRY(dst_open(&dp, pos, axis));
     p.stage = GPUX__SO_WIDEN;
     p.out = OPND(dp.use);
     s = dst_close(&dp, ctx->be->sort(q, &p));

@@ -49,7 +49,7 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
   CUdeviceptr keys = 0, img_in = 0, pos_in = 0, img_out = 0, pos_out = 0, aux = 0, aux2 = 0;
   CUfunction *slot;
   const char *name;
-  void *args[15];
+  void *args[24];
   int64_t blocks;
   switch (p->stage) {
     case GPUX__SO_IMG: {
@@ -105,8 +105,15 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
       pos_out = gpux_cuda_opnd_ptr(&p->pos_out, GPUX_KDT_u32);
       aux = gpux_cuda_opnd_ptr(&p->counts, GPUX_KDT_u32);
       aux2 = gpux_cuda_opnd_ptr(&p->lb, GPUX_KDT_u32);
-      void *a[15] = {&img_in, &pos_in, &img_out, &pos_out, &aux, &aux2, &rows, &len,
-                     &p0, &plen, &tpp, &pass, &npass, &portion, &nportions};
+      const gpux__sort_keycv cv = gpux__sort_keycv_of(p->dtype);
+      CUdeviceptr kin = gpux_cuda_opnd_ptr(&p->kin, p->dtype),
+                  kout = gpux_cuda_opnd_ptr(&p->kout, p->dtype),
+                  pos64 = gpux_cuda_opnd_ptr(&p->pos64, GPUX_KDT_i64);
+      int kw = cv.w, kcls = cv.cls;
+      unsigned long long em = cv.em, mm = cv.mm, nan = cv.nan;
+      void *a[24] = {&img_in, &pos_in, &img_out, &pos_out, &aux,  &aux2, &rows, &len,
+                     &p0,     &plen,   &tpp,     &pass,    &npass, &portion, &nportions,
+                     &kin,    &kout,   &pos64,   &kw,      &kcls, &flags, &em, &mm, &nan};
       memcpy(args, a, sizeof a);
       blocks = rows * tpp; /* one block a tile; more than the cap take further ids */
       break;

@@ -156,6 +156,19 @@ static gpux_status launch_sort(gpux__bq *q, const gpux__sort_pass *p) {
     gpux_cl_arg_int(&a, p->npass);
     gpux_cl_arg_int(&a, p->portion);
     gpux_cl_arg_int(&a, p->nportions);
+    {
+      const gpux__sort_keycv cv = gpux__sort_keycv_of(p->dtype);
+      const cl_ulong em = cv.em, mm = cv.mm, knan = cv.nan;
+      gpux_cl_arg_c(&a, &p->kin);
+      gpux_cl_arg_c(&a, &p->kout);
+      gpux_cl_arg_c(&a, &p->pos64);
+      gpux_cl_arg_int(&a, cv.w);
+      gpux_cl_arg_int(&a, cv.cls);
+      gpux_cl_arg(&a, sizeof flags, &flags);
+      gpux_cl_arg(&a, sizeof em, &em);
+      gpux_cl_arg(&a, sizeof mm, &mm);
+      gpux_cl_arg(&a, sizeof knan, &knan);
+    }
     if (b->red_cpu) /* takers, each looping over tiles */
       return launch(q, &a, tiles < GPUX_CL_SORT_CPU_TAKERS ? tiles : GPUX_CL_SORT_CPU_TAKERS, -1);
     return launch(q, &a, tiles, 0);
