@@ -336,10 +336,16 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
       const long kb = r * len + t0;                                                           \
       GPUX_SK_I_##W k[GPUX_SORT_IPT(W)];                                                      \
       uint rk[GPUX_SORT_IPT(W)];                                                              \
-      for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
-        const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                               \
-        k[e] = idx < rem ? GPUX_SK_LDK(W, idx) : GPUX_SK_ONES_##W;                            \
-      }                                                                                       \
+      if (kin) /* the first pass: the keys, imaged here (the test outside the loops) */        \
+        for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                          \
+          const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                             \
+          k[e] = idx < rem ? GPUX_SK_LDK(W, idx) : GPUX_SK_ONES_##W;                          \
+        }                                                                                     \
+      else                                                                                    \
+        for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                          \
+          const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                             \
+          k[e] = idx < rem ? row[idx] : GPUX_SK_ONES_##W;                                     \
+        }                                                                                     \
       /* stable ranks within the warp, element by element */                                  \
       for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
         const uint d = (uint)((k[e] >> shift) & GPUX_SK_MASK);                                \
@@ -383,11 +389,19 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
         }                                                                                     \
       }                                                                                       \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
-      for (int i = j; i < rem; i += GPUX_SK_T) {                                              \
-        const GPUX_SK_I_##W x = kx[i];                                                        \
-        const long dst = r * len + (long)(gb[(int)((x >> shift) & GPUX_SK_MASK)] + (uint)i);  \
-        GPUX_SK_STK(x, dst, px[i]);                                                           \
-      }                                                                                       \
+      if (kout || pos64) /* the last pass's conversions */                                   \
+        for (int i = j; i < rem; i += GPUX_SK_T) {                                            \
+          const GPUX_SK_I_##W x = kx[i];                                                      \
+          const long dst = r * len + (long)(gb[(int)((x >> shift) & GPUX_SK_MASK)] + (uint)i); \
+          GPUX_SK_STK(x, dst, px[i]);                                                         \
+        }                                                                                     \
+      else                                                                                    \
+        for (int i = j; i < rem; i += GPUX_SK_T) {                                            \
+          const GPUX_SK_I_##W x = kx[i];                                                      \
+          const long dst = r * len + (long)(gb[(int)((x >> shift) & GPUX_SK_MASK)] + (uint)i); \
+          if (img_out) img_out[dst] = x;                                                      \
+          if (pos_out) pos_out[dst] = px[i];                                                  \
+        }                                                                                     \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
     }                                                                                         \
   }                                                                                           \

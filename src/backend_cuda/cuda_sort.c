@@ -47,6 +47,12 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
   unsigned flags = p->flags;
   int pass = p->pass, npass = p->npass, portion = p->portion, nportions = p->nportions;
   CUdeviceptr keys = 0, img_in = 0, pos_in = 0, img_out = 0, pos_out = 0, aux = 0, aux2 = 0;
+  /* ONESWEEP's fused ends and the key dtype's constants (the launch reads these after the
+   * switch: they live here) */
+  CUdeviceptr kin = 0, kout = 0, pos64 = 0;
+  const gpux__sort_keycv cv = gpux__sort_keycv_of(p->dtype);
+  int kw = cv.w, kcls = cv.cls;
+  unsigned long long em = cv.em, mm = cv.mm, nan = cv.nan;
   CUfunction *slot;
   const char *name;
   void *args[24];
@@ -105,12 +111,9 @@ static gpux_status gpux_cuda_sort(gpux__bq *q, const gpux__sort_pass *p) {
       pos_out = gpux_cuda_opnd_ptr(&p->pos_out, GPUX_KDT_u32);
       aux = gpux_cuda_opnd_ptr(&p->counts, GPUX_KDT_u32);
       aux2 = gpux_cuda_opnd_ptr(&p->lb, GPUX_KDT_u32);
-      const gpux__sort_keycv cv = gpux__sort_keycv_of(p->dtype);
-      CUdeviceptr kin = gpux_cuda_opnd_ptr(&p->kin, p->dtype),
-                  kout = gpux_cuda_opnd_ptr(&p->kout, p->dtype),
-                  pos64 = gpux_cuda_opnd_ptr(&p->pos64, GPUX_KDT_i64);
-      int kw = cv.w, kcls = cv.cls;
-      unsigned long long em = cv.em, mm = cv.mm, nan = cv.nan;
+      kin = gpux_cuda_opnd_ptr(&p->kin, p->dtype);
+      kout = gpux_cuda_opnd_ptr(&p->kout, p->dtype);
+      pos64 = gpux_cuda_opnd_ptr(&p->pos64, GPUX_KDT_i64);
       void *a[24] = {&img_in, &pos_in, &img_out, &pos_out, &aux,  &aux2, &rows, &len,
                      &p0,     &plen,   &tpp,     &pass,    &npass, &portion, &nportions,
                      &kin,    &kout,   &pos64,   &kw,      &kcls, &flags, &em, &mm, &nan};
