@@ -239,21 +239,22 @@ static inline void gpux_sk_kst(__global uchar *p, long i, int w, ulong v) {
 
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
-/* exclusive scan of v over the work-group (Hillis-Steele in sa / sb, uint: wraps); returns
- * the prefix of j */
-static inline uint gpux_sk_scan(uint v, __local uint *sa, __local uint *sb) {
+/* exclusive scan of v over the work-group (Hillis-Steele in sa / sb); returns the prefix of
+ * j. onesweep scans two 32-bit sums at once (the low halves never carry; the high ones
+ * wrap): one scan's barriers for both. */
+static inline ulong gpux_sk_scan(ulong v, __local ulong *sa, __local ulong *sb) {
   const int j = (int)get_local_id(0);
   sa[j] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
-  __local uint *from = sa, *to = sb;
+  __local ulong *from = sa, *to = sb;
   for (int off = 1; off < GPUX_SK_T; off <<= 1) {
     to[j] = j >= off ? from[j - off] + from[j] : from[j];
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local uint *t = from;
+    __local ulong *t = from;
     from = to;
     to = t;
   }
-  const uint r = from[j] - v;
+  const ulong r = from[j] - v;
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
 }
@@ -315,7 +316,8 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
     __local GPUX_SK_I_##W kx[GPUX_SORT_TILE(W)];                                              \
     __local uint px[GPUX_SORT_TILE(W)];                                                       \
     __local uint wh[GPUX_SK_T / 32][GPUX_SORT_RADIX];                                         \
-    __local uint db[GPUX_SK_T / 4], sa[GPUX_SK_T], sb[GPUX_SK_T];                             \
+    __local uint db[GPUX_SK_T / 4];                                                           \
+    __local ulong sa[GPUX_SK_T], sb[GPUX_SK_T];                                               \
     __local uint so[GPUX_SORT_RADIX], gb[GPUX_SORT_RADIX];                                    \
     __local long tile;                                                                        \
     const int j = (int)get_local_id(0), w = j >> 5, l = j & 31;                               \
@@ -334,6 +336,10 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
                                 : GPUX_SORT_TILE(W));                                         \
       __global const GPUX_SK_I_##W *row = img + r * len + t0;                                 \
       const long kb = r * len + t0;                                                           \
+      /* the row's counts of digit j, loaded now and used after the ranking */                \
+      uint before;                                                                            \
+      const uint tot = gpux_sk_row_count(counts, r, pass, npass, portion, nportions, j,       \
+                                         &before);                                            \
       GPUX_SK_I_##W k[GPUX_SORT_IPT(W)];                                                      \
       uint rk[GPUX_SORT_IPT(W)];                                                              \
       if (kin) /* the first pass: the keys, imaged here (the test outside the loops) */        \
@@ -364,16 +370,15 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
         wh[v][j] = c;                                                                         \
         c += x;                                                                               \
       }                                                                                       \
-      const uint soff = gpux_sk_scan(c, sa, sb);                                              \
+      const uint cpad = c;                                                                    \
       if (j == GPUX_SK_MASK) c -= (uint)(GPUX_SORT_TILE(W) - rem); /* the padding */          \
       atomic_xchg(lb + g * GPUX_SORT_RADIX + j, (t == 0 ? GPUX_SO_LB_P : GPUX_SO_LB_A) | c);  \
+      /* the tile's keys of smaller digits (low half) and the row's (high half) */            \
+      const ulong sc = gpux_sk_scan(((ulong)tot << 32) | cpad, sa, sb);                       \
+      const uint soff = (uint)sc, rb = (uint)(sc >> 32);                                      \
       const uint excl = gpux_sk_lookback(lb, g, t, j, c);                                     \
-      uint before;                                                                            \
-      const uint tot = gpux_sk_row_count(counts, r, pass, npass, portion, nportions, j,       \
-                                         &before);                                            \
       if (t == tpp - 1)                                                                       \
         gpux_sk_carry(counts, r, pass, npass, portion, nportions, j, before, excl + c);       \
-      const uint rb = gpux_sk_scan(tot, sa, sb);                                              \
       so[j] = soff;                                                                           \
       gb[j] = rb + before + excl - soff;                                                      \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
