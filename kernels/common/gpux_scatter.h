@@ -23,7 +23,8 @@
  *   word d holds the digit of weight 2^(32 d + L) (L = -149 or -1074) plus carries that pile
  *   up in its upper half. A value adds sign * ((m << s) split in 32-bit pieces) to the two
  *   (float64: three) words it touches, with 64-bit atomic adds of numbers below 2^32 in
- *   magnitude: up to 2^31 contributions per target never overflow a word.
+ *   magnitude (the float32 class's byte window: one, THE WINDOW): up to 2^31 contributions
+ *   per target never overflow a word.
  *   NaN, +inf and -inf set flags (an atomic or on a 32-bit word per target), so does any
  *   value other than -0.0 (GPUX_SC_NNZ): a zero sum is -0.0 only when every term was -0.0,
  *   IEEE's sign for any order of additions.
