@@ -279,6 +279,159 @@ static void test_scatter_window(void **state) {
   g_fill = FILL_SPAN;
 }
 
+/* One flat scatter-add into na targets (a0: their values) of nv values v at indices ix,
+ * stored in dt (put_d rounds), against the exact sum of the stored values rounded once */
+static void xsum_case(const char *label, gpux_dtype dt, int64_t na, const double *a0,
+                      int64_t nv, const double *v, const int64_t *ix) {
+  const size_t es = gpux_dtype_size(dt);
+  void *ah = gt_malloc((size_t)na * es), *vh = gt_malloc((size_t)nv * es);
+  void *want = gt_malloc((size_t)na * es), *got = gt_malloc((size_t)na * es);
+  ref_xsum *xs = gt_malloc(sizeof *xs * (size_t)na);
+  for (int64_t t = 0; t < na; t++) {
+    put_d(dt, ah, t, a0[t]);
+    ref_xsum_init(&xs[t]);
+    ref_xsum_add(&xs[t], ref_load_f64(dt, ah, t));
+  }
+  for (int64_t j = 0; j < nv; j++) {
+    put_d(dt, vh, j, v[j]);
+    ref_xsum_add(&xs[ix[j]], ref_load_f64(dt, vh, j));
+  }
+  for (int64_t t = 0; t < na; t++) put_d(dt, want, t, ref_xsum_result(&xs[t], dt, NULL));
+  gpux_array_t a = NULL, idx = NULL, vals = NULL;
+  GT_OK(gpux_array_from_host(&a, gt_ctx, dt, 1, &na, ah));
+  GT_OK(gpux_array_from_host(&idx, gt_ctx, GPUX_INT64, 1, &nv, ix));
+  GT_OK(gpux_array_from_host(&vals, gt_ctx, dt, 1, &nv, vh));
+  GT_OK(gpux_scatter_add(a, idx, vals, GPUX_ALL_AXES, GPUX_INDEX_CHECKED));
+  GT_OK(gpux_array_read(a, got, (size_t)na * es));
+  char l[160];
+  snprintf(l, sizeof l, "%s %s", label, gt_dtype_str(dt));
+  expect_same(l, dt, got, want, na);
+  GT_RELEASE(a, idx, vals);
+  GT_FREE(ah, vh, want, got, xs);
+}
+
+/* a float dtype's fraction bits */
+static int frac_bits(gpux_dtype dt) {
+  return dt == GPUX_FLOAT16 ? 10 : dt == GPUX_BFLOAT16 ? 7 : dt == GPUX_FLOAT64 ? 52 : 23;
+}
+/* 2^e (1 + a random fraction of dt's significand bits), random sign when sg */
+static double ladder_val(gpux_dtype dt, int e, int sg, gt_rng *r) {
+  const int fb = frac_bits(dt);
+  const double x = ldexp(1.0 + ldexp((double)gt_rng_int(r, 0, ((int64_t)1 << fb) - 1), -fb), e);
+  return sg && (gt_rng_u64(r) & 1) ? -x : x;
+}
+
+/* The float32 class's byte window (kernels/common/gpux_scatter.h, THE WINDOW; float64's
+ * word window rides along): its place comes from the largest value of the whole call, so
+ * each call sets it. Calls with the largest value 2^E for 8 E in a row (every s_max & 7)
+ * and, below it, values 2^(E - j) (1 + f) for j = 0 .. J: terms in each byte slot of the
+ * window at each bit offset s & 7, and spills (J past 40); targets: that ladder with random
+ * signs, +-pairs that cancel to 0 exactly, to a remainder below the window and to one in
+ * it, -0.0 only, NaN, +inf, +inf and -inf, one far below the rest (spills only). Then the
+ * window at bw = 0 (every value tiny: subnormals; float32 and bfloat16, float16 has no
+ * values that small), and 2^16 or more terms a target: words far past 2^32 of both signs. */
+static void test_scatter_bytewin(void **state) {
+  (void)state;
+  const gpux_dtype fdts[4] = {GPUX_FLOAT32, GPUX_FLOAT16, GPUX_BFLOAT16, GPUX_FLOAT64};
+  gt_rng r;
+  gt_rng_seed(&r, 4040);
+  enum { NA = 10, MAXV = 1 << 12 };
+  double *v = gt_malloc(sizeof *v * (1 << 19));
+  int64_t *ix = gt_malloc(sizeof *ix * (1 << 19));
+  for (int i = 0; i < 4; i++) {
+    const gpux_dtype dt = fdts[i];
+    if (!gt_dtype_available(dt)) continue;
+    const int f16 = dt == GPUX_FLOAT16;
+    const int e0 = f16 ? 7 : 0, J = f16 ? 30 : 48; /* float16: down to 2^-23 */
+    for (int rr = 0; rr < 8; rr++) {
+      const int E = e0 + rr;
+      double a0[NA] = {ldexp(3, E - 20), 0, 0, 0, -0.0, 1, 1, 1, 0, -2};
+      int64_t nv = 0;
+#define PUT(t, x) (v[nv] = (x), ix[nv++] = (t))
+      PUT(0, ldexp(2 - ldexp(1, -frac_bits(dt)), E)); /* the largest: 2^E (2 - ulp) */
+      for (int j = 0; j <= J; j++)
+        for (int c = 0; c < 3; c++) {
+          PUT(0, ladder_val(dt, E - j, 1, &r));
+          const double x = ladder_val(dt, E - j, 1, &r);
+          PUT(1, x); /* cancels */
+          PUT(1, -x);
+          PUT(2, -x);
+          PUT(2, x);
+          PUT(3, x);
+          PUT(3, -x);
+        }
+      PUT(2, ldexp(1, f16 ? -24 : E - J - 7));   /* remainder below the window */
+      PUT(3, ladder_val(dt, E - 9, 1, &r));       /* remainder in it */
+      for (int c = 0; c < 5; c++) PUT(4, -0.0); /* -0.0 only, a[4] = -0.0 */
+      PUT(5, ladder_val(dt, E - 3, 1, &r));
+      PUT(5, NAN);
+      PUT(5, ladder_val(dt, E - 30, 1, &r));
+      PUT(6, INFINITY);
+      PUT(6, ladder_val(dt, E, 1, &r));
+      PUT(7, INFINITY);
+      PUT(7, -INFINITY);
+      for (int c = 0; c < 40; c++) PUT(8, ladder_val(dt, f16 ? -14 - c % 10 : E - 41 - c, 1, &r));
+      PUT(9, ladder_val(dt, E - 2, 1, &r)); /* a[9] = -2 */
+      PUT(9, ldexp(1, E - 1));
+      GT_ASSERT(nv <= MAXV, "bytewin: %lld values", (long long)nv);
+      /* shuffled: the order of the terms never matters */
+      for (int64_t j = nv - 1; j > 0; j--) {
+        const int64_t k = gt_rng_int(&r, 0, j);
+        const double tv = v[j];
+        const int64_t ti = ix[j];
+        v[j] = v[k], ix[j] = ix[k];
+        v[k] = tv, ix[k] = ti;
+      }
+      char label[64];
+      snprintf(label, sizeof label, "bytewin E %d", E);
+      xsum_case(label, dt, NA, a0, nv, v, ix);
+#undef PUT
+    }
+    /* bw = 0: the largest value 2^-100 (s_max >> 3 = W - 1) or 2^-120 (the clamp) */
+    if (dt != GPUX_FLOAT16)
+      for (int top = -100; top >= -120; top -= 20) {
+        const double a0[4] = {0, ldexp(1, -149), -0.0, 0};
+        int64_t nv = 0;
+        for (int e = -149; e <= top; e++)
+          for (int c = 0; c < 4; c++) {
+            const double x = ladder_val(dt, e, 1, &r);
+            v[nv] = x, ix[nv++] = 0;
+            v[nv] = x, ix[nv++] = 1;
+            v[nv] = -x, ix[nv++] = 1; /* a[1] left over */
+            v[nv] = ladder_val(dt, e, 0, &r), ix[nv++] = 2;
+            v[nv] = -ladder_val(dt, e, 0, &r), ix[nv++] = 3;
+          }
+        v[nv] = ldexp(1, top), ix[nv++] = 0;
+        char label[64];
+        snprintf(label, sizeof label, "bytewin bw 0 top 2^%d", top);
+        xsum_case(label, dt, 4, a0, nv, v, ix);
+      }
+    /* 2^16 and more terms a target: target 0 mostly the largest magnitude, negative (its
+     * top word far below -2^32), target 1 positive ones in every byte slot, target 2 both
+     * signs over the ladder and spills */
+    { /* float16: sums below its largest finite value, terms down to 2^-24 */
+      const int E = f16 ? -4 : 5, span = f16 ? 20 : 60;
+      const int n0 = 1 << 17, n1 = 1 << 16, n2 = (1 << 16) + 7;
+      const double a0[3] = {1, -1, 0};
+      int64_t nv = 0;
+      for (int c = 0; c < n0; c++) {
+        v[nv] = c % 16 ? -ladder_val(dt, E, 0, &r) : ladder_val(dt, E - c % span, 1, &r);
+        ix[nv++] = 0;
+      }
+      for (int c = 0; c < n1; c++) {
+        v[nv] = ladder_val(dt, E - c % (f16 ? 20 : 29), 0, &r);
+        ix[nv++] = 1;
+      }
+      for (int c = 0; c < n2; c++) {
+        v[nv] = ladder_val(dt, E - (int)gt_rng_int(&r, 0, span), 1, &r);
+        ix[nv++] = 2;
+      }
+      xsum_case("bytewin many terms", dt, 3, a0, nv, v, ix);
+    }
+  }
+  GT_FREE(v, ix);
+}
+
 /* Checked mode's error from the scatter's own pass: the first of several bad indices (both
  * sides of the range) among many values, flat and along an axis, for the exact sums, the
  * integers and max; a unchanged, bit for bit. */
@@ -739,7 +892,9 @@ int main(void) {
   gt_init("test_count");
   static const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scatter_flat),    cmocka_unit_test(test_scatter_axis),
-      cmocka_unit_test(test_scatter_special), cmocka_unit_test(test_scatter_window), cmocka_unit_test(test_scatter_checked), cmocka_unit_test(test_scatter_complex),
+      cmocka_unit_test(test_scatter_special), cmocka_unit_test(test_scatter_window),
+      cmocka_unit_test(test_scatter_bytewin), cmocka_unit_test(test_scatter_checked),
+      cmocka_unit_test(test_scatter_complex),
       cmocka_unit_test(test_scatter_errors),  cmocka_unit_test(test_bincount),
       cmocka_unit_test(test_histogram),
   };

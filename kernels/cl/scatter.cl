@@ -120,11 +120,13 @@ static inline void gpux_sc_dep0(__global long *w, ulong bits, int p, int eb, int
   w[d + 1] += neg ? -(long)p1 : (long)p1;
   if (p2) w[d + 2] += neg ? -(long)p2 : (long)p2;
 }
-/* apply: a value's term into the target's window win (words [dw, dw + W)) or (a spill) its
- * full accumulator w (flags w[D]), atomically; negz: some a[t] is -0.0, so the terms set
- * NNZ */
+/* apply: a value's term into the target's window win at wb or (a spill) its full
+ * accumulator w (flags w[D]), atomically (gpux_scatter.h, THE WINDOW); bytes: the float32
+ * class's byte window at bw = wb (one atomic a term), else float64's words [dw, dw + W),
+ * dw = wb; negz: some a[t] is -0.0, so the terms set NNZ */
 static inline void gpux_sc_dep_term(volatile __global long *win, volatile __global long *w,
-                                    int dw, int negz, ulong bits, int p, int eb, int L, int D) {
+                                    int wb, int bytes, int negz, ulong bits, int p, int eb,
+                                    int L, int D) {
   int neg, s;
   ulong m;
   const int cls = gpux_sc_decompose(bits, p, eb, L, &neg, &m, &s);
@@ -132,10 +134,19 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
   if (f && ((ulong)w[D] & f) != f) /* a racy read: the bits only ever get set */
     atom_or(w + D, (long)f);
   if (cls != 1) return;
+  if (bytes) {
+    ulong v;
+    const int k = gpux_sc_bslot(m, s, neg, wb, &v);
+    if (k >= 0) {
+      atom_add(win + k, (long)v);
+      return;
+    }
+  }
   ulong p0, p1, p2;
   gpux_sc_split(m, s & 31, &p0, &p1, &p2);
   const int d = s >> 5;
-  volatile __global long *t = gpux_sc_in_window(d, p1, p2, dw) ? win + (d - dw) : w + d;
+  volatile __global long *t =
+      !bytes && gpux_sc_in_window(d, p1, p2, wb) ? win + (d - wb) : w + d;
   if (p0) atom_add(t, neg ? -(long)p0 : (long)p0);
   if (p1) atom_add(t + 1, neg ? -(long)p1 : (long)p1);
   if (p2) atom_add(t + 2, neg ? -(long)p2 : (long)p2);
@@ -155,34 +166,24 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
         !((volatile __global ulong *)hdr)[GPUX_SC_H_NEGZ])                                  \
       atom_or((volatile __global ulong *)hdr + GPUX_SC_H_NEGZ, (ulong)1);                   \
   }
-/* what apply / fin read from the header: the window's place, negz */
-#define GPUX_SC_XQ(p, eb, L, D)                                                             \
-  const int dw = op == GPUX_SC_ADD ? gpux_sc_window_base(hdr[GPUX_SC_H_EXP], p, eb, L, D) : 0; \
+/* what apply / fin read from the header: the window's place wb (the float32 class's bw,
+ * float64's dw: base, an expression of the largest biased exponent be), negz */
+#define GPUX_SC_XQ(base)                                                                    \
+  const ulong be = hdr[GPUX_SC_H_EXP];                                                      \
+  const int wb = op == GPUX_SC_ADD ? (base) : 0;                                            \
   const int negz = op == GPUX_SC_ADD && hdr[GPUX_SC_H_NEGZ] != 0;
 
-/* the rounded sum of the words w[0..D) plus the window win at dw, and flags w[D]: bits of
- * the float (p, eb) */
-#define GPUX_SC_FINISH(w, win, dw, D, L, p, eb, out)                                        \
+/* FIN: the full accumulator w (flags w[D]) and the window win at wb copied to private
+ * words (gpux_sc_fold and gpux_sc_finish take private arrays), the window folded in
+ * (bytes: the float32 class's byte window), rounded to the float (p, eb): out, its bits */
+#define GPUX_SC_FINISH(w, win, wb, bytes, D, L, p, eb, out)                                 \
   do {                                                                                      \
-    uint dig[D];                                                                            \
-    long carry = 0;                                                                         \
-    for (int d_ = 0; d_ < D; d_++)                                                          \
-      dig[d_] = gpux_sc_carry_word(                                                         \
-          (w)[d_] + (d_ >= (dw) && d_ < (dw) + GPUX_SC_W ? (win)[d_ - (dw)] : 0), &carry);  \
-    const ulong fl = (ulong)(w)[D];                                                         \
-    const int neg_ = gpux_sc_magnitude(dig, D, carry);                                      \
-    const ulong sb = (ulong)1 << ((p) - 1 + (eb));                                          \
-    const ulong inf = (((ulong)1 << (eb)) - 1) << ((p) - 1);                                \
-    if ((fl & GPUX_SC_NAN) || ((fl & GPUX_SC_PINF) && (fl & GPUX_SC_NINF)))                 \
-      out = inf | ((ulong)1 << ((p) - 2));                                                  \
-    else if (fl & GPUX_SC_PINF)                                                             \
-      out = inf;                                                                            \
-    else if (fl & GPUX_SC_NINF)                                                             \
-      out = inf | sb;                                                                       \
-    else {                                                                                  \
-      out = gpux_sc_round(dig, D, L, p, eb, neg_);                                          \
-      if (out == 0 && !(fl & GPUX_SC_NNZ)) out = sb; /* every term was -0.0 */             \
-    }                                                                                       \
+    long w_[D], win_[GPUX_SC_W];                                                            \
+    uint dig_[D];                                                                           \
+    for (int d_ = 0; d_ < (D); d_++) w_[d_] = (w)[d_];                                      \
+    for (int k_ = 0; k_ < GPUX_SC_W; k_++) win_[k_] = (win)[k_];                            \
+    gpux_sc_fold(w_, win_, wb, bytes);                                                      \
+    out = gpux_sc_finish(w_, dig_, D, (ulong)(w)[D], L, p, eb);                             \
   } while (0)
 
 /* ---- init / apply / fin by class */
@@ -193,11 +194,11 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
     GPUX_SC_XINIT(b, 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32)                                    \
   } else                                                                                    \
     ((__global uint *)acc)[t] = gpux_sc_img_f32(GPUX_SC_TO32_##dt(a[a_off + t]), op);
-#define GPUX_SC_XQ_F(dt) GPUX_SC_XQ(24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32)
+#define GPUX_SC_XQ_F(dt) GPUX_SC_XQ(gpux_sc_bwindow_base(be, 24, 8, GPUX_SC_L_F32))
 #define GPUX_SC_APPLY_F(dt)                                                                 \
   if (op == GPUX_SC_ADD)                                                                    \
-    gpux_sc_dep_term(GPUX_SC_WIN(acc, t), GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F32), dw, negz, \
-                     GPUX_SC_TO32_##dt(x), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32);            \
+    gpux_sc_dep_term(GPUX_SC_WIN(acc, t), GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F32), wb, 1,   \
+                     negz, GPUX_SC_TO32_##dt(x), 24, 8, GPUX_SC_L_F32, GPUX_SC_D_F32);      \
   else if (op == GPUX_SC_MAX)                                                               \
     atomic_max((volatile __global uint *)acc + t, gpux_sc_img_f32(GPUX_SC_TO32_##dt(x), op)); \
   else                                                                                      \
@@ -205,7 +206,7 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
 #define GPUX_SC_FIN_F(dt)                                                                   \
   if (op == GPUX_SC_ADD) {                                                                  \
     ulong bits;                                                                             \
-    GPUX_SC_FINISH(GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F32), GPUX_SC_WIN(acc, t), dw,        \
+    GPUX_SC_FINISH(GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F32), GPUX_SC_WIN(acc, t), wb, 1,     \
                    GPUX_SC_D_F32, GPUX_SC_L_F32, GPUX_SC_P_##dt, GPUX_SC_E_##dt, bits);     \
     a[a_off + t] = GPUX_SC_FROMB_##dt(bits);                                                \
   } else                                                                                    \
@@ -217,11 +218,11 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
     GPUX_SC_XINIT(b, 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64)                                   \
   } else                                                                                    \
     acc[t] = gpux_sc_img_f64(as_ulong(a[a_off + t]), op);
-#define GPUX_SC_XQ_D(dt) GPUX_SC_XQ(53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64)
+#define GPUX_SC_XQ_D(dt) GPUX_SC_XQ(gpux_sc_window_base(be, 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64))
 #define GPUX_SC_APPLY_D(dt)                                                                 \
   if (op == GPUX_SC_ADD)                                                                    \
-    gpux_sc_dep_term(GPUX_SC_WIN(acc, t), GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F64), dw, negz, \
-                     as_ulong(x), 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64);                    \
+    gpux_sc_dep_term(GPUX_SC_WIN(acc, t), GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F64), wb, 0,   \
+                     negz, as_ulong(x), 53, 11, GPUX_SC_L_F64, GPUX_SC_D_F64);              \
   else if (op == GPUX_SC_MAX)                                                               \
     atom_max((volatile __global ulong *)acc + t, gpux_sc_img_f64(as_ulong(x), op));         \
   else                                                                                      \
@@ -229,7 +230,7 @@ static inline void gpux_sc_dep_term(volatile __global long *win, volatile __glob
 #define GPUX_SC_FIN_D(dt)                                                                   \
   if (op == GPUX_SC_ADD) {                                                                  \
     ulong bits;                                                                             \
-    GPUX_SC_FINISH(GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F64), GPUX_SC_WIN(acc, t), dw,        \
+    GPUX_SC_FINISH(GPUX_SC_FULL(acc, nt, t, GPUX_SC_D_F64), GPUX_SC_WIN(acc, t), wb, 0,     \
                    GPUX_SC_D_F64, GPUX_SC_L_F64, 53, 11, bits);                             \
     a[a_off + t] = as_double(bits);                                                         \
   } else                                                                                    \

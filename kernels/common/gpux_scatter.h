@@ -23,19 +23,28 @@
  *   word d holds the digit of weight 2^(32 d + L) (L = -149 or -1074) plus carries that pile
  *   up in its upper half. A value adds sign * ((m << s) split in 32-bit pieces) to the two
  *   (float64: three) words it touches, with 64-bit atomic adds of numbers below 2^32 in
- *   magnitude: up to 2^31 contributions per target never overflow a word.
+ *   magnitude (the float32 class's byte window: one, THE WINDOW): up to 2^31 contributions
+ *   per target never overflow a word.
  *   NaN, +inf and -inf set flags (an atomic or on a 32-bit word per target), so does any
  *   value other than -0.0 (GPUX_SC_NNZ): a zero sum is -0.0 only when every term was -0.0,
  *   IEEE's sign for any order of additions.
- *   THE WINDOW. 2^20 targets of 11 words are 92 MB, past a GPU's L2, and each term's two
- *   or three atomics would go to DRAM at random. So the values' terms go to a window of
- *   GPUX_SC_W words a target (32 bytes: 2^20 targets fit in 32 MB of L2): words [dw, dw +
- *   W) of the accumulator, dw chosen from the largest exponent among the values (the scan
- *   pass, gpux_sc_window_base) so that the largest term's top word is the window's top. A
- *   term whose words fall outside the window (far below the largest value: spills) goes to
- *   the full accumulator instead; the final pass adds the window into it before the carries.
- *   The window is a placement only: every term lands in exactly one of the two, so the sum
- *   stays exact whatever dw is. a[t] goes to the full accumulator at init.
+ *   THE WINDOW. 2^20 targets of 11 words are 92 MB, past a GPU's L2, and each term's
+ *   atomics would go to DRAM at random. So the values' terms go to a window of GPUX_SC_W
+ *   words a target (32 bytes: 2^20 targets fit in 32 MB of L2) placed from the largest
+ *   exponent among the values (the scan pass); a term below it (far below the largest value:
+ *   a spill) adds its 32-bit pieces to the full accumulator instead, and the final pass
+ *   folds the window into a private copy of the full accumulator before the carries
+ *   (gpux_sc_fold). The window is a placement only: every term lands in exactly one of the
+ *   two, so the sum stays exact wherever the window is; no term lies above it. float64:
+ *   words [dw, dw + W) of the accumulator (gpux_sc_window_base: the largest term's top word
+ *   is the window's top), a term whose pieces all fit adding them there (two or three
+ *   atomics). The float32 class: a BYTE window (gpux_sc_bwindow_base): word k sums the
+ *   terms whose byte index s >> 3 is bw + k, each as +-(m << (s & 7)), so word k has weight
+ *   2^(8 (bw + k) + L). A 24-bit significand shifted by under 8 bits is below 2^31: ONE
+ *   signed 64-bit atomic a term (the apply pass's cost is its atomics; 32-bit-spaced words
+ *   need two most of the time), and 2^31 of them never overflow a word. bw puts the largest
+ *   value's byte in the top word; s >> 3 < bw spills. The fold splits each word's v 2^P in
+ *   32-bit pieces at its weight. a[t] goes to the full accumulator at init.
  *   The per-term flag read goes too: the init pass sets NNZ for a[t] other than -0.0, so a
  *   term's NNZ only matters for targets whose a[t] is -0.0; the init pass notes in the
  *   header whether there is one (GPUX_SC_H_NEGZ), and only then do the terms check NNZ.
@@ -166,15 +175,28 @@ GPUX_SC_FN int gpux_sc_decompose(GPUX_SC_U64 bits, int p, int ebits, int L, int 
   return 1;
 }
 
-/* The window's first word dw for the largest biased exponent be among the values: the
- * largest term's top word (its lowest bit has weight 2^(s + L), s as in decompose; its
- * top bit p - 1 above) is the window's top word; dw within [0, D - W]. */
-GPUX_SC_FN int gpux_sc_window_base(GPUX_SC_U64 be, int p, int ebits, int L, int D) {
+/* s (THE EXACT SUM) of the values of biased exponent be (subnormals: 1's) */
+GPUX_SC_FN int gpux_sc_s_of_bexp(GPUX_SC_U64 be, int p, int ebits, int L) {
   const int bias = (1 << (ebits - 1)) - 1;
-  const int s = (be > 1 ? (int)be : 1) - bias - (p - 1) - L;
+  return (be > 1 ? (int)be : 1) - bias - (p - 1) - L;
+}
+/* float64's window (THE WINDOW): the first word dw for the largest biased exponent be among
+ * the values: the largest term's top word (its lowest bit has weight 2^(s + L), s as in
+ * decompose; its top bit p - 1 above) is the window's top word; dw within [0, D - W]. */
+GPUX_SC_FN int gpux_sc_window_base(GPUX_SC_U64 be, int p, int ebits, int L, int D) {
+  const int s = gpux_sc_s_of_bexp(be, p, ebits, L);
   int dw = ((s + p - 1) >> 5) - (GPUX_SC_W - 1);
   if (dw > D - GPUX_SC_W) dw = D - GPUX_SC_W;
   return dw < 0 ? 0 : dw;
+}
+/* The float32 class's byte window (THE WINDOW): the first byte index bw for the largest
+ * biased exponent be (float32 format) among the values, whose s is s_max. No term lies
+ * above the window: s grows with the biased exponent, so a value's byte s >> 3 is at most
+ * s_max >> 3, which is bw + W - 1 when bw > 0 and at most W - 1 = bw + W - 1 when the clamp
+ * made bw 0. s_max <= 253 (THE EXACT SUM): bw <= 31 - (W - 1) = 28. */
+GPUX_SC_FN int gpux_sc_bwindow_base(GPUX_SC_U64 be, int p, int ebits, int L) {
+  const int bw = (gpux_sc_s_of_bexp(be, p, ebits, L) >> 3) - (GPUX_SC_W - 1);
+  return bw < 0 ? 0 : bw;
 }
 /* the biased exponent of a finite value's bits (0 for inf / NaN: they never enter the
  * words) */
@@ -203,6 +225,44 @@ GPUX_SC_FN void gpux_sc_split(GPUX_SC_U64 m, int off, GPUX_SC_U64 *p0, GPUX_SC_U
 GPUX_SC_FN int gpux_sc_in_window(int d, GPUX_SC_U64 p1, GPUX_SC_U64 p2, int dw) {
   const int hi = p2 ? d + 2 : p1 ? d + 1 : d;
   return d >= dw && hi < dw + GPUX_SC_W;
+}
+
+/* The float32 class's term m 2^(s + L) (m < 2^24, sign neg) in the byte window at bw:
+ * returns its word k = (s >> 3) - bw (at most W - 1: gpux_sc_bwindow_base; negative: a
+ * spill, its gpux_sc_split pieces go to the full accumulator) and *v = +-(m << (s & 7)) as
+ * two's complement (|v| < 2^31), the addend of its one atomic. */
+GPUX_SC_FN int gpux_sc_bslot(GPUX_SC_U64 m, int s, int neg, int bw, GPUX_SC_U64 *v) {
+  const GPUX_SC_U64 x = m << (s & 7);
+  *v = neg ? (GPUX_SC_U64)0 - x : x;
+  return (s >> 3) - bw;
+}
+
+/* FIN: the window win[0..W) at base (dw or bw) folded into w[0..D), a private copy of the
+ * full accumulator, before the carries. bytes 0 (float64): word k adds to word dw + k.
+ * bytes 1 (the float32 class): word k (v, |v| < 2^62: 2^31 terms below 2^31) has weight 2^P,
+ * P = 8 (bw + k); with d = P >> 5, sh = P & 31 (0, 8, 16 or 24) and v = hi 2^32 + lo (lo
+ * the low 32 bits unsigned, hi = v >> 32 arithmetic), v 2^P = lo 2^sh 2^(32 d) + hi 2^sh
+ * 2^(32 (d + 1)): a = lo << sh (< 2^56) gives its low 32 bits to word d and the rest to
+ * d + 1; h = hi 2^sh (|h| < 2^54; a product: no left shift of a negative) its low 32 bits,
+ * unsigned, to d + 1 and h >> 32 (arithmetic) to d + 2. Every piece is below 2^32 in
+ * magnitude, as a spill's are, and a word gets eight at most (the W words span two d): a
+ * few contributions more. d + 2 < D: bw <= 28 (gpux_sc_bwindow_base), so P <= 248,
+ * d <= 7 and d + 2 <= 9 < GPUX_SC_D_F32. */
+GPUX_SC_FN void gpux_sc_fold(GPUX_SC_I64 *w, const GPUX_SC_I64 *win, int base, int bytes) {
+  const GPUX_SC_U64 M = GPUX_SC_C64(0xffffffff);
+  for (int k = 0; k < GPUX_SC_W; k++) {
+    const GPUX_SC_I64 v = win[k];
+    if (!bytes) {
+      w[base + k] += v;
+      continue;
+    }
+    const int P = 8 * (base + k), d = P >> 5, sh = P & 31;
+    const GPUX_SC_U64 a = ((GPUX_SC_U64)v & M) << sh;
+    const GPUX_SC_I64 h = (v >> 32) * ((GPUX_SC_I64)1 << sh);
+    w[d] += (GPUX_SC_I64)(a & M);
+    w[d + 1] += (GPUX_SC_I64)(a >> 32) + (GPUX_SC_I64)((GPUX_SC_U64)h & M);
+    w[d + 2] += h >> 32;
+  }
 }
 
 /* bit i of the magnitude digits dig[0..nd) (0 past the end) */
@@ -271,6 +331,24 @@ GPUX_SC_FN int gpux_sc_magnitude(GPUX_SC_U32 *dig, int nd, GPUX_SC_I64 carry) {
     c = v >> 32;
   }
   return 1;
+}
+
+/* FIN of an exact sum: the private words w[0..D) (the window folded in: gpux_sc_fold) and
+ * the flags fl rounded to the float of p significand and eb exponent bits: its bits
+ * (gpux_scatter.h, THE EXACT SUM). dig[0..D): the caller's scratch, sized by its D. */
+GPUX_SC_FN GPUX_SC_U64 gpux_sc_finish(const GPUX_SC_I64 *w, GPUX_SC_U32 *dig, int D,
+                                      GPUX_SC_U64 fl, int L, int p, int eb) {
+  GPUX_SC_I64 carry = 0;
+  for (int d = 0; d < D; d++) dig[d] = gpux_sc_carry_word(w[d], &carry);
+  const int neg = gpux_sc_magnitude(dig, D, carry);
+  const GPUX_SC_U64 sb = (GPUX_SC_U64)1 << (p - 1 + eb);
+  const GPUX_SC_U64 inf = (((GPUX_SC_U64)1 << eb) - 1) << (p - 1);
+  if ((fl & GPUX_SC_NAN) || ((fl & GPUX_SC_PINF) && (fl & GPUX_SC_NINF)))
+    return inf | ((GPUX_SC_U64)1 << (p - 2));
+  if (fl & GPUX_SC_PINF) return inf;
+  if (fl & GPUX_SC_NINF) return inf | sb;
+  const GPUX_SC_U64 out = gpux_sc_round(dig, D, L, p, eb, neg);
+  return out == 0 && !(fl & GPUX_SC_NNZ) ? sb : out; /* -0.0: every term was -0.0 */
 }
 
 /* order-preserving images: float32 bits (NaN: the op's winner), float64 bits */

@@ -74,52 +74,6 @@ __device__ __forceinline__ void dep0(u64 *w, u64 bits, int p, int eb, int L, int
   if (p2) w[d + 2] += sgn(p2, neg);
 }
 
-/* a target's exact sum as the apply pass sees it: its window (words [dw, dw + W)), its
- * full accumulator w (flags w[D]); negz: some a[t] is -0.0, so the terms set NNZ */
-struct xs {
-  u64 *win, *w;
-  int dw;
-  bool negz;
-};
-/* apply: a value's term into the window or (a spill) the full accumulator, atomically
- * (gpux_sc_dep_term of scatter.cl) */
-__device__ __forceinline__ void dep_term(const xs &x, u64 bits, int p, int eb, int L, int D) {
-  int neg, s;
-  u64 m;
-  const int cls = gpux_sc_decompose(bits, p, eb, L, &neg, &m, &s);
-  const u64 f = cls == 1 && !x.negz ? (u64)0 : term_flags(cls, neg);
-  /* a racy read first: the bits only ever get set */
-  if (f && (*(volatile u64 *)(x.w + D) & f) != f) atomicOr(x.w + D, f);
-  if (cls != 1) return;
-  u64 p0, p1, p2;
-  gpux_sc_split(m, s & 31, &p0, &p1, &p2);
-  const int d = s >> 5;
-  u64 *t = gpux_sc_in_window(d, p1, p2, x.dw) ? x.win + (d - x.dw) : x.w + d;
-  if (p0) atomicAdd(t, sgn(p0, neg));
-  if (p1) atomicAdd(t + 1, sgn(p1, neg));
-  if (p2) atomicAdd(t + 2, sgn(p2, neg));
-}
-
-/* the rounded sum of the full accumulator w (flags w[D]) and the window win at dw */
-template <int D>
-__device__ __forceinline__ u64 finish(const u64 *w, const u64 *win, int dw, int L, int p, int eb) {
-  unsigned dig[D];
-  i64 carry = 0;
-  for (int d = 0; d < D; d++) {
-    const u64 wd = w[d] + (d >= dw && d < dw + GPUX_SC_W ? win[d - dw] : (u64)0);
-    dig[d] = gpux_sc_carry_word((i64)wd, &carry);
-  }
-  const u64 fl = w[D];
-  const int neg = gpux_sc_magnitude(dig, D, carry);
-  const u64 sb = (u64)1 << (p - 1 + eb), inf = (((u64)1 << eb) - 1) << (p - 1);
-  if ((fl & GPUX_SC_NAN) || ((fl & GPUX_SC_PINF) && (fl & GPUX_SC_NINF))) return inf | ((u64)1 << (p - 2));
-  if (fl & GPUX_SC_PINF) return inf;
-  if (fl & GPUX_SC_NINF) return inf | sb;
-  u64 out = gpux_sc_round(dig, D, L, p, eb, neg);
-  if (out == 0 && !(fl & GPUX_SC_NNZ)) out = sb;
-  return out;
-}
-
 template <class D> __device__ __forceinline__ unsigned wimg(typename D::T x) {
   return sc<D>::sg ? (unsigned)(int)x ^ 0x80000000u : (unsigned)x;
 }
@@ -127,7 +81,7 @@ template <class D> __device__ __forceinline__ u64 qimg(typename D::T x) {
   return sc<D>::sg ? (u64)x ^ 0x8000000000000000ull : (u64)x;
 }
 
-/* the exact sums' classes (0 float32, 1 float64): words, weight, format; a value's bits */
+/* the exact sums' classes (0 float32, 1 float64): words, weight, format */
 template <int C> struct xf;
 template <> struct xf<0> {
   static constexpr int D = GPUX_SC_D_F32, L = GPUX_SC_L_F32, p = 24, eb = 8;
@@ -135,20 +89,71 @@ template <> struct xf<0> {
 template <> struct xf<1> {
   static constexpr int D = GPUX_SC_D_F64, L = GPUX_SC_L_F64, p = 53, eb = 11;
 };
+/* a target's exact sum as the apply pass sees it: its window at wb (the float32 class's
+ * byte window at bw, float64's words [dw, dw + W): gpux_scatter.h, THE WINDOW), its full
+ * accumulator w (flags w[D]); negz: some a[t] is -0.0, so the terms set NNZ */
+struct xs {
+  u64 *win, *w;
+  int wb;
+  bool negz;
+};
+/* apply: a value's term into the window or (a spill) the full accumulator, atomically
+ * (gpux_sc_dep_term of scatter.cl); the float32 class (C 0): one atomic in the byte window */
+template <int C> __device__ __forceinline__ void dep_term(const xs &x, u64 bits) {
+  typedef xf<C> X;
+  int neg, s;
+  u64 m;
+  const int cls = gpux_sc_decompose(bits, X::p, X::eb, X::L, &neg, &m, &s);
+  const u64 f = cls == 1 && !x.negz ? (u64)0 : term_flags(cls, neg);
+  /* a racy read first: the bits only ever get set */
+  if (f && (*(volatile u64 *)(x.w + X::D) & f) != f) atomicOr(x.w + X::D, f);
+  if (cls != 1) return;
+  if constexpr (C == 0) {
+    u64 v;
+    const int k = gpux_sc_bslot(m, s, neg, x.wb, &v);
+    if (k >= 0) {
+      atomicAdd(x.win + k, v);
+      return;
+    }
+  }
+  u64 p0, p1, p2;
+  gpux_sc_split(m, s & 31, &p0, &p1, &p2);
+  const int d = s >> 5;
+  u64 *t = C != 0 && gpux_sc_in_window(d, p1, p2, x.wb) ? x.win + (d - x.wb) : x.w + d;
+  if (p0) atomicAdd(t, sgn(p0, neg));
+  if (p1) atomicAdd(t + 1, sgn(p1, neg));
+  if (p2) atomicAdd(t + 2, sgn(p2, neg));
+}
+
+/* FIN: the full accumulator w (flags w[D]) and the window win at wb copied to private
+ * words (gpux_sc_fold and gpux_sc_finish take private arrays), the window folded in,
+ * rounded to the float (p, eb): its bits */
+template <int C>
+__device__ __forceinline__ u64 finish(const u64 *w, const u64 *win, int wb, int p, int eb) {
+  typedef xf<C> X;
+  i64 w_[X::D], win_[GPUX_SC_W];
+  unsigned dig[X::D];
+  for (int d = 0; d < X::D; d++) w_[d] = (i64)w[d];
+  for (int k = 0; k < GPUX_SC_W; k++) win_[k] = (i64)win[k];
+  gpux_sc_fold(w_, win_, wb, C == 0);
+  return gpux_sc_finish(w_, dig, X::D, w[X::D], X::L, p, eb);
+}
+
+/* a value's bits (the float32 class: as float32) */
 template <class D> __device__ __forceinline__ u64 xbits(typename D::T x) {
   if constexpr (sc<D>::cls == 0) return to32<D>(x);
   else return (u64)__double_as_longlong(x);
 }
 /* the layout after the header (gpux_scatter.h, THE WINDOW): nt windows, nt full
  * accumulators */
-template <int C> __device__ __forceinline__ xs xs_at(u64 *body, i64 nt, i64 t, int dw, bool negz) {
-  return xs{body + t * GPUX_SC_W, body + nt * GPUX_SC_W + t * (xf<C>::D + 1), dw, negz};
+template <int C> __device__ __forceinline__ xs xs_at(u64 *body, i64 nt, i64 t, int wb, bool negz) {
+  return xs{body + t * GPUX_SC_W, body + nt * GPUX_SC_W + t * (xf<C>::D + 1), wb, negz};
 }
 /* what every thread of apply / fin reads from the header once: the window's place and
  * whether the terms check NNZ */
 struct xq {
   i64 nt;
-  int dw;
+  int wb;
   bool negz;
 };
 template <class D> __device__ __forceinline__ xq xq_of(const u64 *hdr, i64 nt, int op) {
@@ -156,7 +161,9 @@ template <class D> __device__ __forceinline__ xq xq_of(const u64 *hdr, i64 nt, i
   if constexpr (sc<D>::cls <= 1) {
     typedef xf<sc<D>::cls> X;
     if (op == GPUX_SC_ADD) {
-      q.dw = gpux_sc_window_base(hdr[GPUX_SC_H_EXP], X::p, X::eb, X::L, X::D);
+      const u64 be = hdr[GPUX_SC_H_EXP];
+      if constexpr (sc<D>::cls == 0) q.wb = gpux_sc_bwindow_base(be, X::p, X::eb, X::L);
+      else q.wb = gpux_sc_window_base(be, X::p, X::eb, X::L, X::D);
       q.negz = hdr[GPUX_SC_H_NEGZ] != 0;
     }
   }
@@ -196,7 +203,7 @@ __device__ __forceinline__ void apply1(typename D::T x, u64 *acc, const xq &q, i
   if constexpr (C <= 1) {
     typedef xf<C> X;
     const u64 b = xbits<D>(x);
-    if (op == GPUX_SC_ADD) dep_term(xs_at<C>(acc, q.nt, t, q.dw, q.negz), b, X::p, X::eb, X::L, X::D);
+    if (op == GPUX_SC_ADD) dep_term<C>(xs_at<C>(acc, q.nt, t, q.wb, q.negz), b);
     else if constexpr (C == 0) {
       if (op == GPUX_SC_MAX) atomicMax((unsigned *)acc + t, gpux_sc_img_f32((unsigned)b, op));
       else atomicMin((unsigned *)acc + t, gpux_sc_img_f32((unsigned)b, op));
@@ -220,10 +227,9 @@ __device__ __forceinline__ void fin1(typename D::T *a, u64 *acc, const xq &q, i6
   typedef typename D::T T;
   constexpr int C = sc<D>::cls;
   if constexpr (C <= 1) {
-    typedef xf<C> X;
     if (op == GPUX_SC_ADD) {
-      const xs x = xs_at<C>(acc, q.nt, t, q.dw, false);
-      const u64 r = finish<X::D>(x.w, x.win, q.dw, X::L, sc<D>::p, sc<D>::eb);
+      const xs x = xs_at<C>(acc, q.nt, t, q.wb, false);
+      const u64 r = finish<C>(x.w, x.win, q.wb, sc<D>::p, sc<D>::eb);
       if constexpr (C == 0) a[t] = fromb<D>(r);
       else a[t] = __longlong_as_double((i64)r);
     } else if constexpr (C == 0) {
