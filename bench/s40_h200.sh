@@ -64,8 +64,6 @@ if [ "$MODE" = all ]; then
   for p in ${PEERS:-peers_sort peers_count}; do
     timeout 100 python3 bench/$p.py --reps 5 --md "$OUTDIR/peers.md" 2>&1 | tail -8
   done
-  [ -n "${NCU_SORT:-1}" ] && ncu_sort
-  [ -n "${NCU_OPS:-}" ] && ncu_ops $NCU_OPS
   if [ -n "${BASE:-}" ]; then
     log "base $BASE"
     mkdir -p /tmp/s40-head && cp -a kernels src /tmp/s40-head/ &&
@@ -77,6 +75,8 @@ if [ "$MODE" = all ]; then
       done
     rm -rf kernels src && cp -a /tmp/s40-head/kernels /tmp/s40-head/src .
   fi
+  [ -n "${NCU_SORT:-1}" ] && ncu_sort
+  [ -n "${NCU_OPS:-}" ] && ncu_ops $NCU_OPS
   log "done"
   exit 0
 fi
