@@ -437,6 +437,10 @@ static void test_onesweep(void **state) {
     onesweep_cases(600 + 100 * (uint64_t)i);
     unsetenv("GPUX_SORT_PORTION_TILES");
   }
+  /* the benchmark knob's path: IMGH's images, OUT and WIDEN instead of the fused ends */
+  setenv("GPUX_SORT_FUSED", "0", 1);
+  onesweep_cases(800);
+  unsetenv("GPUX_SORT_FUSED");
 }
 
 static void usable(void) { gt_smoke(gt_ctx); }

@@ -141,6 +141,14 @@ static gpux_status zero_u32(struct gpux_array *a, int64_t n) {
   return a->ctx->be->fill(gpux__q(a->ctx), &l);
 }
 
+/* The Onesweep passes' fused ends (the first reads the keys, the last writes the outputs):
+ * on, unless the environment variable GPUX_SORT_FUSED is 0 (a benchmark knob: IMGH's images,
+ * OUT and WIDEN instead, the same results; read at each call) */
+static int fused_ends(void) {
+  const char *e = getenv("GPUX_SORT_FUSED");
+  return !(e && e[0] == '0' && e[1] == '\0');
+}
+
 /* Sorts x along axis into keys (x's dtype; NULL: not wanted) and / or pos (int64; NULL: not
  * wanted). eqz: -0.0 == +0.0 (positions carried). Arguments checked.
  * pay (NULL, or with pos NULL and rows longer than GPUX_SORT_LOCAL_MAX): an array of x's
@@ -232,8 +240,9 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
     if (keys) SO_TRY(dst_open(&dk, keys, axis));
     if (pos) SO_TRY(dst_open(&dp, pos, axis));
     const void *xbuf = xc->st->blk.buf;
-    kread = !((keys && dk.use->st->blk.buf == xbuf) ||
-              ((pos || pay) && dp.use->st->blk.buf == xbuf));
+    const int fuse = fused_ends();
+    kread = fuse && !((keys && dk.use->st->blk.buf == xbuf) ||
+                      ((pos || pay) && dp.use->st->blk.buf == xbuf));
     if (kread) p.img_out = none;
     p.stage = GPUX__SO_IMGH;
     p.counts = OPND(counts);
@@ -251,15 +260,15 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
       if ((vary >> (GPUX_SORT_BITS * pass)) & (GPUX_SORT_RADIX - 1)) last = pass;
     for (int pass = 0; pass < p.npass; pass++) {
       if (!((vary >> (GPUX_SORT_BITS * pass)) & (GPUX_SORT_RADIX - 1))) continue;
-      const int fin = pass == last;
+      const int fin = pass == last, fo = fuse && fin; /* fo: the last pass writes the outputs */
       p.pass = pass;
       p.kin = first && kread ? OPND(xc) : none;
       p.img_in = first && kread ? none : OPND(img[cur]);
       p.pos_in = !first ? PP(cur) : pay ? OPND(pc) : none32;
-      p.kout = fin && keys ? OPND(dk.use) : none;
-      p.img_out = fin ? none : OPND(img[cur ^ 1]);
-      p.pos64 = fin && pos ? OPND(dp.use) : none;
-      p.pos_out = !fin ? PP(cur ^ 1) : pay ? OPND(dp.use) : none32;
+      p.kout = fo && keys ? OPND(dk.use) : none;
+      p.img_out = fo ? none : OPND(img[cur ^ 1]);
+      p.pos64 = fo && pos ? OPND(dp.use) : none;
+      p.pos_out = fin && pay ? OPND(dp.use) : fo ? none32 : PP(cur ^ 1);
       for (int portion = 0; portion < p.nportions; portion++) {
         p.portion = portion;
         p.p0 = portion * p.pkeys;
@@ -272,7 +281,7 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
       first = 0;
     }
     p.kin = p.kout = p.pos64 = none;
-    if (!first) { /* the last pass wrote the outputs */
+    if (!first && fuse) { /* the last pass wrote the outputs */
       fused = 1;
       s = dst_close(&dk, GPUX_SUCCESS);
       if (s == GPUX_SUCCESS && pos) s = dst_close(&dp, s);
