@@ -6,6 +6,7 @@
 # MODE=prof: build with -lineinfo, ncu of one onesweep pass of a 2^28 float32 sort (full set,
 #   source counters: the SASS page as CSV), of the float32 scatter-add's kernels and of the
 #   top-k's kernels; then the bench rows (OPS) on CUDA.
+# MODE=quick: see below.
 # MODE=all: one call of everything (see below; BASE=<dir holding a commit's kernels/ and src/,
 #   carried: its rows after, rebuilt in the same tree).
 # MODE=test (default): tests (TESTS) on CUDA and NVIDIA OpenCL, test_index_xbackend, memcheck
@@ -46,6 +47,25 @@ ncu_ops() { # ops...
     grep -E "^  gpux_|Duration" "$OUTDIR/ncu-$op.txt" | head -40
   done
 }
+if [ "$MODE" = quick ]; then
+  # the least that checks both kernel sets and reads the fused ends' gain: CUDA test_sort
+  # and test_count, NVIDIA OpenCL test_sort, xbackend, rows with and without the fused ends
+  TARGETS="test_sort test_count test_index_xbackend gpux-bench" h200_build
+  h200_parallel /tmp/s40-logs 8
+  log "tests"
+  {
+    echo "GPUX_BACKEND=cuda t 120 test_sort-cuda.log $B/bin/test_sort"
+    echo "GPUX_BACKEND=cuda t 120 test_count-cuda.log $B/bin/test_count"
+    echo "GPUX_BACKEND=opencl t 120 test_sort-opencl.log $B/bin/test_sort"
+    echo "GPUX_BACKEND=opencl t 120 test_count-opencl.log $B/bin/test_count"
+    echo "t 120 test_index_xbackend.log $B/bin/test_index_xbackend"
+  } | xargs -P "$JOBS" -I{} bash -c '{}'
+  log "bench"
+  bench_rows cuda opencl
+  OPS=sort_f32,argsort_f32 GPUX_SORT_FUSED=0 bench_rows cuda opencl | sed 's/^/unfused /'
+  log "done"
+  exit 0
+fi
 if [ "$MODE" = all ]; then
   # one call: build (-lineinfo), tests, rows on both backends, peers, ncu, then the rows of
   # BASE (a commit) rebuilt in the same tree, for the same-call comparison
