@@ -62,7 +62,8 @@ if [ "$MODE" = quick ]; then
   } | xargs -P "$JOBS" -I{} bash -c '{}'
   log "bench"
   bench_rows cuda opencl
-  OPS=sort_f32,argsort_f32 GPUX_SORT_FUSED=0 bench_rows cuda opencl | sed 's/^/unfused /'
+  mkdir -p "$OUTDIR/unfused"
+  OUTDIR="$OUTDIR/unfused" OPS=sort_f32,argsort_f32 GPUX_SORT_FUSED=0 bench_rows cuda opencl | sed "s/^/unfused /"
   log "done"
   exit 0
 fi
