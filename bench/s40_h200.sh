@@ -104,23 +104,8 @@ fi
 if [ "$MODE" = prof ]; then
   H200_CMAKE_ARGS="-DGPUX_CUDA_NVCC_FLAGS=-lineinfo" TARGETS="gpux-bench" h200_build
   bench_rows cuda
-  log "ncu onesweep"
-  timeout 200 $NCU --set full --import-source yes -k regex:onesweep --launch-skip 5 --launch-count 1 \
-    -f -o "$OUTDIR/os" "$B/bin/gpux-bench" --backend cuda --device gpu --reps 1 --sizes 2^28 --op sort_f32 \
-    >"$OUTDIR/ncu-os.log" 2>&1
-  tail -3 "$OUTDIR/ncu-os.log"
-  $NCU --import "$OUTDIR/os.ncu-rep" --page details >"$OUTDIR/os-details.txt" 2>&1
-  $NCU --import "$OUTDIR/os.ncu-rep" --page source --csv --print-source sass >"$OUTDIR/os-sass.csv" 2>&1 ||
-    $NCU --import "$OUTDIR/os.ncu-rep" --page source --csv >"$OUTDIR/os-sass.csv" 2>&1
-  $NCU --import "$OUTDIR/os.ncu-rep" --page source --csv --print-source cuda,sass >"$OUTDIR/os-src.csv" 2>&1 || true
-  head -c 600 "$OUTDIR/os-sass.csv"; echo
-  log "ncu scatter_add, topk"
-  for op in scatter_add topk100; do
-    timeout 150 $NCU --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
-      --section LaunchStats --section Occupancy -k regex:'scatter|select|topk|reduce' \
-      "$B/bin/gpux-bench" --backend cuda --device gpu --reps 1 --sizes 2^28 --op $op >"$OUTDIR/ncu-$op.txt" 2>&1
-    grep -E "gpux_|Duration|Memory Throughput|DRAM Throughput|Registers Per|Achieved Occ" "$OUTDIR/ncu-$op.txt" | head -60
-  done
+  ncu_sort
+  ncu_ops scatter_add topk100
   log "done"
   exit 0
 fi
