@@ -208,7 +208,7 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
   p.keys = OPND(xc);
   p.img_out = OPND(img[0]);
   p.bits = OPND(bits);
-  int cur = 0, first = 1, kread = 0, fused = 0;
+  int cur = 0, first = 1, kread = 0;
   const gpux__operand none = {NULL, 0, (int)x->dtype},
                       none32 = {NULL, 0, GPUX_UINT32};
   if (local) { /* 1. images and positions; 2a. one work-group a row */
@@ -281,11 +281,10 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
       first = 0;
     }
     p.kin = p.kout = p.pos64 = none;
-    if (!first && fuse) { /* the last pass wrote the outputs */
-      fused = 1;
+    if (!first && fuse) { /* the last pass wrote the outputs (dp: positions or payload) */
       s = dst_close(&dk, GPUX_SUCCESS);
-      if (s == GPUX_SUCCESS && pos) s = dst_close(&dp, s);
-      if (s != GPUX_SUCCESS || !pay) goto done;
+      s = dst_close(&dp, s);
+      goto done;
     } else if (kread && keys) { /* no digit varied: the images OUT reads */
       p.stage = GPUX__SO_IMG;
       p.img_out = OPND(img[0]);
@@ -296,14 +295,14 @@ static gpux_status sort_run_pay(const struct gpux_array *x, int axis, unsigned f
   /* 3. the outputs (no digit varied: the images, positions i % len) */
   p.img_in = OPND(img[cur]);
   p.pos_in = first ? none32 : PP(cur);
-  if (keys && !fused) {
+  if (keys) {
     if (!dk.use) SO_TRY(dst_open(&dk, keys, axis));
     p.stage = GPUX__SO_OUT;
     p.keys = OPND(dk.use);
     s = dst_close(&dk, ctx->be->sort(q, &p));
     if (s != GPUX_SUCCESS) goto done;
   }
-  if (pos && !fused) {
+  if (pos) {
     if (!dp.use) SO_TRY(dst_open(&dp, pos, axis));
     p.stage = GPUX__SO_WIDEN;
     p.out = OPND(dp.use);
