@@ -11,15 +11,20 @@
  * U: the unsigned type of the size (16 bytes: ulonglong2). Pointers already offset.
  *
  * Blocks of GPUX_MASK_THREADS = 256 threads, one tile of GPUX_MASK_TILE = 4096 elements at a
- * time (blocks loop over tiles with a stride of gridDim.x: any grid). Thread j of warp w
- * handles the elements j + 256 k (k = 0..15) of the tile, so every load and every store of
- * a warp covers consecutive elements: round k of warp w holds elements 256 k + 32 w + lane.
- * A warp's ballot of round k gives each lane its rank in the round (the set bits below it);
- * the 128 (round, warp) counts, scanned in that order (the elements' order), give each
- * round's offset in the tile; tile c starts at incl[c - 1]. The positions are the same exact
- * integers as the OpenCL kernels' (which rank each work-item's 16 consecutive flags in local
- * memory instead): the k-th selected element in row-major order goes to position k. A tile reads
- * all its mask bytes before its first write, so put may write x where it read the mask. */
+ * time (blocks loop over tiles with a stride of gridDim.x: any grid). Thread j owns the 16
+ * consecutive elements 16 j .. 16 j + 15 of the tile and loads, before anything else, their
+ * flags (the mask's 16 bytes, or nonzero's x) and compress's values, as 16-byte vectors
+ * where the tile is whole and the buffer aligned (every byte of the tile is read once, all
+ * loads in flight together). Its 16 flags as bits, a warp scan of their counts and the
+ * eight warps' totals give each selected element its rank r in the tile; the k-th selected
+ * element in row-major order goes to position incl[c - 1] + r, the same exact integers as
+ * the OpenCL kernels' and the CPU form's. The moves go through shared memory so that global
+ * memory sees consecutive threads on consecutive positions: compress stages the values at
+ * their ranks and writes the tile's run out; put stages vals' run and each thread writes
+ * its selected elements; nonzero stages the selected elements' tile indices and writes
+ * their coordinates. The stage holds 16 KB (4096 elements up to 4 bytes; 8- and 16-byte
+ * elements take two or four rounds of ranks). A tile reads all its mask bytes before its
+ * first write, so put may write x where it read the mask. */
 #include "gpux_kernels.h"
 
 namespace gpux_mk {
@@ -73,61 +78,122 @@ __device__ __forceinline__ void coords(i64 *out, i64 k, i64 sp, i64 sd, u64 i,
   o[0] = (i64)i;
 }
 
+/* the 16 elements from src: as sizeof(U) 16-byte vectors (vec: all 16 there, src aligned),
+ * else one at a time up to have (the rest zero) */
+template <class U>
+__device__ __forceinline__ void load16(U (&v)[ITEMS], const U *src, bool vec, unsigned have) {
+  if (vec) {
+    uint4 r[sizeof(U)];
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(U); ++i) r[i] = __ldg(reinterpret_cast<const uint4 *>(src) + i);
+    memcpy(v, r, sizeof r);
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < ITEMS; ++k) v[k] = k < have ? src[k] : U{};
+  }
+}
+
+/* four bytes as four bits, bit b set iff byte b is nonzero (bit 7 of (b & 0x7f) + 0x7f, or
+ * of b, is set iff b != 0: no carry leaves the byte) */
+__device__ __forceinline__ unsigned nib(unsigned w) {
+  const unsigned t = ((((w & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w) >> 7) & 0x01010101u;
+  return (t | t >> 7 | t >> 14 | t >> 21) & 0xfu;
+}
+
+/* the stage: 16 KB of elements, or nonzero's 4096 tile indices */
+template <int KIND, class U> struct stage_of {
+  static constexpr unsigned CAP = 16384 / sizeof(U) < GPUX_MASK_TILE ? 16384 / sizeof(U)
+                                                                     : GPUX_MASK_TILE;
+  typedef U type;
+};
+template <class U> struct stage_of<K_NONZERO, U> {
+  static constexpr unsigned CAP = GPUX_MASK_TILE;
+  typedef unsigned short type;
+};
+
 template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIND, U> &p) {
-  __shared__ int wc[ITEMS * NW]; /* counts, then offsets, of (round k, warp w) at k * NW + w */
-  __shared__ i64 base_s;
+  typedef stage_of<KIND, U> S;
+  __shared__ typename S::type st[S::CAP];
+  __shared__ int wsum[NW];
   const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
-  const unsigned below = (1u << q) - 1u;
+  /* 16-byte vectors need an aligned tile start: a tile is 4096 elements, so the buffer's
+   * alignment decides */
+  const bool xa = ((u64)p.x & 15) == 0, ma = ((u64)p.mask & 15) == 0;
 #pragma unroll 1
   for (u64 c = blockIdx.x; c < p.ntiles; c += gridDim.x) {
     const u64 t0 = c * GPUX_MASK_TILE;
     const unsigned rem = p.n - t0 < GPUX_MASK_TILE ? (unsigned)(p.n - t0) : GPUX_MASK_TILE;
-    bool sel[ITEMS];
+    const unsigned e0 = ITEMS * j, have = rem > e0 ? rem - e0 : 0;
+    const i64 base = c > 0 ? p.incl[c - 1] : 0;
+    /* 1. loads: the flags (and compress's values) of elements e0 .. e0 + 15 */
+    unsigned f = 0;
+    U v[ITEMS];
+    if constexpr (KIND == K_NONZERO) {
+      load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
 #pragma unroll
-    for (unsigned k = 0; k < ITEMS; ++k) { /* all loads first */
-      const unsigned e = j + T * k;
-      sel[k] = false;
-      if (e < rem) {
-        if constexpr (KIND == K_NONZERO) sel[k] = nz<U>(p.x[t0 + e], p.nzbits);
-        else sel[k] = p.mask[t0 + e] != 0;
+      for (unsigned k = 0; k < ITEMS; ++k) f |= (unsigned)nz<U>(v[k], p.nzbits) << k;
+    } else {
+      if (KIND == K_COMPRESS) load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
+      if (ma && rem == GPUX_MASK_TILE) {
+        const uint4 m = __ldg(reinterpret_cast<const uint4 *>(p.mask + t0 + e0));
+        f = nib(m.x) | nib(m.y) << 4 | nib(m.z) << 8 | nib(m.w) << 12;
+      } else {
+#pragma unroll
+        for (unsigned k = 0; k < ITEMS; ++k)
+          f |= (unsigned)(k < have && p.mask[t0 + e0 + k] != 0) << k;
       }
     }
-    unsigned bal[ITEMS];
+    /* 2. ranks: the thread's first selected element at ex; the tile's count tc */
+    const int cnt = __popc(f);
+    int in = cnt;
 #pragma unroll
-    for (unsigned k = 0; k < ITEMS; ++k) bal[k] = __ballot_sync(FULL, sel[k]);
-    if (q == 0) {
-#pragma unroll
-      for (unsigned k = 0; k < ITEMS; ++k) wc[k * NW + w] = __popc(bal[k]);
+    for (unsigned off = 1; off < 32; off <<= 1) {
+      const int y = __shfl_up_sync(FULL, in, off);
+      if (q >= off) in += y;
     }
+    if (q == 31) wsum[w] = in;
     __syncthreads();
-    if (w == 0) { /* exclusive scan of the 128 counts: lane q holds 4q .. 4q + 3 */
-      const int a0 = wc[4 * q], a1 = wc[4 * q + 1], a2 = wc[4 * q + 2], a3 = wc[4 * q + 3];
-      const int own = a0 + a1 + a2 + a3;
-      int incl_q = own;
+    int ex = in - cnt, tc = 0;
 #pragma unroll
-      for (unsigned off = 1; off < 32; off <<= 1) {
-        const int y = __shfl_up_sync(FULL, incl_q, off);
-        if (q >= off) incl_q += y;
-      }
-      const int ex = incl_q - own;
-      wc[4 * q] = ex;
-      wc[4 * q + 1] = ex + a0;
-      wc[4 * q + 2] = ex + a0 + a1;
-      wc[4 * q + 3] = ex + a0 + a1 + a2;
-      if (q == 0) base_s = c > 0 ? p.incl[c - 1] : 0;
+    for (unsigned u = 0; u < NW; ++u) {
+      const int s = wsum[u];
+      ex += u < w ? s : 0;
+      tc += s;
     }
-    __syncthreads();
-    const i64 base = base_s;
+    /* 3. the moves, through the stage in rounds of S::CAP ranks (one round up to 4 bytes) */
+    if constexpr (KIND == K_NONZERO) {
+      int r = ex;
 #pragma unroll
-    for (unsigned k = 0; k < ITEMS; ++k)
-      if (sel[k]) {
-        const u64 i = t0 + j + T * k;
-        const i64 pos = base + wc[k * NW + w] + __popc(bal[k] & below);
-        if constexpr (KIND == K_COMPRESS) p.out[pos] = p.x[i];
-        else if constexpr (KIND == K_PUT) p.x[i] = p.vals[pos];
-        else coords(p.iout, pos, p.sp, p.sd, i, *p.nd);
+      for (unsigned k = 0; k < ITEMS; ++k)
+        if (f >> k & 1u) st[r++] = (unsigned short)(e0 + k);
+      __syncthreads();
+      for (int s = (int)j; s < tc; s += (int)T) coords(p.iout, base + s, p.sp, p.sd, t0 + st[s], *p.nd);
+    } else {
+#pragma unroll 1
+      for (int r0 = 0; r0 < tc; r0 += (int)S::CAP) {
+        const int r1 = r0 + (int)S::CAP < tc ? r0 + (int)S::CAP : tc;
+        if constexpr (KIND == K_PUT) {
+          for (int s = r0 + (int)j; s < r1; s += (int)T) st[s - r0] = p.vals[base + s];
+          __syncthreads();
+        }
+        int r = ex;
+#pragma unroll
+        for (unsigned k = 0; k < ITEMS; ++k)
+          if (f >> k & 1u) {
+            if (r >= r0 && r < r1) {
+              if constexpr (KIND == K_COMPRESS) st[r - r0] = v[k];
+              else p.x[t0 + e0 + k] = st[r - r0];
+            }
+            ++r;
+          }
+        if constexpr (KIND == K_COMPRESS) {
+          __syncthreads();
+          for (int s = r0 + (int)j; s < r1; s += (int)T) p.out[base + s] = st[s - r0];
+        }
+        __syncthreads(); /* the stage is rewritten by the next round */
       }
-    __syncthreads(); /* wc and base_s are rewritten by the next tile */
+    }
+    __syncthreads(); /* wsum and the stage are rewritten by the next tile */
   }
 }
 
