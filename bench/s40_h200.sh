@@ -4,7 +4,8 @@
 #     source .devdeps/env.sh && [MODE=quick|all|prof|test] bash bench/s40_h200.sh [OUTDIR]
 #
 # quick: CUDA and NVIDIA OpenCL test_sort / test_count, xbackend, the rows (OPS) with and
-#   without the fused ends (GPUX_SORT_FUSED=0: OUTDIR/unfused);
+#   without the fused ends (GPUX_SORT_FUSED=0: OUTDIR/unfused); MEMCHECK (tests) and
+#   RACECHECK (test:filter pairs) run with the tests in every mode;
 # all: build with -lineinfo, tests (TESTS), rows, peers (PEERS), BASE's rows (BASE: a
 #   carried directory holding a commit's kernels/ and src/, rebuilt in the same tree:
 #   OUTDIR/base), ncu of a onesweep pass (source counters: the SASS page as CSV) and of
@@ -56,10 +57,14 @@ run_tests() {
       for x in $TESTS; do echo "GPUX_BACKEND=$be t $1 $x-$be.log $B/bin/$x"; done
     done
     for x in ${MEMCHECK:-}; do
-      echo "GPUX_BACKEND=cuda t $1 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
+      echo "GPUX_BACKEND=cuda GPUX_TEST_BIG=${MC_BIG:-65537} t $1 memcheck-$x.log $CS --tool memcheck --error-exitcode 9 $B/bin/$x"
+    done
+    # RACECHECK: test:filter pairs, at the tests' smallest big size (racecheck is slow)
+    for x in ${RACECHECK:-}; do
+      echo "GPUX_BACKEND=cuda GPUX_TEST_BIG=65537 GPUX_TEST_FILTER='${x#*:}' t $1 racecheck-${x%%:*}.log $CS --tool racecheck --error-exitcode 9 $B/bin/${x%%:*}"
     done
     echo "t $1 test_index_xbackend.log $B/bin/test_index_xbackend"
-  } | xargs -P "$JOBS" -I{} bash -c '{}'
+  } | xargs -d '\n' -P "$JOBS" -I{} bash -c '{}'
 }
 peers() {
   for p in ${PEERS:-peers_sort peers_count}; do
@@ -68,8 +73,8 @@ peers() {
 }
 case "$MODE" in
 quick) # the least that checks both kernel sets and reads the fused ends' gain
-  TARGETS="test_sort test_count test_index_xbackend gpux-bench" h200_build
-  TESTS="test_sort test_count" run_tests 120
+  TARGETS=${TARGETS-"test_sort test_count test_index_xbackend gpux-bench"} h200_build
+  TESTS=${TESTS:-test_sort test_count} run_tests ${TLIM:-120}
   log "bench"
   bench_rows cuda opencl
   mkdir -p "$OUTDIR/unfused"
