@@ -5,7 +5,7 @@
 #
 # quick: CUDA and NVIDIA OpenCL test_sort / test_count, xbackend, the rows (OPS) with and
 #   without the fused ends (GPUX_SORT_FUSED=0: OUTDIR/unfused); MEMCHECK (tests) and
-#   RACECHECK (test:filter pairs) run with the tests in every mode;
+#   RACECHECK (test:filter pairs) run with the tests in every mode; NCU_OPS: ncu of those;
 # all: build with -lineinfo, tests (TESTS), rows, peers (PEERS), BASE's rows (BASE: a
 #   carried directory holding a commit's kernels/ and src/, rebuilt in the same tree:
 #   OUTDIR/base), ncu of a onesweep pass (source counters: the SASS page as CSV) and of
@@ -78,7 +78,8 @@ quick) # the least that checks both kernel sets and reads the fused ends' gain
   log "bench"
   bench_rows cuda opencl
   mkdir -p "$OUTDIR/unfused"
-  OUTDIR="$OUTDIR/unfused" OPS=sort_f32,argsort_f32 GPUX_SORT_FUSED=0 bench_rows cuda opencl | sed "s/^/unfused /"
+  OUTDIR="$OUTDIR/unfused" OPS=${UNFUSED_OPS:-sort_f32,argsort_f32} GPUX_SORT_FUSED=0 bench_rows cuda opencl | sed "s/^/unfused /"
+  [ -n "${NCU_OPS:-}" ] && ncu_ops $NCU_OPS
   ;;
 all) # build (-lineinfo), tests, rows on both backends, peers, the rows of BASE (a carried
   # directory holding a commit's kernels/ and src/) rebuilt in the same tree, ncu
