@@ -85,7 +85,7 @@ __device__ __forceinline__ void load16(U (&v)[ITEMS], const U *src, bool vec, un
   if (vec) {
     uint4 r[sizeof(U)];
 #pragma unroll
-    for (unsigned i = 0; i < sizeof(U); ++i) r[i] = __ldg(reinterpret_cast<const uint4 *>(src) + i);
+    for (unsigned i = 0; i < sizeof(U); ++i) r[i] = reinterpret_cast<const uint4 *>(src)[i];
     memcpy(v, r, sizeof r);
   } else {
 #pragma unroll
@@ -135,7 +135,7 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
     } else {
       if (KIND == K_COMPRESS) load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
       if (ma && rem == GPUX_MASK_TILE) {
-        const uint4 m = __ldg(reinterpret_cast<const uint4 *>(p.mask + t0 + e0));
+        const uint4 m = *reinterpret_cast<const uint4 *>(p.mask + t0 + e0);
         f = nib(m.x) | nib(m.y) << 4 | nib(m.z) << 8 | nib(m.w) << 12;
       } else {
 #pragma unroll
