@@ -18,19 +18,19 @@
  * that plus its rank in the tile. Work-groups have the linear index gbase + group_id(0) +
  * group_id(1) * num_groups(0), as in reduce.cl and scan.cl.
  * GPU form (work-groups of GPUX_MASK_THREADS = 256, one per tile), global memory touched in
- *   coalesced rounds only (consecutive work-items on consecutive elements: e = j + 256 k in
- *   round k): compress's values are loaded first, then the tile's flags (mask bytes, as
- *   words where aligned; nonzero: x's elements tested) go to local memory; work-item j
- *   counts its 16 consecutive flags 16j .. 16j+15 there and the work-group scans the 256
- *   counts, which give every selected element its rank r in the tile (its position: base +
- *   r). compress writes its values into a local stage at their ranks and the tile's run goes
- *   out in rounds (consecutive work-items on consecutive positions); put reads vals' run into
- *   the stage and writes x in the loads' rounds; nonzero lists the selected elements' tile
- *   indices in rank order and writes their coordinates in rounds. The stage is 16 KB (4096
- *   elements up to 4 bytes; 8- and 16-byte elements take rounds of 2048 or 1024 ranks, to
- *   fit NVIDIA's 48 KB of local memory). The same positions as CUDA's kernels and the CPU
- *   form. A tile reads all its mask bytes before its first write, so put may write x where
- *   it read the mask.
+ *   coalesced rounds only (consecutive work-items on consecutive elements; the 16
+ *   consecutive elements a work-item once read from global memory put each load of a warp
+ *   on 16 segments): the tile's flags (mask bytes, as words where aligned; nonzero: x's
+ *   elements tested) go to local memory in rounds j + 256 k; work-item j ranks its 16
+ *   consecutive flags 16j .. 16j+15 there, the work-group scans the 256 counts
+ *   (Hillis-Steele, a barrier a step) and j lists the tile indices of its selected elements
+ *   at its exclusive prefix in local memory (sidx: the tile's r-th selected element); then
+ *   position base + r, r = j + 256 k, is consecutive work-items' (out, vals, nonzero's
+ *   coordinates: coalesced), x read (compress) or written (put) at t0 + sidx[r], addresses
+ *   that rise with r inside the tile's span, as CUDA's masked rounds. 14 KB of local memory
+ *   for every element size (elements never pass through it: 4096 of 16 bytes would not fit
+ *   NVIDIA's 48 KB). The same positions as CUDA's ballots and the CPU form. A tile reads all
+ *   its mask bytes before its first write, so put may write x where it read the mask.
  * CPU form (-DGPUX_CL_CPU=1): one work-item per tile, a serial loop over its elements (no
  *   barriers, nothing to vectorize across work-items on pocl); any work-group size. */
 
@@ -108,94 +108,57 @@
 #define GPUX_MK_STEP(off, from, to)                                                           \
   to[j] = j >= (off) ? from[j - (off)] + from[j] : from[j];                                   \
   barrier(CLK_LOCAL_MEM_FENCE);
-/* 0. before the flags, compress's values: element e = j + 256 k in round k (coalesced) */
-#define GPUX_MK_PRE_compress(E)                                                               \
+/* 4. the tile's selected run, at positions base + r for r = j + 256 k: all loads first, then
+ *    the stores (a store between them would keep the next load waiting: OpenCL 1.2 cannot
+ *    tell the compiler that out and x do not alias) */
+#define GPUX_MK_MOVE_compress(E)                                                              \
   E v_[GPUX_MK_ITEMS];                                                                        \
   for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
-    const int e_ = j + GPUX_MASK_THREADS * k;                                                 \
-    if (e_ < rem) v_[k] = x[x_off + t0 + e_];                                                 \
-  }
-#define GPUX_MK_PRE_put(E)
-#define GPUX_MK_PRE_nonzero(E)
-/* the rank in the tile of selected element e: the inclusive count of its 16-element group g
- * less the group's selected elements from e on */
-#define GPUX_MK_RANK(e) (wa[(e) >> 4] - (int)popcount((uint)fb[(e) >> 4] >> ((e) & 15)))
-#define GPUX_MK_SELECTED(e) ((e) < rem && ((uint)fb[(e) >> 4] >> ((e) & 15) & 1u))
-/* 4. the moves through the stage st, in rounds of GPUX_MK_CAP(E) ranks (one round up to 4
- *    bytes): compress writes each selected value at its rank, then the round's run out
- *    (consecutive work-items on consecutive positions base + r); put reads vals' run into
- *    the stage, then each work-item writes its selected elements of round k (e = j + 256 k,
- *    coalesced as the loads were) */
-#define GPUX_MK_MOVE_compress(E)                                                              \
-  for (int r0 = 0; r0 < tc; r0 += GPUX_MK_CAP(E)) {                                           \
-    const int r1 = r0 + GPUX_MK_CAP(E) < tc ? r0 + GPUX_MK_CAP(E) : tc;                       \
-    for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                 \
-      const int e_ = j + GPUX_MASK_THREADS * k;                                               \
-      if (GPUX_MK_SELECTED(e_)) {                                                             \
-        const int r_ = GPUX_MK_RANK(e_);                                                      \
-        if (r_ >= r0 && r_ < r1) st[r_ - r0] = v_[k];                                         \
-      }                                                                                       \
-    }                                                                                         \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    for (int s_ = r0 + j; s_ < r1; s_ += GPUX_MASK_THREADS)                                   \
-      out[out_off + base + s_] = st[s_ - r0];                                                 \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+    const int r = j + GPUX_MASK_THREADS * k;                                                  \
+    if (r < tc) v_[k] = x[x_off + t0 + sidx[r]];                                              \
+  }                                                                                           \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int r = j + GPUX_MASK_THREADS * k;                                                  \
+    if (r < tc) out[out_off + base + r] = v_[k];                                              \
   }
 #define GPUX_MK_MOVE_put(E)                                                                   \
-  for (int r0 = 0; r0 < tc; r0 += GPUX_MK_CAP(E)) {                                           \
-    const int r1 = r0 + GPUX_MK_CAP(E) < tc ? r0 + GPUX_MK_CAP(E) : tc;                       \
-    for (int s_ = r0 + j; s_ < r1; s_ += GPUX_MASK_THREADS)                                   \
-      st[s_ - r0] = vals[vals_off + base + s_];                                               \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
-    for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                 \
-      const int e_ = j + GPUX_MASK_THREADS * k;                                               \
-      if (GPUX_MK_SELECTED(e_)) {                                                             \
-        const int r_ = GPUX_MK_RANK(e_);                                                      \
-        if (r_ >= r0 && r_ < r1) x[x_off + t0 + e_] = st[r_ - r0];                            \
-      }                                                                                       \
-    }                                                                                         \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                             \
+  E v_[GPUX_MK_ITEMS];                                                                        \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int r = j + GPUX_MASK_THREADS * k;                                                  \
+    if (r < tc) v_[k] = vals[vals_off + base + r];                                            \
+  }                                                                                           \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int r = j + GPUX_MASK_THREADS * k;                                                  \
+    if (r < tc) x[x_off + t0 + sidx[r]] = v_[k];                                              \
   }
 #define GPUX_MK_MOVE_nonzero(E)                                                               \
-  {                                                                                           \
-    int q_ = wa[j] - cnt;                                                                     \
-    for (uint f_ = f, k = 0; f_; k++, f_ >>= 1)                                               \
-      if (f_ & 1u) st[q_++] = (ushort)(GPUX_MK_ITEMS * j + k);                                \
-  }                                                                                           \
-  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
   for (int r = j; r < tc; r += GPUX_MASK_THREADS) {                                           \
-    GPUX_MK_ACT_nonzero(t0 + st[r], base + r)                                                 \
+    GPUX_MK_ACT_nonzero(t0 + sidx[r], base + r)                                               \
   }
-/* 0. compress: the values, in coalesced rounds (PRE); 1. the flags into local memory (STAGE,
- *    coalesced); 2. work-item j counts its 16 consecutive elements 16j .. 16j+15 there (fb[j]:
- *    their flags as bits), the work-group scans the 256 counts (Hillis-Steele, a barrier a
- *    step; wa: inclusive); 3. the moves (MOVE): compress and put through a stage of
- *    elements at their ranks (16 KB at most: 4096 elements up to 4 bytes, rounds of 2048 or
- *    1024 for 8 and 16 bytes), nonzero through the list of the selected elements' tile
- *    indices (st[r]: the tile's r-th). Every global access is a coalesced round. */
-#define GPUX_MK_CAP(E) (16384 / (int)sizeof(E) < GPUX_MASK_TILE ? 16384 / (int)sizeof(E) : GPUX_MASK_TILE)
-#define GPUX_MK_STAGE_compress(E) __local E st[GPUX_MK_CAP(E)];
-#define GPUX_MK_STAGE_put(E) __local E st[GPUX_MK_CAP(E)];
-#define GPUX_MK_STAGE_nonzero(E) __local ushort st[GPUX_MASK_TILE];
+/* 1. the flags into local memory (STAGE, coalesced); 2. work-item j ranks its 16
+ *    consecutive elements 16j .. 16j+15 from there (a bit set, then a Hillis-Steele scan of
+ *    the 256 counts, a barrier a step); 3. it writes the tile indices of its selected
+ *    elements in order into sidx at its exclusive prefix: sidx[r] is the tile's r-th
+ *    selected element; 4. the selected run: r = j + 256 k, consecutive work-items on
+ *    consecutive positions base + r (out and vals coalesced; x read or written at
+ *    t0 + sidx[r], increasing with r inside the tile's span). Local memory: 4 + 8 + 2 KB,
+ *    whatever the element size (the elements themselves never go through it). */
 #define GPUX_MK_BODY(K, E, SEL, STAGE, NZ)                                                    \
   __local uint4 fl[GPUX_MASK_THREADS];                                                        \
+  __local ushort sidx[GPUX_MASK_TILE];                                                        \
   __local int wa[GPUX_MASK_THREADS], wb[GPUX_MASK_THREADS];                                   \
-  __local ushort fb[GPUX_MASK_THREADS];                                                       \
-  GPUX_MK_STAGE_##K(E)                                                                        \
   __local uint *fl32 = (__local uint *)fl;                                                    \
   __local uchar *fl8 = (__local uchar *)fl;                                                   \
   const int j = (int)get_local_id(0);                                                         \
   const long c = GPUX_MK_GROUP(), t0 = c * GPUX_MASK_TILE;                                    \
   const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);                   \
-  GPUX_MK_PRE_##K(E)                                                                          \
   STAGE(NZ)                                                                                   \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
   const uint4 w4_ = fl[j];                                                                    \
-  const uint f = GPUX_MK_NIB(w4_.x) | GPUX_MK_NIB(w4_.y) << 4 | GPUX_MK_NIB(w4_.z) << 8 |     \
-                 GPUX_MK_NIB(w4_.w) << 12;                                                    \
+  uint f = GPUX_MK_NIB(w4_.x) | GPUX_MK_NIB(w4_.y) << 4 | GPUX_MK_NIB(w4_.z) << 8 |           \
+           GPUX_MK_NIB(w4_.w) << 12;                                                          \
   const int cnt = (int)popcount(f);                                                           \
   wa[j] = cnt;                                                                                \
-  fb[j] = (ushort)f;                                                                          \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
   GPUX_MK_STEP(1, wa, wb)                                                                     \
   GPUX_MK_STEP(2, wb, wa)                                                                     \
@@ -205,7 +168,11 @@
   GPUX_MK_STEP(32, wb, wa)                                                                    \
   GPUX_MK_STEP(64, wa, wb)                                                                    \
   GPUX_MK_STEP(128, wb, wa)                                                                   \
+  int q_ = wa[j] - cnt;                                                                       \
+  for (int k = 0; k < GPUX_MK_ITEMS && f; k++, f >>= 1)                                       \
+    if (f & 1u) sidx[q_++] = (ushort)(GPUX_MK_ITEMS * j + k);                                 \
   const int tc = wa[GPUX_MASK_THREADS - 1];                                                   \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
   const long base = c > 0 ? incl[incl_off + c - 1] : 0;                                       \
   GPUX_MK_MOVE_##K(E)
 #else
