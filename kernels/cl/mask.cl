@@ -21,8 +21,9 @@
  *   coalesced rounds only (consecutive work-items on consecutive elements; the 16
  *   consecutive elements a work-item once read from global memory put each load of a warp
  *   on 16 segments): the tile's flags (mask bytes, as words where aligned; nonzero: x's
- *   elements tested) go to local memory in rounds j + 256 k; work-item j ranks its 16
- *   consecutive flags 16j .. 16j+15 there, the work-group scans the 256 counts
+ *   elements tested, 1-byte ones as words too) go to local memory in rounds j + 256 k;
+ *   work-item j ranks its 16 consecutive flags 16j .. 16j+15 there, the work-group scans
+ *   the 256 counts
  *   (Hillis-Steele, a barrier a step) and j lists the tile indices of its selected elements
  *   at its exclusive prefix in local memory (sidx: the tile's r-th selected element); then
  *   position base + r, r = j + 256 k, is consecutive work-items' (out, vals, nonzero's
@@ -103,6 +104,23 @@
     const int e_ = j + GPUX_MASK_THREADS * k;                                                 \
     fl8[e_] = (uchar)(e_ < rem && NZ(x[x_off + t0 + e_]));                                    \
   }
+/* nonzero of 1-byte elements whose every bit counts (bool and the 8-bit integers): x as a
+ * mask, a word (four elements) a read where the tile is whole and aligned */
+#define GPUX_MK_STAGE_NZ1(NZ)                                                                 \
+  if (rem == GPUX_MASK_TILE && (x_off & 3) == 0 && (nzbits & 0xffu) == 0xffu) {               \
+    __global const uint *xw_ = (__global const uint *)(x + x_off + t0);                       \
+    for (int k = 0; k < GPUX_MASK_TILE / 4 / GPUX_MASK_THREADS; k++) {                        \
+      const uint w_ = xw_[j + GPUX_MASK_THREADS * k];                                         \
+      fl32[j + GPUX_MASK_THREADS * k] =                                                       \
+          ((((w_ & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w_) >> 7) & 0x01010101u;                     \
+    }                                                                                         \
+  } else                                                                                      \
+    GPUX_MK_STAGE_NZ(NZ)
+#define GPUX_MK_STAGE_NZ_1 GPUX_MK_STAGE_NZ1
+#define GPUX_MK_STAGE_NZ_2 GPUX_MK_STAGE_NZ
+#define GPUX_MK_STAGE_NZ_4 GPUX_MK_STAGE_NZ
+#define GPUX_MK_STAGE_NZ_8 GPUX_MK_STAGE_NZ
+#define GPUX_MK_STAGE_NZ_16 GPUX_MK_STAGE_NZ
 /* four 0/1 bytes of a word as four bits (byte b's flag at bit b) */
 #define GPUX_MK_NIB(w) (((w) | ((w) >> 7) | ((w) >> 14) | ((w) >> 21)) & 0xfu)
 #define GPUX_MK_STEP(off, from, to)                                                           \
@@ -192,8 +210,9 @@
 #endif
 
 #define GPUX_MK_KERNELS(sz)                                                                   \
-  GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_SEL_NZ_##sz, GPUX_MK_NZ_##sz)
-#define GPUX_MK_KERNELS_(sz, E, SELNZ, NZ)                                                    \
+  GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_SEL_NZ_##sz, GPUX_MK_NZ_##sz,                 \
+                   GPUX_MK_STAGE_NZ_##sz)
+#define GPUX_MK_KERNELS_(sz, E, SELNZ, NZ, STNZ)                                              \
   __kernel void gpux_mask_compress_##sz(__global const E *x, long x_off,                      \
                                         __global const uchar *mask, long mask_off,            \
                                         __global const long *incl, long incl_off,             \
@@ -210,6 +229,6 @@
                                        __global const long *incl, long incl_off,              \
                                        __global long *out, long out_off, long n, long sp,     \
                                        long sd, gpux_nd_params nd, long gbase) {              \
-    GPUX_MK_BODY(nonzero, E, SELNZ, GPUX_MK_STAGE_NZ, NZ)                                     \
+    GPUX_MK_BODY(nonzero, E, SELNZ, STNZ, NZ)                                                 \
   }
 GPUX_ELEM_SIZES(GPUX_MK_KERNELS)
