@@ -257,6 +257,16 @@ static void test_topk_paths(void **state) {
       run_topk(dt, 0, 65536 + 4096, 0, 64, 0, GT_CONTIG, 140 + di, (int)(di & 1));
     }
   }
+  /* the candidates' gather with h12 groups of several tiles (a partial last one) */
+  setenv("GPUX_SELECT_TOPK_PATH", "cand", 1);
+  setenv("GPUX_SELECT_H12_GROUPS", "3", 1);
+  for (int f = 0; f < 4; f++) {
+    run_topk(GPUX_FLOAT32, 0, 70001, 0, 100, fl[f], GT_CONTIG, 150 + f, f & 1);
+    run_topk(GPUX_INT64, 3, 20000, 1, 50, fl[f], GT_CONTIG, 154 + f, 1);
+    /* k near the candidates' count: a candidate lost or misplaced is among the results */
+    run_topk(GPUX_FLOAT32, 0, 70001, 0, 4000, fl[f], GT_CONTIG, 158 + f, 0);
+  }
+  unsetenv("GPUX_SELECT_H12_GROUPS");
   unsetenv("GPUX_SELECT_TOPK_PATH");
 }
 

@@ -26,11 +26,13 @@
  *   gpux_select_rank_<dt>(global const U *tv, global const long *ti, long rows, long k,
  *       uint flags, global U *vals, long v_off, global long *idx, long i_off)
  *   gpux_select_h12_<dt>(global const U *x, long x_off, long len, long gpr, long hk,
- *       uint flags, global uint *hist, long rows)
+ *       uint flags, global uint *hist, global uint *hb, long rows)
  *   gpux_select_pick12(global const uint *hist, long r, global ulong *pc, long rows)
- *   gpux_select_gather_<dt>(global const U *x, long x_off, long len, long tpr, uint flags,
- *       global const ulong *pc, global uint *lb, global U *cand, global long *cpos,
- *       long cstride, long rows)
+ *   gpux_select_gcnt(global const uint *hb, global const ulong *pc, global uint *gc,
+ *       long gpr, long rows)
+ *   gpux_select_gather_<dt>(global const U *x, long x_off, long len, long gpr, long hk,
+ *       uint flags, global const ulong *pc, global const uint *gc, global U *cand,
+ *       global long *cpos, long cstride, long rows)
  *   gpux_select_map(global long *idx, long i_off, global const long *cpos, long c_off, long n)
  *   gpux_select_qfin_<dt>(global const ulong *st, global const long *rk,
  *       global const double *gam, long rows, int nq, int mode, global C *out, long o_off,
@@ -38,10 +40,9 @@
  * hist: work-groups of GPUX_SEL_THREADS, gpr groups a row (GPUX_SEL_HE keys a work-item:
  * 16 in the GPU form, 1 in the CPU form, where pocl vectorizes across work-items); cnt and
  * emit: a work-group of GPUX_SEL_THREADS per tile of GPUX_SEL_TILE keys (GPU form) or a
- * work-item per tile (CPU form); h12: a work-group of GPUX_SEL_THREADS per hk keys (GPU
- * form) or a work-item (in work-groups of one) per hk keys; gather: a work-group per tile
- * (GPU form) or work-items in work-groups of one, taking tiles until none is left (CPU form);
- * ss, pick, pick12, map, scan, rank, qfin: a work-item each. */
+ * work-item per tile (CPU form); h12, gcnt and gather: a work-group of GPUX_SEL_THREADS per
+ * hk keys (GPU form) or a work-item (in work-groups of one) per hk keys (CPU form); ss, pick,
+ * pick12, map, scan, rank, qfin: a work-item each. */
 #pragma OPENCL FP_CONTRACT OFF
 
 #if defined(GPUX_CL_CPU) && GPUX_CL_CPU
@@ -60,9 +61,6 @@
 #define GPUX_SLID() ((int)get_local_id(0))
 #define GPUX_SATOM(p, v) atomic_add((p), (v))
 #define GPUX_SFN static inline
-/* look-back words: read with an atomic (any work-group may be writing it), written whole */
-#define GPUX_SLB_LOAD(p) atomic_or((p), 0u)
-#define GPUX_SLB_STORE(p, v) atomic_xchg((p), (v))
 #define GPUX_SI64 long
 #define GPUX_SNAN_F32 as_float(0x7fc00000u)
 #define GPUX_SNAN_F64 as_double(0x7ff8000000000000UL)

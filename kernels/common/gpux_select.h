@@ -45,19 +45,22 @@
  * TWO READS (top-k of 32- and 64-bit keys, the front end's rule: src/api/select.c
  * cand_rule): the target's top 12 bits first, then only the keys that can be among the k:
  *   h12_<dt>   one pass: hist[row][top 12 bits of each image] += 1 (bin 4096: NaN images,
- *              float dtypes, ascending images only, as hist's first pass); work-groups (GPU
- *              forms) or work-items (CPU form) of hk keys count locally, then add their
- *              nonzero bins (integer sums: any order);
+ *              float dtypes, ascending images only, as hist's first pass); groups of hk
+ *              keys (gpux__sel_h12_groups: work-groups in the GPU forms, work-items in the
+ *              CPU form) count locally, add their nonzero bins (integer sums: any order)
+ *              and write their whole histogram to hb[group] (4097 words);
  *   pick12     per row: P, the 12-bit prefix where the running count passes rank r, and c,
  *              the keys whose prefix is <= P -> pc[row] = {P, c} (uint64); every key whose
  *              image is below the target's is among those c;
+ *   gcnt       per group: gc[group] = its keys whose prefix is <= its row's P (hb's bins
+ *              0 .. P): the candidates it holds;
  *   gather_<dt>  one stable pass: the candidates (prefix <= P) of row `row` to
  *              cand[row * cstride + j] (their bits) and cpos[...] (their positions, int64),
- *              j = the candidates before them in the row: tiles of GPUX_SEL_TILE keys take ids
- *              from the counter lb[rows * tpr] (zeroed) and find their start with a decoupled
- *              look-back over lb[tile] (gpux_sort.h GPUX_SO_LB_*: counts < 2^30, which the
- *              front end ensures); inside a tile, a scan of its work-items' runs (GPU forms)
- *              or a serial loop (CPU form);
+ *              j = the candidates before them in the row: each h12 group writes its own keys'
+ *              candidates in order from the sum of the earlier groups' gc (no group waits
+ *              for another); inside a group, tiles of GPUX_SEL_TILE keys in order, each
+ *              ranked by a scan of its work-items' runs (GPU forms) or a serial loop (CPU
+ *              form); counts < 2^30 a row, which the front end ensures;
  *   map        idx[i] = cpos[idx[i]]: the select's results on cand (one row of c keys, the
  *              same rank and flags) mapped to positions in x.
  * cand keeps x's order, so ties at the target resolve by position as on x itself: the same
@@ -76,12 +79,13 @@
 #define GPUX_SEL_RANK_MAX 4096 /* top-k sorted by ranks up to this k */
 #define GPUX_SEL_MAXT 16       /* targets a hist launch takes (the front end batches) */
 #define GPUX_SEL_B12 4097      /* hist12's bins: 4096 12-bit prefixes and the NaN count */
-/* kernel names: gpux_select_<kind>_<dt>, and the two of no dtype */
+/* kernel names: gpux_select_<kind>_<dt>, and those of no dtype */
 #define GPUX_KN_SELECT(kind, dt) "gpux_select_" kind "_" dt
 #define GPUX_KN_SELECT_PICK "gpux_select_pick"
 #define GPUX_KN_SELECT_SCAN "gpux_select_scan"
 #define GPUX_KN_SELECT_PICK12 "gpux_select_pick12"
 #define GPUX_KN_SELECT_MAP "gpux_select_map"
+#define GPUX_KN_SELECT_GCNT "gpux_select_gcnt"
 #define GPUX_SEL_KINDS(X) \
   X(ss, 0) X(hist, 1) X(cnt, 2) X(emit, 3) X(rank, 4) X(qfin, 5) X(h12, 6) X(gather, 7)
 #define GPUX_SEL_KIND_COUNT 8
@@ -92,7 +96,7 @@
   N(GPUX_KN_SELECT("gather", #dt))
 #define GPUX_KN_SELECT_LIST(N)                                                               \
   GPUX_SEL_DT(GPUX_KN_SEL_DT_, N) N(GPUX_KN_SELECT_PICK) N(GPUX_KN_SELECT_SCAN)              \
-  N(GPUX_KN_SELECT_PICK12) N(GPUX_KN_SELECT_MAP)
+  N(GPUX_KN_SELECT_PICK12) N(GPUX_KN_SELECT_MAP) N(GPUX_KN_SELECT_GCNT)
 /* qfin modes */
 #define GPUX_SEL_MEDIAN 0
 #define GPUX_SEL_QUANTILE 1

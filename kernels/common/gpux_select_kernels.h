@@ -11,8 +11,6 @@
  *   GPUX_SGID(), GPUX_SGRP(), GPUX_SLID()  global id, group id (int64), local id (int)
  *   GPUX_SATOM(p, v)     atomic add of an unsigned to *p (local or global); its old value
  *   GPUX_SFN             a device function's declaration prefix
- *   GPUX_SLB_LOAD(p), GPUX_SLB_STORE(p, v)  a look-back word (global uint) read / written
- *                        whole while other work-groups write / read it
  *   GPUX_SI64            int64; GPUX_SNAN_F32 / _F64: the canonical quiet NaNs, from bits
  *   GPUX_SEL_HE          keys a work-item of hist (1 in OpenCL's CPU form, else 16)
  *   GPUX_SEL_SERIAL      1: cnt and emit run a work-item per tile, a serial loop over its
@@ -212,117 +210,128 @@ GPUX_SK gpux_select_map(GPUX_SG GPUX_SI64 *idx, GPUX_SI64 i_off, GPUX_SG const G
   idx[i_off + i] = cpos[c_off + idx[i_off + i]];
 }
 
-/* gather's decoupled look-back (the Onesweep pattern, gpux_sort.h GPUX_SO_LB_*): tile g (the
- * t-th of its row) publishes A | c, adds the earlier tiles' words until one has P (tile 0 of
- * the row publishes P | c at once, so the walk ends), then publishes P | (excl + c). Tile
- * ids come from a counter in launch order, so it waits only on tiles that have started.
- * Returns the candidates of the row's earlier tiles. */
-GPUX_SFN unsigned gpux_sel_lookback(GPUX_SG unsigned *lb, GPUX_SI64 g, GPUX_SI64 t, unsigned c) {
-  if (t == 0) {
-    GPUX_SLB_STORE(lb + g, GPUX_SO_LB_P | c);
-    return 0u;
+/* per h12 group g (row g / gpr): gc[g] = its keys whose 12-bit prefix is <= the row's P,
+ * from its histogram hb[g] (h12's): the candidates it holds. GPU forms: a work-group per
+ * group, a tree sum in local memory; CPU form: a work-item per group. */
+GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *pc,
+                         GPUX_SG unsigned *gc, GPUX_SI64 gpr, GPUX_SI64 rows) {
+#if GPUX_SEL_SERIAL
+  const GPUX_SI64 g = GPUX_SGID();
+  if (g >= rows * gpr) return;
+  const unsigned P = (unsigned)pc[2 * (g / gpr)];
+  GPUX_SG const unsigned *h = hb + g * GPUX_SEL_B12;
+  unsigned c = 0u;
+  for (unsigned d = 0; d <= P; d++) c += h[d];
+  gc[g] = c;
+#else
+  GPUX_SL unsigned red[GPUX_SEL_THREADS];
+  const GPUX_SI64 g = GPUX_SGRP();
+  const int lid = GPUX_SLID();
+  const unsigned P = (unsigned)pc[2 * (g / gpr)];
+  GPUX_SG const unsigned *h = hb + g * GPUX_SEL_B12;
+  unsigned c = 0u;
+  for (unsigned d = (unsigned)lid; d <= P; d += GPUX_SEL_THREADS) c += h[d];
+  red[lid] = c;
+  GPUX_SSYNC();
+  for (int off = GPUX_SEL_THREADS / 2; off > 0; off >>= 1) {
+    if (lid < off) red[lid] += red[lid + off];
+    GPUX_SSYNC();
   }
-  GPUX_SLB_STORE(lb + g, GPUX_SO_LB_A | c);
-  unsigned excl = 0u;
-  for (GPUX_SI64 j = g - 1;;) {
-    const unsigned v = GPUX_SLB_LOAD(lb + j);
-    if (!v) continue; /* not published yet */
-    excl += v & GPUX_SO_LB_N;
-    if (v & GPUX_SO_LB_P) break;
-    j--;
-  }
-  GPUX_SLB_STORE(lb + g, GPUX_SO_LB_P | (excl + c));
-  return excl;
+  if (lid == 0) gc[g] = red[0];
+#endif
 }
 
 /* gather, per dtype: the two forms (gpux_select.h's contract). A key is a candidate when the
- * top 12 bits of its image are <= its row's P. Nothing is written past a row's cstride
- * places (h12 and gather agree on the count; the bound keeps a broken count from writing
- * over other buffers, the look-back words among them). */
+ * top 12 bits of its image are <= its row's P. Group g of a row (h12's: keys [b hk, (b + 1)
+ * hk), b = g % gpr) writes its candidates in order from the candidates of the row's earlier
+ * groups (the sum of their gc): no group waits for another. Nothing is written past a row's
+ * cstride places (h12 and gather agree on the count; the bound keeps a broken count from
+ * writing over other buffers). */
 #define GPUX_SEL_CAND_(dt, k, s12, P) ((GPUX_SEL_IMG_##dt((GPUX_SO_U64)(k), flags) >> (s12)) <= (P))
 #define GPUX_SEL_S12(dt) (GPUX_SEL_W_##dt > 12 ? GPUX_SEL_W_##dt - 12 : 0)
 #define GPUX_SEL_GATHER_ARGS(dt)                                                             \
-  GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off, GPUX_SI64 len, GPUX_SI64 tpr,          \
-      unsigned flags, GPUX_SG const GPUX_SO_U64 *pc, GPUX_SG unsigned *lb,                   \
-      GPUX_SG GPUX_SEL_UT(dt) * cand, GPUX_SG GPUX_SI64 *cpos, GPUX_SI64 cstride, GPUX_SI64 rows
+  GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off, GPUX_SI64 len, GPUX_SI64 gpr,          \
+      GPUX_SI64 hk, unsigned flags, GPUX_SG const GPUX_SO_U64 *pc,                           \
+      GPUX_SG const unsigned *gc, GPUX_SG GPUX_SEL_UT(dt) * cand, GPUX_SG GPUX_SI64 *cpos,   \
+      GPUX_SI64 cstride, GPUX_SI64 rows
 #if GPUX_SEL_SERIAL
-/* CPU form: work-items (in work-groups of one) take tiles from the counter until none is
- * left; a tile: count, look-back, then its candidates in order */
+/* CPU form: a work-item per group: its start, then its candidates in order */
 #define GPUX_SEL_GATHER(dt)                                                                  \
   GPUX_SK gpux_select_gather_##dt(GPUX_SEL_GATHER_ARGS(dt)) {                                \
-    const GPUX_SI64 ntile = rows * tpr;                                                      \
+    const GPUX_SI64 g = GPUX_SGID();                                                         \
+    if (g >= rows * gpr) return;                                                             \
     const int s12 = GPUX_SEL_S12(dt);                                                        \
-    for (;;) {                                                                               \
-      const GPUX_SI64 g = (GPUX_SI64)GPUX_SATOM(&lb[ntile], 1u);                             \
-      if (g >= ntile) return;                                                                \
-      const GPUX_SI64 row = g / tpr, t = g - row * tpr, i0 = t * GPUX_SEL_TILE;              \
-      const GPUX_SI64 i1 = len - i0 < GPUX_SEL_TILE ? len : i0 + GPUX_SEL_TILE;              \
-      const GPUX_SO_U64 P = pc[2 * row];                                                     \
-      GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                             \
-      unsigned c = 0u;                                                                       \
-      for (GPUX_SI64 i = i0; i < i1; i++) c += GPUX_SEL_CAND_(dt, xr[i], s12, P);            \
-      GPUX_SI64 o = gpux_sel_lookback(lb, g, t, c);                                          \
-      for (GPUX_SI64 i = i0; i < i1 && o < cstride; i++) {                                   \
-        const GPUX_SEL_UT(dt) b = xr[i];                                                     \
-        if (GPUX_SEL_CAND_(dt, b, s12, P)) {                                                 \
-          cand[row * cstride + o] = b;                                                       \
-          cpos[row * cstride + o++] = i;                                                     \
-        }                                                                                    \
+    const GPUX_SI64 row = g / gpr, b = g - row * gpr;                                        \
+    const GPUX_SO_U64 P = pc[2 * row];                                                       \
+    GPUX_SI64 o = 0;                                                                         \
+    for (GPUX_SI64 e = row * gpr; e < g; e++) o += gc[e];                                    \
+    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                               \
+    const GPUX_SI64 i1 = len - b * hk < hk ? len : (b + 1) * hk;                             \
+    for (GPUX_SI64 i = b * hk; i < i1 && o < cstride; i++) {                                 \
+      const GPUX_SEL_UT(dt) k = xr[i];                                                       \
+      if (GPUX_SEL_CAND_(dt, k, s12, P)) {                                                   \
+        cand[row * cstride + o] = k;                                                         \
+        cpos[row * cstride + o++] = i;                                                       \
       }                                                                                      \
     }                                                                                        \
   }
 #else
-/* GPU form: a work-group per tile (its id from the counter). Work-item j reads keys
- * e * THREADS + j of the tile (coalesced) and keeps them; their candidate flags go to local
- * memory, where work-item j counts those of the tile's keys j * PER .. + PER (a run in
- * position order); a scan of the runs' counts, the look-back, then each candidate's place:
- * the tile's start + its run's start + the flags before it in its run. */
+/* GPU form: a work-group per group. Its start: the earlier groups' gc, summed by the
+ * work-items in a tree. Then its tiles of GPUX_SEL_TILE keys in order: work-item j reads
+ * keys e * THREADS + j (coalesced) and flags the candidates in local memory; it counts the
+ * flags of keys j * PER .. + PER (a run in position order), the work-group scans the runs'
+ * counts, and j lists its run's candidates (their tile indices) at its run's start in
+ * sidx; then the tile's candidates go out with consecutive work-items on consecutive places
+ * (key reread: the tile is in cache), and the next tile starts after them. */
 #define GPUX_SEL_GATHER(dt)                                                                  \
   GPUX_SK gpux_select_gather_##dt(GPUX_SEL_GATHER_ARGS(dt)) {                                \
     GPUX_SL unsigned char fl[GPUX_SEL_TILE];                                                 \
+    GPUX_SL unsigned short sidx[GPUX_SEL_TILE];                                              \
     GPUX_SL unsigned sc[2][GPUX_SEL_THREADS];                                                \
-    GPUX_SL unsigned sg[2];                                                                  \
     const int lid = GPUX_SLID(), s12 = GPUX_SEL_S12(dt);                                     \
-    const GPUX_SI64 ntile = rows * tpr;                                                      \
-    if (lid == 0) sg[0] = GPUX_SATOM(&lb[ntile], 1u);                                        \
-    GPUX_SSYNC();                                                                            \
-    const GPUX_SI64 g = (GPUX_SI64)sg[0];                                                    \
-    if (g >= ntile) return; /* the whole work-group */                                       \
-    const GPUX_SI64 row = g / tpr, t = g - row * tpr, i0 = t * GPUX_SEL_TILE;                \
+    const GPUX_SI64 g = GPUX_SGRP(), row = g / gpr, b = g - row * gpr;                       \
     const GPUX_SO_U64 P = pc[2 * row];                                                       \
-    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len + i0;                          \
-    const GPUX_SI64 n = len - i0 < GPUX_SEL_TILE ? len - i0 : GPUX_SEL_TILE;                 \
-    GPUX_SEL_UT(dt) kb[GPUX_SEL_PER];                                                        \
-    unsigned m = 0u; /* bit e: key e * THREADS + lid is a candidate */                       \
-    for (int e = 0; e < GPUX_SEL_PER; e++) {                                                 \
-      const int li = e * GPUX_SEL_THREADS + lid;                                             \
-      kb[e] = li < n ? xr[li] : (GPUX_SEL_UT(dt))0;                                          \
-      const unsigned f = li < n && GPUX_SEL_CAND_(dt, kb[e], s12, P) ? 1u : 0u;              \
-      fl[li] = (unsigned char)f;                                                             \
-      m |= f << e;                                                                           \
-    }                                                                                        \
+    unsigned st = 0u;                                                                        \
+    for (GPUX_SI64 e = row * gpr + lid; e < g; e += GPUX_SEL_THREADS) st += gc[e];           \
+    sc[0][lid] = st;                                                                         \
     GPUX_SSYNC();                                                                            \
-    unsigned own = 0u;                                                                       \
-    for (int j = 0; j < GPUX_SEL_PER; j++) own += fl[lid * GPUX_SEL_PER + j];                \
-    int cur = 0;                                                                             \
-    sc[0][lid] = own;                                                                        \
-    GPUX_SSYNC();                                                                            \
-    for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {                                   \
-      sc[cur ^ 1][lid] = sc[cur][lid] + (lid >= off ? sc[cur][lid - off] : 0u);              \
-      cur ^= 1;                                                                              \
+    for (int off = GPUX_SEL_THREADS / 2; off > 0; off >>= 1) {                               \
+      if (lid < off) sc[0][lid] += sc[0][lid + off];                                         \
       GPUX_SSYNC();                                                                          \
     }                                                                                        \
-    if (lid == GPUX_SEL_THREADS - 1) sg[1] = gpux_sel_lookback(lb, g, t, sc[cur][lid]);      \
+    GPUX_SI64 o = (GPUX_SI64)sc[0][0];                                                       \
     GPUX_SSYNC();                                                                            \
-    const GPUX_SI64 o = (GPUX_SI64)sg[1];                                                    \
-    for (int e = 0; e < GPUX_SEL_PER; e++) {                                                 \
-      if (!((m >> e) & 1u)) continue;                                                        \
-      const int li = e * GPUX_SEL_THREADS + lid, run = li / GPUX_SEL_PER;                    \
-      unsigned p = run ? sc[cur][run - 1] : 0u;                                              \
-      for (int j = run * GPUX_SEL_PER; j < li; j++) p += fl[j];                              \
-      if (o + p >= cstride) continue;                                                        \
-      cand[row * cstride + o + p] = kb[e];                                                   \
-      cpos[row * cstride + o + p] = i0 + li;                                                 \
+    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                               \
+    const GPUX_SI64 i1 = len - b * hk < hk ? len : (b + 1) * hk;                             \
+    for (GPUX_SI64 i0 = b * hk; i0 < i1; i0 += GPUX_SEL_TILE) {                              \
+      const GPUX_SI64 n = i1 - i0 < GPUX_SEL_TILE ? i1 - i0 : GPUX_SEL_TILE;                 \
+      for (int e = 0; e < GPUX_SEL_PER; e++) {                                               \
+        const int li = e * GPUX_SEL_THREADS + lid;                                           \
+        fl[li] = (unsigned char)(li < n && GPUX_SEL_CAND_(dt, xr[i0 + li], s12, P));         \
+      }                                                                                      \
+      GPUX_SSYNC();                                                                          \
+      unsigned own = 0u;                                                                     \
+      for (int j = 0; j < GPUX_SEL_PER; j++) own += fl[lid * GPUX_SEL_PER + j];              \
+      int cur = 0;                                                                           \
+      sc[0][lid] = own;                                                                      \
+      GPUX_SSYNC();                                                                          \
+      for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {                                 \
+        sc[cur ^ 1][lid] = sc[cur][lid] + (lid >= off ? sc[cur][lid - off] : 0u);            \
+        cur ^= 1;                                                                            \
+        GPUX_SSYNC();                                                                        \
+      }                                                                                      \
+      unsigned q = sc[cur][lid] - own;                                                       \
+      for (int j = 0; j < GPUX_SEL_PER; j++)                                                 \
+        if (fl[lid * GPUX_SEL_PER + j]) sidx[q++] = (unsigned short)(lid * GPUX_SEL_PER + j); \
+      const int tc = (int)sc[cur][GPUX_SEL_THREADS - 1];                                     \
+      GPUX_SSYNC();                                                                          \
+      for (int r = lid; r < tc && o + r < cstride; r += GPUX_SEL_THREADS) {                  \
+        const GPUX_SI64 i = i0 + sidx[r];                                                    \
+        cand[row * cstride + o + r] = xr[i];                                                 \
+        cpos[row * cstride + o + r] = i;                                                     \
+      }                                                                                      \
+      o += tc;                                                                               \
+      GPUX_SSYNC();                                                                          \
     }                                                                                        \
   }
 #endif
@@ -485,10 +494,11 @@ GPUX_SFN unsigned gpux_sel_lookback(GPUX_SG unsigned *lb, GPUX_SI64 g, GPUX_SI64
       }                                                                                            \
     }                                                                                              \
   }                                                                                                \
-  /* hist12: rows x gpr groups, group b of a row counts its keys [b hk, (b + 1) hk) */      \
+  /* hist12: rows x gpr groups, group b of a row counts its keys [b hk, (b + 1) hk) into      \
+   * hist[row] and writes its own histogram to hb[g] (gcnt's) */                              \
   GPUX_SK gpux_select_h12_##dt(GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off,                 \
                                GPUX_SI64 len, GPUX_SI64 gpr, GPUX_SI64 hk, unsigned flags,         \
-                               GPUX_SG unsigned *hist, GPUX_SI64 rows) {                           \
+                               GPUX_SG unsigned *hist, GPUX_SG unsigned *hb, GPUX_SI64 rows) {     \
     GPUX_SEL_TL unsigned h[GPUX_SEL_B12];                                                          \
     const GPUX_SI64 g = GPUX_SEL_TID();                                                            \
     const int lid = GPUX_SEL_TLID(), s12 = GPUX_SEL_S12(dt);                                       \
@@ -516,9 +526,10 @@ GPUX_SFN unsigned gpux_sel_lookback(GPUX_SG unsigned *lb, GPUX_SI64 g, GPUX_SI64
     if (run) GPUX_SEL_TADD(&h[last], run);                                                         \
     if (nn) GPUX_SEL_TADD(&h[GPUX_SEL_B12 - 1], nn);                                               \
     GPUX_SEL_TSYNC();                                                                              \
-    GPUX_SG unsigned *hr = hist + row * GPUX_SEL_B12;                                              \
+    GPUX_SG unsigned *hr = hist + row * GPUX_SEL_B12, *hg = hb + g * GPUX_SEL_B12;                 \
     for (int i = lid; i < GPUX_SEL_B12; i += GPUX_SEL_WI) {                                        \
       const unsigned c = h[i];                                                                     \
+      hg[i] = c;                                                                                   \
       if (c) GPUX_SATOM(&hr[i], c);                                                                \
     }                                                                                              \
   }                                                                                                \

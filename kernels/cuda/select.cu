@@ -23,9 +23,6 @@
 #define GPUX_SLID() ((int)threadIdx.x)
 #define GPUX_SATOM(p, v) atomicAdd((p), (v))
 #define GPUX_SFN static __device__ __forceinline__
-/* look-back words: a volatile read (never cached), an atomic write (kernels/cuda/sort.cu's) */
-#define GPUX_SLB_LOAD(p) (*(volatile unsigned *)(p))
-#define GPUX_SLB_STORE(p, v) atomicExch((p), (v))
 #define GPUX_SI64 long long
 #define GPUX_SNAN_F32 __int_as_float(0x7fc00000)
 #define GPUX_SNAN_F64 __longlong_as_double(0x7ff8000000000000LL)

@@ -13,6 +13,7 @@
 #define GPUX_BACKEND_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "gpux.h"
 #include "../../kernels/common/gpux_kernels.h"
 #include "../../kernels/common/gpux_random.h"
@@ -427,20 +428,23 @@ typedef struct gpux__search {
  *   emit: x, rows, len, flags, st, cnt, mode, k, vals / idx (buf NULL: not written)
  *   rank: tv, ti (rows x k), flags, vals, idx;  qfin: st, rk, gam, rows, nq, mode, out
  *         (out[q * len + row]: len is the output's stride between q)
- *   h12:  x, rows, len, flags, hist (rows x GPUX_SEL_B12, zeroed); the backend picks the
- *         keys a group counts (gpux__sel_h12_keys);  PICK12: hist, k (the rank), rows, pc
- *   gather: x, rows, len, flags, pc, lb (rows x tiles + 1 words, zeroed), cand, cpos,
- *         cstride;  MAP: idx (n = k entries from its offset), cpos (from its offset) */
+ *   h12:  x, rows, len, flags, hist (rows x GPUX_SEL_B12, zeroed), hb (rows x
+ *         gpux__sel_h12_gpr(rows, len, 0) x GPUX_SEL_B12 words: room for either form); the
+ *         backend picks its groups (gpux__sel_h12_gpr);  PICK12: hist, k (the rank), rows, pc
+ *   GCNT: hb, pc, rows, len, gc (a word per h12 group);  gather: x, rows, len, flags, pc, gc,
+ *         cand, cpos, cstride;  MAP: idx (n = k entries from its offset), cpos (from its
+ *         offset) */
 #define GPUX__SEL_PICK GPUX_SEL_KIND_COUNT
 #define GPUX__SEL_SCAN (GPUX_SEL_KIND_COUNT + 1)
 #define GPUX__SEL_PICK12 (GPUX_SEL_KIND_COUNT + 2)
 #define GPUX__SEL_MAP (GPUX_SEL_KIND_COUNT + 3)
+#define GPUX__SEL_GCNT (GPUX_SEL_KIND_COUNT + 4)
 typedef struct gpux__select {
   int kind, dtype;
   unsigned flags;
   int shift, nt, nq, mode, right, first;
   int64_t rows, len, n, k, cstride;
-  gpux__operand x, q, out, vals, idx, tv, ti, st, hist, cnt, rk, gam, pc, lb, cand, cpos;
+  gpux__operand x, q, out, vals, idx, tv, ti, st, hist, cnt, rk, gam, pc, hb, gc, cand, cpos;
 } gpux__select;
 
 /* h12's keys a group (a multiple of GPUX_SEL_THREADS, >= 16 a work-item): about `groups`
@@ -450,6 +454,19 @@ static inline int64_t gpux__sel_h12_keys(int64_t rows, int64_t len, int64_t grou
   int64_t hk = (rows * len + groups - 1) / groups;
   if (hk < 16 * GPUX_SEL_THREADS) hk = 16 * GPUX_SEL_THREADS;
   return (hk + GPUX_SEL_THREADS - 1) / GPUX_SEL_THREADS * GPUX_SEL_THREADS;
+}
+/* h12's (and gcnt's and gather's) keys a group and groups a row: about 4096 groups in all on
+ * a GPU form, 64 on a CPU form (cpu), which has no more groups a row than a GPU form */
+static inline int64_t gpux__sel_h12_hk(int64_t rows, int64_t len, int cpu) {
+  /* GPUX_SELECT_H12_GROUPS (a test knob, read at each call): the groups in all, either form
+   * (a few make the GPU forms' groups hold several tiles at test sizes) */
+  const char *e = getenv("GPUX_SELECT_H12_GROUPS");
+  const long long g = e ? atoll(e) : 0;
+  return gpux__sel_h12_keys(rows, len, g > 0 ? (int64_t)g : cpu ? 64 : 4096);
+}
+static inline int64_t gpux__sel_h12_gpr(int64_t rows, int64_t len, int cpu) {
+  const int64_t hk = gpux__sel_h12_hk(rows, len, cpu);
+  return (len + hk - 1) / hk;
 }
 
 /* User programs and kernels (include/gpux/kernel.h), owned by the backend. */

@@ -423,7 +423,7 @@ static int cand_knob(void) {
  * len / 8 keeps it well ahead; short rows (len < 2^16) stay on the old path, where the
  * launches and the read of c cost more than the passes. */
 static int cand_rule(int64_t len, int64_t c, int knob) {
-  if (c >= (int64_t)GPUX_SO_LB_N) return 0; /* the look-back word's count */
+  if (c >= (int64_t)GPUX_SO_LB_N) return 0; /* the gather sums a row's counts in 32 bits */
   return knob > 0 || (len >= GPUX__CAND_MIN_LEN && c <= len / 8);
 }
 
@@ -438,11 +438,15 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
   if (knob < 0 || w < 32 || rows > GPUX__CAND_ROWS || len > (int64_t)UINT32_MAX ||
       (knob == 0 && len < GPUX__CAND_MIN_LEN)) /* (the old path reports rows over 2^32) */
     return select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
-  struct gpux_array *hist = NULL, *pc = NULL, *lb = NULL, *cand = NULL, *cpos = NULL;
-  const int64_t nh = rows * GPUX_SEL_B12, npc = rows * 2;
-  const int64_t tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE, nlb = rows * tpr + 1;
+  struct gpux_array *hist = NULL, *pc = NULL, *hb = NULL, *gc = NULL, *cand = NULL,
+                    *cpos = NULL;
+  /* h12's groups: the GPU forms' count, which no CPU form exceeds (gpux_backend.h) */
+  const int64_t gpr = gpux__sel_h12_gpr(rows, len, 0);
+  const int64_t nh = rows * GPUX_SEL_B12, npc = rows * 2, ngc = rows * gpr;
+  const int64_t nhb = ngc * GPUX_SEL_B12;
   gpux_status s = gpux_array_zeros(&hist, ctx, GPUX_UINT32, 1, &nh);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&pc, ctx, GPUX_UINT64, 1, &npc);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&hb, ctx, GPUX_UINT32, 1, &nhb);
   gpux__select p;
   memset(&p, 0, sizeof p);
   p.dtype = (int)xr->dtype;
@@ -453,6 +457,7 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
   p.x = OPND(xr);
   if (s == GPUX_SUCCESS) {
     p.hist = OPND(hist);
+    p.hb = OPND(hb);
     p.pc = OPND(pc);
     p.kind = 6;
     s = run(ctx, &p);
@@ -473,15 +478,21 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
   rel(&hist);
   if (s == GPUX_SUCCESS && !use) {
     rel(&pc);
+    rel(&hb);
     return select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
   }
   const int64_t ncand = rows * cmax;
-  if (s == GPUX_SUCCESS) s = gpux_array_zeros(&lb, ctx, GPUX_UINT32, 1, &nlb);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&gc, ctx, GPUX_UINT32, 1, &ngc);
+  if (s == GPUX_SUCCESS) {
+    p.kind = GPUX__SEL_GCNT;
+    p.gc = OPND(gc);
+    s = run(ctx, &p);
+  }
+  rel(&hb);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&cand, ctx, xr->dtype, 1, &ncand);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&cpos, ctx, GPUX_INT64, 1, &ncand);
   if (s == GPUX_SUCCESS) {
     p.kind = 7;
-    p.lb = OPND(lb);
     p.cand = OPND(cand);
     p.cpos = OPND(cpos);
     p.cstride = cmax;
@@ -506,7 +517,7 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
     if (s == GPUX_SUCCESS) s = run(ctx, &m);
   }
   rel(&pc);
-  rel(&lb);
+  rel(&gc);
   rel(&cand);
   rel(&cpos);
   return s;

@@ -9,7 +9,7 @@
 
 typedef struct gpux_cuda_select_state {
   CUfunction k[GPUX_SEL_KIND_COUNT][GPUX_KDT_COUNT];
-  CUfunction pick, scan, pick12, map;
+  CUfunction pick, scan, pick12, map, gcnt;
 } gpux_cuda_select_state;
 
 static const char *const sel_kind[GPUX_SEL_KIND_COUNT] = {
@@ -42,6 +42,9 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
   } else if (p->kind == GPUX__SEL_MAP) {
     slot = &st->map;
     snprintf(name, sizeof name, "%s", GPUX_KN_SELECT_MAP);
+  } else if (p->kind == GPUX__SEL_GCNT) {
+    slot = &st->gcnt;
+    snprintf(name, sizeof name, "%s", GPUX_KN_SELECT_GCNT);
   } else {
     slot = &st->k[p->kind][p->dtype];
     snprintf(name, sizeof name, GPUX_KN_SELECT("%s", "%s"), sel_kind[p->kind], sel_dt[p->dtype]);
@@ -52,8 +55,8 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
 #define PTR(o) (CUdeviceptr)(uintptr_t)(o).buf
   CUdeviceptr x = PTR(p->x), qq = PTR(p->q), out = PTR(p->out), tv = PTR(p->tv),
               ti = PTR(p->ti), sst = PTR(p->st), hist = PTR(p->hist), cnt = PTR(p->cnt),
-              rk = PTR(p->rk), gam = PTR(p->gam), pc = PTR(p->pc), lb = PTR(p->lb),
-              cand = PTR(p->cand), cpos = PTR(p->cpos);
+              rk = PTR(p->rk), gam = PTR(p->gam), pc = PTR(p->pc), hb = PTR(p->hb),
+              gc = PTR(p->gc), cand = PTR(p->cand), cpos = PTR(p->cpos);
   /* absent outputs: another buffer, never written */
   CUdeviceptr vals = p->vals.buf ? PTR(p->vals) : x, idx = p->idx.buf ? PTR(p->idx) : cnt;
 #undef PTR
@@ -61,11 +64,12 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
             v_off = p->vals.buf ? p->vals.offset : 0, i_off = p->idx.buf ? p->idx.offset : 0;
   long long len = p->len, n = p->n, k = p->k, rows = p->rows, cstride = p->cstride,
             c_off = p->cpos.offset;
-  /* h12: about 4096 blocks (2^28 keys: 65536 a block, 256 a thread) */
-  long long hk = p->kind == 6 ? gpux__sel_h12_keys(rows, len, 4096) : 1;
+  /* h12, gcnt, gather: about 4096 blocks (2^28 keys: 65536 a block, 256 a thread) */
+  const int grouped = p->kind == 6 || p->kind == 7 || p->kind == GPUX__SEL_GCNT;
+  long long hk = grouped ? gpux__sel_h12_hk(rows, len, 0) : 1;
   const long long gpr = (len + GPUX_SEL_THREADS * SEL_HE - 1) / (GPUX_SEL_THREADS * SEL_HE);
   const long long tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
-  const long long g12 = (len + hk - 1) / hk; /* h12's blocks a row */
+  const long long g12 = (len + hk - 1) / hk; /* h12's blocks a row (gpux__sel_h12_gpr) */
   unsigned flags = p->flags;
   int nt = p->nt, shift = p->shift, first = p->first, right = p->right, mode = p->mode,
       nq = p->nq, has_v = p->vals.buf != NULL, has_i = p->idx.buf != NULL;
@@ -110,16 +114,22 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
       break;
     }
     case 6: { /* h12: a block per hk keys */
-      void *a[] = {&x, &x_off, &len, (void *)&g12, &hk, &flags, &hist, &rows};
+      void *a[] = {&x, &x_off, &len, (void *)&g12, &hk, &flags, &hist, &hb, &rows};
       memcpy(args, a, sizeof a);
       groups = rows * g12;
       break;
     }
-    case 7: { /* gather: a block per tile */
-      void *a[] = {&x,  &x_off, &len,  (void *)&tpr, &flags, &pc,
-                   &lb, &cand,  &cpos, &cstride,     &rows};
+    case 7: { /* gather: a block per h12 group */
+      void *a[] = {&x,  &x_off, &len,  (void *)&g12, &hk,       &flags,
+                   &pc, &gc,    &cand, &cpos,        &cstride, &rows};
       memcpy(args, a, sizeof a);
-      groups = rows * tpr;
+      groups = rows * g12;
+      break;
+    }
+    case GPUX__SEL_GCNT: { /* a block per h12 group */
+      void *a[] = {&hb, &pc, &gc, (void *)&g12, &rows};
+      memcpy(args, a, sizeof a);
+      groups = rows * g12;
       break;
     }
     case GPUX__SEL_PICK12: {

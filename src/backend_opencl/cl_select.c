@@ -1,16 +1,14 @@
 /* gpux OpenCL backend: the select family (gpux__select; kernels/cl/select.cl, the
  * algorithm in kernels/common/gpux_select.h). One program, in the form of reduce.cl
  * (b->red_cpu: the CPU form's work-item per key in hist), its kernels resolved into
- * [kind][dtype] plus pick and scan. */
+ * [kind][dtype] plus those of no dtype. */
 #include <stdio.h>
 #include <string.h>
 #include "cl_internal.h"
 
-#define GPUX_SEL_CPU_TAKERS 64 /* the CPU form's gather: work-items taking tiles */
-
 typedef struct select_state {
   cl_kernel k[GPUX_SEL_KIND_COUNT][GPUX_DTYPE_COUNT];
-  cl_kernel pick, scan, pick12, map;
+  cl_kernel pick, scan, pick12, map, gcnt;
 } select_state;
 
 static const char *const kind_name[GPUX_SEL_KIND_COUNT] = {
@@ -36,6 +34,7 @@ static gpux_status resolve_select(gpux__bctx *b, cl_program p, int part) {
   if (s == GPUX_SUCCESS)
     s = gpux_cl_resolve(b, p, &st->pick12, 0, "%s", GPUX_KN_SELECT_PICK12);
   if (s == GPUX_SUCCESS) s = gpux_cl_resolve(b, p, &st->map, 0, "%s", GPUX_KN_SELECT_MAP);
+  if (s == GPUX_SUCCESS) s = gpux_cl_resolve(b, p, &st->gcnt, 0, "%s", GPUX_KN_SELECT_GCNT);
   for (int k = 0; k < GPUX_SEL_KIND_COUNT && s == GPUX_SUCCESS; k++)
     for (int d = 0; d < GPUX_DTYPE_COUNT && s == GPUX_SUCCESS; d++) {
       if (!dt_name[d]) continue;
@@ -55,6 +54,7 @@ static void release_select(gpux__bctx *b) {
   gpux_cl_release_kernels(&st->scan, 1);
   gpux_cl_release_kernels(&st->pick12, 1);
   gpux_cl_release_kernels(&st->map, 1);
+  gpux_cl_release_kernels(&st->gcnt, 1);
 }
 
 static void select_options(gpux__bctx *b, char *buf, size_t size) {
@@ -86,9 +86,8 @@ static gpux_status enqueue_tiles(gpux__bq *q, gpux_cl_args *a, int64_t rows, int
   return enqueue_groups(q, a, rows * tpr);
 }
 
-/* n work-items in work-groups of one (the CPU form's h12 and gather: a private histogram
- * each; gather's takers spin on each other's look-back words, which pocl must not vectorize
- * into one loop) */
+/* n work-items in work-groups of one (the CPU form's h12, gcnt and gather: a private
+ * histogram or a serial loop each, nothing for pocl to vectorize across work-items) */
 static gpux_status enqueue_single(gpux__bq *q, const gpux_cl_args *a, int64_t n) {
   return enqueue_local(q, a, n, 1);
 }
@@ -111,6 +110,8 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->pick12, 0);
   } else if (p->kind == GPUX__SEL_MAP) {
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->map, 0);
+  } else if (p->kind == GPUX__SEL_GCNT) {
+    GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->gcnt, 0);
   } else {
     GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_select, 0, st->k[p->kind][p->dtype], f64);
   }
@@ -119,6 +120,9 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
   const int64_t he = b->red_cpu ? 1 : 16;
   const int64_t gpr = (p->len + GPUX_SEL_THREADS * he - 1) / (GPUX_SEL_THREADS * he);
   const int64_t tpr = (p->len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
+  /* h12, gcnt and gather: h12's groups (gpux__sel_h12_gpr) */
+  const int64_t hk = gpux__sel_h12_hk(p->rows, p->len, b->red_cpu);
+  const int64_t g12 = (p->len + hk - 1) / hk;
   switch (p->kind) {
   case 0: /* ss */
     gpux_cl_arg_c(&a, &p->x);
@@ -174,33 +178,39 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_long(&a, p->len);
     return gpux_cl_enqueue_1d(q, &a, (size_t)(p->rows * p->nq));
   case 6: { /* h12 */
-    const int64_t hk = gpux__sel_h12_keys(p->rows, p->len, b->red_cpu ? 64 : 4096);
-    const int64_t g12 = (p->len + hk - 1) / hk;
     gpux_cl_arg_c(&a, &p->x);
     gpux_cl_arg_long(&a, p->len);
     gpux_cl_arg_long(&a, g12);
     gpux_cl_arg_long(&a, hk);
     gpux_cl_arg(&a, sizeof flags, &flags);
     gpux_cl_arg_mem(&a, &p->hist);
+    gpux_cl_arg_mem(&a, &p->hb);
     gpux_cl_arg_long(&a, p->rows);
     if (b->red_cpu) return enqueue_single(q, &a, p->rows * g12);
     return enqueue_groups(q, &a, p->rows * g12);
   }
-  case 7: /* gather: GPU form a work-group per tile; CPU form takers */
+  case 7: /* gather: an h12 group each (a work-group, or a work-item in the CPU form) */
     gpux_cl_arg_c(&a, &p->x);
     gpux_cl_arg_long(&a, p->len);
-    gpux_cl_arg_long(&a, tpr);
+    gpux_cl_arg_long(&a, g12);
+    gpux_cl_arg_long(&a, hk);
     gpux_cl_arg(&a, sizeof flags, &flags);
     gpux_cl_arg_mem(&a, &p->pc);
-    gpux_cl_arg_mem(&a, &p->lb);
+    gpux_cl_arg_mem(&a, &p->gc);
     gpux_cl_arg_mem(&a, &p->cand);
     gpux_cl_arg_mem(&a, &p->cpos);
     gpux_cl_arg_long(&a, p->cstride);
     gpux_cl_arg_long(&a, p->rows);
-    if (b->red_cpu)
-      return enqueue_single(q, &a, p->rows * tpr < GPUX_SEL_CPU_TAKERS ? p->rows * tpr
-                                                                        : GPUX_SEL_CPU_TAKERS);
-    return enqueue_groups(q, &a, p->rows * tpr);
+    if (b->red_cpu) return enqueue_single(q, &a, p->rows * g12);
+    return enqueue_groups(q, &a, p->rows * g12);
+  case GPUX__SEL_GCNT:
+    gpux_cl_arg_mem(&a, &p->hb);
+    gpux_cl_arg_mem(&a, &p->pc);
+    gpux_cl_arg_mem(&a, &p->gc);
+    gpux_cl_arg_long(&a, g12);
+    gpux_cl_arg_long(&a, p->rows);
+    if (b->red_cpu) return enqueue_single(q, &a, p->rows * g12);
+    return enqueue_groups(q, &a, p->rows * g12);
   case GPUX__SEL_PICK12:
     gpux_cl_arg_mem(&a, &p->hist);
     gpux_cl_arg_long(&a, p->k);
