@@ -84,14 +84,19 @@
  * elements each, j + 256 k the word) when the tile is whole and its first byte is
  * word-aligned (the buffer is; mask_off may not be), bytes otherwise; each byte made 0 or 1
  * (bit 7 of (b & 0x7f) + 0x7f, or b, is set iff b != 0: no carry leaves the byte). */
-#define GPUX_MK_STAGE_MASK(NZ_)                                                               \
-  if (rem == GPUX_MASK_TILE && (mask_off & 3) == 0) {                                         \
-    __global const uint *mw_ = (__global const uint *)(mask + mask_off + t0);                 \
+/* the tile's flags from whole words of bytes at p (aligned), a byte 0 or 1 */
+#define GPUX_MK_STAGE_WORDS(p)                                                                \
+  {                                                                                           \
+    __global const uint *mw_ = (__global const uint *)(p);                                    \
     for (int k = 0; k < GPUX_MASK_TILE / 4 / GPUX_MASK_THREADS; k++) {                        \
       const uint w_ = mw_[j + GPUX_MASK_THREADS * k];                                         \
       fl32[j + GPUX_MASK_THREADS * k] =                                                       \
           ((((w_ & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w_) >> 7) & 0x01010101u;                     \
     }                                                                                         \
+  }
+#define GPUX_MK_STAGE_MASK(NZ_)                                                               \
+  if (rem == GPUX_MASK_TILE && (mask_off & 3) == 0) {                                         \
+    GPUX_MK_STAGE_WORDS(mask + mask_off + t0)                                                 \
   } else {                                                                                    \
     for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                 \
       const int e_ = j + GPUX_MASK_THREADS * k;                                               \
@@ -108,12 +113,7 @@
  * mask, a word (four elements) a read where the tile is whole and aligned */
 #define GPUX_MK_STAGE_NZ1(NZ)                                                                 \
   if (rem == GPUX_MASK_TILE && (x_off & 3) == 0 && (nzbits & 0xffu) == 0xffu) {               \
-    __global const uint *xw_ = (__global const uint *)(x + x_off + t0);                       \
-    for (int k = 0; k < GPUX_MASK_TILE / 4 / GPUX_MASK_THREADS; k++) {                        \
-      const uint w_ = xw_[j + GPUX_MASK_THREADS * k];                                         \
-      fl32[j + GPUX_MASK_THREADS * k] =                                                       \
-          ((((w_ & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w_) >> 7) & 0x01010101u;                     \
-    }                                                                                         \
+    GPUX_MK_STAGE_WORDS(x + x_off + t0)                                                       \
   } else                                                                                      \
     GPUX_MK_STAGE_NZ(NZ)
 #define GPUX_MK_STAGE_NZ_1 GPUX_MK_STAGE_NZ1
@@ -210,7 +210,7 @@
 #endif
 
 #define GPUX_MK_KERNELS(sz)                                                                   \
-  GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_SEL_NZ_##sz, GPUX_MK_NZ_##sz,                 \
+  GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_SEL_NZ_##sz, GPUX_MK_NZ_##sz,                  \
                    GPUX_MK_STAGE_NZ_##sz)
 #define GPUX_MK_KERNELS_(sz, E, SELNZ, NZ, STNZ)                                              \
   __kernel void gpux_mask_compress_##sz(__global const E *x, long x_off,                      \
