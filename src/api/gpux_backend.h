@@ -429,8 +429,8 @@ typedef struct gpux__search {
  *   rank: tv, ti (rows x k), flags, vals, idx;  qfin: st, rk, gam, rows, nq, mode, out
  *         (out[q * len + row]: len is the output's stride between q)
  *   h12:  x, rows, len, flags, hist (rows x GPUX_SEL_B12, zeroed), hb (rows x
- *         gpux__sel_h12_gpr(rows, len, 0) x GPUX_SEL_B12 words: room for either form); the
- *         backend picks its groups (gpux__sel_h12_gpr);  PICK12: hist, k (the rank), rows, pc
+ *         gpux__sel_h12_plan's GPU-form groups x GPUX_SEL_B12 words: room for either form); the
+ *         backend picks its groups (gpux__sel_h12_plan);  PICK12: hist, k (the rank), rows, pc
  *   GCNT: hb, pc, rows, len, gc (a word per h12 group);  gather: x, rows, len, flags, pc, gc,
  *         cand, cpos, cstride;  MAP: idx (n = k entries from its offset), cpos (from its
  *         offset) */
@@ -455,18 +455,17 @@ static inline int64_t gpux__sel_h12_keys(int64_t rows, int64_t len, int64_t grou
   if (hk < 16 * GPUX_SEL_THREADS) hk = 16 * GPUX_SEL_THREADS;
   return (hk + GPUX_SEL_THREADS - 1) / GPUX_SEL_THREADS * GPUX_SEL_THREADS;
 }
-/* h12's (and gcnt's and gather's) keys a group and groups a row: about 4096 groups in all on
- * a GPU form, 64 on a CPU form (cpu), which has no more groups a row than a GPU form */
-static inline int64_t gpux__sel_h12_hk(int64_t rows, int64_t len, int cpu) {
+/* h12's (and gcnt's and gather's) keys a group, returned, and groups a row, *gpr: about 4096
+ * groups in all on a GPU form, 64 on a CPU form (cpu), which has no more groups a row than a
+ * GPU form */
+static inline int64_t gpux__sel_h12_plan(int64_t rows, int64_t len, int cpu, int64_t *gpr) {
   /* GPUX_SELECT_H12_GROUPS (a test knob, read at each call): the groups in all, either form
    * (a few make the GPU forms' groups hold several tiles at test sizes) */
   const char *e = getenv("GPUX_SELECT_H12_GROUPS");
   const long long g = e ? atoll(e) : 0;
-  return gpux__sel_h12_keys(rows, len, g > 0 ? (int64_t)g : cpu ? 64 : 4096);
-}
-static inline int64_t gpux__sel_h12_gpr(int64_t rows, int64_t len, int cpu) {
-  const int64_t hk = gpux__sel_h12_hk(rows, len, cpu);
-  return (len + hk - 1) / hk;
+  const int64_t hk = gpux__sel_h12_keys(rows, len, g > 0 ? (int64_t)g : cpu ? 64 : 4096);
+  *gpr = (len + hk - 1) / hk;
+  return hk;
 }
 
 /* User programs and kernels (include/gpux/kernel.h), owned by the backend. */

@@ -441,7 +441,8 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
   struct gpux_array *hist = NULL, *pc = NULL, *hb = NULL, *gc = NULL, *cand = NULL,
                     *cpos = NULL;
   /* h12's groups: the GPU forms' count, which no CPU form exceeds (gpux_backend.h) */
-  const int64_t gpr = gpux__sel_h12_gpr(rows, len, 0);
+  int64_t gpr;
+  (void)gpux__sel_h12_plan(rows, len, 0, &gpr);
   const int64_t nh = rows * GPUX_SEL_B12, npc = rows * 2, ngc = rows * gpr;
   const int64_t nhb = ngc * GPUX_SEL_B12;
   gpux_status s = gpux_array_zeros(&hist, ctx, GPUX_UINT32, 1, &nh);

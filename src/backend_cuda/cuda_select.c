@@ -66,10 +66,10 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
             c_off = p->cpos.offset;
   /* h12, gcnt, gather: about 4096 blocks (2^28 keys: 65536 a block, 256 a thread) */
   const int grouped = p->kind == 6 || p->kind == 7 || p->kind == GPUX__SEL_GCNT;
-  long long hk = grouped ? gpux__sel_h12_hk(rows, len, 0) : 1;
+  int64_t g12 = 1; /* h12's blocks a row */
+  long long hk = grouped ? gpux__sel_h12_plan(rows, len, 0, &g12) : 1;
   const long long gpr = (len + GPUX_SEL_THREADS * SEL_HE - 1) / (GPUX_SEL_THREADS * SEL_HE);
   const long long tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
-  const long long g12 = (len + hk - 1) / hk; /* h12's blocks a row (gpux__sel_h12_gpr) */
   unsigned flags = p->flags;
   int nt = p->nt, shift = p->shift, first = p->first, right = p->right, mode = p->mode,
       nq = p->nq, has_v = p->vals.buf != NULL, has_i = p->idx.buf != NULL;

@@ -86,10 +86,11 @@ static gpux_status enqueue_tiles(gpux__bq *q, gpux_cl_args *a, int64_t rows, int
   return enqueue_groups(q, a, rows * tpr);
 }
 
-/* n work-items in work-groups of one (the CPU form's h12, gcnt and gather: a private
- * histogram or a serial loop each, nothing for pocl to vectorize across work-items) */
-static gpux_status enqueue_single(gpux__bq *q, const gpux_cl_args *a, int64_t n) {
-  return enqueue_local(q, a, n, 1);
+/* h12, gcnt and gather: an h12 group each, a work-group (GPU form) or a work-item in a
+ * work-group of one (CPU form: a private histogram or a serial loop each, nothing for pocl to
+ * vectorize across work-items) */
+static gpux_status enqueue_h12_groups(gpux__bq *q, const gpux_cl_args *a, int64_t n) {
+  return enqueue_local(q, a, n, q->b->red_cpu ? 1 : GPUX_SEL_THREADS);
 }
 
 /* an operand that may be absent (buf NULL): the kernel gets `other`'s buffer, unwritten */
@@ -120,9 +121,10 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
   const int64_t he = b->red_cpu ? 1 : 16;
   const int64_t gpr = (p->len + GPUX_SEL_THREADS * he - 1) / (GPUX_SEL_THREADS * he);
   const int64_t tpr = (p->len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
-  /* h12, gcnt and gather: h12's groups (gpux__sel_h12_gpr) */
-  const int64_t hk = gpux__sel_h12_hk(p->rows, p->len, b->red_cpu);
-  const int64_t g12 = (p->len + hk - 1) / hk;
+  /* h12, gcnt and gather: h12's groups a row and keys a group */
+  int64_t g12 = 1, hk = 1;
+  if (p->kind == 6 || p->kind == 7 || p->kind == GPUX__SEL_GCNT)
+    hk = gpux__sel_h12_plan(p->rows, p->len, b->red_cpu, &g12);
   switch (p->kind) {
   case 0: /* ss */
     gpux_cl_arg_c(&a, &p->x);
@@ -186,8 +188,7 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_mem(&a, &p->hist);
     gpux_cl_arg_mem(&a, &p->hb);
     gpux_cl_arg_long(&a, p->rows);
-    if (b->red_cpu) return enqueue_single(q, &a, p->rows * g12);
-    return enqueue_groups(q, &a, p->rows * g12);
+    return enqueue_h12_groups(q, &a, p->rows * g12);
   }
   case 7: /* gather: an h12 group each (a work-group, or a work-item in the CPU form) */
     gpux_cl_arg_c(&a, &p->x);
@@ -201,16 +202,14 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_mem(&a, &p->cpos);
     gpux_cl_arg_long(&a, p->cstride);
     gpux_cl_arg_long(&a, p->rows);
-    if (b->red_cpu) return enqueue_single(q, &a, p->rows * g12);
-    return enqueue_groups(q, &a, p->rows * g12);
+    return enqueue_h12_groups(q, &a, p->rows * g12);
   case GPUX__SEL_GCNT:
     gpux_cl_arg_mem(&a, &p->hb);
     gpux_cl_arg_mem(&a, &p->pc);
     gpux_cl_arg_mem(&a, &p->gc);
     gpux_cl_arg_long(&a, g12);
     gpux_cl_arg_long(&a, p->rows);
-    if (b->red_cpu) return enqueue_single(q, &a, p->rows * g12);
-    return enqueue_groups(q, &a, p->rows * g12);
+    return enqueue_h12_groups(q, &a, p->rows * g12);
   case GPUX__SEL_PICK12:
     gpux_cl_arg_mem(&a, &p->hist);
     gpux_cl_arg_long(&a, p->k);
