@@ -73,13 +73,19 @@ peers() {
 }
 case "$MODE" in
 quick) # the least that checks both kernel sets and reads the fused ends' gain
-  TARGETS=${TARGETS-"test_sort test_count test_index_xbackend gpux-bench"} h200_build
+  # NCU_SORT=1: -lineinfo and the onesweep profile after the rows; UNFUSED_OPS=none: no
+  # unfused rows
+  H200_CMAKE_ARGS=${NCU_SORT:+-DGPUX_CUDA_NVCC_FLAGS=-lineinfo} \
+    TARGETS=${TARGETS-"test_sort test_count test_index_xbackend gpux-bench"} h200_build
   TESTS=${TESTS:-test_sort test_count} run_tests ${TLIM:-120}
   log "bench"
   bench_rows cuda opencl
-  mkdir -p "$OUTDIR/unfused"
-  OUTDIR="$OUTDIR/unfused" OPS=${UNFUSED_OPS:-sort_f32,argsort_f32} GPUX_SORT_FUSED=0 bench_rows cuda opencl | sed "s/^/unfused /"
+  if [ "${UNFUSED_OPS:-}" != none ]; then
+    mkdir -p "$OUTDIR/unfused"
+    OUTDIR="$OUTDIR/unfused" OPS=${UNFUSED_OPS:-sort_f32,argsort_f32} GPUX_SORT_FUSED=0 bench_rows cuda opencl | sed "s/^/unfused /"
+  fi
   [ -n "${NCU_OPS:-}" ] && ncu_ops $NCU_OPS
+  [ -n "${NCU_SORT:-}" ] && ncu_sort
   ;;
 all) # build (-lineinfo), tests, rows on both backends, peers, the rows of BASE (a carried
   # directory holding a commit's kernels/ and src/) rebuilt in the same tree, ncu

@@ -436,11 +436,11 @@ static void test_expected_set(void **state) {
    * badval)), mask (15 by element size) and scatter (init, fin, search and the apply kernels
    * by 2 index dtypes x the 12 real numeric dtypes, bincount x 2 index dtypes, the exact
    * sums' scan x the 4 float dtypes), sort (img,
-   * imgh and out x 13 key dtypes, onesweep and local x 2 image widths, widen), select (8
+   * imgh and out x 13 key dtypes, onesweep and local x 2 image widths, widen), select (10
    * kinds x the 13 real dtypes and bool, pick, scan, pick12, map, gcnt) */
   const size_t nfam = sizeof k_family_lists / sizeof k_family_lists[0] - 1;
   assert_int_equal(nfam, 2 * (5 * 4 + 2 + 1) + 15 + (12 * 5 + 2 + 4) + (3 * 13 + 2 * 2 + 1) +
-                             (13 * 8 + 5));
+                             (13 * 10 + 5));
   assert_int_equal(exp.n, nb + nu + nr + ns + 2 * nca + 2 * nst + nca * (1 + 2 * nca) +
                               2 * 5 + ngemm + nrand + nfam);
   assert_int_equal(exp_cuda.n, exp.n + ngemm_half + 1); /* + gpux_random_normal_f32_std */

@@ -15,9 +15,20 @@ static const gpux_dtype k_dts[] = GT_STORAGE_DTYPE_INIT;
 #define NDTS (sizeof k_dts / sizeof k_dts[0])
 
 /* random data: ties (kind 1: small integers), specials sprinkled (NaN, inf, +-0, ...) */
+/* kind 0: random with specials; 1: small integers (ties); 2: kind 0 sorted ascending (a
+ * top-k's results all at one end) */
 static void *mk_data(gpux_dtype dt, int64_t n, uint64_t seed, int kind) {
-  return gt_random_with_specials(dt, n, kind ? GT_DOM_SMALLINT : GT_DOM_ANY, seed,
-                                 seed ^ 0x5e1ec7, 10);
+  void *x = gt_random_with_specials(dt, n, kind == 1 ? GT_DOM_SMALLINT : GT_DOM_ANY, seed,
+                                    seed ^ 0x5e1ec7, 10);
+  if (kind == 2 && n > 0) {
+    const size_t es = gpux_dtype_size(dt);
+    void *s = gt_malloc((size_t)n * es);
+    int64_t *si = gt_malloc((size_t)n * 8);
+    ref_topk(dt, x, 1, n, n, 1, 1, s, si);
+    memcpy(x, s, (size_t)n * es);
+    GT_FREE(s, si);
+  }
+  return x;
 }
 
 /* dst[c * R + r] = src[r * C + c] (element size es) */
@@ -221,21 +232,22 @@ static void test_topk(void **state) {
   run_topk(GPUX_FLOAT32, 0, 516 * 4096 - 777, 0, 100, 0, GT_CONTIG, 12, 0);
 }
 
-/* top-k's two paths (docs/selection.md "two reads"): the radix select of x ("old") and the
- * candidates of the target's top 12 bits ("cand"), forced with the test knob
- * GPUX_SELECT_TOPK_PATH, and the rule's own choice (unset: rows of 2^16 keys and more take
- * the candidates when they are few): one reference, so the same bits on every path. Ties at
+/* top-k's paths (docs/selection.md "one read", "two reads"): the radix select of x
+ * ("old"), the candidates of the target's top 12 bits ("cand") and those under a sample's
+ * bound ("samp"), forced with the test knob GPUX_SELECT_TOPK_PATH, and the rules' own choice
+ * (unset: rows of 2^16 keys and more take the candidates when they are few): one reference,
+ * so the same bits on every path. Ties at
  * the threshold (kind 1: small integers, so the k-th key has many equals on both sides of
  * it), NaN / inf / -0.0 (kind 0), k = 1 and k = len, both orders, sorted or not, batched
  * rows (up to 8 take the candidates, 9 do not), every 32- and 64-bit dtype. */
 static void test_topk_paths(void **state) {
   (void)state;
-  const char *paths[3] = {"old", "cand", NULL};
+  const char *paths[4] = {"old", "cand", "samp", NULL};
   const unsigned fl[4] = {0, GPUX_TOPK_SMALLEST, GPUX_TOPK_SORTED,
                           GPUX_TOPK_SORTED | GPUX_TOPK_SMALLEST};
   const gpux_dtype wide[] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32,
                              GPUX_INT64,   GPUX_UINT32,  GPUX_UINT64};
-  for (int pi = 0; pi < 3; pi++) {
+  for (int pi = 0; pi < 4; pi++) {
     if (paths[pi]) setenv("GPUX_SELECT_TOPK_PATH", paths[pi], 1);
     else unsetenv("GPUX_SELECT_TOPK_PATH");
     for (int f = 0; f < 4; f++) {
@@ -267,6 +279,32 @@ static void test_topk_paths(void **state) {
     run_topk(GPUX_FLOAT32, 0, 70001, 0, 4000, fl[f], GT_CONTIG, 158 + f, 0);
   }
   unsetenv("GPUX_SELECT_H12_GROUPS");
+  /* the one read: filt's lists full (every group, then some, read its keys again; a group of
+   * several tiles; sorted rows, whose candidates are all in the last or first groups) */
+  setenv("GPUX_SELECT_TOPK_PATH", "samp", 1);
+  const char *capg[4] = {"0", "1", "40", NULL};
+  for (int ci = 0; ci < 4; ci++) {
+    if (capg[ci]) setenv("GPUX_SELECT_CAPG", capg[ci], 1);
+    else unsetenv("GPUX_SELECT_CAPG");
+    if (ci == 2) setenv("GPUX_SELECT_H12_GROUPS", "3", 1);
+    for (int f = 0; f < 4; f++) {
+      run_topk(GPUX_FLOAT32, 0, 70001, 0, 100, fl[f], GT_CONTIG, 170 + f, 2);
+      run_topk(GPUX_FLOAT64, 2, 30001, 1, 300, fl[f], GT_REVERSED, 174 + f, 2);
+      run_topk(GPUX_INT32, 0, 70001, 0, 1000, fl[f], GT_CONTIG, 178 + f, f & 1);
+      run_topk(GPUX_UINT64, 3, 20000, 1, 50, fl[f], GT_STRIDED, 182 + f, 0);
+    }
+    unsetenv("GPUX_SELECT_H12_GROUPS");
+  }
+  unsetenv("GPUX_SELECT_CAPG");
+  /* the sample's bound at its rank 0: short of the k-th for k far above a stride's 16 keys
+   * (the two reads take over), and on sorted rows with k = 16 just short or just past it,
+   * by where the hash put the sample's first key */
+  setenv("GPUX_SELECT_SAMPLE_RANK", "0", 1);
+  for (int f = 0; f < 4; f++) {
+    run_topk(GPUX_FLOAT32, 0, 70001, 0, 500, fl[f], GT_CONTIG, 190 + f, f & 1);
+    run_topk(GPUX_INT64, 0, 70001, 0, 16, fl[f], GT_CONTIG, 194 + f, 2);
+  }
+  unsetenv("GPUX_SELECT_SAMPLE_RANK");
   unsetenv("GPUX_SELECT_TOPK_PATH");
 }
 

@@ -31,8 +31,14 @@
  *   gpux_select_gcnt(global const uint *hb, global const ulong *pc, global uint *gc,
  *       long gpr, long rows)
  *   gpux_select_gather_<dt>(global const U *x, long x_off, long len, long gpr, long hk,
- *       uint flags, global const ulong *pc, global const uint *gc, global U *cand,
- *       global long *cpos, long cstride, long rows)
+ *       uint flags, global const ulong *pc, long pcs, int s12, global const uint *gc,
+ *       global const uint *cb, long capg, global U *cand, global long *cpos, long cstride,
+ *       long rows)
+ *   gpux_select_samp_<dt>(global const U *x, long x_off, long len, long ns, global U *smp,
+ *       long rows)
+ *   gpux_select_filt_<dt>(global const U *x, long x_off, long len, long gpr, long hk,
+ *       uint flags, global const ulong *st, global uint *cb, long capg, global uint *gc,
+ *       global uint *tot, long rows)
  *   gpux_select_map(global long *idx, long i_off, global const long *cpos, long c_off, long n)
  *   gpux_select_qfin_<dt>(global const ulong *st, global const long *rk,
  *       global const double *gam, long rows, int nq, int mode, global C *out, long o_off,
@@ -40,9 +46,9 @@
  * hist: work-groups of GPUX_SEL_THREADS, gpr groups a row (GPUX_SEL_HE keys a work-item:
  * 16 in the GPU form, 1 in the CPU form, where pocl vectorizes across work-items); cnt and
  * emit: a work-group of GPUX_SEL_THREADS per tile of GPUX_SEL_TILE keys (GPU form) or a
- * work-item per tile (CPU form); h12, gcnt and gather: a work-group of GPUX_SEL_THREADS per
- * hk keys (GPU form) or a work-item (in work-groups of one) per hk keys (CPU form); ss, pick,
- * pick12, map, scan, rank, qfin: a work-item each. */
+ * work-item per tile (CPU form); h12, gcnt, gather and filt: a work-group of
+ * GPUX_SEL_THREADS per hk keys (GPU form) or a work-item (in work-groups of one) per hk keys
+ * (CPU form); ss, pick, pick12, map, scan, rank, qfin, samp: a work-item each. */
 #pragma OPENCL FP_CONTRACT OFF
 
 #if defined(GPUX_CL_CPU) && GPUX_CL_CPU

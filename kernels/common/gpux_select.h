@@ -54,17 +54,35 @@
  *              image is below the target's is among those c;
  *   gcnt       per group: gc[group] = its keys whose prefix is <= its row's P (hb's bins
  *              0 .. P): the candidates it holds;
- *   gather_<dt>  one stable pass: the candidates (prefix <= P) of row `row` to
- *              cand[row * cstride + j] (their bits) and cpos[...] (their positions, int64),
- *              j = the candidates before them in the row: each h12 group writes its own keys'
- *              candidates in order from the sum of the earlier groups' gc (no group waits
- *              for another); inside a group, tiles of GPUX_SEL_TILE keys in order, each
- *              ranked by a scan of its work-items' runs (GPU forms) or a serial loop (CPU
- *              form); counts < 2^30 a row, which the front end ensures;
+ *   gather_<dt>  one stable pass: the candidates (image >> s12 <= P, P = pc[pcs * row]) of
+ *              row `row` to cand[row * cstride + j] (their bits) and cpos[...] (their
+ *              positions, int64), j = the candidates before them in the row: each h12 group
+ *              writes its own keys' candidates in order from the sum of the earlier groups'
+ *              gc (no group waits for another); inside a group, tiles of GPUX_SEL_TILE keys
+ *              in order, each ranked by a scan of its work-items' runs (GPU forms) or a
+ *              serial loop (CPU form); counts < 2^30 a row, which the front end ensures.
+ *              A group whose gc is <= capg (> 0: ONE READ's filt listed its candidates' row
+ *              positions in cb[group * capg ..]) copies those instead of reading its keys;
  *   map        idx[i] = cpos[idx[i]]: the select's results on cand (one row of c keys, the
  *              same rank and flags) mapped to positions in x.
  * cand keeps x's order, so ties at the target resolve by position as on x itself: the same
  * bits as the radix select of x.
+ * ONE READ (top-k of 32- and 64-bit keys whose candidates a sample bounds: the front end's
+ * topk_sample): a bound T on the target's image from a sample, then one pass over x:
+ *   samp_<dt>  smp[row][j] = row's key at j * s + (hash(j) mod s), s = len / ns, j < ns:
+ *              ns keys spread over the row (any order of x: a sorted row gives the same
+ *              spread of values as a shuffled one); the radix select above takes the
+ *              image T of rank r of each row's sample (st[row], GPUX_SEL_ST words);
+ *   filt_<dt>  groups as h12's: gc[group] = its keys with image <= T, tot[row] += gc (an
+ *              integer sum), and the row positions of its first capg (cb's words / the
+ *              groups) to cb[group * capg ..] in order (tiles in order; a tile with none
+ *              costs its read and one barrier);
+ *   gather with s12 = 0, P = T (pc = st, pcs = GPUX_SEL_ST) and cb: a group of <= capg
+ *              candidates copies them, a fuller one reads its keys again.
+ * Every key whose image is below the target's has image <= T whenever tot[row] >= k (k keys
+ * are <= T, so the k-th is): the front end checks that (one read of tot) and otherwise, or
+ * when the candidates are too many, falls back to TWO READS. cand keeps x's order here
+ * too: the same bits as the radix select of x, whatever T the sample gave.
  * SEARCHSORTED: ss_<dt>: per query, a binary search on the images (GPUX_SO_EQZ) of the
  * sorted keys: left: the first i with img(s[i]) >= img(q); right: the first with >. */
 #ifndef GPUX_SELECT_H
@@ -86,14 +104,16 @@
 #define GPUX_KN_SELECT_PICK12 "gpux_select_pick12"
 #define GPUX_KN_SELECT_MAP "gpux_select_map"
 #define GPUX_KN_SELECT_GCNT "gpux_select_gcnt"
-#define GPUX_SEL_KINDS(X) \
-  X(ss, 0) X(hist, 1) X(cnt, 2) X(emit, 3) X(rank, 4) X(qfin, 5) X(h12, 6) X(gather, 7)
-#define GPUX_SEL_KIND_COUNT 8
+#define GPUX_SEL_KINDS(X)                                                                  \
+  X(ss, 0) X(hist, 1) X(cnt, 2) X(emit, 3) X(rank, 4) X(qfin, 5) X(h12, 6) X(gather, 7)     \
+  X(samp, 8) X(filt, 9)
+#define GPUX_SEL_KIND_COUNT 10
 #define GPUX_KN_SEL_DT_(N, dt)                                                               \
   N(GPUX_KN_SELECT("ss", #dt)) N(GPUX_KN_SELECT("hist", #dt)) N(GPUX_KN_SELECT("cnt", #dt))  \
   N(GPUX_KN_SELECT("emit", #dt)) N(GPUX_KN_SELECT("rank", #dt))                              \
   N(GPUX_KN_SELECT("qfin", #dt)) N(GPUX_KN_SELECT("h12", #dt))                               \
-  N(GPUX_KN_SELECT("gather", #dt))
+  N(GPUX_KN_SELECT("gather", #dt)) N(GPUX_KN_SELECT("samp", #dt))                            \
+  N(GPUX_KN_SELECT("filt", #dt))
 #define GPUX_KN_SELECT_LIST(N)                                                               \
   GPUX_SEL_DT(GPUX_KN_SEL_DT_, N) N(GPUX_KN_SELECT_PICK) N(GPUX_KN_SELECT_SCAN)              \
   N(GPUX_KN_SELECT_PICK12) N(GPUX_KN_SELECT_MAP) N(GPUX_KN_SELECT_GCNT)

@@ -241,31 +241,41 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
 #endif
 }
 
-/* gather, per dtype: the two forms (gpux_select.h's contract). A key is a candidate when the
- * top 12 bits of its image are <= its row's P. Group g of a row (h12's: keys [b hk, (b + 1)
- * hk), b = g % gpr) writes its candidates in order from the candidates of the row's earlier
- * groups (the sum of their gc): no group waits for another. Nothing is written past a row's
- * cstride places (h12 and gather agree on the count; the bound keeps a broken count from
- * writing over other buffers). */
+/* gather, per dtype: the two forms (gpux_select.h's contract). A key is a candidate when its
+ * image >> s12 (the top 12 bits after h12, the whole image after filt) is <= its row's P.
+ * Group g of a row (h12's: keys [b hk, (b + 1) hk), b = g % gpr) writes its candidates in
+ * order from the candidates of the row's earlier groups (the sum of their gc): no group
+ * waits for another. Nothing is written past a row's cstride places (the counts and gather
+ * agree; the bound keeps a broken count from writing over other buffers). */
 #define GPUX_SEL_CAND_(dt, k, s12, P) ((GPUX_SEL_IMG_##dt((GPUX_SO_U64)(k), flags) >> (s12)) <= (P))
+/* h12's shift: the top 12 bits of an image (the front end passes gather the same) */
 #define GPUX_SEL_S12(dt) (GPUX_SEL_W_##dt > 12 ? GPUX_SEL_W_##dt - 12 : 0)
 #define GPUX_SEL_GATHER_ARGS(dt)                                                             \
   GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off, GPUX_SI64 len, GPUX_SI64 gpr,          \
-      GPUX_SI64 hk, unsigned flags, GPUX_SG const GPUX_SO_U64 *pc,                           \
-      GPUX_SG const unsigned *gc, GPUX_SG GPUX_SEL_UT(dt) * cand, GPUX_SG GPUX_SI64 *cpos,   \
-      GPUX_SI64 cstride, GPUX_SI64 rows
+      GPUX_SI64 hk, unsigned flags, GPUX_SG const GPUX_SO_U64 *pc, GPUX_SI64 pcs, int s12,   \
+      GPUX_SG const unsigned *gc, GPUX_SG const unsigned *cb, GPUX_SI64 capg,                \
+      GPUX_SG GPUX_SEL_UT(dt) * cand, GPUX_SG GPUX_SI64 *cpos, GPUX_SI64 cstride,            \
+      GPUX_SI64 rows
 #if GPUX_SEL_SERIAL
-/* CPU form: a work-item per group: its start, then its candidates in order */
+/* CPU form: a work-item per group: its start, then its candidates in order (filt's list, or
+ * its keys) */
 #define GPUX_SEL_GATHER(dt)                                                                  \
   GPUX_SK gpux_select_gather_##dt(GPUX_SEL_GATHER_ARGS(dt)) {                                \
     const GPUX_SI64 g = GPUX_SGID();                                                         \
     if (g >= rows * gpr) return;                                                             \
-    const int s12 = GPUX_SEL_S12(dt);                                                        \
     const GPUX_SI64 row = g / gpr, b = g - row * gpr;                                        \
-    const GPUX_SO_U64 P = pc[2 * row];                                                       \
+    const GPUX_SO_U64 P = pc[pcs * row];                                                     \
     GPUX_SI64 o = 0;                                                                         \
     for (GPUX_SI64 e = row * gpr; e < g; e++) o += gc[e];                                    \
     GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                               \
+    if (capg && (GPUX_SI64)gc[g] <= capg) {                                                  \
+      for (GPUX_SI64 j = 0; j < (GPUX_SI64)gc[g] && o < cstride; j++) {                      \
+        const GPUX_SI64 i = (GPUX_SI64)cb[g * capg + j];                                     \
+        cand[row * cstride + o] = xr[i];                                                     \
+        cpos[row * cstride + o++] = i;                                                       \
+      }                                                                                      \
+      return;                                                                                \
+    }                                                                                        \
     const GPUX_SI64 i1 = len - b * hk < hk ? len : (b + 1) * hk;                             \
     for (GPUX_SI64 i = b * hk; i < i1 && o < cstride; i++) {                                 \
       const GPUX_SEL_UT(dt) k = xr[i];                                                       \
@@ -288,9 +298,9 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
     GPUX_SL unsigned char fl[GPUX_SEL_TILE];                                                 \
     GPUX_SL unsigned short sidx[GPUX_SEL_TILE];                                              \
     GPUX_SL unsigned sc[2][GPUX_SEL_THREADS];                                                \
-    const int lid = GPUX_SLID(), s12 = GPUX_SEL_S12(dt);                                     \
+    const int lid = GPUX_SLID();                                                             \
     const GPUX_SI64 g = GPUX_SGRP(), row = g / gpr, b = g - row * gpr;                       \
-    const GPUX_SO_U64 P = pc[2 * row];                                                       \
+    const GPUX_SO_U64 P = pc[pcs * row];                                                     \
     unsigned st = 0u;                                                                        \
     for (GPUX_SI64 e = row * gpr + lid; e < g; e += GPUX_SEL_THREADS) st += gc[e];           \
     sc[0][lid] = st;                                                                         \
@@ -302,6 +312,15 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
     GPUX_SI64 o = (GPUX_SI64)sc[0][0];                                                       \
     GPUX_SSYNC();                                                                            \
     GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                               \
+    const GPUX_SI64 gn = (GPUX_SI64)gc[g];                                                   \
+    if (capg && gn <= capg) { /* filt's list: the keys are not read again */                 \
+      for (GPUX_SI64 r = lid; r < gn && o + r < cstride; r += GPUX_SEL_THREADS) {            \
+        const GPUX_SI64 i = (GPUX_SI64)cb[g * capg + r];                                     \
+        cand[row * cstride + o + r] = xr[i];                                                 \
+        cpos[row * cstride + o + r] = i;                                                     \
+      }                                                                                      \
+      return;                                                                                \
+    }                                                                                        \
     const GPUX_SI64 i1 = len - b * hk < hk ? len : (b + 1) * hk;                             \
     for (GPUX_SI64 i0 = b * hk; i0 < i1; i0 += GPUX_SEL_TILE) {                              \
       const GPUX_SI64 n = i1 - i0 < GPUX_SEL_TILE ? i1 - i0 : GPUX_SEL_TILE;                 \
@@ -332,6 +351,118 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
       }                                                                                      \
       o += tc;                                                                               \
       GPUX_SSYNC();                                                                          \
+    }                                                                                        \
+  }
+#endif
+
+/* ---- ONE READ (gpux_select.h): the sample and the filter */
+
+/* samp: the sample's key j of a row: j * s + (a hash of j) mod s, s = len / ns. The hash
+ * (32-bit multiplies, the same on every backend) keeps the places off any period of the
+ * data. */
+#define GPUX_SEL_SAMP(dt)                                                                    \
+  GPUX_SK gpux_select_samp_##dt(GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off,          \
+                                GPUX_SI64 len, GPUX_SI64 ns, GPUX_SG GPUX_SEL_UT(dt) * smp,  \
+                                GPUX_SI64 rows) {                                            \
+    const GPUX_SI64 g = GPUX_SGID();                                                         \
+    if (g >= rows * ns) return;                                                              \
+    const GPUX_SI64 row = g / ns, j = g - row * ns, s = len / ns;                            \
+    unsigned h = (unsigned)j * 0x9e3779b9u;                                                  \
+    h ^= h >> 16;                                                                            \
+    h *= 0x85ebca6bu;                                                                        \
+    h ^= h >> 13;                                                                            \
+    smp[g] = x[x_off + row * len + j * s + (GPUX_SI64)((GPUX_SO_U64)h % (GPUX_SO_U64)s)];    \
+  }
+
+/* filt: groups as h12's (gpr a row, hk keys each); T = st[row * GPUX_SEL_ST] (the sample's
+ * image); capg: cb's words a group (0: none listed). */
+#define GPUX_SEL_FILT_ARGS(dt)                                                               \
+  GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off, GPUX_SI64 len, GPUX_SI64 gpr,          \
+      GPUX_SI64 hk, unsigned flags, GPUX_SG const GPUX_SO_U64 *st, GPUX_SG unsigned *cb,     \
+      GPUX_SI64 capg, GPUX_SG unsigned *gc, GPUX_SG unsigned *tot, GPUX_SI64 rows
+#if GPUX_SEL_SERIAL
+/* CPU form: a work-item per group, a serial loop */
+#define GPUX_SEL_FILT(dt)                                                                    \
+  GPUX_SK gpux_select_filt_##dt(GPUX_SEL_FILT_ARGS(dt)) {                                    \
+    const GPUX_SI64 g = GPUX_SGID();                                                         \
+    if (g >= rows * gpr) return;                                                             \
+    const GPUX_SI64 row = g / gpr, b = g - row * gpr;                                        \
+    const GPUX_SO_U64 T = st[row * GPUX_SEL_ST];                                             \
+    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                               \
+    const GPUX_SI64 i1 = len - b * hk < hk ? len : (b + 1) * hk;                             \
+    GPUX_SI64 o = 0;                                                                         \
+    for (GPUX_SI64 i = b * hk; i < i1; i++)                                                  \
+      if (GPUX_SEL_CAND_(dt, xr[i], 0, T)) { /* gather's test, the whole image */            \
+        if (o < capg) cb[g * capg + o] = (unsigned)i;                                        \
+        o++;                                                                                 \
+      }                                                                                      \
+    gc[g] = (unsigned)o;                                                                     \
+    if (o) GPUX_SATOM(&tot[row], (unsigned)o);                                               \
+  }
+#else
+/* GPU form: a work-group per group, its tiles of GPUX_SEL_TILE keys in order; work-item j
+ * reads keys e * THREADS + j (coalesced) and keeps their flags as bits of m. A tile's count:
+ * local atomics into one of three words (tn[t mod 3]; the word of tile t + 2 is zeroed
+ * after tile t's barrier, when every work-item has read it in tile t - 1): one barrier a
+ * tile. Only while fewer than capg are listed, a tile with candidates ranks them as gather
+ * does (runs of PER keys, a scan of their counts) and lists their positions. */
+#define GPUX_SEL_FILT(dt)                                                                    \
+  GPUX_SK gpux_select_filt_##dt(GPUX_SEL_FILT_ARGS(dt)) {                                    \
+    GPUX_SL unsigned char fl[GPUX_SEL_TILE];                                                 \
+    GPUX_SL unsigned sc[2][GPUX_SEL_THREADS];                                                \
+    GPUX_SL unsigned tn[3];                                                                  \
+    const int lid = GPUX_SLID();                                                             \
+    const GPUX_SI64 g = GPUX_SGRP(), row = g / gpr, b = g - row * gpr;                       \
+    const GPUX_SO_U64 T = st[row * GPUX_SEL_ST];                                             \
+    if (lid < 3) tn[lid] = 0u;                                                               \
+    GPUX_SSYNC();                                                                            \
+    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                               \
+    GPUX_SG unsigned *cg = cb + g * capg;                                                    \
+    const GPUX_SI64 i1 = len - b * hk < hk ? len : (b + 1) * hk;                             \
+    GPUX_SI64 o = 0;                                                                         \
+    int t3 = 0;                                                                              \
+    for (GPUX_SI64 i0 = b * hk; i0 < i1; i0 += GPUX_SEL_TILE) {                              \
+      const GPUX_SI64 n = i1 - i0 < GPUX_SEL_TILE ? i1 - i0 : GPUX_SEL_TILE;                 \
+      unsigned m = 0u, own = 0u;                                                             \
+      for (int e = 0; e < GPUX_SEL_PER; e++) {                                               \
+        const int li = e * GPUX_SEL_THREADS + lid;                                           \
+        if (li < n && GPUX_SEL_CAND_(dt, xr[i0 + li], 0, T)) {                               \
+          m |= 1u << e;                                                                      \
+          own++;                                                                             \
+        }                                                                                    \
+      }                                                                                      \
+      if (own) GPUX_SATOM(&tn[t3], own);                                                     \
+      GPUX_SSYNC();                                                                          \
+      const unsigned tc = tn[t3];                                                            \
+      if (lid == 0) tn[t3 == 0 ? 2 : t3 - 1] = 0u;                                           \
+      if (tc && o < capg) {                                                                  \
+        for (int e = 0; e < GPUX_SEL_PER; e++)                                               \
+          fl[e * GPUX_SEL_THREADS + lid] = (unsigned char)((m >> e) & 1u);                   \
+        GPUX_SSYNC();                                                                        \
+        unsigned run = 0u;                                                                   \
+        for (int j = 0; j < GPUX_SEL_PER; j++) run += fl[lid * GPUX_SEL_PER + j];            \
+        int cur = 0;                                                                         \
+        sc[0][lid] = run;                                                                    \
+        GPUX_SSYNC();                                                                        \
+        for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {                               \
+          sc[cur ^ 1][lid] = sc[cur][lid] + (lid >= off ? sc[cur][lid - off] : 0u);          \
+          cur ^= 1;                                                                          \
+          GPUX_SSYNC();                                                                      \
+        }                                                                                    \
+        GPUX_SI64 q = o + (GPUX_SI64)(sc[cur][lid] - run);                                   \
+        for (int j = 0; j < GPUX_SEL_PER; j++)                                               \
+          if (fl[lid * GPUX_SEL_PER + j]) {                                                  \
+            if (q < capg) cg[q] = (unsigned)(i0 + lid * GPUX_SEL_PER + j);                   \
+            q++;                                                                             \
+          }                                                                                  \
+        GPUX_SSYNC();                                                                        \
+      }                                                                                      \
+      o += tc;                                                                               \
+      t3 = t3 == 2 ? 0 : t3 + 1;                                                             \
+    }                                                                                        \
+    if (lid == 0) {                                                                          \
+      gc[g] = (unsigned)o;                                                                   \
+      if (o) GPUX_SATOM(&tot[row], (unsigned)o);                                             \
     }                                                                                        \
   }
 #endif
@@ -534,6 +665,8 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
     }                                                                                              \
   }                                                                                                \
   GPUX_SEL_GATHER(dt)                                                                              \
+  GPUX_SEL_SAMP(dt)                                                                                \
+  GPUX_SEL_FILT(dt)                                                                                \
   GPUX_SK gpux_select_rank_##dt(GPUX_SG const GPUX_SEL_UT(dt) * tv, GPUX_SG const GPUX_SI64 *ti,   \
                                 GPUX_SI64 rows, GPUX_SI64 k, unsigned flags,                       \
                                 GPUX_SG GPUX_SEL_UT(dt) * vals, GPUX_SI64 v_off,                   \

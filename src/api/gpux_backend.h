@@ -26,8 +26,9 @@
  * (gather and put), mask (boolean masks, gpux__mask_pass), scatter, bincount and search
  * entries (issue 24); 12: the sort and select entries (issue 25); 13: the exact sums' window
  * (gpux__scatter's SCAN stage, nt in APPLY, the accumulator's header); 15: gpux__select
- * grew top-k's candidate path (cstride, pc, lb, cand, cpos) */
-#define GPUX_BACKEND_ABI_VERSION 15u
+ * grew top-k's candidate path (cstride, pc, lb, cand, cpos); 16: and its one-read path (pcs,
+ * capg, cb, tot; h12's groups' hb, gc) */
+#define GPUX_BACKEND_ABI_VERSION 16u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -431,9 +432,14 @@ typedef struct gpux__search {
  *   h12:  x, rows, len, flags, hist (rows x GPUX_SEL_B12, zeroed), hb (rows x
  *         gpux__sel_h12_plan's GPU-form groups x GPUX_SEL_B12 words: room for either form); the
  *         backend picks its groups (gpux__sel_h12_plan);  PICK12: hist, k (the rank), rows, pc
- *   GCNT: hb, pc, rows, len, gc (a word per h12 group);  gather: x, rows, len, flags, pc, gc,
- *         cand, cpos, cstride;  MAP: idx (n = k entries from its offset), cpos (from its
- *         offset) */
+ *   GCNT: hb, pc, rows, len, gc (a word per h12 group);  gather: x, rows, len, flags, pc
+ *         (its P every pcs words), shift (the predicate's), gc, cb and capg (capg: cb's words
+ *         in all, 0: no list; the backend gives each of its groups capg / (rows x its
+ *         groups a row), as filt), cand, cpos, cstride;  MAP: idx (n = k entries from its
+ *         offset), cpos (from its offset)
+ *   samp: x, rows, len, n (the sample's keys a row), out (rows x n, x's dtype)
+ *   filt: x, rows, len, flags, st (the bound's image every GPUX_SEL_ST words), cb, capg (as
+ *         gather's), gc, tot (rows words, zeroed) */
 #define GPUX__SEL_PICK GPUX_SEL_KIND_COUNT
 #define GPUX__SEL_SCAN (GPUX_SEL_KIND_COUNT + 1)
 #define GPUX__SEL_PICK12 (GPUX_SEL_KIND_COUNT + 2)
@@ -443,8 +449,9 @@ typedef struct gpux__select {
   int kind, dtype;
   unsigned flags;
   int shift, nt, nq, mode, right, first;
-  int64_t rows, len, n, k, cstride;
-  gpux__operand x, q, out, vals, idx, tv, ti, st, hist, cnt, rk, gam, pc, hb, gc, cand, cpos;
+  int64_t rows, len, n, k, cstride, pcs, capg;
+  gpux__operand x, q, out, vals, idx, tv, ti, st, hist, cnt, rk, gam, pc, hb, gc, cand, cpos, cb,
+      tot;
 } gpux__select;
 
 /* h12's keys a group (a multiple of GPUX_SEL_THREADS, >= 16 a work-item): about `groups`
@@ -455,7 +462,7 @@ static inline int64_t gpux__sel_h12_keys(int64_t rows, int64_t len, int64_t grou
   if (hk < 16 * GPUX_SEL_THREADS) hk = 16 * GPUX_SEL_THREADS;
   return (hk + GPUX_SEL_THREADS - 1) / GPUX_SEL_THREADS * GPUX_SEL_THREADS;
 }
-/* h12's (and gcnt's and gather's) keys a group, returned, and groups a row, *gpr: about 4096
+/* h12's (and gcnt's, gather's and filt's) keys a group, returned, and groups a row, *gpr: about 4096
  * groups in all on a GPU form, 64 on a CPU form (cpu), which has no more groups a row than a
  * GPU form */
 static inline int64_t gpux__sel_h12_plan(int64_t rows, int64_t len, int cpu, int64_t *gpr) {

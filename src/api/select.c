@@ -402,18 +402,22 @@ static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64
                          vals ? &v : NULL, idx ? &i : NULL);
 }
 
-/* ---- top-k's candidate path (gpux_select.h "TWO READS", docs/selection.md) */
+/* ---- top-k's candidate paths (gpux_select.h "ONE READ" and "TWO READS", docs/selection.md) */
 
 /* GPUX_SELECT_TOPK_PATH, a test knob read at each call: "old" keeps every top-k on the radix
- * select of x; "cand" takes the candidate path wherever it can run (32- and 64-bit keys, up
- * to GPUX__CAND_ROWS rows, fewer than 2^30 candidates a row), whatever the sizes; anything
- * else (unset): cand_rule decides. */
+ * select of x; "cand" takes the two-read path wherever it can run (32- and 64-bit keys, up to
+ * GPUX__CAND_ROWS rows, fewer than 2^30 candidates a row), whatever the sizes; "samp" the
+ * one-read path there first (then "cand" where the sample's bound fails); anything else
+ * (unset): samp_plan and cand_rule decide. */
 #define GPUX__CAND_ROWS 8
 #define GPUX__CAND_MIN_LEN ((int64_t)1 << 16)
+#define GPUX__SAMP_MAX ((int64_t)1 << 16) /* the sample's keys a row */
+#define GPUX__SAMP_CAPG 64                /* filt's listed positions a GPU-form group, at least */
 static int cand_knob(void) {
   const char *e = getenv("GPUX_SELECT_TOPK_PATH");
   if (e && !strcmp(e, "old")) return -1;
   if (e && !strcmp(e, "cand")) return 1;
+  if (e && !strcmp(e, "samp")) return 2;
   return 0;
 }
 
@@ -427,9 +431,153 @@ static int cand_rule(int64_t len, int64_t c, int knob) {
   return knob > 0 || (len >= GPUX__CAND_MIN_LEN && c <= len / 8);
 }
 
+/* Each row's k results from its c[row] candidates (cand / cpos, rows x cmax): the select of
+ * the candidates (one row of c keys, rank k - 1), its k indices into cand mapped to
+ * positions in x. */
+static gpux_status cand_finish(struct gpux_context *ctx, gpux_dtype dt, int64_t rows, int64_t k,
+                               unsigned fl, int sorted, struct gpux_array *vd,
+                               struct gpux_array *id, struct gpux_array *cand,
+                               struct gpux_array *cpos, int64_t cmax, const int64_t *c) {
+  gpux_status s = GPUX_SUCCESS;
+  for (int64_t r = 0; r < rows && s == GPUX_SUCCESS; r++) {
+    gpux__operand co = OPND(cand), vo = OPND(vd), io = OPND(id);
+    co.offset += r * cmax;
+    vo.offset += r * k;
+    io.offset += r * k;
+    s = select_write_op(ctx, co, dt, 1, c[r], GPUX_SEL_TOPK, k, fl, sorted, &vo, &io);
+    gpux__select m;
+    memset(&m, 0, sizeof m);
+    m.kind = GPUX__SEL_MAP;
+    m.k = k;
+    m.idx = io;
+    m.cpos = OPND(cpos);
+    m.cpos.offset += r * cmax;
+    if (s == GPUX_SUCCESS) s = run(ctx, &m);
+  }
+  return s;
+}
+
+/* The one-read path's sample: ns keys a row and the rank r whose image bounds the k-th.
+ * The sample holds about k ns / len of the row's k smallest images (kth's expected hits);
+ * r = that + 4 of their standard deviations + 4 makes a sample of r + 1 of them (the bound
+ * falling short: a fallback, never a wrong result) rare, and leaves about (r + 1) len / ns
+ * candidates. Returns 0 where the path does not pay (the candidates over len / 8; rows
+ * shorter than GPUX__CAND_MIN_LEN unless forced). GPUX_SELECT_SAMPLE_RANK (a test knob) sets
+ * r. */
+static int samp_plan(int64_t len, int64_t k, int knob, int64_t *ns, int64_t *r) {
+  int64_t n = len / 16 < GPUX__SAMP_MAX ? len / 16 : GPUX__SAMP_MAX;
+  if (n < 1) n = 1;
+  const double hits = (double)k * (double)n / (double)len;
+  int64_t rr = (int64_t)ceil(hits + 4.0 * sqrt(hits) + 4.0) - 1;
+  const char *e = getenv("GPUX_SELECT_SAMPLE_RANK");
+  if (e) rr = atoll(e);
+  if (rr < 0) rr = 0;
+  if (rr >= n) rr = n - 1;
+  *ns = n;
+  *r = rr;
+  if (knob == 2) return 1;
+  return len >= GPUX__CAND_MIN_LEN && (rr + 1) * (len / n) <= len / 8;
+}
+
+/* The one-read path (gpux_select.h "ONE READ") for rows x len xr: *done = 1 when it wrote
+ * the results, 0 when the sample's bound fell short or let too many through (nothing
+ * written; the caller goes on). */
+static gpux_status topk_sample(const struct gpux_array *xr, int64_t rows, int64_t len,
+                               int64_t k, unsigned fl, int sorted, struct gpux_array *vd,
+                               struct gpux_array *id, int knob, int *done) {
+  struct gpux_context *ctx = xr->ctx;
+  int64_t ns, r;
+  *done = 0;
+  if (!samp_plan(len, k, knob, &ns, &r)) return GPUX_SUCCESS;
+  /* filt's groups (h12's, the GPU forms' count: no CPU form has more) and its list: at least
+   * GPUX__SAMP_CAPG positions a group, or four times the expected candidates up to a word
+   * for 16 keys. The words a group: GPUX_SELECT_CAPG (a test knob) */
+  int64_t gpr;
+  (void)gpux__sel_h12_plan(rows, len, 0, &gpr);
+  int64_t ncb = rows * gpr * GPUX__SAMP_CAPG, want = rows * 4 * (r + 1) * (len / ns);
+  if (want > rows * (len / 16)) want = rows * (len / 16); /* denser: groups read again */
+  if (want > ncb) ncb = want;
+  const char *e = getenv("GPUX_SELECT_CAPG");
+  if (e) ncb = rows * gpr * atoll(e);
+  const int64_t nsm = rows * ns, ngc = rows * gpr, ncb1 = ncb > 0 ? ncb : 1;
+  struct gpux_array *smp = NULL, *cb = NULL, *gc = NULL, *tot = NULL, *cand = NULL,
+                    *cpos = NULL;
+  scratch sc;
+  memset(&sc, 0, sizeof sc);
+  gpux_status s = gpux__array_new(&smp, ctx, xr->dtype, 1, &nsm);
+  gpux__select p;
+  memset(&p, 0, sizeof p);
+  p.dtype = (int)xr->dtype;
+  p.flags = fl;
+  p.rows = rows;
+  p.len = len;
+  p.x = OPND(xr);
+  if (s == GPUX_SUCCESS) {
+    p.kind = 8; /* samp */
+    p.n = ns;
+    p.out = OPND(smp);
+    s = run(ctx, &p);
+  }
+  /* the image of rank r of each row's sample: st[row] */
+  if (s == GPUX_SUCCESS) s = scratch_new(&sc, ctx, rows, 1, &r, 0, ns);
+  if (s == GPUX_SUCCESS) s = select_rows(ctx, OPND(smp), (int)xr->dtype, rows, ns, 1, fl, &sc);
+  rel(&smp);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&cb, ctx, GPUX_UINT32, 1, &ncb1);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&gc, ctx, GPUX_UINT32, 1, &ngc);
+  if (s == GPUX_SUCCESS) s = gpux_array_zeros(&tot, ctx, GPUX_UINT32, 1, &rows);
+  if (s == GPUX_SUCCESS) {
+    p.kind = 9; /* filt */
+    p.st = OPND(sc.st);
+    p.cb = OPND(cb);
+    p.capg = ncb;
+    p.gc = OPND(gc);
+    p.tot = OPND(tot);
+    s = run(ctx, &p);
+  }
+  uint32_t ht[GPUX__CAND_ROWS];
+  int64_t c[GPUX__CAND_ROWS], cmax = 0;
+  if (s == GPUX_SUCCESS)
+    s = ctx->be->mem_download(gpux__q(ctx), tot->st->blk.buf, (size_t)tot->offset * 4u, ht,
+                              (size_t)rows * 4u);
+  int use = s == GPUX_SUCCESS;
+  for (int64_t i = 0; i < rows && use; i++) {
+    c[i] = (int64_t)ht[i];
+    use = c[i] >= k && cand_rule(len, c[i], knob);
+    if (c[i] > cmax) cmax = c[i];
+  }
+  rel(&tot);
+  if (use) {
+    s = gpux__array_new(&cand, ctx, xr->dtype, 1, (int64_t[]){rows * cmax});
+    if (s == GPUX_SUCCESS) s = gpux__array_new(&cpos, ctx, GPUX_INT64, 1, (int64_t[]){rows * cmax});
+    if (s == GPUX_SUCCESS) {
+      p.kind = 7; /* gather: P = the bound (st), the whole image, filt's list */
+      p.pc = OPND(sc.st);
+      p.pcs = GPUX_SEL_ST;
+      p.shift = 0;
+      p.cand = OPND(cand);
+      p.cpos = OPND(cpos);
+      p.cstride = cmax;
+      s = run(ctx, &p);
+    }
+    rel(&cb);
+    rel(&gc);
+    scratch_free(&sc);
+    if (s == GPUX_SUCCESS)
+      s = cand_finish(ctx, xr->dtype, rows, k, fl, sorted, vd, id, cand, cpos, cmax, c);
+    *done = s == GPUX_SUCCESS;
+  }
+  rel(&cb);
+  rel(&gc);
+  rel(&cand);
+  rel(&cpos);
+  scratch_free(&sc);
+  return s;
+}
+
 /* the k results of each row of a contiguous rows x len xr (images with flags fl) into vd /
- * id, as select_write's top-k: through the candidates when the rule says so, else the
- * radix select of x. The same bits either way (the contract in gpux_select.h). */
+ * id, as select_write's top-k: through the candidates of one read, else of two, when the
+ * rules say so, else the radix select of x. The same bits every way (the contract in
+ * gpux_select.h). */
 static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t len, int64_t k,
                               unsigned fl, int sorted, struct gpux_array *vd,
                               struct gpux_array *id) {
@@ -438,6 +586,11 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
   if (knob < 0 || w < 32 || rows > GPUX__CAND_ROWS || len > (int64_t)UINT32_MAX ||
       (knob == 0 && len < GPUX__CAND_MIN_LEN)) /* (the old path reports rows over 2^32) */
     return select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
+  if (knob != 1) {
+    int done = 0;
+    gpux_status s = topk_sample(xr, rows, len, k, fl, sorted, vd, id, knob, &done);
+    if (s != GPUX_SUCCESS || done) return s;
+  }
   struct gpux_array *hist = NULL, *pc = NULL, *hb = NULL, *gc = NULL, *cand = NULL,
                     *cpos = NULL;
   /* h12's groups: the GPU forms' count, which no CPU form exceeds (gpux_backend.h) */
@@ -470,11 +623,11 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
     s = ctx->be->mem_download(gpux__q(ctx), pc->st->blk.buf, (size_t)pc->offset * 8u, hpc,
                               (size_t)npc * 8u);
   int use = s == GPUX_SUCCESS;
-  int64_t cmax = 0;
+  int64_t cmax = 0, c[GPUX__CAND_ROWS];
   for (int64_t r = 0; r < rows && use; r++) {
-    const int64_t c = (int64_t)hpc[2 * r + 1];
-    use = cand_rule(len, c, knob);
-    if (c > cmax) cmax = c;
+    c[r] = (int64_t)hpc[2 * r + 1];
+    use = cand_rule(len, c[r], knob);
+    if (c[r] > cmax) cmax = c[r];
   }
   rel(&hist);
   if (s == GPUX_SUCCESS && !use) {
@@ -493,32 +646,18 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
   if (s == GPUX_SUCCESS) s = gpux__array_new(&cand, ctx, xr->dtype, 1, &ncand);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&cpos, ctx, GPUX_INT64, 1, &ncand);
   if (s == GPUX_SUCCESS) {
-    p.kind = 7;
+    p.kind = 7; /* gather: P = pick12's prefix, the images' top 12 bits, no list */
+    p.pcs = 2;
+    p.shift = w - 12;
     p.cand = OPND(cand);
     p.cpos = OPND(cpos);
     p.cstride = cmax;
     s = run(ctx, &p);
   }
-  /* each row: the select of its candidates (one row of c keys, rank k - 1), its k indices
-   * into cand mapped to positions in x */
-  for (int64_t r = 0; r < rows && s == GPUX_SUCCESS; r++) {
-    gpux__operand co = OPND(cand), vo = OPND(vd), io = OPND(id);
-    co.offset += r * cmax;
-    vo.offset += r * k;
-    io.offset += r * k;
-    s = select_write_op(ctx, co, xr->dtype, 1, (int64_t)hpc[2 * r + 1], GPUX_SEL_TOPK, k, fl,
-                        sorted, &vo, &io);
-    gpux__select m;
-    memset(&m, 0, sizeof m);
-    m.kind = GPUX__SEL_MAP;
-    m.k = k;
-    m.idx = io;
-    m.cpos = OPND(cpos);
-    m.cpos.offset += r * cmax;
-    if (s == GPUX_SUCCESS) s = run(ctx, &m);
-  }
   rel(&pc);
   rel(&gc);
+  if (s == GPUX_SUCCESS)
+    s = cand_finish(ctx, xr->dtype, rows, k, fl, sorted, vd, id, cand, cpos, cmax, c);
   rel(&cand);
   rel(&cpos);
   return s;

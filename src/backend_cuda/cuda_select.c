@@ -1,7 +1,8 @@
 /* gpux CUDA backend: the select family (gpux__select; kernels/cuda/select.cu, whose
  * kernels are kernels/common/gpux_select_kernels.h, the OpenCL set's text). Blocks of
- * GPUX_SEL_THREADS: hist 16 keys a thread, cnt / emit a block per tile, the others a thread
- * per item. The kernels take the OpenCL parameter lists (buffer, element offset). */
+ * GPUX_SEL_THREADS: hist 16 keys a thread, cnt / emit a block per tile, h12 / gcnt / gather /
+ * filt a block per h12 group, the others a thread per item. The kernels take the OpenCL
+ * parameter lists (buffer, element offset). */
 #include <stdio.h>
 #include <string.h>
 
@@ -56,7 +57,9 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
   CUdeviceptr x = PTR(p->x), qq = PTR(p->q), out = PTR(p->out), tv = PTR(p->tv),
               ti = PTR(p->ti), sst = PTR(p->st), hist = PTR(p->hist), cnt = PTR(p->cnt),
               rk = PTR(p->rk), gam = PTR(p->gam), pc = PTR(p->pc), hb = PTR(p->hb),
-              gc = PTR(p->gc), cand = PTR(p->cand), cpos = PTR(p->cpos);
+              gc = PTR(p->gc), cand = PTR(p->cand), cpos = PTR(p->cpos), tot = PTR(p->tot);
+  /* gather's list: absent (capg 0) in the two-read path, then never read */
+  CUdeviceptr cb = p->cb.buf ? PTR(p->cb) : gc;
   /* absent outputs: another buffer, never written */
   CUdeviceptr vals = p->vals.buf ? PTR(p->vals) : x, idx = p->idx.buf ? PTR(p->idx) : cnt;
 #undef PTR
@@ -64,10 +67,12 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
             v_off = p->vals.buf ? p->vals.offset : 0, i_off = p->idx.buf ? p->idx.offset : 0;
   long long len = p->len, n = p->n, k = p->k, rows = p->rows, cstride = p->cstride,
             c_off = p->cpos.offset;
-  /* h12, gcnt, gather: about 4096 blocks (2^28 keys: 65536 a block, 256 a thread) */
-  const int grouped = p->kind == 6 || p->kind == 7 || p->kind == GPUX__SEL_GCNT;
+  /* h12, gcnt, gather, filt: about 4096 blocks (2^28 keys: 65536 a block, 256 a thread) */
+  const int grouped = p->kind == 6 || p->kind == 7 || p->kind == 9 || p->kind == GPUX__SEL_GCNT;
   int64_t g12 = 1; /* h12's blocks a row */
   long long hk = grouped ? gpux__sel_h12_plan(rows, len, 0, &g12) : 1;
+  /* filt's and gather's list: cb's words a block */
+  long long capg = grouped ? p->capg / (rows * g12) : 0, pcs = p->pcs;
   const long long gpr = (len + GPUX_SEL_THREADS * SEL_HE - 1) / (GPUX_SEL_THREADS * SEL_HE);
   const long long tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
   unsigned flags = p->flags;
@@ -120,8 +125,21 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
       break;
     }
     case 7: { /* gather: a block per h12 group */
-      void *a[] = {&x,  &x_off, &len,  (void *)&g12, &hk,       &flags,
-                   &pc, &gc,    &cand, &cpos,        &cstride, &rows};
+      void *a[] = {&x,  &x_off, &len, (void *)&g12, &hk,   &flags, &pc,      &pcs,
+                   &shift, &gc, &cb,  &capg,        &cand, &cpos,  &cstride, &rows};
+      memcpy(args, a, sizeof a);
+      groups = rows * g12;
+      break;
+    }
+    case 8: { /* samp: a thread per sampled key */
+      void *a[] = {&x, &x_off, &len, &n, &out, &rows};
+      memcpy(args, a, sizeof a);
+      items = rows * n;
+      break;
+    }
+    case 9: { /* filt: a block per h12 group */
+      void *a[] = {&x,  &x_off, &len, (void *)&g12, &hk, &flags,
+                   &sst, &cb,   &capg, &gc,         &tot, &rows};
       memcpy(args, a, sizeof a);
       groups = rows * g12;
       break;

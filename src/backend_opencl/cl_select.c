@@ -86,7 +86,7 @@ static gpux_status enqueue_tiles(gpux__bq *q, gpux_cl_args *a, int64_t rows, int
   return enqueue_groups(q, a, rows * tpr);
 }
 
-/* h12, gcnt and gather: an h12 group each, a work-group (GPU form) or a work-item in a
+/* h12, gcnt, gather and filt: an h12 group each, a work-group (GPU form) or a work-item in a
  * work-group of one (CPU form: a private histogram or a serial loop each, nothing for pocl to
  * vectorize across work-items) */
 static gpux_status enqueue_h12_groups(gpux__bq *q, const gpux_cl_args *a, int64_t n) {
@@ -121,10 +121,13 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
   const int64_t he = b->red_cpu ? 1 : 16;
   const int64_t gpr = (p->len + GPUX_SEL_THREADS * he - 1) / (GPUX_SEL_THREADS * he);
   const int64_t tpr = (p->len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
-  /* h12, gcnt and gather: h12's groups a row and keys a group */
-  int64_t g12 = 1, hk = 1;
-  if (p->kind == 6 || p->kind == 7 || p->kind == GPUX__SEL_GCNT)
+  /* h12, gcnt, gather and filt: h12's groups a row and keys a group; filt's and gather's
+   * list: cb's words a group */
+  int64_t g12 = 1, hk = 1, capg = 0;
+  if (p->kind == 6 || p->kind == 7 || p->kind == 9 || p->kind == GPUX__SEL_GCNT) {
     hk = gpux__sel_h12_plan(p->rows, p->len, b->red_cpu, &g12);
+    capg = p->capg / (p->rows * g12);
+  }
   switch (p->kind) {
   case 0: /* ss */
     gpux_cl_arg_c(&a, &p->x);
@@ -197,10 +200,34 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_long(&a, hk);
     gpux_cl_arg(&a, sizeof flags, &flags);
     gpux_cl_arg_mem(&a, &p->pc);
+    gpux_cl_arg_long(&a, p->pcs);
+    gpux_cl_arg_int(&a, p->shift);
     gpux_cl_arg_mem(&a, &p->gc);
+    gpux_cl_arg_mem(&a, p->cb.buf ? &p->cb : &p->gc); /* capg 0: never read */
+    gpux_cl_arg_long(&a, capg);
     gpux_cl_arg_mem(&a, &p->cand);
     gpux_cl_arg_mem(&a, &p->cpos);
     gpux_cl_arg_long(&a, p->cstride);
+    gpux_cl_arg_long(&a, p->rows);
+    return enqueue_h12_groups(q, &a, p->rows * g12);
+  case 8: /* samp: a work-item per sampled key */
+    gpux_cl_arg_c(&a, &p->x);
+    gpux_cl_arg_long(&a, p->len);
+    gpux_cl_arg_long(&a, p->n);
+    gpux_cl_arg_mem(&a, &p->out);
+    gpux_cl_arg_long(&a, p->rows);
+    return gpux_cl_enqueue_1d(q, &a, (size_t)(p->rows * p->n));
+  case 9: /* filt: an h12 group each */
+    gpux_cl_arg_c(&a, &p->x);
+    gpux_cl_arg_long(&a, p->len);
+    gpux_cl_arg_long(&a, g12);
+    gpux_cl_arg_long(&a, hk);
+    gpux_cl_arg(&a, sizeof flags, &flags);
+    gpux_cl_arg_mem(&a, &p->st);
+    gpux_cl_arg_mem(&a, &p->cb);
+    gpux_cl_arg_long(&a, capg);
+    gpux_cl_arg_mem(&a, &p->gc);
+    gpux_cl_arg_mem(&a, &p->tot);
     gpux_cl_arg_long(&a, p->rows);
     return enqueue_h12_groups(q, &a, p->rows * g12);
   case GPUX__SEL_GCNT:
