@@ -61,6 +61,7 @@
 #define GPUX_SK __kernel void
 #define GPUX_SG __global
 #define GPUX_SL __local
+#define GPUX_SLP __local
 #define GPUX_SSYNC() barrier(CLK_LOCAL_MEM_FENCE)
 #define GPUX_SGID() ((long)get_global_id(0))
 #define GPUX_SGRP() ((long)get_group_id(0))

@@ -7,6 +7,7 @@
  * The dialect each kernel set defines first:
  *   GPUX_SK              a kernel's declaration prefix (void return type included)
  *   GPUX_SG, GPUX_SL     the global pointer and the local (shared) array qualifiers
+ *   GPUX_SLP             a pointer parameter's qualifier for local memory (CUDA: none)
  *   GPUX_SSYNC()         the work-group barrier
  *   GPUX_SGID(), GPUX_SGRP(), GPUX_SLID()  global id, group id (int64), local id (int)
  *   GPUX_SATOM(p, v)     atomic add of an unsigned to *p (local or global); its old value
@@ -286,6 +287,26 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
     }                                                                                        \
   }
 #else
+/* gather's and filt's ranking of a tile's flags fl (0 / 1 a key, written before a barrier):
+ * work-item lid counts its run of PER keys (lid PER ..), the work-group scans the runs'
+ * counts in sc (2 x GPUX_SEL_THREADS words); returns the flags before lid's run, *tot the
+ * tile's. The caller's next barrier protects sc. */
+GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsigned *sc, int lid,
+                                unsigned *tot) {
+  unsigned own = 0u;
+  for (int j = 0; j < GPUX_SEL_PER; j++) own += fl[lid * GPUX_SEL_PER + j];
+  int cur = 0;
+  sc[lid] = own;
+  GPUX_SSYNC();
+  for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {
+    GPUX_SLP unsigned *a = sc + cur * GPUX_SEL_THREADS, *b = sc + (cur ^ 1) * GPUX_SEL_THREADS;
+    b[lid] = a[lid] + (lid >= off ? a[lid - off] : 0u);
+    cur ^= 1;
+    GPUX_SSYNC();
+  }
+  *tot = sc[cur * GPUX_SEL_THREADS + GPUX_SEL_THREADS - 1];
+  return sc[cur * GPUX_SEL_THREADS + lid] - own;
+}
 /* GPU form: a work-group per group. Its start: the earlier groups' gc, summed by the
  * work-items in a tree. Then its tiles of GPUX_SEL_TILE keys in order: work-item j reads
  * keys e * THREADS + j (coalesced) and flags the candidates in local memory; it counts the
@@ -329,20 +350,11 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
         fl[li] = (unsigned char)(li < n && GPUX_SEL_CAND_(dt, xr[i0 + li], s12, P));         \
       }                                                                                      \
       GPUX_SSYNC();                                                                          \
-      unsigned own = 0u;                                                                     \
-      for (int j = 0; j < GPUX_SEL_PER; j++) own += fl[lid * GPUX_SEL_PER + j];              \
-      int cur = 0;                                                                           \
-      sc[0][lid] = own;                                                                      \
-      GPUX_SSYNC();                                                                          \
-      for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {                                 \
-        sc[cur ^ 1][lid] = sc[cur][lid] + (lid >= off ? sc[cur][lid - off] : 0u);            \
-        cur ^= 1;                                                                            \
-        GPUX_SSYNC();                                                                        \
-      }                                                                                      \
-      unsigned q = sc[cur][lid] - own;                                                       \
+      unsigned tcu;                                                                          \
+      unsigned q = gpux_sel_runs(fl, &sc[0][0], lid, &tcu);                                  \
       for (int j = 0; j < GPUX_SEL_PER; j++)                                                 \
         if (fl[lid * GPUX_SEL_PER + j]) sidx[q++] = (unsigned short)(lid * GPUX_SEL_PER + j); \
-      const int tc = (int)sc[cur][GPUX_SEL_THREADS - 1];                                     \
+      const int tc = (int)tcu;                                                               \
       GPUX_SSYNC();                                                                          \
       for (int r = lid; r < tc && o + r < cstride; r += GPUX_SEL_THREADS) {                  \
         const GPUX_SI64 i = i0 + sidx[r];                                                    \
@@ -405,7 +417,7 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
  * local atomics into one of three words (tn[t mod 3]; the word of tile t + 2 is zeroed
  * after tile t's barrier, when every work-item has read it in tile t - 1): one barrier a
  * tile. Only while fewer than capg are listed, a tile with candidates ranks them as gather
- * does (runs of PER keys, a scan of their counts) and lists their positions. */
+ * does (gpux_sel_runs) and lists their positions. */
 #define GPUX_SEL_FILT(dt)                                                                    \
   GPUX_SK gpux_select_filt_##dt(GPUX_SEL_FILT_ARGS(dt)) {                                    \
     GPUX_SL unsigned char fl[GPUX_SEL_TILE];                                                 \
@@ -439,17 +451,8 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
         for (int e = 0; e < GPUX_SEL_PER; e++)                                               \
           fl[e * GPUX_SEL_THREADS + lid] = (unsigned char)((m >> e) & 1u);                   \
         GPUX_SSYNC();                                                                        \
-        unsigned run = 0u;                                                                   \
-        for (int j = 0; j < GPUX_SEL_PER; j++) run += fl[lid * GPUX_SEL_PER + j];            \
-        int cur = 0;                                                                         \
-        sc[0][lid] = run;                                                                    \
-        GPUX_SSYNC();                                                                        \
-        for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {                               \
-          sc[cur ^ 1][lid] = sc[cur][lid] + (lid >= off ? sc[cur][lid - off] : 0u);          \
-          cur ^= 1;                                                                          \
-          GPUX_SSYNC();                                                                      \
-        }                                                                                    \
-        GPUX_SI64 q = o + (GPUX_SI64)(sc[cur][lid] - run);                                   \
+        unsigned all;                                                                        \
+        GPUX_SI64 q = o + (GPUX_SI64)gpux_sel_runs(fl, &sc[0][0], lid, &all);                \
         for (int j = 0; j < GPUX_SEL_PER; j++)                                               \
           if (fl[lid * GPUX_SEL_PER + j]) {                                                  \
             if (q < capg) cg[q] = (unsigned)(i0 + lid * GPUX_SEL_PER + j);                   \

@@ -17,6 +17,7 @@
 #define GPUX_SK extern "C" __global__ void __launch_bounds__(GPUX_SEL_THREADS)
 #define GPUX_SG
 #define GPUX_SL __shared__
+#define GPUX_SLP
 #define GPUX_SSYNC() __syncthreads()
 #define GPUX_SGID() ((long long)blockIdx.x * blockDim.x + threadIdx.x)
 #define GPUX_SGRP() ((long long)blockIdx.x)

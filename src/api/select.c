@@ -431,20 +431,47 @@ static int cand_rule(int64_t len, int64_t c, int knob) {
   return knob > 0 || (len >= GPUX__CAND_MIN_LEN && c <= len / 8);
 }
 
-/* Each row's k results from its c[row] candidates (cand / cpos, rows x cmax): the select of
- * the candidates (one row of c keys, rank k - 1), its k indices into cand mapped to
- * positions in x. */
-static gpux_status cand_finish(struct gpux_context *ctx, gpux_dtype dt, int64_t rows, int64_t k,
+/* a launch of the candidate paths on rows x len xr with flags fl */
+static gpux__select cand_launch(const struct gpux_array *xr, int64_t rows, int64_t len,
+                                unsigned fl) {
+  gpux__select p;
+  memset(&p, 0, sizeof p);
+  p.dtype = (int)xr->dtype;
+  p.flags = fl;
+  p.rows = rows;
+  p.len = len;
+  p.x = OPND(xr);
+  return p;
+}
+
+/* The candidates (gather: p holds x, rows, len, flags, pc, gc and the list; P every pcs
+ * words of pc, tested against image >> shift) into cand / cpos of rows x cmax, then each
+ * row's k results from its c[row] candidates: the select of the candidates (one row of c
+ * keys, rank k - 1), its k indices into cand mapped to positions in x. */
+static gpux_status cand_finish(const struct gpux_array *xr, gpux__select *p, int64_t pcs,
+                               int shift, int64_t cmax, const int64_t *c, int64_t k,
                                unsigned fl, int sorted, struct gpux_array *vd,
-                               struct gpux_array *id, struct gpux_array *cand,
-                               struct gpux_array *cpos, int64_t cmax, const int64_t *c) {
-  gpux_status s = GPUX_SUCCESS;
+                               struct gpux_array *id) {
+  struct gpux_context *ctx = xr->ctx;
+  struct gpux_array *cand = NULL, *cpos = NULL;
+  const int64_t rows = p->rows, ncand = rows * cmax;
+  gpux_status s = gpux__array_new(&cand, ctx, xr->dtype, 1, &ncand);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&cpos, ctx, GPUX_INT64, 1, &ncand);
+  if (s == GPUX_SUCCESS) {
+    p->kind = 7;
+    p->pcs = pcs;
+    p->shift = shift;
+    p->cand = OPND(cand);
+    p->cpos = OPND(cpos);
+    p->cstride = cmax;
+    s = run(ctx, p);
+  }
   for (int64_t r = 0; r < rows && s == GPUX_SUCCESS; r++) {
     gpux__operand co = OPND(cand), vo = OPND(vd), io = OPND(id);
     co.offset += r * cmax;
     vo.offset += r * k;
     io.offset += r * k;
-    s = select_write_op(ctx, co, dt, 1, c[r], GPUX_SEL_TOPK, k, fl, sorted, &vo, &io);
+    s = select_write_op(ctx, co, xr->dtype, 1, c[r], GPUX_SEL_TOPK, k, fl, sorted, &vo, &io);
     gpux__select m;
     memset(&m, 0, sizeof m);
     m.kind = GPUX__SEL_MAP;
@@ -454,6 +481,8 @@ static gpux_status cand_finish(struct gpux_context *ctx, gpux_dtype dt, int64_t 
     m.cpos.offset += r * cmax;
     if (s == GPUX_SUCCESS) s = run(ctx, &m);
   }
+  rel(&cand);
+  rel(&cpos);
   return s;
 }
 
@@ -500,18 +529,11 @@ static gpux_status topk_sample(const struct gpux_array *xr, int64_t rows, int64_
   const char *e = getenv("GPUX_SELECT_CAPG");
   if (e) ncb = rows * gpr * atoll(e);
   const int64_t nsm = rows * ns, ngc = rows * gpr, ncb1 = ncb > 0 ? ncb : 1;
-  struct gpux_array *smp = NULL, *cb = NULL, *gc = NULL, *tot = NULL, *cand = NULL,
-                    *cpos = NULL;
+  struct gpux_array *smp = NULL, *cb = NULL, *gc = NULL, *tot = NULL;
   scratch sc;
   memset(&sc, 0, sizeof sc);
   gpux_status s = gpux__array_new(&smp, ctx, xr->dtype, 1, &nsm);
-  gpux__select p;
-  memset(&p, 0, sizeof p);
-  p.dtype = (int)xr->dtype;
-  p.flags = fl;
-  p.rows = rows;
-  p.len = len;
-  p.x = OPND(xr);
+  gpux__select p = cand_launch(xr, rows, len, fl);
   if (s == GPUX_SUCCESS) {
     p.kind = 8; /* samp */
     p.n = ns;
@@ -546,30 +568,13 @@ static gpux_status topk_sample(const struct gpux_array *xr, int64_t rows, int64_
     if (c[i] > cmax) cmax = c[i];
   }
   rel(&tot);
-  if (use) {
-    s = gpux__array_new(&cand, ctx, xr->dtype, 1, (int64_t[]){rows * cmax});
-    if (s == GPUX_SUCCESS) s = gpux__array_new(&cpos, ctx, GPUX_INT64, 1, (int64_t[]){rows * cmax});
-    if (s == GPUX_SUCCESS) {
-      p.kind = 7; /* gather: P = the bound (st), the whole image, filt's list */
-      p.pc = OPND(sc.st);
-      p.pcs = GPUX_SEL_ST;
-      p.shift = 0;
-      p.cand = OPND(cand);
-      p.cpos = OPND(cpos);
-      p.cstride = cmax;
-      s = run(ctx, &p);
-    }
-    rel(&cb);
-    rel(&gc);
-    scratch_free(&sc);
-    if (s == GPUX_SUCCESS)
-      s = cand_finish(ctx, xr->dtype, rows, k, fl, sorted, vd, id, cand, cpos, cmax, c);
+  if (use) { /* gather: P = the bound (st), the whole image, filt's list */
+    p.pc = OPND(sc.st);
+    s = cand_finish(xr, &p, GPUX_SEL_ST, 0, cmax, c, k, fl, sorted, vd, id);
     *done = s == GPUX_SUCCESS;
   }
   rel(&cb);
   rel(&gc);
-  rel(&cand);
-  rel(&cpos);
   scratch_free(&sc);
   return s;
 }
@@ -591,8 +596,7 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
     gpux_status s = topk_sample(xr, rows, len, k, fl, sorted, vd, id, knob, &done);
     if (s != GPUX_SUCCESS || done) return s;
   }
-  struct gpux_array *hist = NULL, *pc = NULL, *hb = NULL, *gc = NULL, *cand = NULL,
-                    *cpos = NULL;
+  struct gpux_array *hist = NULL, *pc = NULL, *hb = NULL, *gc = NULL;
   /* h12's groups: the GPU forms' count, which no CPU form exceeds (gpux_backend.h) */
   int64_t gpr;
   (void)gpux__sel_h12_plan(rows, len, 0, &gpr);
@@ -601,14 +605,8 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
   gpux_status s = gpux_array_zeros(&hist, ctx, GPUX_UINT32, 1, &nh);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&pc, ctx, GPUX_UINT64, 1, &npc);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&hb, ctx, GPUX_UINT32, 1, &nhb);
-  gpux__select p;
-  memset(&p, 0, sizeof p);
-  p.dtype = (int)xr->dtype;
-  p.flags = fl;
-  p.rows = rows;
-  p.len = len;
+  gpux__select p = cand_launch(xr, rows, len, fl);
   p.k = k - 1; /* pick12's rank */
-  p.x = OPND(xr);
   if (s == GPUX_SUCCESS) {
     p.hist = OPND(hist);
     p.hb = OPND(hb);
@@ -635,7 +633,6 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
     rel(&hb);
     return select_write(xr, rows, len, GPUX_SEL_TOPK, k, fl, sorted, vd, id);
   }
-  const int64_t ncand = rows * cmax;
   if (s == GPUX_SUCCESS) s = gpux__array_new(&gc, ctx, GPUX_UINT32, 1, &ngc);
   if (s == GPUX_SUCCESS) {
     p.kind = GPUX__SEL_GCNT;
@@ -643,23 +640,10 @@ static gpux_status topk_write(const struct gpux_array *xr, int64_t rows, int64_t
     s = run(ctx, &p);
   }
   rel(&hb);
-  if (s == GPUX_SUCCESS) s = gpux__array_new(&cand, ctx, xr->dtype, 1, &ncand);
-  if (s == GPUX_SUCCESS) s = gpux__array_new(&cpos, ctx, GPUX_INT64, 1, &ncand);
-  if (s == GPUX_SUCCESS) {
-    p.kind = 7; /* gather: P = pick12's prefix, the images' top 12 bits, no list */
-    p.pcs = 2;
-    p.shift = w - 12;
-    p.cand = OPND(cand);
-    p.cpos = OPND(cpos);
-    p.cstride = cmax;
-    s = run(ctx, &p);
-  }
+  /* gather: P = pick12's prefix, the images' top 12 bits, no list */
+  if (s == GPUX_SUCCESS) s = cand_finish(xr, &p, 2, w - 12, cmax, c, k, fl, sorted, vd, id);
   rel(&pc);
   rel(&gc);
-  if (s == GPUX_SUCCESS)
-    s = cand_finish(ctx, xr->dtype, rows, k, fl, sorted, vd, id, cand, cpos, cmax, c);
-  rel(&cand);
-  rel(&cpos);
   return s;
 }
 
