@@ -75,7 +75,7 @@ case "$MODE" in
 quick) # the least that checks both kernel sets and reads the fused ends' gain
   # NCU_SORT=1: -lineinfo and the onesweep profile after the rows; UNFUSED_OPS=none: no
   # unfused rows
-  H200_CMAKE_ARGS=${NCU_SORT:+-DGPUX_CUDA_NVCC_FLAGS=-lineinfo} \
+  H200_CMAKE_ARGS="${H200_CMAKE_ARGS:-} ${NCU_SORT:+-DGPUX_CUDA_NVCC_FLAGS=-lineinfo}" \
     TARGETS=${TARGETS-"test_sort test_count test_index_xbackend gpux-bench"} h200_build
   TESTS=${TESTS:-test_sort test_count} run_tests ${TLIM:-120}
   log "bench"

@@ -138,19 +138,25 @@
 #define GPUX_SEL_W_u16 16
 #define GPUX_SEL_W_u32 32
 #define GPUX_SEL_W_u64 64
-#define GPUX_SEL_FL_(b, w, fl, E, M) gpux_so_img((b), w, GPUX_SO_FLOAT, (fl), E, M)
-#define GPUX_SEL_IMG_f32(b, fl) GPUX_SEL_FL_(b, 32, fl, GPUX_SO_F32_EXP, GPUX_SO_F32_MAN)
-#define GPUX_SEL_IMG_f64(b, fl) GPUX_SEL_FL_(b, 64, fl, GPUX_SO_F64_EXP, GPUX_SO_F64_MAN)
-#define GPUX_SEL_IMG_f16(b, fl) GPUX_SEL_FL_(b, 16, fl, GPUX_SO_F16_EXP, GPUX_SO_F16_MAN)
-#define GPUX_SEL_IMG_bf16(b, fl) GPUX_SEL_FL_(b, 16, fl, GPUX_SO_BF16_EXP, GPUX_SO_BF16_MAN)
-#define GPUX_SEL_IMG_i32(b, fl) gpux_so_img((b), 32, GPUX_SO_SIGNED, (fl), 0, 0)
+/* keys of up to 32 bits: the 32-bit image, widened */
+#define GPUX_SEL_I32_(b, w, cls, fl, E, M) \
+  ((GPUX_SO_U64)gpux_so_img32((GPUX_SO_U32)(b), w, cls, (fl), E, M))
+#define GPUX_SEL_IMG_f32(b, fl) \
+  GPUX_SEL_I32_(b, 32, GPUX_SO_FLOAT, fl, GPUX_SO_F32_EXP, GPUX_SO_F32_MAN)
+#define GPUX_SEL_IMG_f64(b, fl) \
+  gpux_so_img((b), 64, GPUX_SO_FLOAT, (fl), GPUX_SO_F64_EXP, GPUX_SO_F64_MAN)
+#define GPUX_SEL_IMG_f16(b, fl) \
+  GPUX_SEL_I32_(b, 16, GPUX_SO_FLOAT, fl, GPUX_SO_F16_EXP, GPUX_SO_F16_MAN)
+#define GPUX_SEL_IMG_bf16(b, fl) \
+  GPUX_SEL_I32_(b, 16, GPUX_SO_FLOAT, fl, GPUX_SO_BF16_EXP, GPUX_SO_BF16_MAN)
+#define GPUX_SEL_IMG_i32(b, fl) GPUX_SEL_I32_(b, 32, GPUX_SO_SIGNED, fl, 0u, 0u)
 #define GPUX_SEL_IMG_i64(b, fl) gpux_so_img((b), 64, GPUX_SO_SIGNED, (fl), 0, 0)
-#define GPUX_SEL_IMG_i8(b, fl) gpux_so_img((b), 8, GPUX_SO_SIGNED, (fl), 0, 0)
-#define GPUX_SEL_IMG_i16(b, fl) gpux_so_img((b), 16, GPUX_SO_SIGNED, (fl), 0, 0)
-#define GPUX_SEL_IMG_u8(b, fl) gpux_so_img((b), 8, GPUX_SO_UNSIGNED, (fl), 0, 0)
-#define GPUX_SEL_IMG_b8(b, fl) gpux_so_img((b), 8, GPUX_SO_UNSIGNED, (fl), 0, 0)
-#define GPUX_SEL_IMG_u16(b, fl) gpux_so_img((b), 16, GPUX_SO_UNSIGNED, (fl), 0, 0)
-#define GPUX_SEL_IMG_u32(b, fl) gpux_so_img((b), 32, GPUX_SO_UNSIGNED, (fl), 0, 0)
+#define GPUX_SEL_IMG_i8(b, fl) GPUX_SEL_I32_(b, 8, GPUX_SO_SIGNED, fl, 0u, 0u)
+#define GPUX_SEL_IMG_i16(b, fl) GPUX_SEL_I32_(b, 16, GPUX_SO_SIGNED, fl, 0u, 0u)
+#define GPUX_SEL_IMG_u8(b, fl) GPUX_SEL_I32_(b, 8, GPUX_SO_UNSIGNED, fl, 0u, 0u)
+#define GPUX_SEL_IMG_b8(b, fl) GPUX_SEL_I32_(b, 8, GPUX_SO_UNSIGNED, fl, 0u, 0u)
+#define GPUX_SEL_IMG_u16(b, fl) GPUX_SEL_I32_(b, 16, GPUX_SO_UNSIGNED, fl, 0u, 0u)
+#define GPUX_SEL_IMG_u32(b, fl) GPUX_SEL_I32_(b, 32, GPUX_SO_UNSIGNED, fl, 0u, 0u)
 #define GPUX_SEL_IMG_u64(b, fl) gpux_so_img((b), 64, GPUX_SO_UNSIGNED, (fl), 0, 0)
 /* whether the dtype has NaN (bin 256 counts them) */
 #define GPUX_SEL_NAN_f32 1

@@ -60,27 +60,30 @@
 #define GPUX_SO_DESC 1u /* descending: the complement of the image */
 #define GPUX_SO_EQZ 2u  /* -0.0 and +0.0 one image (positions are carried) */
 
-/* The image of a key's bits (w bits, given in the low bits of a 64-bit word) for class cls:
- * for floats, exp_mask is the exponent field and man_mask the significand field. One
- * function for every width, so that the four widths cannot drift apart; the per-width
- * wrappers below give the masks. */
-GPUX_SO_FN GPUX_SO_U64 gpux_so_img(GPUX_SO_U64 b, int w, int cls, unsigned flags,
-                                   GPUX_SO_U64 exp_mask, GPUX_SO_U64 man_mask) {
-  const GPUX_SO_U64 all = w == 64 ? ~(GPUX_SO_U64)0 : ((GPUX_SO_U64)1 << w) - 1;
-  const GPUX_SO_U64 sg = (GPUX_SO_U64)1 << (w - 1);
-  GPUX_SO_U64 k;
-  if (cls == GPUX_SO_UNSIGNED) {
-    k = b;
-  } else if (cls == GPUX_SO_SIGNED) {
-    k = b ^ sg;
-  } else if ((b & exp_mask) == exp_mask && (b & man_mask)) {
-    k = all; /* NaN */
-  } else {
-    if ((flags & GPUX_SO_EQZ) && b == sg) b = 0; /* -0.0 -> +0.0 */
-    k = (b & sg) ? (~b & all) : (b | sg);
+/* The image of a key's bits (w bits, given in the low bits of a word of type U) for class
+ * cls: for floats, exp_mask is the exponent field and man_mask the significand field. One
+ * body for every width, so that the four widths cannot drift apart (the per-width wrappers
+ * below give the masks), expanded for 64-bit words (gpux_so_img) and for 32-bit ones
+ * (gpux_so_img32, keys of up to 32 bits: half the instructions on a GPU, the same image). */
+#define GPUX_SO_IMG_DEF(name, U)                                                               \
+  GPUX_SO_FN U name(U b, int w, int cls, unsigned flags, U exp_mask, U man_mask) {             \
+    const U all = w == (int)(8 * sizeof(U)) ? ~(U)0 : ((U)1 << w) - 1;                         \
+    const U sg = (U)1 << (w - 1);                                                              \
+    U k;                                                                                       \
+    if (cls == GPUX_SO_UNSIGNED) {                                                             \
+      k = b;                                                                                   \
+    } else if (cls == GPUX_SO_SIGNED) {                                                        \
+      k = b ^ sg;                                                                              \
+    } else if ((b & exp_mask) == exp_mask && (b & man_mask)) {                                \
+      k = all; /* NaN */                                                                       \
+    } else {                                                                                   \
+      if ((flags & GPUX_SO_EQZ) && b == sg) b = 0; /* -0.0 -> +0.0 */                          \
+      k = (b & sg) ? (~b & all) : (b | sg);                                                    \
+    }                                                                                          \
+    return (flags & GPUX_SO_DESC) ? (~k & all) : k;                                            \
   }
-  return (flags & GPUX_SO_DESC) ? (~k & all) : k;
-}
+GPUX_SO_IMG_DEF(gpux_so_img, GPUX_SO_U64)
+GPUX_SO_IMG_DEF(gpux_so_img32, GPUX_SO_U32)
 
 /* The key's bits back from an image made without EQZ (a keys-only sort): the inverse of
  * gpux_so_img, except that the NaN image gives canonical_nan. */
