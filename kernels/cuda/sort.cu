@@ -260,6 +260,9 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
                                         cv.em, cv.mm)
                        : (I)~(I)0;
       }
+    } else if (rem == TILE) { /* a whole tile: no bounds (the loads alone) */
+#pragma unroll
+      for (int e = 0; e < IPT; e++) k[e] = src[base + 32 * e];
     } else {
 #pragma unroll
       for (int e = 0; e < IPT; e++) {
@@ -361,16 +364,24 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
           dp[dst] = sp[i];
       }
     } else {
-#pragma unroll
-      for (int e = 0; e < IPT; e++) {
-        const int i = j + e * T;
-        if (i < rem) {
-          const I key = sk[i];
-          const unsigned dst = s_gb[(int)((key >> shift) & MASK)] + (unsigned)i;
-          if (dk) dk[dst] = key;
-          if (dp) dp[dst] = sp[i];
-        }
+      /* one loop for each set of outputs (the tests of the pointers out of the loop) */
+#define GPUX_SK_SCATTER(STORE)                                                     \
+  _Pragma("unroll") for (int e = 0; e < IPT; e++) {                                \
+    const int i = j + e * T;                                                       \
+    if (i < rem) {                                                                 \
+      const I key = sk[i];                                                         \
+      const unsigned dst = s_gb[(int)((key >> shift) & MASK)] + (unsigned)i;       \
+      STORE;                                                                       \
+    }                                                                              \
+  }
+      if (dk && dp) {
+        GPUX_SK_SCATTER(dk[dst] = key; dp[dst] = sp[i])
+      } else if (dk) {
+        GPUX_SK_SCATTER(dk[dst] = key)
+      } else if (dp) {
+        GPUX_SK_SCATTER(dp[dst] = sp[i])
       }
+#undef GPUX_SK_SCATTER
     }
     __syncthreads();
   }
