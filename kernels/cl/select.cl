@@ -34,8 +34,8 @@
  *       uint flags, global const ulong *pc, long pcs, int s12, global const uint *gc,
  *       global const uint *cb, long capg, global U *cand, global long *cpos, long cstride,
  *       long rows)
- *   gpux_select_samp_<dt>(global const U *x, long x_off, long len, long ns, global U *smp,
- *       long rows)
+ *   gpux_select_ssel_<dt>(global const U *x, long x_off, long len, long ns, long r,
+ *       uint flags, global ulong *st, long rows)
  *   gpux_select_filt_<dt>(global const U *x, long x_off, long len, long gpr, long hk,
  *       uint flags, global const ulong *st, global uint *cb, long capg, global uint *gc,
  *       global uint *tot, long rows)
@@ -48,7 +48,8 @@
  * emit: a work-group of GPUX_SEL_THREADS per tile of GPUX_SEL_TILE keys (GPU form) or a
  * work-item per tile (CPU form); h12, gcnt, gather and filt: a work-group of
  * GPUX_SEL_THREADS per hk keys (GPU form) or a work-item (in work-groups of one) per hk keys
- * (CPU form); ss, pick, pick12, map, scan, rank, qfin, samp: a work-item each. */
+ * (CPU form); ssel: a work-group of GPUX_SEL_THREADS per row (both forms); ss, pick,
+ * pick12, map, scan, rank, qfin: a work-item each. */
 #pragma OPENCL FP_CONTRACT OFF
 
 #if defined(GPUX_CL_CPU) && GPUX_CL_CPU

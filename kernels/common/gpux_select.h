@@ -69,10 +69,11 @@
  * bits as the radix select of x.
  * ONE READ (top-k of 32- and 64-bit keys whose candidates a sample bounds: the front end's
  * topk_sample): a bound T on the target's image from a sample, then one pass over x:
- *   samp_<dt>  smp[row][j] = row's key at j * s + (hash(j) mod s), s = len / ns, j < ns:
- *              ns keys spread over the row (any order of x: a sorted row gives the same
- *              spread of values as a shuffled one); the radix select above takes the
- *              image T of rank r of each row's sample (st[row], GPUX_SEL_ST words);
+ *   ssel_<dt>  a work-group per row: ns keys spread over the row (key j at j * s +
+ *              (hash(j) mod s), s = len / ns: a sorted row gives the same spread of values
+ *              as a shuffled one), their images in local memory (ns <= GPUX_SEL_SNS(dt):
+ *              16 KB of them), and the image T of rank r among them (a local radix select;
+ *              r = ns: all ones, no bound) -> st[row * GPUX_SEL_ST];
  *   filt_<dt>  groups as h12's: gc[group] = its keys with image <= T, tot[row] += gc (an
  *              integer sum), and the row positions of its first capg (cb's words / the
  *              groups) to cb[group * capg ..] in order (tiles in order; a tile with none
@@ -97,6 +98,9 @@
 #define GPUX_SEL_RANK_MAX 4096 /* top-k sorted by ranks up to this k */
 #define GPUX_SEL_MAXT 16       /* targets a hist launch takes (the front end batches) */
 #define GPUX_SEL_B12 4097      /* hist12's bins: 4096 12-bit prefixes and the NaN count */
+/* ssel's sample keys a row, at most: 16 KB of images (32-bit ones up to 32-bit keys) */
+#define GPUX_SEL_SNS_W(w) ((w) > 32 ? 2048 : 4096)
+#define GPUX_SEL_SNS(dt) GPUX_SEL_SNS_W(GPUX_SEL_W_##dt)
 /* kernel names: gpux_select_<kind>_<dt>, and those of no dtype */
 #define GPUX_KN_SELECT(kind, dt) "gpux_select_" kind "_" dt
 #define GPUX_KN_SELECT_PICK "gpux_select_pick"
@@ -106,13 +110,13 @@
 #define GPUX_KN_SELECT_GCNT "gpux_select_gcnt"
 #define GPUX_SEL_KINDS(X)                                                                  \
   X(ss, 0) X(hist, 1) X(cnt, 2) X(emit, 3) X(rank, 4) X(qfin, 5) X(h12, 6) X(gather, 7)     \
-  X(samp, 8) X(filt, 9)
+  X(ssel, 8) X(filt, 9)
 #define GPUX_SEL_KIND_COUNT 10
 #define GPUX_KN_SEL_DT_(N, dt)                                                               \
   N(GPUX_KN_SELECT("ss", #dt)) N(GPUX_KN_SELECT("hist", #dt)) N(GPUX_KN_SELECT("cnt", #dt))  \
   N(GPUX_KN_SELECT("emit", #dt)) N(GPUX_KN_SELECT("rank", #dt))                              \
   N(GPUX_KN_SELECT("qfin", #dt)) N(GPUX_KN_SELECT("h12", #dt))                               \
-  N(GPUX_KN_SELECT("gather", #dt)) N(GPUX_KN_SELECT("samp", #dt))                            \
+  N(GPUX_KN_SELECT("gather", #dt)) N(GPUX_KN_SELECT("ssel", #dt))                            \
   N(GPUX_KN_SELECT("filt", #dt))
 #define GPUX_KN_SELECT_LIST(N)                                                               \
   GPUX_SEL_DT(GPUX_KN_SEL_DT_, N) N(GPUX_KN_SELECT_PICK) N(GPUX_KN_SELECT_SCAN)              \

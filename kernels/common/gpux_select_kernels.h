@@ -374,23 +374,80 @@ GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsig
   }
 #endif
 
-/* ---- ONE READ (gpux_select.h): the sample and the filter */
+/* ---- ONE READ (gpux_select.h): the sample's bound and the filter */
 
-/* samp: the sample's key j of a row: j * s + (a hash of j) mod s, s = len / ns. The hash
- * (32-bit multiplies, the same on every backend) keeps the places off any period of the
- * data. */
-#define GPUX_SEL_SAMP(dt)                                                                    \
-  GPUX_SK gpux_select_samp_##dt(GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off,          \
-                                GPUX_SI64 len, GPUX_SI64 ns, GPUX_SG GPUX_SEL_UT(dt) * smp,  \
-                                GPUX_SI64 rows) {                                            \
-    const GPUX_SI64 g = GPUX_SGID();                                                         \
-    if (g >= rows * ns) return;                                                              \
-    const GPUX_SI64 row = g / ns, j = g - row * ns, s = len / ns;                            \
-    unsigned h = (unsigned)j * 0x9e3779b9u;                                                  \
-    h ^= h >> 16;                                                                            \
-    h *= 0x85ebca6bu;                                                                        \
-    h ^= h >> 13;                                                                            \
-    smp[g] = x[x_off + row * len + j * s + (GPUX_SI64)((GPUX_SO_U64)h % (GPUX_SO_U64)s)];    \
+/* ssel: a work-group per row takes its sample (key j at j * s + (a hash of j) mod s, s =
+ * len / ns; the hash, 32-bit multiplies, the same on every backend, keeps the places off any
+ * period of the data) as images in local memory (32-bit words for keys of up to 32 bits, ns
+ * <= GPUX_SEL_SNS(dt), GPUX_SEL_SNS(dt) / GPUX_SEL_THREADS a work-item, loaded together)
+ * and selects the image of rank r there (r >= ns: all ones, no bound): a pass an 8-bit
+ * digit from the top, a local histogram of the keys that share the prefix found so far,
+ * scanned by the work-group (work-item d holds digit d), the digit whose run holds r taken.
+ * T -> st[row * GPUX_SEL_ST]. */
+#define GPUX_SEL_IW_8 32
+#define GPUX_SEL_IW_16 32
+#define GPUX_SEL_IW_32 32
+#define GPUX_SEL_IW_64 64
+#define GPUX_SEL_IW2_(w) GPUX_SEL_IW_##w
+#define GPUX_SEL_IW_(w) GPUX_SEL_IW2_(w)
+#define GPUX_SEL_IT(dt) GPUX_SEL_U_(GPUX_SEL_IW_(GPUX_SEL_W_##dt)) /* the sample's word */
+#define GPUX_SEL_SSEL(dt)                                                                    \
+  GPUX_SK gpux_select_ssel_##dt(GPUX_SG const GPUX_SEL_UT(dt) * x, GPUX_SI64 x_off,          \
+                                GPUX_SI64 len, GPUX_SI64 ns, GPUX_SI64 r, unsigned flags,    \
+                                GPUX_SG GPUX_SO_U64 *st, GPUX_SI64 rows) {                   \
+    GPUX_SL GPUX_SEL_IT(dt) im[GPUX_SEL_SNS(dt)];                                            \
+    GPUX_SL unsigned h[2][GPUX_SEL_THREADS];                                                 \
+    GPUX_SL GPUX_SO_U64 pr[2];                                                               \
+    const GPUX_SI64 row = GPUX_SGRP();                                                       \
+    const int lid = GPUX_SLID(), w = GPUX_SEL_W_##dt;                                        \
+    if (row >= rows) return; /* the whole work-group */                                      \
+    if (r >= ns) { /* past the sample: no bound */                                           \
+      if (lid == 0) st[row * GPUX_SEL_ST] = ~GPUX_SO_C64(0);                                 \
+      return;                                                                                \
+    }                                                                                        \
+    GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                               \
+    const GPUX_SI64 s = len / ns;                                                            \
+    GPUX_SEL_UT(dt) kv[GPUX_SEL_SNS(dt) / GPUX_SEL_THREADS];                                 \
+    for (int e = 0; e < GPUX_SEL_SNS(dt) / GPUX_SEL_THREADS; e++) {                          \
+      const GPUX_SI64 j = e * GPUX_SEL_THREADS + lid;                                        \
+      unsigned hh = (unsigned)j * 0x9e3779b9u;                                               \
+      hh ^= hh >> 16;                                                                        \
+      hh *= 0x85ebca6bu;                                                                     \
+      hh ^= hh >> 13;                                                                        \
+      kv[e] = j < ns ? xr[j * s + (GPUX_SI64)((GPUX_SO_U64)hh % (GPUX_SO_U64)s)]             \
+                     : (GPUX_SEL_UT(dt))0;                                                   \
+    }                                                                                        \
+    for (int e = 0; e < GPUX_SEL_SNS(dt) / GPUX_SEL_THREADS; e++)                            \
+      im[e * GPUX_SEL_THREADS + lid] =                                                       \
+          (GPUX_SEL_IT(dt))GPUX_SEL_IMG_##dt((GPUX_SO_U64)kv[e], flags);                     \
+    GPUX_SO_U64 prefix = 0, rr = (GPUX_SO_U64)r;                                             \
+    for (int sh = w - 8; sh >= 0; sh -= 8) {                                                 \
+      h[0][lid] = 0u;                                                                        \
+      GPUX_SSYNC();                                                                          \
+      for (GPUX_SI64 j = lid; j < ns; j += GPUX_SEL_THREADS) {                               \
+        const GPUX_SO_U64 v = (GPUX_SO_U64)im[j];                                            \
+        if (sh + 8 == w || (v >> (sh + 8)) == (prefix >> (sh + 8)))                          \
+          GPUX_SATOM(&h[0][(int)((v >> sh) & 255u)], 1u);                                    \
+      }                                                                                      \
+      GPUX_SSYNC();                                                                          \
+      const unsigned cnt = h[0][lid];                                                        \
+      int cur = 0;                                                                           \
+      for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {                                 \
+        h[cur ^ 1][lid] = h[cur][lid] + (lid >= off ? h[cur][lid - off] : 0u);               \
+        cur ^= 1;                                                                            \
+        GPUX_SSYNC();                                                                        \
+      }                                                                                      \
+      const GPUX_SO_U64 incl = h[cur][lid], excl = incl - cnt;                               \
+      if (rr >= excl && rr < incl) { /* one digit's run holds rank rr */                     \
+        pr[0] = prefix | ((GPUX_SO_U64)lid << sh);                                           \
+        pr[1] = rr - excl;                                                                   \
+      }                                                                                      \
+      GPUX_SSYNC();                                                                          \
+      prefix = pr[0];                                                                        \
+      rr = pr[1];                                                                            \
+      GPUX_SSYNC(); /* pr and h reused by the next pass */                                   \
+    }                                                                                        \
+    if (lid == 0) st[row * GPUX_SEL_ST] = prefix;                                            \
   }
 
 /* filt: groups as h12's (gpr a row, hk keys each); T = st[row * GPUX_SEL_ST] (the sample's
@@ -684,7 +741,7 @@ GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsig
     }                                                                                              \
   }                                                                                                \
   GPUX_SEL_GATHER(dt)                                                                              \
-  GPUX_SEL_SAMP(dt)                                                                                \
+  GPUX_SEL_SSEL(dt)                                                                                \
   GPUX_SEL_FILT(dt)                                                                                \
   GPUX_SK gpux_select_rank_##dt(GPUX_SG const GPUX_SEL_UT(dt) * tv, GPUX_SG const GPUX_SI64 *ti,   \
                                 GPUX_SI64 rows, GPUX_SI64 k, unsigned flags,                       \

@@ -437,7 +437,8 @@ typedef struct gpux__search {
  *         in all, 0: no list; the backend gives each of its groups capg / (rows x its
  *         groups a row), as filt), cand, cpos, cstride;  MAP: idx (n = k entries from its
  *         offset), cpos (from its offset)
- *   samp: x, rows, len, n (the sample's keys a row), out (rows x n, x's dtype)
+ *   ssel: x, rows, len, n (the sample's keys a row, <= GPUX_SEL_SNS), k (the rank), flags,
+ *         st (the image of rank k every GPUX_SEL_ST words)
  *   filt: x, rows, len, flags, st (the bound's image every GPUX_SEL_ST words), cb, capg (as
  *         gather's), gc, tot (rows words, zeroed) */
 #define GPUX__SEL_PICK GPUX_SEL_KIND_COUNT

@@ -407,17 +407,18 @@ static gpux_status select_write(const struct gpux_array *xr, int64_t rows, int64
 /* GPUX_SELECT_TOPK_PATH, a test knob read at each call: "old" keeps every top-k on the radix
  * select of x; "cand" takes the two-read path wherever it can run (32- and 64-bit keys, up to
  * GPUX__CAND_ROWS rows, fewer than 2^30 candidates a row), whatever the sizes; "samp" the
- * one-read path there first (then "cand" where the sample's bound fails); anything else
- * (unset): samp_plan and cand_rule decide. */
+ * one-read path there first (then "cand" where the sample's bound fails); "samp1" as samp,
+ * the sample's bound falling short an error (tests: a broken bound would only cost time);
+ * anything else (unset): samp_plan and cand_rule decide. */
 #define GPUX__CAND_ROWS 8
 #define GPUX__CAND_MIN_LEN ((int64_t)1 << 16)
-#define GPUX__SAMP_MAX ((int64_t)1 << 16) /* the sample's keys a row */
 #define GPUX__SAMP_CAPG 64                /* filt's listed positions a GPU-form group, at least */
 static int cand_knob(void) {
   const char *e = getenv("GPUX_SELECT_TOPK_PATH");
   if (e && !strcmp(e, "old")) return -1;
   if (e && !strcmp(e, "cand")) return 1;
   if (e && !strcmp(e, "samp")) return 2;
+  if (e && !strcmp(e, "samp1")) return 3;
   return 0;
 }
 
@@ -486,25 +487,28 @@ static gpux_status cand_finish(const struct gpux_array *xr, gpux__select *p, int
   return s;
 }
 
-/* The one-read path's sample: ns keys a row and the rank r whose image bounds the k-th.
+/* The one-read path's sample: ns keys a row (up to ssel's GPUX_SEL_SNS_W(w) for keys of w
+ * bits, len / 16 for shorter rows) and the rank r whose image bounds the k-th.
  * The sample holds about k ns / len of the row's k smallest images (kth's expected hits);
  * r = that + 4 of their standard deviations + 4 makes a sample of r + 1 of them (the bound
  * falling short: a fallback, never a wrong result) rare, and leaves about (r + 1) len / ns
- * candidates. Returns 0 where the path does not pay (the candidates over len / 8; rows
+ * candidates; r = ns when the margin passes the sample (no bound: every key a candidate,
+ * which only a forced path takes). Returns 0 where the path does not pay (the candidates over len / 8; rows
  * shorter than GPUX__CAND_MIN_LEN unless forced). GPUX_SELECT_SAMPLE_RANK (a test knob) sets
  * r. */
-static int samp_plan(int64_t len, int64_t k, int knob, int64_t *ns, int64_t *r) {
-  int64_t n = len / 16 < GPUX__SAMP_MAX ? len / 16 : GPUX__SAMP_MAX;
+static int samp_plan(int64_t len, int w, int64_t k, int knob, int64_t *ns, int64_t *r) {
+  const int64_t nmax = GPUX_SEL_SNS_W(w);
+  int64_t n = len / 16 < nmax ? len / 16 : nmax;
   if (n < 1) n = 1;
   const double hits = (double)k * (double)n / (double)len;
   int64_t rr = (int64_t)ceil(hits + 4.0 * sqrt(hits) + 4.0) - 1;
   const char *e = getenv("GPUX_SELECT_SAMPLE_RANK");
   if (e) rr = atoll(e);
   if (rr < 0) rr = 0;
-  if (rr >= n) rr = n - 1;
+  if (rr > n) rr = n; /* rank n, past the sample: no bound (ssel's T all ones) */
   *ns = n;
   *r = rr;
-  if (knob == 2) return 1;
+  if (knob >= 2) return 1;
   return len >= GPUX__CAND_MIN_LEN && (rr + 1) * (len / n) <= len / 8;
 }
 
@@ -517,7 +521,8 @@ static gpux_status topk_sample(const struct gpux_array *xr, int64_t rows, int64_
   struct gpux_context *ctx = xr->ctx;
   int64_t ns, r;
   *done = 0;
-  if (!samp_plan(len, k, knob, &ns, &r)) return GPUX_SUCCESS;
+  if (!samp_plan(len, (int)gpux_dtype_size(xr->dtype) * 8, k, knob, &ns, &r))
+    return GPUX_SUCCESS;
   /* filt's groups (h12's, the GPU forms' count: no CPU form has more) and its list: at least
    * GPUX__SAMP_CAPG positions a group, or four times the expected candidates up to a word
    * for 16 keys. The words a group: GPUX_SELECT_CAPG (a test knob) */
@@ -528,28 +533,22 @@ static gpux_status topk_sample(const struct gpux_array *xr, int64_t rows, int64_
   if (want > ncb) ncb = want;
   const char *e = getenv("GPUX_SELECT_CAPG");
   if (e) ncb = rows * gpr * atoll(e);
-  const int64_t nsm = rows * ns, ngc = rows * gpr, ncb1 = ncb > 0 ? ncb : 1;
-  struct gpux_array *smp = NULL, *cb = NULL, *gc = NULL, *tot = NULL;
-  scratch sc;
-  memset(&sc, 0, sizeof sc);
-  gpux_status s = gpux__array_new(&smp, ctx, xr->dtype, 1, &nsm);
+  const int64_t nst = rows * GPUX_SEL_ST, ngc = rows * gpr, ncb1 = ncb > 0 ? ncb : 1;
+  struct gpux_array *st = NULL, *cb = NULL, *gc = NULL, *tot = NULL;
+  gpux_status s = gpux__array_new(&st, ctx, GPUX_UINT64, 1, &nst);
   gpux__select p = cand_launch(xr, rows, len, fl);
-  if (s == GPUX_SUCCESS) {
-    p.kind = 8; /* samp */
+  if (s == GPUX_SUCCESS) { /* the image of rank r of each row's sample: st[row] */
+    p.kind = 8; /* ssel */
     p.n = ns;
-    p.out = OPND(smp);
+    p.k = r;
+    p.st = OPND(st);
     s = run(ctx, &p);
   }
-  /* the image of rank r of each row's sample: st[row] */
-  if (s == GPUX_SUCCESS) s = scratch_new(&sc, ctx, rows, 1, &r, 0, ns);
-  if (s == GPUX_SUCCESS) s = select_rows(ctx, OPND(smp), (int)xr->dtype, rows, ns, 1, fl, &sc);
-  rel(&smp);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&cb, ctx, GPUX_UINT32, 1, &ncb1);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&gc, ctx, GPUX_UINT32, 1, &ngc);
   if (s == GPUX_SUCCESS) s = gpux_array_zeros(&tot, ctx, GPUX_UINT32, 1, &rows);
   if (s == GPUX_SUCCESS) {
     p.kind = 9; /* filt */
-    p.st = OPND(sc.st);
     p.cb = OPND(cb);
     p.capg = ncb;
     p.gc = OPND(gc);
@@ -566,16 +565,22 @@ static gpux_status topk_sample(const struct gpux_array *xr, int64_t rows, int64_
     c[i] = (int64_t)ht[i];
     use = c[i] >= k && cand_rule(len, c[i], knob);
     if (c[i] > cmax) cmax = c[i];
+    if (!use && knob == 3)
+      s = gpux__set_error(GPUX_ERROR_UNSUPPORTED,
+                          "gpux_topk: row %lld of %lld keys: %lld under the sample's bound "
+                          "(rank %lld of %lld), k %lld (GPUX_SELECT_TOPK_PATH=samp1)",
+                          (long long)i, (long long)len, (long long)c[i], (long long)r,
+                          (long long)ns, (long long)k);
   }
   rel(&tot);
   if (use) { /* gather: P = the bound (st), the whole image, filt's list */
-    p.pc = OPND(sc.st);
+    p.pc = OPND(st);
     s = cand_finish(xr, &p, GPUX_SEL_ST, 0, cmax, c, k, fl, sorted, vd, id);
     *done = s == GPUX_SUCCESS;
   }
   rel(&cb);
   rel(&gc);
-  scratch_free(&sc);
+  rel(&st);
   return s;
 }
 

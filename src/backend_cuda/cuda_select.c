@@ -131,10 +131,10 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
       groups = rows * g12;
       break;
     }
-    case 8: { /* samp: a thread per sampled key */
-      void *a[] = {&x, &x_off, &len, &n, &out, &rows};
+    case 8: { /* ssel: a block per row */
+      void *a[] = {&x, &x_off, &len, &n, &k, &flags, &sst, &rows};
       memcpy(args, a, sizeof a);
-      items = rows * n;
+      groups = rows;
       break;
     }
     case 9: { /* filt: a block per h12 group */

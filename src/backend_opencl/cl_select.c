@@ -210,13 +210,15 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
     gpux_cl_arg_long(&a, p->cstride);
     gpux_cl_arg_long(&a, p->rows);
     return enqueue_h12_groups(q, &a, p->rows * g12);
-  case 8: /* samp: a work-item per sampled key */
+  case 8: /* ssel: a work-group per row (both forms) */
     gpux_cl_arg_c(&a, &p->x);
     gpux_cl_arg_long(&a, p->len);
     gpux_cl_arg_long(&a, p->n);
-    gpux_cl_arg_mem(&a, &p->out);
+    gpux_cl_arg_long(&a, p->k);
+    gpux_cl_arg(&a, sizeof flags, &flags);
+    gpux_cl_arg_mem(&a, &p->st);
     gpux_cl_arg_long(&a, p->rows);
-    return gpux_cl_enqueue_1d(q, &a, (size_t)(p->rows * p->n));
+    return enqueue_groups(q, &a, p->rows);
   case 9: /* filt: an h12 group each */
     gpux_cl_arg_c(&a, &p->x);
     gpux_cl_arg_long(&a, p->len);
