@@ -89,6 +89,19 @@
 #define GPUX_SEL_C_u32 double
 #define GPUX_SEL_C_u64 double
 
+/* kv[e] = xr[i0 + e * step] for e < cnt, the keys at or past i1 zero: the loads of a
+ * whole run first and unconditional, so that all of them are in flight before the first
+ * use (behind a test's branch each, they went one at a time) */
+#define GPUX_SEL_LOADN(kv, cnt, xr, i0, step, i1)                                            \
+  if ((i0) + (GPUX_SI64)((cnt) - 1) * (step) < (i1)) {                                       \
+    for (int e_ = 0; e_ < (cnt); e_++) kv[e_] = xr[(i0) + (GPUX_SI64)e_ * (step)];           \
+  } else {                                                                                   \
+    for (int e_ = 0; e_ < (cnt); e_++) {                                                     \
+      const GPUX_SI64 i_ = (i0) + (GPUX_SI64)e_ * (step);                                    \
+      kv[e_] = i_ < (i1) ? xr[i_] : 0;                                                       \
+    }                                                                                        \
+  }
+
 /* per (row, target): the digit of rank r; the state moves to the next digit */
 GPUX_SK gpux_select_pick(GPUX_SG GPUX_SO_U64 *st, GPUX_SG unsigned *hist,
                          GPUX_SG const GPUX_SI64 *rk, GPUX_SI64 n, int nt, int shift, int first) {
@@ -502,13 +515,7 @@ GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsig
       /* every load in flight before the first test (a test's branch between loads kept      \
        * them one at a time: 1.7 TB/s on an H200) */                                         \
       GPUX_SEL_UT(dt) kv[GPUX_SEL_PER];                                                      \
-      if (n == GPUX_SEL_TILE)                                                                \
-        for (int e = 0; e < GPUX_SEL_PER; e++) kv[e] = xr[i0 + e * GPUX_SEL_THREADS + lid];  \
-      else                                                                                   \
-        for (int e = 0; e < GPUX_SEL_PER; e++) {                                             \
-          const int li = e * GPUX_SEL_THREADS + lid;                                         \
-          kv[e] = li < n ? xr[i0 + li] : (GPUX_SEL_UT(dt))0;                                 \
-        }                                                                                    \
+      GPUX_SEL_LOADN(kv, GPUX_SEL_PER, xr, i0 + lid, GPUX_SEL_THREADS, i1)                   \
       unsigned m = 0u, own = 0u;                                                             \
       for (int e = 0; e < GPUX_SEL_PER; e++) {                                               \
         const unsigned f =                                                                   \
@@ -576,6 +583,8 @@ GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsig
     GPUX_SSYNC();                                                                                  \
     GPUX_SG const GPUX_SEL_UT(dt) *xr = x + x_off + row * len;                                     \
     const GPUX_SI64 base = blk * (GPUX_SI64)(GPUX_SEL_THREADS * GPUX_SEL_HE);                      \
+    GPUX_SEL_UT(dt) kv[GPUX_SEL_HE];                                                               \
+    GPUX_SEL_LOADN(kv, GPUX_SEL_HE, xr, base + lid, GPUX_SEL_THREADS, len)                         \
     if (first) {                                                                                   \
       /* the top digit: the same counts for every target, into target 0's; a run of equal      \
        * digits (the top byte of real data mostly is) is one atomic, not one a key */          \
@@ -583,7 +592,7 @@ GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsig
       for (int e = 0; e < GPUX_SEL_HE; e++) {                                                      \
         const GPUX_SI64 i = base + e * GPUX_SEL_THREADS + lid;                                     \
         if (i < len) {                                                                             \
-          const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                      \
+          const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)kv[e], flags);                      \
           const unsigned d = (unsigned)(k >> shift) & 255u;                                        \
           if (run && d != last) {                                                                  \
             GPUX_SATOM(&h[last], run);                                                             \
@@ -600,7 +609,7 @@ GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsig
       for (int e = 0; e < GPUX_SEL_HE; e++) {                                                      \
         const GPUX_SI64 i = base + e * GPUX_SEL_THREADS + lid;                                     \
         if (i < len) {                                                                             \
-          const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                      \
+          const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)kv[e], flags);                      \
           const unsigned d = (unsigned)(k >> shift) & 255u;                                        \
           for (int t = 0; t < nt; t++)                                                             \
             if ((k >> hs) == (pf[t] >> hs)) GPUX_SATOM(&h[t * GPUX_SEL_BINS + d], 1u);             \
@@ -719,16 +728,21 @@ GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsig
     /* a run of equal prefixes is one add (data of few values: one bin's atomics would       \
      * serialize) */                                                                             \
     unsigned nn = 0u, last = 0u, run = 0u;                                                         \
-    for (GPUX_SI64 i = b * hk + lid; i < i1; i += GPUX_SEL_WI) {                                   \
-      const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)xr[i], flags);                          \
-      const unsigned d = (unsigned)(k >> s12);                                                     \
-      if (run && d != last) {                                                                      \
-        GPUX_SEL_TADD(&h[last], run);                                                              \
-        run = 0u;                                                                                  \
+    /* runs of HE keys a work-item (the same keys in the same order as one at a time) */          \
+    for (GPUX_SI64 i0 = b * hk + lid; i0 < i1; i0 += GPUX_SEL_WI * GPUX_SEL_HE) {                  \
+      GPUX_SEL_UT(dt) kv[GPUX_SEL_HE];                                                             \
+      GPUX_SEL_LOADN(kv, GPUX_SEL_HE, xr, i0, GPUX_SEL_WI, i1)                                     \
+      for (int e = 0; e < GPUX_SEL_HE && i0 + (GPUX_SI64)e * GPUX_SEL_WI < i1; e++) {              \
+        const GPUX_SO_U64 k = GPUX_SEL_IMG_##dt((GPUX_SO_U64)kv[e], flags);                        \
+        const unsigned d = (unsigned)(k >> s12);                                                   \
+        if (run && d != last) {                                                                    \
+          GPUX_SEL_TADD(&h[last], run);                                                            \
+          run = 0u;                                                                                \
+        }                                                                                          \
+        last = d;                                                                                  \
+        run++;                                                                                     \
+        nn += nanbin && k == GPUX_SEL_ALL(GPUX_SEL_W_##dt);                                        \
       }                                                                                            \
-      last = d;                                                                                    \
-      run++;                                                                                       \
-      nn += nanbin && k == GPUX_SEL_ALL(GPUX_SEL_W_##dt);                                          \
     }                                                                                              \
     if (run) GPUX_SEL_TADD(&h[last], run);                                                         \
     if (nn) GPUX_SEL_TADD(&h[GPUX_SEL_B12 - 1], nn);                                               \
