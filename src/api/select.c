@@ -493,9 +493,9 @@ static gpux_status cand_finish(const struct gpux_array *xr, gpux__select *p, int
  * r = that + 4 of their standard deviations + 4 makes a sample of r + 1 of them (the bound
  * falling short: a fallback, never a wrong result) rare, and leaves about (r + 1) len / ns
  * candidates; r = ns when the margin passes the sample (no bound: every key a candidate,
- * which only a forced path takes). Returns 0 where the path does not pay (the candidates over len / 8; rows
- * shorter than GPUX__CAND_MIN_LEN unless forced). GPUX_SELECT_SAMPLE_RANK (a test knob) sets
- * r. */
+ * which only a forced path takes). Returns 0 where the path does not pay (the candidates
+ * over len / 8; rows shorter than GPUX__CAND_MIN_LEN unless forced).
+ * GPUX_SELECT_SAMPLE_RANK (a test knob) sets r. */
 static int samp_plan(int64_t len, int w, int64_t k, int knob, int64_t *ns, int64_t *r) {
   const int64_t nmax = GPUX_SEL_SNS_W(w);
   int64_t n = len / 16 < nmax ? len / 16 : nmax;
