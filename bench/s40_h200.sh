@@ -6,6 +6,9 @@
 # quick: CUDA and NVIDIA OpenCL test_sort / test_count, xbackend, the rows (OPS) with and
 #   without the fused ends (GPUX_SORT_FUSED=0: OUTDIR/unfused); MEMCHECK (tests) and
 #   RACECHECK (test:filter pairs) run with the tests in every mode; NCU_OPS: ncu of those;
+#   UNFUSED_OPS=none: no unfused rows; NCU_SORT=1: -lineinfo and the onesweep profile too;
+# every mode: H200_CMAKE_ARGS go to cmake (-DGPUX_WITH_DLPACK=OFF: the GPU machine has no
+#   network for the DLPack download);
 # all: build with -lineinfo, tests (TESTS), rows, peers (PEERS), BASE's rows (BASE: a
 #   carried directory holding a commit's kernels/ and src/, rebuilt in the same tree:
 #   OUTDIR/base), ncu of a onesweep pass (source counters: the SASS page as CSV) and of
@@ -89,7 +92,7 @@ quick) # the least that checks both kernel sets and reads the fused ends' gain
   ;;
 all) # build (-lineinfo), tests, rows on both backends, peers, the rows of BASE (a carried
   # directory holding a commit's kernels/ and src/) rebuilt in the same tree, ncu
-  H200_CMAKE_ARGS="-DGPUX_CUDA_NVCC_FLAGS=-lineinfo" \
+  H200_CMAKE_ARGS="${H200_CMAKE_ARGS:-} -DGPUX_CUDA_NVCC_FLAGS=-lineinfo" \
     TARGETS=${TARGETS-"test_sort test_select test_group test_count test_index_xbackend gpux-bench"} h200_build
   TESTS=${TESTS:-test_sort test_select test_group test_count} run_tests 170
   log "bench"
@@ -107,7 +110,7 @@ all) # build (-lineinfo), tests, rows on both backends, peers, the rows of BASE 
   [ -n "${NCU_OPS:-}" ] && ncu_ops $NCU_OPS
   ;;
 prof) # build (-lineinfo), rows on CUDA, ncu
-  H200_CMAKE_ARGS="-DGPUX_CUDA_NVCC_FLAGS=-lineinfo" TARGETS="gpux-bench" h200_build
+  H200_CMAKE_ARGS="${H200_CMAKE_ARGS:-} -DGPUX_CUDA_NVCC_FLAGS=-lineinfo" TARGETS="gpux-bench" h200_build
   bench_rows cuda
   ncu_sort
   ncu_ops scatter_add topk100
