@@ -16,6 +16,7 @@
 
 #include "ref_complex_gemm.h"
 #include "ref_complex_red.h"
+#include "ref_select.h"
 #include "test_util.h"
 
 #define N_SMALL 37
@@ -718,6 +719,41 @@ static int run_canary(void) {
   return 0;
 }
 
+/* top-k's three paths (the radix select, the two reads, the one read: the select family's
+ * kernels, issue 25) on one row of 4 tiles and a partial one (4 x 4096 + 37 float32 keys)
+ * in one h12 group (filt's three tile-count words each reused); the one read with filt's
+ * lists (samp1: its fallback an error) and without them (capg 0: the group reads its keys
+ * again) */
+static void test_topk(void **state) {
+  (void)state;
+  const int64_t n = 4 * 4096 + N_SMALL, k = 50;
+  void *h = host_random(GPUX_FLOAT32, n, GT_DOM_ANY, 4242);
+  float wv[50];
+  int64_t wi[50];
+  ref_topk(GPUX_FLOAT32, h, 1, n, k, 0, 0, wv, wi);
+  gpux_array_t x = upload(GPUX_FLOAT32, 1, &n, h);
+  const char *path[4] = {"old", "cand", "samp1", "samp1"};
+  setenv("GPUX_SELECT_H12_GROUPS", "1", 1);
+  for (int p = 0; p < 4; p++) {
+    setenv("GPUX_SELECT_TOPK_PATH", path[p], 1);
+    if (p == 3) setenv("GPUX_SELECT_CAPG", "0", 1);
+    gpux_array_t v = NULL, i = NULL;
+    GT_OK(gpux_topk(&v, &i, x, k, 0, 0));
+    float *gv = take(v);
+    int64_t *gi = take(i);
+    if (memcmp(gv, wv, sizeof wv) || memcmp(gi, wi, sizeof wi))
+      GT_FAIL("topk of %" PRId64 " float32, k %" PRId64 ", path %s%s: not the reference's",
+              n, k, path[p], p == 3 ? " (capg 0)" : "");
+    GT_FREE(gv, gi);
+    g_kernels++;
+  }
+  unsetenv("GPUX_SELECT_CAPG");
+  unsetenv("GPUX_SELECT_TOPK_PATH");
+  unsetenv("GPUX_SELECT_H12_GROUPS");
+  gpux_array_release(x);
+  free(h);
+}
+
 int main(void) {
   gt_init("test_oclgrind");
   const char *canary = getenv("GPUX_OCLGRIND_CANARY");
@@ -730,6 +766,7 @@ int main(void) {
       cmocka_unit_test(test_scan),    cmocka_unit_test(test_gemm),
       cmocka_unit_test(test_cgemm),
       cmocka_unit_test(test_random),  cmocka_unit_test(test_user_kernels),
+      cmocka_unit_test(test_topk),
   };
   int failed = gt_run("oclgrind", tests, sizeof tests / sizeof tests[0]);
   printf("test_oclgrind: %d cases (kernel launches or more) run\n", g_kernels);
