@@ -102,6 +102,29 @@
     }                                                                                        \
   }
 
+/* the bin of rank r in histogram h of bins 0 .. last (the last bin takes what is left): 16
+ * bins a step, their loads in flight together (one at a time, pick12's walk over the empty
+ * bins before the target's took 80 us on an H100), then the bin inside the step; *below:
+ * the count of the bins before it */
+GPUX_SFN unsigned gpux_sel_walk(GPUX_SG const unsigned *h, unsigned last, GPUX_SO_U64 r,
+                                GPUX_SO_U64 *below) {
+  GPUX_SO_U64 c = 0;
+  unsigned d = 0;
+  for (; d + 16u <= last; d += 16u) {
+    GPUX_SO_U64 sum = 0;
+    for (unsigned e = 0; e < 16u; e++) sum += h[d + e];
+    if (r < c + sum) break;
+    c += sum;
+  }
+  for (; d < last; d++) {
+    const GPUX_SO_U64 hc = h[d];
+    if (r < c + hc) break;
+    c += hc;
+  }
+  *below = c;
+  return d;
+}
+
 /* per (row, target): the digit of rank r; the state moves to the next digit */
 GPUX_SK gpux_select_pick(GPUX_SG GPUX_SO_U64 *st, GPUX_SG unsigned *hist,
                          GPUX_SG const GPUX_SI64 *rk, GPUX_SI64 n, int nt, int shift, int first) {
@@ -112,20 +135,8 @@ GPUX_SK gpux_select_pick(GPUX_SG GPUX_SO_U64 *st, GPUX_SG unsigned *hist,
   const GPUX_SO_U64 r = first ? (GPUX_SO_U64)rk[i % nt] : s[1];
   const GPUX_SO_U64 prefix = first ? GPUX_SO_C64(0) : s[0];
   if (first) s[2] = h[256];
-  GPUX_SO_U64 c = 0;
-  unsigned d = 0;
-  /* 16 bins a step, their loads in flight together (as pick12), then the bin inside */
-  for (; d + 16u <= 255u; d += 16u) {
-    GPUX_SO_U64 sum = 0;
-    for (unsigned e = 0; e < 16u; e++) sum += h[d + e];
-    if (r < c + sum) break;
-    c += sum;
-  }
-  for (; d < 255u; d++) {
-    const GPUX_SO_U64 hc = h[d];
-    if (r < c + hc) break;
-    c += hc;
-  }
+  GPUX_SO_U64 c;
+  const unsigned d = gpux_sel_walk(h, 255u, r, &c);
   for (int j = 0; j < GPUX_SEL_BINS; j++) h[j] = 0u;
   s[0] = prefix | ((GPUX_SO_U64)d << shift);
   s[1] = r - c;
@@ -204,21 +215,8 @@ GPUX_SK gpux_select_pick12(GPUX_SG const unsigned *hist, GPUX_SI64 r, GPUX_SG GP
   const GPUX_SI64 i = GPUX_SGID();
   if (i >= rows) return;
   GPUX_SG const unsigned *h = hist + i * GPUX_SEL_B12;
-  GPUX_SO_U64 c = 0;
-  unsigned d = 0;
-  /* 16 bins a step (their loads in flight together: one at a time, the walk over the
-   * empty bins before the target's took 80 us on an H100), then the bin inside the step */
-  for (; d + 16u <= 4095u; d += 16u) {
-    GPUX_SO_U64 s = 0;
-    for (unsigned e = 0; e < 16u; e++) s += h[d + e];
-    if ((GPUX_SO_U64)r < c + s) break;
-    c += s;
-  }
-  for (; d < 4095u; d++) {
-    const GPUX_SO_U64 hc = h[d];
-    if ((GPUX_SO_U64)r < c + hc) break;
-    c += hc;
-  }
+  GPUX_SO_U64 c;
+  const unsigned d = gpux_sel_walk(h, 4095u, (GPUX_SO_U64)r, &c);
   pc[2 * i] = d;
   pc[2 * i + 1] = c + h[d];
 }
@@ -260,6 +258,23 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
   }
   if (lid == 0) gc[g] = red[0];
 #endif
+}
+
+/* the work-group's inclusive scan of one count a work-item (v, work-item lid of
+ * GPUX_SEL_THREADS), Hillis-Steele in sc (2 x GPUX_SEL_THREADS words, a barrier a step);
+ * *tot: the work-group's sum. The caller's next barrier protects sc. */
+GPUX_SFN unsigned gpux_sel_wscan(GPUX_SLP unsigned *sc, int lid, unsigned v, unsigned *tot) {
+  int cur = 0;
+  sc[lid] = v;
+  GPUX_SSYNC();
+  for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {
+    GPUX_SLP unsigned *a = sc + cur * GPUX_SEL_THREADS, *b = sc + (cur ^ 1) * GPUX_SEL_THREADS;
+    b[lid] = a[lid] + (lid >= off ? a[lid - off] : 0u);
+    cur ^= 1;
+    GPUX_SSYNC();
+  }
+  *tot = sc[cur * GPUX_SEL_THREADS + GPUX_SEL_THREADS - 1];
+  return sc[cur * GPUX_SEL_THREADS + lid];
 }
 
 /* gather, per dtype: the two forms (gpux_select.h's contract). A key is a candidate when its
@@ -309,23 +324,12 @@ GPUX_SK gpux_select_gcnt(GPUX_SG const unsigned *hb, GPUX_SG const GPUX_SO_U64 *
 #else
 /* gather's and filt's ranking of a tile's flags fl (0 / 1 a key, written before a barrier):
  * work-item lid counts its run of PER keys (lid PER ..), the work-group scans the runs'
- * counts in sc (2 x GPUX_SEL_THREADS words); returns the flags before lid's run, *tot the
- * tile's. The caller's next barrier protects sc. */
+ * counts (gpux_sel_wscan); returns the flags before lid's run, *tot the tile's. */
 GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsigned *sc, int lid,
                                 unsigned *tot) {
   unsigned own = 0u;
   for (int j = 0; j < GPUX_SEL_PER; j++) own += fl[lid * GPUX_SEL_PER + j];
-  int cur = 0;
-  sc[lid] = own;
-  GPUX_SSYNC();
-  for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {
-    GPUX_SLP unsigned *a = sc + cur * GPUX_SEL_THREADS, *b = sc + (cur ^ 1) * GPUX_SEL_THREADS;
-    b[lid] = a[lid] + (lid >= off ? a[lid - off] : 0u);
-    cur ^= 1;
-    GPUX_SSYNC();
-  }
-  *tot = sc[cur * GPUX_SEL_THREADS + GPUX_SEL_THREADS - 1];
-  return sc[cur * GPUX_SEL_THREADS + lid] - own;
+  return gpux_sel_wscan(sc, lid, own, tot) - own;
 }
 /* GPU form: a work-group per group. Its start: the earlier groups' gc, summed by the
  * work-items in a tree. Then its tiles of GPUX_SEL_TILE keys in order: work-item j reads
@@ -444,13 +448,8 @@ GPUX_SFN unsigned gpux_sel_runs(GPUX_SLP const unsigned char *fl, GPUX_SLP unsig
       }                                                                                      \
       GPUX_SSYNC();                                                                          \
       const unsigned cnt = h[0][lid];                                                        \
-      int cur = 0;                                                                           \
-      for (int off = 1; off < GPUX_SEL_THREADS; off <<= 1) {                                 \
-        h[cur ^ 1][lid] = h[cur][lid] + (lid >= off ? h[cur][lid - off] : 0u);               \
-        cur ^= 1;                                                                            \
-        GPUX_SSYNC();                                                                        \
-      }                                                                                      \
-      const GPUX_SO_U64 incl = h[cur][lid], excl = incl - cnt;                               \
+      unsigned all;                                                                          \
+      const GPUX_SO_U64 incl = gpux_sel_wscan(&h[0][0], lid, cnt, &all), excl = incl - cnt;  \
       if (rr >= excl && rr < incl) { /* one digit's run holds rank rr */                     \
         pr[0] = prefix | ((GPUX_SO_U64)lid << sh);                                           \
         pr[1] = rr - excl;                                                                   \

@@ -476,6 +476,19 @@ static inline int64_t gpux__sel_h12_plan(int64_t rows, int64_t len, int cpu, int
   return hk;
 }
 
+/* A launch in h12's groups (h12, gcnt, gather, filt): its keys a group (returned, 1 for any
+ * other kind), groups a row (*gpr) and filt's / gather's list words a group (*capg: cb's
+ * words spread over the form's groups), for a CPU form (cpu) or a GPU form */
+static inline int64_t gpux__sel_groups(const gpux__select *p, int cpu, int64_t *gpr,
+                                       int64_t *capg) {
+  *gpr = 1;
+  *capg = 0;
+  if (p->kind != 6 && p->kind != 7 && p->kind != 9 && p->kind != GPUX__SEL_GCNT) return 1;
+  const int64_t hk = gpux__sel_h12_plan(p->rows, p->len, cpu, gpr);
+  *capg = p->capg / (p->rows * *gpr);
+  return hk;
+}
+
 /* User programs and kernels (include/gpux/kernel.h), owned by the backend. */
 typedef struct gpux__uprog gpux__uprog;
 typedef struct gpux__ukern gpux__ukern;

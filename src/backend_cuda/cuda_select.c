@@ -67,12 +67,10 @@ static gpux_status gpux_cuda_select(gpux__bq *q, const gpux__select *p) {
             v_off = p->vals.buf ? p->vals.offset : 0, i_off = p->idx.buf ? p->idx.offset : 0;
   long long len = p->len, n = p->n, k = p->k, rows = p->rows, cstride = p->cstride,
             c_off = p->cpos.offset;
-  /* h12, gcnt, gather, filt: about 4096 blocks (2^28 keys: 65536 a block, 256 a thread) */
-  const int grouped = p->kind == 6 || p->kind == 7 || p->kind == 9 || p->kind == GPUX__SEL_GCNT;
-  int64_t g12 = 1; /* h12's blocks a row */
-  long long hk = grouped ? gpux__sel_h12_plan(rows, len, 0, &g12) : 1;
-  /* filt's and gather's list: cb's words a block */
-  long long capg = grouped ? p->capg / (rows * g12) : 0, pcs = p->pcs;
+  /* h12, gcnt, gather, filt: about 4096 blocks (2^28 keys: 65536 a block, 256 a thread);
+   * g12: h12's blocks a row, capg: filt's and gather's list words a block */
+  int64_t g12, capg64;
+  long long hk = gpux__sel_groups(p, 0, &g12, &capg64), capg = capg64, pcs = p->pcs;
   const long long gpr = (len + GPUX_SEL_THREADS * SEL_HE - 1) / (GPUX_SEL_THREADS * SEL_HE);
   const long long tpr = (len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
   unsigned flags = p->flags;

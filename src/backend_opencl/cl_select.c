@@ -123,11 +123,8 @@ static gpux_status launch_select(gpux__bq *q, const gpux__select *p) {
   const int64_t tpr = (p->len + GPUX_SEL_TILE - 1) / GPUX_SEL_TILE;
   /* h12, gcnt, gather and filt: h12's groups a row and keys a group; filt's and gather's
    * list: cb's words a group */
-  int64_t g12 = 1, hk = 1, capg = 0;
-  if (p->kind == 6 || p->kind == 7 || p->kind == 9 || p->kind == GPUX__SEL_GCNT) {
-    hk = gpux__sel_h12_plan(p->rows, p->len, b->red_cpu, &g12);
-    capg = p->capg / (p->rows * g12);
-  }
+  int64_t g12, capg;
+  const int64_t hk = gpux__sel_groups(p, b->red_cpu, &g12, &capg);
   switch (p->kind) {
   case 0: /* ss */
     gpux_cl_arg_c(&a, &p->x);
