@@ -41,14 +41,14 @@
  * lane l = j % 32 of warp w = j / 32, and its key e (0 .. IPT - 1) is key w * 32 * IPT +
  * e * 32 + l of the tile (coalesced loads); keys past the portion's end are the all-ones
  * image (digit 255, last in the tile's order, never written, and left out of the counts it
- * publishes). Each warp ranks its keys stably, element by element, with its running count of
- * each digit (wh[w][d]) and the lanes below it of the same digit (OpenCL 1.2 has no warp
- * primitives: the 32 digit bytes of the warp in local memory, compared four at a time); the
- * warps' counts scanned give each key its place in the tile sorted by digit, the tile's
- * counts are published to the look-back words (gpux_sort.h GPUX_SO_LB_*) and each digit's
- * count in the earlier tiles of its row's portion read back; the keys are exchanged in local
- * memory into the tile's sorted order and written where the counts place them (runs of a
- * digit are contiguous). */
+ * publishes). Each warp counts its keys' digits first (early counts); the tile's counts are
+ * published to the look-back words (gpux_sort.h GPUX_SO_LB_*) at once, and the warps' counts
+ * scanned give each warp its first place of each digit (wh[w][d]) in the tile sorted by
+ * digit. Each warp then ranks its keys stably, element by element (GPUX_SK_RANK: the next
+ * place of the key's digit plus the lanes below it of the same digit), staging each key at
+ * its place in local memory; each digit's count in the earlier tiles of its row's portion is
+ * read back and the keys are written where the counts place them (runs of a digit are
+ * contiguous). */
 
 #define GPUX_SK_T GPUX_SORT_THREADS
 #define GPUX_SK_IT (GPUX_SORT_TILE / GPUX_SORT_THREADS)
@@ -275,6 +275,50 @@ static inline uint gpux_sk_match(__local const uint *db, int w, uint d) {
   return m;
 }
 
+/* One element of a warp's stable ranking (the onesweep below): pl, the place of the key of
+ * digit d held by lane l of warp w, is the warp's next place of d (wh[w][d]) plus the lanes
+ * below l of the same digit; the highest lane of d moves wh[w][d] on by their number.
+ * NVIDIA's OpenCL (-DGPUX_CL_NV_WARP=1, where cl_sort.c's probe builds): the lanes of the
+ * same digit from eight warp votes in inline PTX, as sort.cu finds them, with no barrier;
+ * elsewhere (OpenCL 1.2 has no warp primitives): the warp's 32 digit bytes in local memory,
+ * two barriers an element. */
+#ifdef GPUX_CL_NV_WARP
+static inline uint gpux_sk_ballot(uint p) {
+  uint r;
+  __asm__ __volatile__("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %1, 0;\n\t"
+                       "vote.sync.ballot.b32 %0, q, 0xffffffff;\n\t}"
+                       : "=r"(r)
+                       : "r"(p));
+  return r;
+}
+static inline uint gpux_sk_shfl(uint v, uint src) {
+  uint r;
+  __asm__ __volatile__("shfl.sync.idx.b32 %0, %1, %2, 31, 0xffffffff;" : "=r"(r) : "r"(v), "r"(src));
+  return r;
+}
+static inline uint gpux_sk_rank(__local uint *whw, uint d, int l) {
+  uint peers = 0xffffffffu;
+  for (int bit = 0; bit < GPUX_SORT_BITS; bit++) {
+    const uint b = gpux_sk_ballot((d >> bit) & 1u);
+    peers &= ((d >> bit) & 1u) ? b : ~b;
+  }
+  const int leader = 31 - (int)clz(peers);
+  uint b = 0u;
+  if (l == leader) b = atomic_add(&whw[d], popcount(peers));
+  b = gpux_sk_shfl(b, (uint)leader);
+  return b + popcount(peers & ((1u << l) - 1u));
+}
+#define GPUX_SK_RANK(pl, d) const uint pl = gpux_sk_rank(wh[w], (d), l)
+#else
+#define GPUX_SK_RANK(pl, d)                                                                   \
+  ((__local uchar *)db)[j] = (uchar)(d);                                                      \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  const uint m_##pl = gpux_sk_match(db, w, (d));                                              \
+  const uint pl = wh[w][d] + popcount(m_##pl & ((1u << l) - 1u));                             \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  if (31 - (int)clz(m_##pl) == l) wh[w][d] += popcount(m_##pl)
+#endif
+
 #define GPUX_SK_IMGH(dt, w, W, cls, em, mm, nan)                                              \
   __kernel void gpux_sort_imgh_##dt(GPUX_SK_IMGH_ARGS(w, W)) {                                \
     keys += keys_off;                                                                         \
@@ -318,7 +362,7 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
     __local uint wh[GPUX_SK_T / 32][GPUX_SORT_RADIX];                                         \
     __local uint db[GPUX_SK_T / 4];                                                           \
     __local ulong sa[GPUX_SK_T], sb[GPUX_SK_T];                                               \
-    __local uint so[GPUX_SORT_RADIX], gb[GPUX_SORT_RADIX];                                    \
+    __local uint gb[GPUX_SORT_RADIX];                                                         \
     __local long tile;                                                                        \
     const int j = (int)get_local_id(0), w = j >> 5, l = j & 31;                               \
     const int shift = 8 * pass;                                                               \
@@ -336,12 +380,11 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
                                 : GPUX_SORT_TILE(W));                                         \
       __global const GPUX_SK_I_##W *row = img + r * len + t0;                                 \
       const long kb = r * len + t0;                                                           \
-      /* the row's counts of digit j, loaded now and used after the ranking */                \
+      /* the row's counts of digit j, loaded now and used by the scan */                    \
       uint before;                                                                            \
       const uint tot = gpux_sk_row_count(counts, r, pass, npass, portion, nportions, j,       \
                                          &before);                                            \
       GPUX_SK_I_##W k[GPUX_SORT_IPT(W)];                                                      \
-      uint rk[GPUX_SORT_IPT(W)];                                                              \
       if (kin) /* the first pass: the keys, imaged here (the test outside the loops) */        \
         for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                          \
           const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                             \
@@ -352,16 +395,10 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
           const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                             \
           k[e] = idx < rem ? row[idx] : GPUX_SK_ONES_##W;                                     \
         }                                                                                     \
-      /* stable ranks within the warp, element by element */                                  \
-      for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
-        const uint d = (uint)((k[e] >> shift) & GPUX_SK_MASK);                                \
-        ((__local uchar *)db)[j] = (uchar)d;                                                  \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                         \
-        const uint m = gpux_sk_match(db, w, d);                                               \
-        rk[e] = wh[w][d] + popcount(m & ((1u << l) - 1u));                                    \
-        barrier(CLK_LOCAL_MEM_FENCE);                                                         \
-        if (31 - (int)clz(m) == l) wh[w][d] += popcount(m); /* the highest lane of d */       \
-      }                                                                                       \
+      /* the tile's digit counts first (early counts, as sort.cu): each warp counts its keys  \
+       * in its row of wh, and the tile publishes them before its ranking */                  \
+      for (int e = 0; e < GPUX_SORT_IPT(W); e++)                                              \
+        atomic_inc(&wh[w][(int)((k[e] >> shift) & GPUX_SK_MASK)]);                            \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
       /* digit j: the warps' exclusive scan, the tile's count and place */                    \
       uint c = 0u;                                                                            \
@@ -376,23 +413,20 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
       /* the tile's keys of smaller digits (low half) and the row's (high half) */            \
       const ulong sc = gpux_sk_scan(((ulong)tot << 32) | cpad, sa, sb);                       \
       const uint soff = (uint)sc, rb = (uint)(sc >> 32);                                      \
-      const uint excl = gpux_sk_lookback(lb, g, t, j, c);                                     \
-      if (t == tpp - 1)                                                                       \
-        gpux_sk_carry(counts, r, pass, npass, portion, nportions, j, before, excl + c);       \
-      so[j] = soff;                                                                           \
-      gb[j] = rb + before + excl - soff;                                                      \
-      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
-      /* into the tile's order by digit */                                                    \
+      for (int v = 0; v < GPUX_SK_T / 32; v++) wh[v][j] += soff; /* warp v's first place */   \
+      /* rank and stage, element by element (GPUX_SK_RANK) */                                \
       __global const uint *prow = pos + r * len + t0;                                         \
       for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
         const int idx = w * 32 * GPUX_SORT_IPT(W) + e * 32 + l;                               \
-        if (idx < rem) {                                                                      \
-          const int d = (int)((k[e] >> shift) & GPUX_SK_MASK);                                \
-          const uint pl = so[d] + wh[w][d] + rk[e];                                           \
-          kx[pl] = k[e];                                                                      \
-          if (pos_out || pos64) px[pl] = pos ? prow[idx] : (uint)(t0 + idx);                  \
-        }                                                                                     \
+        const uint d = (uint)((k[e] >> shift) & GPUX_SK_MASK);                                \
+        GPUX_SK_RANK(pl, d);                                                                  \
+        kx[pl] = k[e];                                                                        \
+        if (pos_out || pos64) px[pl] = pos ? (idx < rem ? prow[idx] : 0u) : (uint)(t0 + idx); \
       }                                                                                       \
+      const uint excl = gpux_sk_lookback(lb, g, t, j, c);                                     \
+      if (t == tpp - 1)                                                                       \
+        gpux_sk_carry(counts, r, pass, npass, portion, nportions, j, before, excl + c);       \
+      gb[j] = rb + before + excl - soff;                                                      \
       barrier(CLK_LOCAL_MEM_FENCE);                                                           \
       if (kout || pos64) /* the last pass's conversions */                                   \
         for (int i = j; i < rem; i += GPUX_SK_T) {                                            \

@@ -32,13 +32,14 @@
  * onesweep's tile: TILE = GPUX_SORT_TILE(W) keys, warp w holding keys w * 32 * IPT .. of it,
  * lane l its keys w * 32 * IPT + e * 32 + l (e < IPT; coalesced), keys past the row's
  * portion the all-ones image (digit 255, last in the tile's stable order, never written).
- * Rank: for e in order, a key's rank in its warp is the warp's running count of its digit
- * plus its peers of lower lane (eight ballots); the running counts then become exclusive
- * over the warps, the tile's counts exclusive over the digits: a key's place in the tile
- * sorted by digit. Thread d publishes the tile's count of digit d (A, or P for a portion's
- * first tile), stages the keys in that order in shared memory, looks back over the earlier
- * tiles of its row's portion until a P word, and publishes P; the keys leave in staged order,
- * runs of a digit to consecutive places. */
+ * Early counts (CUB's): each warp counts its keys' digits first; thread d makes digit d's
+ * counts exclusive over the warps, publishes the tile's count of d (A, or P for a portion's
+ * first tile) and, after one scan over the digits, holds each warp's first place of d in the
+ * tile sorted by digit. Rank: for e in order, a key's place is its warp's next place of its
+ * digit plus its peers of lower lane (eight ballots), and the key is staged there in shared
+ * memory; thread d then looks back over the earlier tiles of its row's portion until a P
+ * word and publishes P; the keys leave in staged order, runs of a digit to consecutive
+ * places. */
 #include "gpux_kernels.h"
 #include "gpux_sort.h"
 
@@ -241,7 +242,7 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     const i64 r = (i64)(g / (u64)tpp), t = (i64)g - r * tpp;
     /* the row's count of digit j (slot 0, imgh's), and those of digit j in the earlier
      * portions of this pass's input (slot `portion`, written by the launch before; none for
-     * portion 0): loaded now, used after the ranking */
+     * portion 0): loaded now, used by the scan */
     unsigned *cr = counts + ((i64)r * nportions * npass + pass) * R + j;
     const unsigned crow = cr[0];
     const unsigned before = portion ? cr[(i64)portion * npass * R] : 0u;
@@ -251,7 +252,6 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     const i64 kbase = r * len + k0;
     const int base = w * 32 * IPT + lane;
     I k[IPT];
-    unsigned rk[(IPT + 1) / 2]; /* ranks in the warp, two 16-bit ones a word */
     if (kin) { /* the first pass: the keys, imaged here */
 #pragma unroll
       for (int e = 0; e < IPT; e++) {
@@ -270,30 +270,13 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
         k[e] = i < rem ? src[i] : (I)~(I)0;
       }
     }
+    /* the tile's digit counts first (CUB's early counts): each warp counts its keys in its
+     * row of wh, so the tile publishes them before its ranking, and a later tile's look-back
+     * waits on this one's counting only */
 #pragma unroll
-    for (int e = 0; e < IPT; e++) {
-      const unsigned d = (unsigned)(k[e] >> shift) & MASK;
-      /* the lanes of the same digit: eight ballots (cheaper than __match_any_sync, which
-       * went through the MIO pipe that the shared-memory traffic already fills) */
-      unsigned peers = FULL;
-#pragma unroll
-      for (int bit = 0; bit < GPUX_SORT_BITS; bit++) {
-        const unsigned b = __ballot_sync(FULL, (d >> bit) & 1u);
-        peers &= (d >> bit) & 1u ? b : ~b;
-      }
-      /* the highest peer adds the group's count; the old value goes to the peers */
-      const int leader = 31 - __clz(peers);
-      unsigned b = 0;
-      if (lane == leader) b = atomicAdd(&wh[w][d], (unsigned)__popc(peers));
-      b = __shfl_sync(FULL, b, leader);
-      const unsigned x = b + __popc(peers & lt);
-      if (e & 1)
-        rk[e >> 1] |= x << 16;
-      else
-        rk[e >> 1] = x;
-    }
+    for (int e = 0; e < IPT; e++) atomicAdd(&wh[w][(unsigned)(k[e] >> shift) & MASK], 1u);
     __syncthreads();
-    /* thread j is digit j from here to the look-back */
+    /* thread j is digit j from here to the look-back: the warps' counts made exclusive */
     unsigned c = 0;
 #pragma unroll
     for (int v = 0; v < NW; v++) {
@@ -311,14 +294,26 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
     /* the row's start of digit j in this portion */
     const unsigned rowbase = (unsigned)(both >> 32) + before;
 #pragma unroll
-    for (int v = 0; v < NW; v++) wh[v][j] += off; /* a key's place: wh[w][d] + its rank */
+    for (int v = 0; v < NW; v++) wh[v][j] += off; /* warp v's first place of digit j */
     __syncthreads();
-    /* stage the keys in the tile's sorted order */
+    /* rank and stage: for e in order, a key's place is its warp's next place of its digit
+     * plus its peers of lower lane (eight ballots: cheaper than __match_any_sync, which went
+     * through the MIO pipe that the shared-memory traffic already fills); the highest peer
+     * moves the warp's place on */
 #pragma unroll
     for (int e = 0; e < IPT; e++) {
       const unsigned d = (unsigned)(k[e] >> shift) & MASK;
-      const unsigned x = (rk[e >> 1] >> (16 * (e & 1))) & 0xffffu;
-      const unsigned li = wh[w][d] + x;
+      unsigned peers = FULL;
+#pragma unroll
+      for (int bit = 0; bit < GPUX_SORT_BITS; bit++) {
+        const unsigned b = __ballot_sync(FULL, (d >> bit) & 1u);
+        peers &= (d >> bit) & 1u ? b : ~b;
+      }
+      const int leader = 31 - __clz(peers);
+      unsigned b = 0;
+      if (lane == leader) b = atomicAdd(&wh[w][d], (unsigned)__popc(peers));
+      b = __shfl_sync(FULL, b, leader);
+      const unsigned li = b + __popc(peers & lt);
       sk[li] = k[e];
       if (pos_out || pos64) {
         const int i = base + 32 * e;

@@ -8,6 +8,7 @@
  * left (one a work-group: pocl runs a work-group's items in one loop, where one spinning on
  * another's look-back word would never end). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cl_internal.h"
 
@@ -58,9 +59,36 @@ static void release_sort(gpux__bctx *b) {
   gpux_cl_release_kernels(&st->widen, 1);
 }
 
-/* the form of reduce.cl (fixed with the context): GPUX_CL_CPU=1 on CPU devices */
+/* Whether onesweep's GPU form may rank with warp votes in inline PTX (sort.cl
+ * GPUX_SK_RANK): NVIDIA's OpenCL, where a probe with the same instructions builds, unless
+ * GPUX_OPENCL_SORT_WARP=off (the local-memory ranking every device runs, for comparison). */
+static int nv_warp(gpux__bctx *b) {
+  const char *env = getenv("GPUX_OPENCL_SORT_WARP");
+  if (b->red_cpu || (env && !strcmp(env, "off"))) return 0;
+  char vendor[128] = "";
+  if (clGetDeviceInfo(b->dev->device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL) !=
+          CL_SUCCESS ||
+      !strstr(vendor, "NVIDIA"))
+    return 0;
+  static const char *probe =
+      "__kernel void p(__global uint *o) { uint r, v = o[0];\n"
+      "  __asm__ __volatile__(\"{\\n\\t.reg .pred q;\\n\\tsetp.ne.u32 q, %1, 0;\\n\\t\"\n"
+      "    \"vote.sync.ballot.b32 %0, q, 0xffffffff;\\n\\t}\" : \"=r\"(r) : \"r\"(v));\n"
+      "  __asm__ __volatile__(\"shfl.sync.idx.b32 %0, %1, %2, 31, 0xffffffff;\"\n"
+      "    : \"=r\"(v) : \"r\"(r), \"r\"(v));\n"
+      "  o[get_global_id(0)] = v; }\n";
+  cl_int e = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(b->ctx, 1, &probe, NULL, &e);
+  if (e != CL_SUCCESS) return 0;
+  e = clBuildProgram(p, 1, &b->dev->device, "-cl-std=CL1.2", NULL, NULL);
+  clReleaseProgram(p);
+  return e == CL_SUCCESS;
+}
+
+/* the form of reduce.cl (fixed with the context): GPUX_CL_CPU=1 on CPU devices; the warp
+ * votes where nv_warp allows them */
 static void sort_options(gpux__bctx *b, char *buf, size_t size) {
-  snprintf(buf, size, "%s", b->red_build_options);
+  snprintf(buf, size, "%s%s", b->red_build_options, nv_warp(b) ? " -DGPUX_CL_NV_WARP=1" : "");
 }
 
 /* groups work-groups of GPUX_SORT_THREADS (capped; the kernels loop); per_item: the CPU
