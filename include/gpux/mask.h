@@ -13,15 +13,16 @@
  * and x[mask] = values (whose size must match it), count the selected elements first and
  * return after ONE small device-to-host read: 8 bytes, the total, which waits for the work
  * queued before the call on the current stream and for the count itself (a pass that reads
- * only the mask, about 1 byte an element for bool, then a scan of one int64 per 4096
- * elements). Then they allocate the exact result, queue the pass that moves the data (one
- * read of x and the mask, one write of the result) and return without waiting for it.
- * x[mask] = scalar does not wait (it is gpux_where in place). Counting first costs a second
- * read of the mask (1 byte an element against 7 moved for float32 data and a half-true
- * mask) and saves
- * the memory of a worst-case result (as large as x, alive as long as the result, or a copy
- * of its first part); the _into forms take a buffer of capacity >= the count instead and
- * still return the count (they wait for it the same way).
+ * the mask, or nonzero's x, once and writes the selection as bits, 1 bit an element, with
+ * each tile's count; then a scan of one int64 per 4096 elements). Then they allocate the
+ * exact result, queue the pass that moves the data (one read of the bits, of x for x[mask]
+ * or of the values for x[mask] = values, one write of the result) and return without waiting
+ * for it. x[mask] =
+ * scalar does not wait (it is gpux_where in place). Counting first costs n / 8 bytes of
+ * scratch and 2 n / 8 of traffic (for float32 data and a half-true mask, 7 bytes an element
+ * move) and saves the memory of a worst-case result (as large as x, alive as long as the
+ * result, or a copy of its first part); the _into forms take a buffer of capacity >= the
+ * count instead and still return the count (they wait for it the same way).
  *
  * Views. Strided and negative-step x and masks are copied to contiguous temporaries first
  * (one more pass over them); contiguous ones are read in place. Results are new contiguous

@@ -3,35 +3,38 @@
  * (gpux_kernels.h "Boolean masks"; include/gpux/mask.h). By element size only: the ops move
  * bits. E = uchar, ushort, uint, ulong, ulong2 (complex128); offsets in elements.
  *
- *   gpux_mask_compress_<bytes>(global const E *x, long x_off, global const uchar *mask,
- *       long mask_off, global const long *incl, long incl_off, global E *out, long out_off,
+ *   gpux_mask_flags_<bytes>(global const E *x, long x_off, ulong nzbits, global ushort *bits,
+ *       long bits_off, global long *cnt, long cnt_off, long n, long gbase)
+ *   gpux_mask_compress_<bytes>(global const E *x, long x_off, global const ushort *bits,
+ *       long bits_off, global const long *incl, long incl_off, global E *out, long out_off,
  *       long n, long gbase)
- *   gpux_mask_put_<bytes>(global E *x, long x_off, global const uchar *mask, long mask_off,
+ *   gpux_mask_put_<bytes>(global E *x, long x_off, global const ushort *bits, long bits_off,
  *       global const long *incl, long incl_off, global const E *vals, long vals_off, long n,
  *       long gbase)
- *   gpux_mask_nonzero_<bytes>(global const E *x, long x_off, ulong nzbits,
- *       global const long *incl, long incl_off, global long *out, long out_off, long n,
- *       long sp, long sd, gpux_nd_params nd, long gbase)
+ *   gpux_mask_nonzero(global const ushort *bits, long bits_off, global const long *incl,
+ *       long incl_off, global long *out, long out_off, long n, long sp, long sd,
+ *       gpux_nd_params nd, long gbase)
  *
- * Tile c (GPUX_MASK_TILE elements from c * GPUX_MASK_TILE; the last one may be short) writes
- * from incl[c - 1] (0 for c = 0), the count of the tiles before it, each selected element at
- * that plus its rank in the tile. Work-groups have the linear index gbase + group_id(0) +
- * group_id(1) * num_groups(0), as in reduce.cl and scan.cl.
+ * flags writes tile c's GPUX_MASK_WORDS bits words (element i at bit i % 16 of word i / 16)
+ * and its count; the others read the words. Tile c (GPUX_MASK_TILE elements from
+ * c * GPUX_MASK_TILE; the last one may be short) writes from incl[c - 1] (0 for c = 0), the
+ * count of the tiles before it, each selected element at that plus its rank in the tile.
+ * Work-groups have the linear index gbase + group_id(0) + group_id(1) * num_groups(0), as in
+ * reduce.cl and scan.cl.
  * GPU form (work-groups of GPUX_MASK_THREADS = 256, one per tile), global memory touched in
  *   coalesced rounds only (consecutive work-items on consecutive elements; the 16
  *   consecutive elements a work-item once read from global memory put each load of a warp
- *   on 16 segments): the tile's flags (mask bytes, as words where aligned; nonzero: x's
- *   elements tested, 1-byte ones as words too) go to local memory in rounds j + 256 k;
- *   work-item j ranks its 16 consecutive flags 16j .. 16j+15 there, the work-group scans
- *   the 256 counts
- *   (Hillis-Steele, a barrier a step) and j lists the tile indices of its selected elements
- *   at its exclusive prefix in local memory (sidx: the tile's r-th selected element); then
- *   position base + r, r = j + 256 k, is consecutive work-items' (out, vals, nonzero's
- *   coordinates: coalesced), x read (compress) or written (put) at t0 + sidx[r], addresses
- *   that rise with r inside the tile's span, as CUDA's masked rounds. 14 KB of local memory
- *   for every element size (elements never pass through it: 4096 of 16 bytes would not fit
- *   NVIDIA's 48 KB). The same positions as CUDA's ballots and the CPU form. A tile reads all
- *   its mask bytes before its first write, so put may write x where it read the mask.
+ *   on 16 segments): flags stages the tile's selection (mask bytes as words where aligned,
+ *   x's elements tested, 1-byte ones as words too) in local memory in rounds j + 256 k, and
+ *   work-item j makes word j of its 16 consecutive flags 16j .. 16j+15 there; the others
+ *   read word j, the work-group scans the 256 counts (Hillis-Steele, a barrier a step) and
+ *   j lists the tile indices of its selected elements at its exclusive prefix in local
+ *   memory (sidx: the tile's r-th selected element); then position base + r, r = j + 256 k,
+ *   is consecutive work-items' (out, vals, nonzero's coordinates: coalesced), x read
+ *   (compress) or written (put) at t0 + sidx[r], addresses that rise with r inside the
+ *   tile's span, as CUDA's masked rounds. At most 14 KB of local memory for every element
+ *   size (elements never pass through it: 4096 of 16 bytes would not fit NVIDIA's 48 KB).
+ *   The same positions as CUDA's and the CPU form.
  * CPU form (-DGPUX_CL_CPU=1): one work-item per tile, a serial loop over its elements (no
  *   barriers, nothing to vectorize across work-items on pocl); any work-group size. */
 
@@ -67,24 +70,19 @@
     }                                                                                         \
     o_[0] = r_;                                                                               \
   }
-/* whether element i is selected: the bool mask, or nonzero's predicate on x by size */
-#define GPUX_MK_SEL_MASK(i) (mask[mask_off + (i)] != 0)
-#define GPUX_MK_SEL_NZ_1(i) GPUX_MK_NZ_1(x[x_off + (i)])
-#define GPUX_MK_SEL_NZ_2(i) GPUX_MK_NZ_2(x[x_off + (i)])
-#define GPUX_MK_SEL_NZ_4(i) GPUX_MK_NZ_4(x[x_off + (i)])
-#define GPUX_MK_SEL_NZ_8(i) GPUX_MK_NZ_8(x[x_off + (i)])
-#define GPUX_MK_SEL_NZ_16(i) GPUX_MK_NZ_16(x[x_off + (i)])
+/* whether element i is selected: its bit */
+#define GPUX_MK_SEL(i) ((bits[bits_off + ((i) >> 4)] >> ((i) & 15)) & 1)
 
 #define GPUX_MK_ITEMS (GPUX_MASK_TILE / GPUX_MASK_THREADS) /* 16 */
 
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
-/* Flags of the tile's elements (0 or 1 a byte) into fl8, read from global memory in
- * coalesced rounds: element e = j + 256 k in round k. A bool mask: whole words (four
- * elements each, j + 256 k the word) when the tile is whole and its first byte is
- * word-aligned (the buffer is; mask_off may not be), bytes otherwise; each byte made 0 or 1
- * (bit 7 of (b & 0x7f) + 0x7f, or b, is set iff b != 0: no carry leaves the byte). */
-/* the tile's flags from whole words of bytes at p (aligned), a byte 0 or 1 */
+/* flags: the tile's flags (0 or 1 a byte) into fl8, read from global memory in coalesced
+ * rounds: element e = j + 256 k in round k. x's elements tested by NZ; 1-byte elements whose
+ * every bit counts (a bool mask, the 8-bit integers) as whole words (four elements each,
+ * j + 256 k the word) when the tile is whole and its first byte is word-aligned (the buffer
+ * is; x_off may not be), each byte made 0 or 1 (bit 7 of (b & 0x7f) + 0x7f, or b, is set iff
+ * b != 0: no carry leaves the byte). */
 #define GPUX_MK_STAGE_WORDS(p)                                                                \
   {                                                                                           \
     __global const uint *mw_ = (__global const uint *)(p);                                    \
@@ -94,23 +92,11 @@
           ((((w_ & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w_) >> 7) & 0x01010101u;                     \
     }                                                                                         \
   }
-#define GPUX_MK_STAGE_MASK(NZ_)                                                               \
-  if (rem == GPUX_MASK_TILE && (mask_off & 3) == 0) {                                         \
-    GPUX_MK_STAGE_WORDS(mask + mask_off + t0)                                                 \
-  } else {                                                                                    \
-    for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                 \
-      const int e_ = j + GPUX_MASK_THREADS * k;                                               \
-      fl8[e_] = (uchar)(e_ < rem && mask[mask_off + t0 + e_] != 0);                           \
-    }                                                                                         \
-  }
-/* nonzero: the predicate on x's elements, read in the same rounds */
 #define GPUX_MK_STAGE_NZ(NZ)                                                                  \
   for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
     const int e_ = j + GPUX_MASK_THREADS * k;                                                 \
     fl8[e_] = (uchar)(e_ < rem && NZ(x[x_off + t0 + e_]));                                    \
   }
-/* nonzero of 1-byte elements whose every bit counts (bool and the 8-bit integers): x as a
- * mask, a word (four elements) a read where the tile is whole and aligned */
 #define GPUX_MK_STAGE_NZ1(NZ)                                                                 \
   if (rem == GPUX_MASK_TILE && (x_off & 3) == 0 && (nzbits & 0xffu) == 0xffu) {               \
     GPUX_MK_STAGE_WORDS(x + x_off + t0)                                                       \
@@ -123,6 +109,27 @@
 #define GPUX_MK_STAGE_NZ_16 GPUX_MK_STAGE_NZ
 /* four 0/1 bytes of a word as four bits (byte b's flag at bit b) */
 #define GPUX_MK_NIB(w) (((w) | ((w) >> 7) | ((w) >> 14) | ((w) >> 21)) & 0xfu)
+/* 1. the flags into local memory (STAGE, coalesced); 2. work-item j makes word j of its 16
+ *    consecutive elements 16j .. 16j+15 from there; 3. the tile's count, summed in local
+ *    memory (integers: any order gives the same). Local memory: 4 KB. */
+#define GPUX_MK_FLAGS_BODY(STAGE, NZ)                                                         \
+  __local uint4 fl[GPUX_MASK_THREADS];                                                        \
+  __local uint *fl32 = (__local uint *)fl;                                                    \
+  __local uchar *fl8 = (__local uchar *)fl;                                                   \
+  __local int tot;                                                                            \
+  const int j = (int)get_local_id(0);                                                         \
+  const long c = GPUX_MK_GROUP(), t0 = c * GPUX_MASK_TILE;                                    \
+  const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);                   \
+  if (j == 0) tot = 0;                                                                        \
+  STAGE(NZ)                                                                                   \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  const uint4 w4_ = fl[j];                                                                    \
+  const uint f = GPUX_MK_NIB(w4_.x) | GPUX_MK_NIB(w4_.y) << 4 | GPUX_MK_NIB(w4_.z) << 8 |     \
+                 GPUX_MK_NIB(w4_.w) << 12;                                                    \
+  bits[bits_off + c * GPUX_MASK_WORDS + j] = (ushort)f;                                       \
+  if (f) atomic_add(&tot, (int)popcount(f));                                                  \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  if (j == 0) cnt[cnt_off + c] = tot;
 #define GPUX_MK_STEP(off, from, to)                                                           \
   to[j] = j >= (off) ? from[j - (off)] + from[j] : from[j];                                   \
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -153,28 +160,19 @@
   for (int r = j; r < tc; r += GPUX_MASK_THREADS) {                                           \
     GPUX_MK_ACT_nonzero(t0 + sidx[r], base + r)                                               \
   }
-/* 1. the flags into local memory (STAGE, coalesced); 2. work-item j ranks its 16
- *    consecutive elements 16j .. 16j+15 from there (a bit set, then a Hillis-Steele scan of
- *    the 256 counts, a barrier a step); 3. it writes the tile indices of its selected
- *    elements in order into sidx at its exclusive prefix: sidx[r] is the tile's r-th
- *    selected element; 4. the selected run: r = j + 256 k, consecutive work-items on
+/* 1. work-item j reads word j (its 16 consecutive elements 16j .. 16j+15); 2. a
+ *    Hillis-Steele scan of the 256 counts, a barrier a step; 3. it writes the tile indices of
+ *    its selected elements in order into sidx at its exclusive prefix: sidx[r] is the tile's
+ *    r-th selected element; 4. the selected run: r = j + 256 k, consecutive work-items on
  *    consecutive positions base + r (out and vals coalesced; x read or written at
- *    t0 + sidx[r], increasing with r inside the tile's span). Local memory: 4 + 8 + 2 KB,
+ *    t0 + sidx[r], increasing with r inside the tile's span). Local memory: 8 + 2 KB,
  *    whatever the element size (the elements themselves never go through it). */
-#define GPUX_MK_BODY(K, E, SEL, STAGE, NZ)                                                    \
-  __local uint4 fl[GPUX_MASK_THREADS];                                                        \
+#define GPUX_MK_BODY(K, E)                                                                    \
   __local ushort sidx[GPUX_MASK_TILE];                                                        \
   __local int wa[GPUX_MASK_THREADS], wb[GPUX_MASK_THREADS];                                   \
-  __local uint *fl32 = (__local uint *)fl;                                                    \
-  __local uchar *fl8 = (__local uchar *)fl;                                                   \
   const int j = (int)get_local_id(0);                                                         \
   const long c = GPUX_MK_GROUP(), t0 = c * GPUX_MASK_TILE;                                    \
-  const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);                   \
-  STAGE(NZ)                                                                                   \
-  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-  const uint4 w4_ = fl[j];                                                                    \
-  uint f = GPUX_MK_NIB(w4_.x) | GPUX_MK_NIB(w4_.y) << 4 | GPUX_MK_NIB(w4_.z) << 8 |           \
-           GPUX_MK_NIB(w4_.w) << 12;                                                          \
+  uint f = bits[bits_off + c * GPUX_MASK_WORDS + j];                                          \
   const int cnt = (int)popcount(f);                                                           \
   wa[j] = cnt;                                                                                \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
@@ -195,40 +193,60 @@
   GPUX_MK_MOVE_##K(E)
 #else
 /* ---------------------------------------------------------------- CPU form */
-#define GPUX_MK_BODY(K, E, SEL, STAGE, NZ)                                                    \
+#define GPUX_MK_CPU_TILE()                                                                    \
   const long c = GPUX_MK_GROUP() * (long)get_local_size(0) + (long)get_local_id(0);           \
   const long t0 = c * GPUX_MASK_TILE;                                                         \
+  const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);
+/* the tile's words, 16 elements each (0 past n), and its count */
+#define GPUX_MK_FLAGS_BODY(STAGE, NZ)                                                         \
+  GPUX_MK_CPU_TILE()                                                                          \
   if (t0 < n) {                                                                               \
-    const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);                 \
+    long tc = 0;                                                                              \
+    for (int q = 0; q < GPUX_MASK_WORDS; q++) {                                               \
+      uint f = 0u;                                                                            \
+      for (int k = 0; k < 16 && 16 * q + k < rem; k++)                                        \
+        f |= (uint)NZ(x[x_off + t0 + 16 * q + k]) << k;                                       \
+      bits[bits_off + c * GPUX_MASK_WORDS + q] = (ushort)f;                                   \
+      tc += popcount(f);                                                                      \
+    }                                                                                         \
+    cnt[cnt_off + c] = tc;                                                                    \
+  }
+#define GPUX_MK_BODY(K, E)                                                                    \
+  GPUX_MK_CPU_TILE()                                                                          \
+  if (t0 < n) {                                                                               \
     long pos = c > 0 ? incl[incl_off + c - 1] : 0;                                            \
     for (int k = 0; k < rem; k++)                                                             \
-      if (SEL(t0 + k)) {                                                                      \
+      if (GPUX_MK_SEL(t0 + k)) {                                                              \
         GPUX_MK_ACT_##K(t0 + k, pos)                                                          \
         pos++;                                                                                \
       }                                                                                       \
   }
 #endif
 
-#define GPUX_MK_KERNELS(sz)                                                                   \
-  GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_SEL_NZ_##sz, GPUX_MK_NZ_##sz,                  \
-                   GPUX_MK_STAGE_NZ_##sz)
-#define GPUX_MK_KERNELS_(sz, E, SELNZ, NZ, STNZ)                                              \
+#define GPUX_MK_KERNELS(sz) GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_NZ_##sz, GPUX_MK_STAGE_NZ_##sz)
+#define GPUX_MK_KERNELS_(sz, E, NZ, STNZ)                                                     \
+  __kernel void gpux_mask_flags_##sz(__global const E *x, long x_off, ulong nzbits,           \
+                                     __global ushort *bits, long bits_off,                    \
+                                     __global long *cnt, long cnt_off, long n, long gbase) {  \
+    GPUX_MK_FLAGS_BODY(STNZ, NZ)                                                              \
+  }                                                                                           \
   __kernel void gpux_mask_compress_##sz(__global const E *x, long x_off,                      \
-                                        __global const uchar *mask, long mask_off,            \
+                                        __global const ushort *bits, long bits_off,           \
                                         __global const long *incl, long incl_off,             \
                                         __global E *out, long out_off, long n, long gbase) {  \
-    GPUX_MK_BODY(compress, E, GPUX_MK_SEL_MASK, GPUX_MK_STAGE_MASK, _)                        \
+    GPUX_MK_BODY(compress, E)                                                                 \
   }                                                                                           \
-  __kernel void gpux_mask_put_##sz(__global E *x, long x_off, __global const uchar *mask,     \
-                                   long mask_off, __global const long *incl, long incl_off,   \
+  __kernel void gpux_mask_put_##sz(__global E *x, long x_off, __global const ushort *bits,    \
+                                   long bits_off, __global const long *incl, long incl_off,   \
                                    __global const E *vals, long vals_off, long n,             \
                                    long gbase) {                                              \
-    GPUX_MK_BODY(put, E, GPUX_MK_SEL_MASK, GPUX_MK_STAGE_MASK, _)                             \
-  }                                                                                           \
-  __kernel void gpux_mask_nonzero_##sz(__global const E *x, long x_off, ulong nzbits,         \
-                                       __global const long *incl, long incl_off,              \
-                                       __global long *out, long out_off, long n, long sp,     \
-                                       long sd, gpux_nd_params nd, long gbase) {              \
-    GPUX_MK_BODY(nonzero, E, SELNZ, STNZ, NZ)                                                 \
+    GPUX_MK_BODY(put, E)                                                                      \
   }
 GPUX_ELEM_SIZES(GPUX_MK_KERNELS)
+
+__kernel void gpux_mask_nonzero(__global const ushort *bits, long bits_off,
+                                __global const long *incl, long incl_off, __global long *out,
+                                long out_off, long n, long sp, long sd, gpux_nd_params nd,
+                                long gbase) {
+  GPUX_MK_BODY(nonzero, long)
+}

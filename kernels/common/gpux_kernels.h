@@ -524,33 +524,41 @@ typedef struct gpux_nd_params {
 
 /* ======================================================================================
  * Boolean masks (include/gpux/mask.h; kernels/cuda/mask.cu, kernels/cl/mask.cl): stream
- * compaction in tiles of GPUX_MASK_TILE elements (the reductions' chunk, so that the count
- * of each tile is one chunk of the cnt reduction). Kernels, by element size only (the ops
- * move bits; GPUX_ELEM_SIZES: 15 kernels, where one per dtype would be 45):
- *   gpux_mask_compress_<bytes>  out[k] = x[i] for the k-th true element i of a bool mask
- *   gpux_mask_put_<bytes>       x[i] = vals[k] for the k-th true element i of a bool mask
- *   gpux_mask_nonzero_<bytes>   the k-th nonzero element i of x (bytes: its size) writes its
- *                               coordinates: out[k * sp + d * sd] = coordinate d of i
- * Every kernel gets incl[c] = the selected elements of tiles 0..c (int64, the front end's
- * count and scan, below), so tile c starts writing at incl[c - 1] (0 for c = 0) and the
- * position of an element is that plus its rank among the tile's selected elements in
- * row-major order: exact integers, the same on every backend whatever the launch shape.
+ * compaction in tiles of GPUX_MASK_TILE elements. Kernels:
+ *   gpux_mask_flags_<bytes>     the selection of tile c as bits and its count: element i (of a
+ *                               bool mask, or nonzero's x; bytes: its size) is selected when
+ *                               it has a bit of nzbits set (below); bits[i / 16] (uint16
+ *                               words) holds it at bit i % 16, words past n zero (a tile's
+ *                               256 words are written whole: ntiles * 256 of them), and
+ *                               cnt[c] (int64) = the tile's selected elements
+ *   gpux_mask_compress_<bytes>  out[k] = x[i] for the k-th selected element i
+ *   gpux_mask_put_<bytes>       x[i] = vals[k] for the k-th selected element i
+ *   gpux_mask_nonzero           the k-th selected element i writes its coordinates:
+ *                               out[k * sp + d * sd] = coordinate d of i
+ * (by element size only, the ops move bits: GPUX_ELEM_SIZES). The front end runs flags, then
+ * the inclusive scan of cnt: incl[c] = the selected elements of tiles 0..c, so tile c starts
+ * writing at incl[c - 1] (0 for c = 0) and the position of an element is that plus its rank
+ * among the tile's selected elements in row-major order: exact integers, the same on every
+ * backend whatever the launch shape. The moving kernels read the bits, not the mask or x's
+ * predicate again (1 bit an element against 1 byte or more: the mask is read once).
  * x, the mask and vals are contiguous (the front end copies views), offsets in elements.
- * nonzero's predicate is on the bits, no cast: element (as 8-byte words, zero-extended
- * below 8 bytes) & nzbits != 0 in any word, with nzbits all ones for integers and bool and
- * the sign bits cleared for floats and complex (-0.0 is zero, NaN nonzero; complex: either
- * part). */
+ * The predicate is on the bits, no cast: element (as 8-byte words, zero-extended below 8
+ * bytes) & nzbits != 0 in any word, with nzbits all ones for bool masks, integers and bool,
+ * and the sign bits cleared for floats and complex (-0.0 is zero, NaN nonzero; complex:
+ * either part). */
 #define GPUX_MASK_TILE 4096
-#define GPUX_MASK_THREADS 256 /* 16 elements a work-item in the GPU forms */
-#define GPUX_MASK_KINDS(X) X(compress, 0) X(put, 1) X(nonzero, 2)
-#define GPUX_MASK_KIND_COUNT 3
+#define GPUX_MASK_THREADS 256 /* 16 elements a work-item in the GPU forms: one bits word */
+#define GPUX_MASK_WORDS (GPUX_MASK_TILE / 16) /* a tile's uint16 bits words */
+#define GPUX_MASK_KINDS(X) X(compress, 0) X(put, 1) X(nonzero, 2) X(flags, 3)
+#define GPUX_MASK_KIND_COUNT 4
 #define GPUX_KN_MASK(kind, bytes) "gpux_mask_" kind "_" bytes
+#define GPUX_KN_MASK_NONZERO "gpux_mask_nonzero"
 #define GPUX_KN_MASK_SIZES_(N, kind)                                                         \
   N(GPUX_KN_MASK(kind, "1")) N(GPUX_KN_MASK(kind, "2")) N(GPUX_KN_MASK(kind, "4"))           \
   N(GPUX_KN_MASK(kind, "8")) N(GPUX_KN_MASK(kind, "16"))
 #define GPUX_KN_MASK_LIST(N)                                                                 \
   GPUX_KN_MASK_SIZES_(N, "compress") GPUX_KN_MASK_SIZES_(N, "put")                           \
-  GPUX_KN_MASK_SIZES_(N, "nonzero")
+  GPUX_KN_MASK_SIZES_(N, "flags") N(GPUX_KN_MASK_NONZERO)
 
 /* GEMM (include/gpux/linalg.h, gpux__gemm in src/api/gpux_backend.h). Native kernels are
  * named gpux_gemm_<dt>, one per dtype, with the transposes as arguments:

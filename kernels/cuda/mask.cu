@@ -1,30 +1,32 @@
 /* gpux CUDA kernels, mask family: stream compaction for boolean masks (gpux_kernels.h
  * "Boolean masks"; include/gpux/mask.h), by element size only (the ops move bits).
  *
- *   gpux_mask_compress_<bytes>(const U *x, const unsigned char *mask, const long long *incl,
- *                              U *out, long long n, long long ntiles)
- *   gpux_mask_put_<bytes>(U *x, const unsigned char *mask, const long long *incl,
+ *   gpux_mask_flags_<bytes>(const U *x, unsigned long long nzbits, unsigned short *bits,
+ *                           long long *cnt, long long n, long long ntiles)
+ *   gpux_mask_compress_<bytes>(const U *x, const unsigned short *bits,
+ *                              const long long *incl, U *out, long long n, long long ntiles)
+ *   gpux_mask_put_<bytes>(U *x, const unsigned short *bits, const long long *incl,
  *                         const U *vals, long long n, long long ntiles)
- *   gpux_mask_nonzero_<bytes>(const U *x, unsigned long long nzbits, const long long *incl,
- *                             long long *out, long long n, long long ntiles, long long sp,
- *                             long long sd, gpux_nd_params nd)
+ *   gpux_mask_nonzero(const unsigned short *bits, const long long *incl, long long *out,
+ *                     long long n, long long ntiles, long long sp, long long sd,
+ *                     gpux_nd_params nd)
  * U: the unsigned type of the size (16 bytes: ulonglong2). Pointers already offset.
  *
  * Blocks of GPUX_MASK_THREADS = 256 threads, one tile of GPUX_MASK_TILE = 4096 elements at a
  * time (blocks loop over tiles with a stride of gridDim.x: any grid). Thread j owns the 16
- * consecutive elements 16 j .. 16 j + 15 of the tile and loads, before anything else, their
- * flags (the mask's 16 bytes, or nonzero's x) and compress's values, as 16-byte vectors
- * where the tile is whole and the buffer aligned (every byte of the tile is read once, all
- * loads in flight together). Its 16 flags as bits, a warp scan of their counts and the
- * eight warps' totals give each selected element its rank r in the tile; the k-th selected
- * element in row-major order goes to position incl[c - 1] + r, the same exact integers as
- * the OpenCL kernels' and the CPU form's. The moves go through shared memory so that global
- * memory sees consecutive threads on consecutive positions: compress stages the values at
- * their ranks and writes the tile's run out; put stages vals' run and each thread writes
- * its selected elements; nonzero stages the selected elements' tile indices and writes
- * their coordinates. The stage holds 16 KB (4096 elements up to 4 bytes; 8- and 16-byte
- * elements take two or four rounds of ranks). A tile reads all its mask bytes before its
- * first write, so put may write x where it read the mask. */
+ * consecutive elements 16 j .. 16 j + 15 of the tile: bits word 256 c + j. flags loads,
+ * before anything else, their 16 elements (a bool mask's 16 bytes, or nonzero's x) as
+ * 16-byte vectors where the tile is whole and the buffer aligned, tests them into the word
+ * and sums the tile's count. The others load the word (and compress its 16 values the same
+ * way); a warp scan of the words' counts and the eight warps' totals give each selected
+ * element its rank r in the tile; the k-th selected element in row-major order goes to
+ * position incl[c - 1] + r, the same exact integers as the OpenCL kernels' and the CPU
+ * form's. The moves go through shared memory so that global memory sees consecutive threads
+ * on consecutive positions: compress stages the values at their ranks and writes the
+ * tile's run out; put stages vals' run and each thread writes its selected elements;
+ * nonzero stages the selected elements' tile indices and writes their coordinates. The
+ * stage holds 16 KB (4096 elements up to 4 bytes; 8- and 16-byte elements take two or four
+ * rounds of ranks). */
 #include "gpux_kernels.h"
 
 namespace gpux_mk {
@@ -36,7 +38,7 @@ constexpr unsigned ITEMS = GPUX_MASK_TILE / GPUX_MASK_THREADS;
 constexpr unsigned NW = GPUX_MASK_THREADS / 32;
 constexpr unsigned FULL = 0xffffffffu;
 static_assert(ITEMS * NW == 128, "four (round, warp) counts per lane of warp 0");
-enum { K_COMPRESS = 0, K_PUT = 1, K_NONZERO = 2 };
+enum { K_COMPRESS = 0, K_PUT = 1, K_NONZERO = 2, K_FLAGS = 3 };
 
 template <int B> struct ut;
 template <> struct ut<1> { typedef unsigned char type; };
@@ -54,12 +56,12 @@ template <> __device__ __forceinline__ bool nz<ulonglong2>(const ulonglong2 &v, 
 }
 
 template <int KIND, class U> struct margs {
-  U *x;                        /* compress, nonzero: read; put: written */
-  const unsigned char *mask;   /* compress, put */
+  U *x;                        /* flags, compress: read; put: written */
+  unsigned short *bits;        /* flags: written; the others: read */
   const i64 *incl;
   U *out;                      /* compress */
   const U *vals;               /* put */
-  i64 *iout;                   /* nonzero */
+  i64 *iout;                   /* nonzero's coordinates, flags' counts */
   u64 n, ntiles, nzbits;
   i64 sp, sd;
   const gpux_nd_params *nd;
@@ -118,31 +120,45 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
   const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
   /* 16-byte vectors need an aligned tile start: a tile is 4096 elements, so the buffer's
    * alignment decides */
-  const bool xa = ((u64)p.x & 15) == 0, ma = ((u64)p.mask & 15) == 0;
+  const bool xa = ((u64)p.x & 15) == 0;
 #pragma unroll 1
   for (u64 c = blockIdx.x; c < p.ntiles; c += gridDim.x) {
     const u64 t0 = c * GPUX_MASK_TILE;
     const unsigned rem = p.n - t0 < GPUX_MASK_TILE ? (unsigned)(p.n - t0) : GPUX_MASK_TILE;
     const unsigned e0 = ITEMS * j, have = rem > e0 ? rem - e0 : 0;
-    const i64 base = c > 0 ? p.incl[c - 1] : 0;
-    /* 1. loads: the flags (and compress's values) of elements e0 .. e0 + 15 */
+    /* 1. loads: the selection of elements e0 .. e0 + 15 (and compress's values) */
     unsigned f = 0;
     U v[ITEMS];
-    if constexpr (KIND == K_NONZERO) {
-      load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
-#pragma unroll
-      for (unsigned k = 0; k < ITEMS; ++k) f |= (unsigned)nz<U>(v[k], p.nzbits) << k;
-    } else {
-      if (KIND == K_COMPRESS) load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
-      if (ma && rem == GPUX_MASK_TILE) {
-        const uint4 m = *reinterpret_cast<const uint4 *>(p.mask + t0 + e0);
+    if constexpr (KIND == K_FLAGS) {
+      if (sizeof(U) == 1 && (p.nzbits & 0xffu) == 0xffu && xa && rem == GPUX_MASK_TILE) {
+        /* bytes whose every bit counts (a bool mask): 16 at once */
+        const uint4 m = *reinterpret_cast<const uint4 *>(p.x + t0 + e0);
         f = nib(m.x) | nib(m.y) << 4 | nib(m.z) << 8 | nib(m.w) << 12;
       } else {
+        load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
 #pragma unroll
-        for (unsigned k = 0; k < ITEMS; ++k)
-          f |= (unsigned)(k < have && p.mask[t0 + e0 + k] != 0) << k;
+        for (unsigned k = 0; k < ITEMS; ++k) f |= (unsigned)nz<U>(v[k], p.nzbits) << k;
       }
+      p.bits[c * GPUX_MASK_WORDS + j] = (unsigned short)f;
+      /* the tile's count */
+      int cnt = __popc(f);
+#pragma unroll
+      for (unsigned off = 16; off > 0; off >>= 1) cnt += __shfl_xor_sync(FULL, cnt, off);
+      if (q == 0) wsum[w] = cnt;
+      __syncthreads();
+      if (j == 0) {
+        int tc = 0;
+#pragma unroll
+        for (unsigned u = 0; u < NW; ++u) tc += wsum[u];
+        p.iout[c] = tc;
+      }
+      __syncthreads(); /* wsum is rewritten by the next tile */
+      continue;
+    } else {
+      if (KIND == K_COMPRESS) load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
+      f = p.bits[c * GPUX_MASK_WORDS + j];
     }
+    const i64 base = c > 0 ? p.incl[c - 1] : 0;
     /* 2. ranks: the thread's first selected element at ex; the tile's count tc */
     const int cnt = __popc(f);
     int in = cnt;
@@ -200,13 +216,26 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
 }  // namespace gpux_mk
 
 #define GPUX_MK_KERNELS(bytes)                                                              \
+  extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_flags_##bytes(  \
+      const gpux_mk::ut<bytes>::type *__restrict__ x, unsigned long long nzbits,            \
+      unsigned short *__restrict__ bits, long long *__restrict__ cnt, long long n,          \
+      long long ntiles) {                                                                   \
+    gpux_mk::margs<gpux_mk::K_FLAGS, gpux_mk::ut<bytes>::type> p = {};                      \
+    p.x = const_cast<gpux_mk::ut<bytes>::type *>(x);                                        \
+    p.bits = bits;                                                                          \
+    p.iout = cnt;                                                                           \
+    p.n = (gpux_mk::u64)n;                                                                  \
+    p.ntiles = (gpux_mk::u64)ntiles;                                                        \
+    p.nzbits = nzbits;                                                                      \
+    gpux_mk::run(p);                                                                        \
+  }                                                                                         \
   extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_compress_##bytes( \
-      const gpux_mk::ut<bytes>::type *__restrict__ x, const unsigned char *__restrict__ mask, \
+      const gpux_mk::ut<bytes>::type *__restrict__ x, const unsigned short *__restrict__ bits, \
       const long long *__restrict__ incl, gpux_mk::ut<bytes>::type *__restrict__ out,      \
       long long n, long long ntiles) {                                                      \
     gpux_mk::margs<gpux_mk::K_COMPRESS, gpux_mk::ut<bytes>::type> p = {};                   \
     p.x = const_cast<gpux_mk::ut<bytes>::type *>(x);                                        \
-    p.mask = mask;                                                                          \
+    p.bits = const_cast<unsigned short *>(bits);                                            \
     p.incl = incl;                                                                          \
     p.out = out;                                                                            \
     p.n = (gpux_mk::u64)n;                                                                  \
@@ -214,32 +243,32 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
     gpux_mk::run(p);                                                                        \
   }                                                                                         \
   extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_put_##bytes(    \
-      gpux_mk::ut<bytes>::type *x, const unsigned char *mask,                               \
+      gpux_mk::ut<bytes>::type *x, const unsigned short *__restrict__ bits,                 \
       const long long *__restrict__ incl, const gpux_mk::ut<bytes>::type *__restrict__ vals, \
       long long n, long long ntiles) {                                                      \
     gpux_mk::margs<gpux_mk::K_PUT, gpux_mk::ut<bytes>::type> p = {};                        \
     p.x = x;                                                                                \
-    p.mask = mask;                                                                          \
+    p.bits = const_cast<unsigned short *>(bits);                                            \
     p.incl = incl;                                                                          \
     p.vals = vals;                                                                          \
     p.n = (gpux_mk::u64)n;                                                                  \
     p.ntiles = (gpux_mk::u64)ntiles;                                                        \
     gpux_mk::run(p);                                                                        \
-  }                                                                                         \
-  extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_nonzero_##bytes( \
-      const gpux_mk::ut<bytes>::type *__restrict__ x, unsigned long long nzbits,            \
-      const long long *__restrict__ incl, long long *__restrict__ out, long long n,         \
-      long long ntiles, long long sp, long long sd, const __grid_constant__ gpux_nd_params nd) { \
-    gpux_mk::margs<gpux_mk::K_NONZERO, gpux_mk::ut<bytes>::type> p = {};                    \
-    p.x = const_cast<gpux_mk::ut<bytes>::type *>(x);                                        \
-    p.incl = incl;                                                                          \
-    p.iout = out;                                                                           \
-    p.n = (gpux_mk::u64)n;                                                                  \
-    p.ntiles = (gpux_mk::u64)ntiles;                                                        \
-    p.nzbits = nzbits;                                                                      \
-    p.sp = sp;                                                                              \
-    p.sd = sd;                                                                              \
-    p.nd = &nd;                                                                             \
-    gpux_mk::run(p);                                                                        \
   }
 GPUX_ELEM_SIZES(GPUX_MK_KERNELS)
+
+extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_nonzero(
+    const unsigned short *__restrict__ bits, const long long *__restrict__ incl,
+    long long *__restrict__ out, long long n, long long ntiles, long long sp, long long sd,
+    const __grid_constant__ gpux_nd_params nd) {
+  gpux_mk::margs<gpux_mk::K_NONZERO, unsigned char> p = {};
+  p.bits = const_cast<unsigned short *>(bits);
+  p.incl = incl;
+  p.iout = out;
+  p.n = (gpux_mk::u64)n;
+  p.ntiles = (gpux_mk::u64)ntiles;
+  p.sp = sp;
+  p.sd = sd;
+  p.nd = &nd;
+  gpux_mk::run(p);
+}

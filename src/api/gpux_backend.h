@@ -27,8 +27,9 @@
  * entries (issue 24); 12: the sort and select entries (issue 25); 13: the exact sums' window
  * (gpux__scatter's SCAN stage, nt in APPLY, the accumulator's header); 15: gpux__select
  * grew top-k's candidate path (cstride, pc, lb, cand, cpos); 16: and its one-read path (pcs,
- * capg, cb, tot; h12's groups' hb, gc) */
-#define GPUX_BACKEND_ABI_VERSION 16u
+ * capg, cb, tot; h12's groups' hb, gc); 17: gpux__mask_pass's bits in place of the mask
+ * (the flags kind) */
+#define GPUX_BACKEND_ABI_VERSION 17u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
  * symbols). */
@@ -181,20 +182,25 @@ typedef struct gpux__scan_pass {
 } gpux__scan_pass;
 
 /* One stream compaction pass (include/gpux/mask.h; gpux_kernels.h "Boolean masks"): n >= 1
- * elements in ntiles = ceil(n / GPUX_MASK_TILE) tiles; incl holds ntiles int64 counts, incl[c]
- * = the selected elements of tiles 0..c (so incl[ntiles - 1] is the total, which the front
- * end has checked against out's or vals' size). Every operand is contiguous.
- *   compress: out[k] = x[i] (elem_size bytes) for the k-th i with mask[i] (bool) true;
+ * elements in ntiles = ceil(n / GPUX_MASK_TILE) tiles; bits holds ntiles * GPUX_MASK_WORDS
+ * uint16 words, bit i % 16 of word i / 16 set when element i is selected. Every operand is
+ * contiguous.
+ *   flags:    element i of x (elem_size bytes: a bool mask, or nonzero's x) is selected when
+ *             it has a bit of nzbits set (in either 8-byte word of a 16-byte element): writes
+ *             bits (every word of every tile) and out[c] (int64) = tile c's selected count;
+ * the others read bits and incl (ntiles int64, incl[c] = the selected elements of tiles
+ * 0..c, so incl[ntiles - 1] is the total, which the front end has checked against out's or
+ * vals' size):
+ *   compress: out[k] = x[i] (elem_size bytes) for the k-th selected i;
  *   put:      x[i] = vals[k] (elem_size bytes) likewise;
- *   nonzero:  for the k-th i whose element of x (elem_size bytes) has a bit of nzbits set
- *             (in either 8-byte word of a 16-byte element), out[k * sp + d * sd] (int64) =
- *             coordinate d of i in nd.shape[0 .. nd.ndim) (row-major, nd.ndim >= 1; the
- *             other fields of nd are unused). */
+ *   nonzero:  out[k * sp + d * sd] (int64) = coordinate d of the k-th selected i in
+ *             nd.shape[0 .. nd.ndim) (row-major, nd.ndim >= 1; the other fields of nd are
+ *             unused; x and elem_size unused). */
 typedef struct gpux__mask_pass {
   int kind;      /* GPUX_MASK_KINDS id */
   int elem_size; /* 1, 2, 4, 8 or 16 */
   int64_t n, ntiles;
-  gpux__operand x, mask, vals, incl, out;
+  gpux__operand x, bits, vals, incl, out;
   uint64_t nzbits;
   int64_t sp, sd;
   gpux_nd_params nd;

@@ -2,13 +2,16 @@
  *
  * Every data-dependent op runs the same three steps on n elements in tiles of
  * GPUX_MASK_TILE (gpux_kernels.h "Boolean masks"):
- *   1. count: the cnt reduction (count_nonzero's kernel: x != 0 on any dtype, bool too) of
- *      each tile, one chunk each (GPUX_RED_CHUNK == GPUX_MASK_TILE) -> ntiles int64;
+ *   1. flags: the backend's mask pass of kind flags reads the mask (or nonzero's x: x != 0
+ *      on the bits, any dtype) once and writes the selection as bits (n / 8 bytes, whole
+ *      tiles) and each tile's count -> ntiles int64;
  *   2. the inclusive cumsum of those counts (the scan family: on CUDA the single-pass
  *      decoupled look-back), incl[c]; its last value, the total, comes back to the host in
  *      one 8-byte read (the only wait);
- *   3. the backend's mask pass: tile c writes its selected elements from incl[c - 1] on.
- * Step 1 reads only the mask; step 3 reads x and the mask once and writes the result once. */
+ *   3. the backend's mask pass: tile c writes its selected elements from incl[c - 1] on,
+ *      reading the bits (not the mask or x's predicate again).
+ * Step 1 reads the mask; step 3 reads x (compress, put: the values) and the bits once and
+ * writes the result once. */
 #include <stdint.h>
 #include <string.h>
 #include "internal.h"
@@ -23,7 +26,7 @@ enum { GPUX_MASK_KINDS(MK_ID) MK_END_ };
 #define RK_ID(k, id, list, acc) RK_##k = id,
 enum { GPUX_REDUCE_KINDS(RK_ID) RK_END_ };
 #undef RK_ID
-_Static_assert(GPUX_MASK_TILE == GPUX_RED_CHUNK, "a tile's count is one chunk of cnt");
+_Static_assert(GPUX_MASK_WORDS * 16 == GPUX_MASK_TILE, "a bits word holds 16 elements");
 
 /* ---- checks */
 
@@ -56,45 +59,45 @@ static gpux_status check_mask(const struct gpux_array *x, const struct gpux_arra
 
 /* ---- temporaries */
 
-/* ---- steps 1 and 2: the tiles' inclusive counts and the total */
+/* ---- steps 1 and 2: the selection's bits, the tiles' inclusive counts and the total */
 
 typedef struct counted {
   struct gpux_array *incl; /* ntiles int64 */
+  struct gpux_array *bits; /* ntiles * GPUX_MASK_WORDS uint16 */
   int64_t ntiles, total;
 } counted;
 
-/* m: contiguous, any dtype (x != 0 selects), m->size >= 1 */
-static gpux_status count_tiles(const struct gpux_array *m, counted *c) {
+static void counted_release(counted *c) {
+  gpux_array_release(c->incl);
+  gpux_array_release(c->bits);
+  c->incl = c->bits = NULL;
+}
+
+/* m: contiguous, m->size >= 1; element i selected when it has a bit of nzbits set (a bool
+ * mask: all ones) */
+static gpux_status count_tiles(const struct gpux_array *m, uint64_t nzbits, counted *c) {
   struct gpux_context *ctx = m->ctx;
   const int64_t n = m->size, ntiles = (n + GPUX_MASK_TILE - 1) / GPUX_MASK_TILE;
-  const int64_t full = n / GPUX_MASK_TILE, rem = n - full * GPUX_MASK_TILE;
+  const int64_t nwords = ntiles * GPUX_MASK_WORDS;
   memset(c, 0, sizeof *c);
   c->ntiles = ntiles;
-  GPUX__NEED(ctx, GPUX__Q_REDUCE, GPUX_REDUCE_COUNT_NONZERO, m->dtype, -1);
+  GPUX__NEED(ctx, GPUX__Q_MASK, MK_flags, -1, -1);
   if (ntiles > 1) GPUX__NEED(ctx, GPUX__Q_SCAN, GPUX_SCAN_SUM, GPUX_INT64, -1);
   struct gpux_array *counts = NULL;
   GPUX__CHECK(gpux__array_new(&counts, ctx, GPUX_INT64, 1, &ntiles));
-  gpux__reduce_pass p;
-  memset(&p, 0, sizeof p);
-  p.kind = RK_cnt;
-  p.dtype = (int)m->dtype;
-  p.layout = GPUX_RL_ROW;
-  p.post = GPUX_POST_NONE;
-  p.inner = 1;
-  p.in = OPND(m);
-  p.out = OPND(counts);
-  gpux_status s = GPUX_SUCCESS;
-  if (full > 0) { /* the whole tiles: one chunk each */
-    p.outer = full;
-    p.len = GPUX_MASK_TILE;
-    s = ctx->be->reduce(gpux__q(ctx), &p);
-  }
-  if (s == GPUX_SUCCESS && rem > 0) { /* the short last tile */
-    p.outer = 1;
-    p.len = rem;
-    p.in.offset += full * GPUX_MASK_TILE;
-    p.out.offset += full;
-    s = ctx->be->reduce(gpux__q(ctx), &p);
+  gpux_status s = gpux__array_new(&c->bits, ctx, GPUX_UINT16, 1, &nwords);
+  if (s == GPUX_SUCCESS) {
+    gpux__mask_pass p;
+    memset(&p, 0, sizeof p);
+    p.kind = MK_flags;
+    p.elem_size = gpux__dt_info[m->dtype].bytes;
+    p.n = n;
+    p.ntiles = ntiles;
+    p.x = OPND(m);
+    p.bits = OPND(c->bits);
+    p.out = OPND(counts);
+    p.nzbits = nzbits;
+    s = ctx->be->mask(gpux__q(ctx), &p);
   }
   if (s == GPUX_SUCCESS && ntiles > 1) {
     struct gpux_array *incl = NULL;
@@ -120,19 +123,16 @@ static gpux_status count_tiles(const struct gpux_array *m, counted *c) {
                               sizeof total);
     c->total = total;
   }
-  if (s != GPUX_SUCCESS) {
-    gpux_array_release(counts);
-    return s;
-  }
   c->incl = counts;
-  return GPUX_SUCCESS;
+  if (s != GPUX_SUCCESS) counted_release(c);
+  return s;
 }
 
 /* ---- step 3 */
 
-static gpux_status mask_pass(int kind, const struct gpux_array *x, const struct gpux_array *mask,
-                             const struct gpux_array *vals, const struct gpux_array *out,
-                             const counted *c, uint64_t nzbits, int64_t sp, int64_t sd) {
+static gpux_status mask_pass(int kind, const struct gpux_array *x, const struct gpux_array *vals,
+                             const struct gpux_array *out, const counted *c, int64_t sp,
+                             int64_t sd) {
   struct gpux_context *ctx = x->ctx;
   GPUX__NEED(ctx, GPUX__Q_MASK, kind, -1, -1);
   gpux__mask_pass p;
@@ -142,11 +142,10 @@ static gpux_status mask_pass(int kind, const struct gpux_array *x, const struct 
   p.n = x->size;
   p.ntiles = c->ntiles;
   p.x = OPND(x);
-  if (mask) p.mask = OPND(mask);
+  p.bits = OPND(c->bits);
   if (vals) p.vals = OPND(vals);
   p.incl = OPND(c->incl);
   if (out) p.out = OPND(out);
-  p.nzbits = nzbits;
   p.sp = sp;
   p.sd = sd;
   p.nd.ndim = x->ndim;
@@ -181,7 +180,7 @@ static gpux_status compress_common(gpux_array_t *outp, gpux_array_t out, int64_t
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
     s = gpux__contiguous_ref(&mt, mask);
-    if (s == GPUX_SUCCESS) s = count_tiles(mt, &c);
+    if (s == GPUX_SUCCESS) s = count_tiles(mt, ~0ull, &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (count) *count = c.total;
@@ -196,7 +195,7 @@ static gpux_status compress_common(gpux_array_t *outp, gpux_array_t out, int64_t
   }
   if (s != GPUX_SUCCESS || c.total == 0) goto done;
   s = gpux__contiguous_ref(&xt, x);
-  if (s == GPUX_SUCCESS) s = mask_pass(MK_compress, xt, mt, NULL, res, &c, 0, 0, 0);
+  if (s == GPUX_SUCCESS) s = mask_pass(MK_compress, xt, NULL, res, &c, 0, 0);
   if (s == GPUX_SUCCESS && tmp) s = gpux__copy_strided(tmp, res);
 done:
   if (outp && s == GPUX_SUCCESS) {
@@ -205,7 +204,7 @@ done:
   }
   gpux_array_release(res);
   gpux_array_release(tmp);
-  gpux_array_release(c.incl);
+  counted_release(&c);
   gpux_array_release(xt);
   gpux_array_release(mt);
   return s;
@@ -326,7 +325,7 @@ static gpux_status where_nonzero(struct gpux_array **outp, struct gpux_array *ou
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
     s = gpux__contiguous_ref(&xt, x);
-    if (s == GPUX_SUCCESS) s = count_tiles(xt, &c);
+    if (s == GPUX_SUCCESS) s = count_tiles(xt, nz_bits(x->dtype), &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (count) *count = c.total;
@@ -342,8 +341,7 @@ static gpux_status where_nonzero(struct gpux_array **outp, struct gpux_array *ou
     s = first_rows(out, c.total, &res, &tmp);
   }
   if (s != GPUX_SUCCESS || c.total == 0 || nd == 0) goto done;
-  s = mask_pass(MK_nonzero, xt, NULL, NULL, res, &c, nz_bits(x->dtype), layout ? 1 : nd,
-                layout ? c.total : 1);
+  s = mask_pass(MK_nonzero, xt, NULL, res, &c, layout ? 1 : nd, layout ? c.total : 1);
   if (s == GPUX_SUCCESS && tmp) s = gpux__copy_strided(tmp, res);
 done:
   if (outp && s == GPUX_SUCCESS) {
@@ -352,7 +350,7 @@ done:
   }
   gpux_array_release(res);
   gpux_array_release(tmp);
-  gpux_array_release(c.incl);
+  counted_release(&c);
   gpux_array_release(xt);
   return s;
 }
@@ -482,7 +480,7 @@ GPUX_API gpux_status gpux_mask_put(gpux_array_t x, gpux_array_t mask, gpux_array
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
     s = gpux__contiguous_ref(&mt, mask);
-    if (s == GPUX_SUCCESS) s = count_tiles(mt, &c);
+    if (s == GPUX_SUCCESS) s = count_tiles(mt, ~0ull, &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (values->size != c.total) {
@@ -500,16 +498,16 @@ GPUX_API gpux_status gpux_mask_put(gpux_array_t x, gpux_array_t mask, gpux_array
     vc = vt;
   }
   if (gpux__is_contiguous(x)) {
-    s = mask_pass(MK_put, x, mt, vc, NULL, &c, 0, 0, 0);
+    s = mask_pass(MK_put, x, vc, NULL, &c, 0, 0);
   } else { /* through a contiguous copy, written back */
     s = gpux__contiguous_ref(&xt, x);
-    if (s == GPUX_SUCCESS) s = mask_pass(MK_put, xt, mt, vc, NULL, &c, 0, 0, 0);
+    if (s == GPUX_SUCCESS) s = mask_pass(MK_put, xt, vc, NULL, &c, 0, 0);
     if (s == GPUX_SUCCESS) s = gpux__copy_strided(x, xt);
   }
 done:
   gpux_array_release(vt);
   gpux_array_release(xt);
-  gpux_array_release(c.incl);
+  counted_release(&c);
   gpux_array_release(mt);
   return s;
 }

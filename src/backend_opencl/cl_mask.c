@@ -7,8 +7,12 @@
 #include "cl_internal.h"
 
 typedef struct mask_state {
-  cl_kernel k[GPUX_MASK_KIND_COUNT][GPUX_CL_NSIZES];
+  cl_kernel k[GPUX_MASK_KIND_COUNT][GPUX_CL_NSIZES]; /* nonzero: [.][0] only */
 } mask_state;
+
+#define KID(k, id) MK_##k = id,
+enum { GPUX_MASK_KINDS(KID) MK_END_ };
+#undef KID
 
 static const char *const kind_name[GPUX_MASK_KIND_COUNT] = {
 #define KNAME(k, id) [id] = #k,
@@ -27,9 +31,12 @@ static gpux_status resolve_mask(gpux__bctx *b, cl_program p, int part) {
   (void)part;
   mask_state *st = state_of(b);
   for (int k = 0; k < GPUX_MASK_KIND_COUNT; k++)
-    for (int i = 0; i < GPUX_CL_NSIZES; i++) {
-      gpux_status s = gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK("%s", "%d"),
-                                      kind_name[k], elem_size[i]);
+    for (int i = 0; i < GPUX_CL_NSIZES && !(k == MK_nonzero && i > 0); i++) {
+      gpux_status s =
+          k == MK_nonzero
+              ? gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK_NONZERO)
+              : gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK("%s", "%d"), kind_name[k],
+                                elem_size[i]);
       if (s != GPUX_SUCCESS) return s;
     }
   return GPUX_SUCCESS;
@@ -72,24 +79,33 @@ static gpux_status launch_groups(gpux__bq *q, gpux_cl_args *a, size_t local, int
 
 static gpux_status launch_mask(gpux__bq *q, const gpux__mask_pass *p) {
   gpux__bctx *b = q->b;
-  const int si = GPUX_ELEM_SIZE_INDEX(p->elem_size);
+  const int si = p->kind == MK_nonzero ? 0 : GPUX_ELEM_SIZE_INDEX(p->elem_size);
   cl_kernel k;
   GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_mask, 0, state_of(b)->k[p->kind][si], 0);
   gpux_cl_args a = {k, 0, CL_SUCCESS};
-  gpux_cl_arg_c(&a, &p->x);
-  if (p->kind == 2) { /* nonzero */
-    cl_ulong bits = (cl_ulong)p->nzbits;
-    gpux_cl_arg(&a, sizeof bits, &bits);
+  const cl_ulong nzbits = (cl_ulong)p->nzbits;
+  switch (p->kind) {
+  case MK_flags:
+    gpux_cl_arg_c(&a, &p->x);
+    gpux_cl_arg(&a, sizeof nzbits, &nzbits);
+    gpux_cl_arg_c(&a, &p->bits);
+    gpux_cl_arg_c(&a, &p->out);
+    gpux_cl_arg_long(&a, p->n);
+    break;
+  case MK_nonzero:
+    gpux_cl_arg_c(&a, &p->bits);
     gpux_cl_arg_c(&a, &p->incl);
     gpux_cl_arg_c(&a, &p->out);
     gpux_cl_arg_long(&a, p->n);
     gpux_cl_arg_long(&a, p->sp);
     gpux_cl_arg_long(&a, p->sd);
     gpux_cl_arg(&a, sizeof p->nd, &p->nd);
-  } else {
-    gpux_cl_arg_c(&a, &p->mask);
+    break;
+  default: /* compress, put */
+    gpux_cl_arg_c(&a, &p->x);
+    gpux_cl_arg_c(&a, &p->bits);
     gpux_cl_arg_c(&a, &p->incl);
-    gpux_cl_arg_c(&a, p->kind == 0 ? &p->out : &p->vals);
+    gpux_cl_arg_c(&a, p->kind == MK_compress ? &p->out : &p->vals);
     gpux_cl_arg_long(&a, p->n);
   }
   /* GPU form: a group per tile; CPU form: a work-item per tile */
