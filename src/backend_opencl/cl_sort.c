@@ -60,8 +60,10 @@ static void release_sort(gpux__bctx *b) {
 }
 
 /* Whether onesweep's GPU form may rank with warp votes in inline PTX (sort.cl
- * GPUX_SK_RANK): NVIDIA's OpenCL, where a probe with the same instructions builds, unless
- * GPUX_OPENCL_SORT_WARP=off (the local-memory ranking every device runs, for comparison). */
+ * GPUX_SK_RANK): NVIDIA's OpenCL, where a probe with the same instructions builds and gives
+ * the right ballots and shuffles in two work-groups of 64 (lane l of each 32 work-items
+ * votes l & 1 and reads lane 31 - l's id), unless GPUX_OPENCL_SORT_WARP=off (the
+ * local-memory ranking every device runs, for comparison). */
 static int nv_warp(gpux__bctx *b) {
   const char *env = getenv("GPUX_OPENCL_SORT_WARP");
   if (b->red_cpu || (env && !strcmp(env, "off"))) return 0;
@@ -71,18 +73,40 @@ static int nv_warp(gpux__bctx *b) {
       !strstr(vendor, "NVIDIA"))
     return 0;
   static const char *probe =
-      "__kernel void p(__global uint *o) { uint r, v = o[0];\n"
+      "__kernel void p(__global uint *o) {\n"
+      "  uint l = get_local_id(0) & 31u, r, v, q = l & 1u, s = 31u - l;\n"
       "  __asm__ __volatile__(\"{\\n\\t.reg .pred q;\\n\\tsetp.ne.u32 q, %1, 0;\\n\\t\"\n"
-      "    \"vote.sync.ballot.b32 %0, q, 0xffffffff;\\n\\t}\" : \"=r\"(r) : \"r\"(v));\n"
+      "    \"vote.sync.ballot.b32 %0, q, 0xffffffff;\\n\\t}\" : \"=r\"(r) : \"r\"(q));\n"
       "  __asm__ __volatile__(\"shfl.sync.idx.b32 %0, %1, %2, 31, 0xffffffff;\"\n"
-      "    : \"=r\"(v) : \"r\"(r), \"r\"(v));\n"
-      "  o[get_global_id(0)] = v; }\n";
+      "    : \"=r\"(v) : \"r\"(l), \"r\"(s));\n"
+      "  o[get_global_id(0)] = r ^ v; }\n";
+  enum { N = 128 };
+  cl_uint got[N];
+  int ok = 0;
   cl_int e = CL_SUCCESS;
   cl_program p = clCreateProgramWithSource(b->ctx, 1, &probe, NULL, &e);
-  if (e != CL_SUCCESS) return 0;
-  e = clBuildProgram(p, 1, &b->dev->device, "-cl-std=CL1.2", NULL, NULL);
-  clReleaseProgram(p);
-  return e == CL_SUCCESS;
+  cl_kernel k = NULL;
+  cl_mem m = NULL;
+  cl_command_queue q = NULL;
+  if (e == CL_SUCCESS) e = clBuildProgram(p, 1, &b->dev->device, "-cl-std=CL1.2", NULL, NULL);
+  if (e == CL_SUCCESS) k = clCreateKernel(p, "p", &e);
+  if (e == CL_SUCCESS) m = clCreateBuffer(b->ctx, CL_MEM_WRITE_ONLY, sizeof got, NULL, &e);
+  if (e == CL_SUCCESS) q = clCreateCommandQueue(b->ctx, b->dev->device, 0, &e);
+  if (e == CL_SUCCESS) e = clSetKernelArg(k, 0, sizeof m, &m);
+  if (e == CL_SUCCESS) {
+    const size_t global = N, local = 64;
+    e = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+  }
+  if (e == CL_SUCCESS) e = clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+  if (e == CL_SUCCESS) {
+    ok = 1;
+    for (int i = 0; i < N; i++) ok &= got[i] == (0xaaaaaaaau ^ (31u - (cl_uint)(i & 31)));
+  }
+  if (q) clReleaseCommandQueue(q);
+  if (m) clReleaseMemObject(m);
+  if (k) clReleaseKernel(k);
+  if (p) clReleaseProgram(p);
+  return ok;
 }
 
 /* the form of reduce.cl (fixed with the context): GPUX_CL_CPU=1 on CPU devices; the warp
