@@ -124,8 +124,11 @@ static void test_unique(void **state) {
   for (size_t d = 0; d < NDTS; d++) {
     const gpux_dtype dt = k_dts[d];
     if (!gt_dtype_available(dt)) continue;
-    for (size_t s = 0; s < NSIZES; s++)
+    for (size_t s = 0; s < NSIZES; s++) {
       run_unique(dt, 1, &k_sizes[s], GT_CONTIG, 100 + s * 31 + d, 7u);
+      /* without the inverse: the runs found in one pass over the sorted keys */
+      run_unique(dt, 1, &k_sizes[s], GT_CONTIG, 900 + s * 31 + d, 5u);
+    }
   }
 }
 

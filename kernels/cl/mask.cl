@@ -1,4 +1,5 @@
 #include "gpux_kernels.h"
+#include "gpux_sort.h"
 /* gpux OpenCL kernels, mask family (OpenCL C 1.2): stream compaction for boolean masks
  * (gpux_kernels.h "Boolean masks"; include/gpux/mask.h). By element size only: the ops move
  * bits. E = uchar, ushort, uint, ulong, ulong2 (complex128); offsets in elements.
@@ -14,8 +15,11 @@
  *   gpux_mask_nonzero(global const ushort *bits, long bits_off, global const long *incl,
  *       long incl_off, global long *out, long out_off, long n, long sp, long sd,
  *       gpux_nd_params nd, long gbase)
+ *   gpux_mask_starts_<bytes>(global const E *x, long x_off, int kcls, ulong em, ulong mm,
+ *       global ushort *bits, long bits_off, global long *cnt, long cnt_off, long n,
+ *       long gbase)   (bytes 1, 2, 4, 8: flags' outputs for the runs of a sorted array)
  *
- * flags writes tile c's GPUX_MASK_WORDS bits words (element i at bit i % 16 of word i / 16)
+ * flags and starts write tile c's GPUX_MASK_WORDS bits words (element i at bit i % 16 of word i / 16)
  * and its count; the others read the words. Tile c (GPUX_MASK_TILE elements from
  * c * GPUX_MASK_TILE; the last one may be short) writes from incl[c - 1] (0 for c = 0), the
  * count of the tiles before it, each selected element at that plus its rank in the tile.
@@ -70,6 +74,16 @@
     }                                                                                         \
     o_[0] = r_;                                                                               \
   }
+/* flags' predicate on element i of x, by size; starts': i begins a run of equal keys (its
+ * image, THE ORDER's with -0.0 == +0.0 and NaNs equal, differs from element i - 1's) */
+#define GPUX_MK_NZI_1(i) GPUX_MK_NZ_1(x[x_off + (i)])
+#define GPUX_MK_NZI_2(i) GPUX_MK_NZ_2(x[x_off + (i)])
+#define GPUX_MK_NZI_4(i) GPUX_MK_NZ_4(x[x_off + (i)])
+#define GPUX_MK_NZI_8(i) GPUX_MK_NZ_8(x[x_off + (i)])
+#define GPUX_MK_NZI_16(i) GPUX_MK_NZ_16(x[x_off + (i)])
+#define GPUX_MK_IMG(v) gpux_so_img((ulong)(v), kw_, kcls, GPUX_SO_EQZ, em, mm)
+#define GPUX_MK_STI(i)                                                                        \
+  ((i) == 0 || GPUX_MK_IMG(x[x_off + (i)]) != GPUX_MK_IMG(x[x_off + (i) - 1]))
 /* whether element i is selected: its bit */
 #define GPUX_MK_SEL(i) ((bits[bits_off + ((i) >> 4)] >> ((i) & 15)) & 1)
 
@@ -102,6 +116,12 @@
     GPUX_MK_STAGE_WORDS(x + x_off + t0)                                                       \
   } else                                                                                      \
     GPUX_MK_STAGE_NZ(NZ)
+/* starts: each element against its predecessor (read twice, the second time from cache) */
+#define GPUX_MK_STAGE_STARTS(NZ_)                                                             \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int e_ = j + GPUX_MASK_THREADS * k;                                                 \
+    fl8[e_] = (uchar)(e_ < rem && GPUX_MK_STI(t0 + e_));                                      \
+  }
 #define GPUX_MK_STAGE_NZ_1 GPUX_MK_STAGE_NZ1
 #define GPUX_MK_STAGE_NZ_2 GPUX_MK_STAGE_NZ
 #define GPUX_MK_STAGE_NZ_4 GPUX_MK_STAGE_NZ
@@ -112,7 +132,7 @@
 /* 1. the flags into local memory (STAGE, coalesced); 2. work-item j makes word j of its 16
  *    consecutive elements 16j .. 16j+15 from there; 3. the tile's count, summed in local
  *    memory (integers: any order gives the same). Local memory: 4 KB. */
-#define GPUX_MK_FLAGS_BODY(STAGE, NZ)                                                         \
+#define GPUX_MK_FLAGS_BODY(STAGE, NZ, SELI)                                                   \
   __local uint4 fl[GPUX_MASK_THREADS];                                                        \
   __local uint *fl32 = (__local uint *)fl;                                                    \
   __local uchar *fl8 = (__local uchar *)fl;                                                   \
@@ -198,14 +218,14 @@
   const long t0 = c * GPUX_MASK_TILE;                                                         \
   const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);
 /* the tile's words, 16 elements each (0 past n), and its count */
-#define GPUX_MK_FLAGS_BODY(STAGE, NZ)                                                         \
+#define GPUX_MK_FLAGS_BODY(STAGE, NZ, SELI)                                                   \
   GPUX_MK_CPU_TILE()                                                                          \
   if (t0 < n) {                                                                               \
     long tc = 0;                                                                              \
     for (int q = 0; q < GPUX_MASK_WORDS; q++) {                                               \
       uint f = 0u;                                                                            \
       for (int k = 0; k < 16 && 16 * q + k < rem; k++)                                        \
-        f |= (uint)NZ(x[x_off + t0 + 16 * q + k]) << k;                                       \
+        f |= (uint)SELI(t0 + 16 * q + k) << k;                                                \
       bits[bits_off + c * GPUX_MASK_WORDS + q] = (ushort)f;                                   \
       tc += popcount(f);                                                                      \
     }                                                                                         \
@@ -223,12 +243,13 @@
   }
 #endif
 
-#define GPUX_MK_KERNELS(sz) GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_NZ_##sz, GPUX_MK_STAGE_NZ_##sz)
-#define GPUX_MK_KERNELS_(sz, E, NZ, STNZ)                                                     \
+#define GPUX_MK_KERNELS(sz)                                                                   \
+  GPUX_MK_KERNELS_(sz, GPUX_MK_E_##sz, GPUX_MK_NZ_##sz, GPUX_MK_STAGE_NZ_##sz, GPUX_MK_NZI_##sz)
+#define GPUX_MK_KERNELS_(sz, E, NZ, STNZ, NZI)                                                \
   __kernel void gpux_mask_flags_##sz(__global const E *x, long x_off, ulong nzbits,           \
                                      __global ushort *bits, long bits_off,                    \
                                      __global long *cnt, long cnt_off, long n, long gbase) {  \
-    GPUX_MK_FLAGS_BODY(STNZ, NZ)                                                              \
+    GPUX_MK_FLAGS_BODY(STNZ, NZ, NZI)                                                         \
   }                                                                                           \
   __kernel void gpux_mask_compress_##sz(__global const E *x, long x_off,                      \
                                         __global const ushort *bits, long bits_off,           \
@@ -243,6 +264,19 @@
     GPUX_MK_BODY(put, E)                                                                      \
   }
 GPUX_ELEM_SIZES(GPUX_MK_KERNELS)
+
+#define GPUX_MK_STARTS(sz)                                                                    \
+  __kernel void gpux_mask_starts_##sz(__global const GPUX_MK_E_##sz *x, long x_off, int kcls,  \
+                                      ulong em, ulong mm, __global ushort *bits,              \
+                                      long bits_off, __global long *cnt, long cnt_off,        \
+                                      long n, long gbase) {                                   \
+    const int kw_ = 8 * sz;                                                                   \
+    GPUX_MK_FLAGS_BODY(GPUX_MK_STAGE_STARTS, _, GPUX_MK_STI)                                  \
+  }
+GPUX_MK_STARTS(1)
+GPUX_MK_STARTS(2)
+GPUX_MK_STARTS(4)
+GPUX_MK_STARTS(8)
 
 __kernel void gpux_mask_nonzero(__global const ushort *bits, long bits_off,
                                 __global const long *incl, long incl_off, __global long *out,

@@ -28,6 +28,7 @@
  * stage holds 16 KB (4096 elements up to 4 bytes; 8- and 16-byte elements take two or four
  * rounds of ranks). */
 #include "gpux_kernels.h"
+#include "gpux_sort.h"
 
 namespace gpux_mk {
 
@@ -38,7 +39,7 @@ constexpr unsigned ITEMS = GPUX_MASK_TILE / GPUX_MASK_THREADS;
 constexpr unsigned NW = GPUX_MASK_THREADS / 32;
 constexpr unsigned FULL = 0xffffffffu;
 static_assert(ITEMS * NW == 128, "four (round, warp) counts per lane of warp 0");
-enum { K_COMPRESS = 0, K_PUT = 1, K_NONZERO = 2, K_FLAGS = 3 };
+enum { K_COMPRESS = 0, K_PUT = 1, K_NONZERO = 2, K_FLAGS = 3, K_STARTS = 4 };
 
 template <int B> struct ut;
 template <> struct ut<1> { typedef unsigned char type; };
@@ -61,8 +62,10 @@ template <int KIND, class U> struct margs {
   const i64 *incl;
   U *out;                      /* compress */
   const U *vals;               /* put */
-  i64 *iout;                   /* nonzero's coordinates, flags' counts */
+  i64 *iout;                   /* nonzero's coordinates, flags' and starts' counts */
   u64 n, ntiles, nzbits;
+  int kcls;                    /* starts: the keys' image class and masks */
+  u64 em, mm;
   i64 sp, sd;
   const gpux_nd_params *nd;
 };
@@ -78,6 +81,13 @@ __device__ __forceinline__ void coords(i64 *out, i64 k, i64 sp, i64 sd, u64 i,
     i = q;
   }
   o[0] = (i64)i;
+}
+
+/* starts' key image (THE ORDER, -0.0 == +0.0, NaNs equal): 1- to 8-byte keys */
+template <int KIND, class U> struct margs;
+template <int KIND, class U>
+__device__ __forceinline__ u64 img(const U &v, const margs<KIND, U> &p) {
+  return gpux_so_img((u64)v, 8 * (int)sizeof(U), p.kcls, GPUX_SO_EQZ, p.em, p.mm);
 }
 
 /* the 16 elements from src: as sizeof(U) 16-byte vectors (vec: all 16 there, src aligned),
@@ -129,8 +139,20 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
     /* 1. loads: the selection of elements e0 .. e0 + 15 (and compress's values) */
     unsigned f = 0;
     U v[ITEMS];
-    if constexpr (KIND == K_FLAGS) {
-      if (sizeof(U) == 1 && (p.nzbits & 0xffu) == 0xffu && xa && rem == GPUX_MASK_TILE) {
+    if constexpr (KIND == K_FLAGS || KIND == K_STARTS) {
+      if constexpr (KIND == K_STARTS) {
+        /* a run starts where the image differs from the previous element's (the one before
+         * the thread's first: one more load, from the neighbour's cache line) */
+        load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
+        const u64 i0 = t0 + e0;
+        u64 prev = i0 > 0 && have > 0 ? img(p.x[i0 - 1], p) : 0;
+#pragma unroll
+        for (unsigned k = 0; k < ITEMS; ++k) {
+          const u64 cur = img(v[k], p);
+          f |= (unsigned)(k < have && (i0 + k == 0 || cur != prev)) << k;
+          prev = cur;
+        }
+      } else if (sizeof(U) == 1 && (p.nzbits & 0xffu) == 0xffu && xa && rem == GPUX_MASK_TILE) {
         /* bytes whose every bit counts (a bool mask): 16 at once */
         const uint4 m = *reinterpret_cast<const uint4 *>(p.x + t0 + e0);
         f = nib(m.x) | nib(m.y) << 4 | nib(m.z) << 8 | nib(m.w) << 12;
@@ -256,6 +278,27 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
     gpux_mk::run(p);                                                                        \
   }
 GPUX_ELEM_SIZES(GPUX_MK_KERNELS)
+
+#define GPUX_MK_STARTS(bytes)                                                               \
+  extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_starts_##bytes( \
+      const gpux_mk::ut<bytes>::type *__restrict__ x, int kcls, unsigned long long em,      \
+      unsigned long long mm, unsigned short *__restrict__ bits, long long *__restrict__ cnt, \
+      long long n, long long ntiles) {                                                      \
+    gpux_mk::margs<gpux_mk::K_STARTS, gpux_mk::ut<bytes>::type> p = {};                     \
+    p.x = const_cast<gpux_mk::ut<bytes>::type *>(x);                                        \
+    p.bits = bits;                                                                          \
+    p.iout = cnt;                                                                           \
+    p.n = (gpux_mk::u64)n;                                                                  \
+    p.ntiles = (gpux_mk::u64)ntiles;                                                        \
+    p.kcls = kcls;                                                                          \
+    p.em = em;                                                                              \
+    p.mm = mm;                                                                              \
+    gpux_mk::run(p);                                                                        \
+  }
+GPUX_MK_STARTS(1)
+GPUX_MK_STARTS(2)
+GPUX_MK_STARTS(4)
+GPUX_MK_STARTS(8)
 
 extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_nonzero(
     const unsigned short *__restrict__ bits, const long long *__restrict__ incl,

@@ -28,7 +28,7 @@
  * (gpux__scatter's SCAN stage, nt in APPLY, the accumulator's header); 15: gpux__select
  * grew top-k's candidate path (cstride, pc, lb, cand, cpos); 16: and its one-read path (pcs,
  * capg, cb, tot; h12's groups' hb, gc); 17: gpux__mask_pass's bits in place of the mask
- * (the flags kind) */
+ * (the flags and starts kinds) */
 #define GPUX_BACKEND_ABI_VERSION 17u
 
 /* Services of the core that backends use (a module cannot link to the core's hidden
@@ -188,6 +188,10 @@ typedef struct gpux__scan_pass {
  *   flags:    element i of x (elem_size bytes: a bool mask, or nonzero's x) is selected when
  *             it has a bit of nzbits set (in either 8-byte word of a 16-byte element): writes
  *             bits (every word of every tile) and out[c] (int64) = tile c's selected count;
+ *   starts:   as flags, element i of x (elem_size 1, 2, 4 or 8: a sorted array of a real
+ *             dtype or bool whose gpux_so_img class and masks are kcls, em, mm) selected
+ *             when it starts a run of equal keys (i = 0, or its image with GPUX_SO_EQZ
+ *             differs from element i - 1's);
  * the others read bits and incl (ntiles int64, incl[c] = the selected elements of tiles
  * 0..c, so incl[ntiles - 1] is the total, which the front end has checked against out's or
  * vals' size):
@@ -202,6 +206,8 @@ typedef struct gpux__mask_pass {
   int64_t n, ntiles;
   gpux__operand x, bits, vals, incl, out;
   uint64_t nzbits;
+  int kcls;          /* starts: the keys' GPUX_SO_* class */
+  uint64_t em, mm;   /* starts: their exponent and significand masks (floats) */
   int64_t sp, sd;
   gpux_nd_params nd;
 } gpux__mask_pass;

@@ -77,8 +77,10 @@ done:
 
 /* perm: 0 when neither the first indices nor the inverse are wanted: integer and bool keys
  * then sort without positions (equal keys are equal bits; floats keep argsort + take, whose
- * groups keep their first element's bits: -0.0 or +0.0) */
-static gpux_status groups_make(groups *g, struct gpux_array *x1, int perm) {
+ * groups keep their first element's bits: -0.0 or +0.0). flag: 1 when g->flag is wanted
+ * (the inverse); without it, real keys find their runs in one pass over the sorted keys
+ * (gpux__run_starts: no bool array, no second read of them) */
+static gpux_status groups_make(groups *g, struct gpux_array *x1, int perm, int flag) {
   gpux_status s;
   struct gpux_array *re = NULL, *im = NULL, *f1 = NULL, *f0 = NULL, *t = NULL, *nz[1] = {NULL};
   memset(g, 0, sizeof *g);
@@ -89,6 +91,11 @@ static gpux_status groups_make(groups *g, struct gpux_array *x1, int perm) {
   } else {
     TRY(gpux_argsort(&g->perm, x1, 0, 0));
     TRY(gpux_take(&g->sk, x1, g->perm, 0, GPUX_INDEX_WRAP));
+  }
+  if (!flag && !gpux__dt_is_complex(x1->dtype)) {
+    TRY(gpux__run_starts(&g->start, g->sk));
+    g->nu = g->start->size;
+    goto done;
   }
   TRY(gpux_array_empty(&g->flag, x1->ctx, GPUX_BOOL, 1, &n));
   TRY(gpux_array_slice_axis(&f0, g->flag, 0, 0, 1, 1));
@@ -190,7 +197,7 @@ GPUX_API gpux_status gpux_unique(gpux_array_t *values, gpux_array_t *index,
     if (inverse) TRY(gpux_array_empty(&inv, x->ctx, GPUX_INT64, x->ndim, x->shape));
     if (counts) TRY(gpux_array_empty(&c, x->ctx, GPUX_INT64, 1, &z));
   } else {
-    TRY(groups_make(&g, x1, index || inverse));
+    TRY(groups_make(&g, x1, index || inverse, inverse != NULL));
     TRY(gpux_take(&v, g.sk, g.start, 0, GPUX_INDEX_WRAP));
     if (index) TRY(gpux_take(&ix, g.perm, g.start, 0, GPUX_INDEX_WRAP));
     if (counts) TRY(groups_counts(&c, &g));
@@ -399,7 +406,7 @@ GPUX_API gpux_status gpux_reduce_by_key(gpux_array_t *keys_out, gpux_array_t *re
       TRY(gpux_array_empty(&res[i], keys->ctx, rdt, 1, &z));
     }
   } else {
-    TRY(groups_make(&g, keys, 1));
+    TRY(groups_make(&g, keys, 1, 1));
     if (keys_out) TRY(gpux_take(&k, g.sk, g.start, 0, GPUX_INDEX_WRAP));
     if (ncols > 0) {
       TRY(groups_inverse(&inv, &g));

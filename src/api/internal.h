@@ -344,6 +344,11 @@ gpux_status gpux__array_read(struct gpux_array *src, void *data, size_t bytes, i
                              const char *fn);
 /* Writes src into dst elementwise (same dtype; src broadcast to dst's shape). */
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src);
+/* The positions where the runs of equal keys of a sorted 1-d x (a real dtype or bool,
+ * x->size >= 1) begin, in order, as a new int64 array (mask.c: one pass over x writes the
+ * starts as bits, then they are compacted; THE ORDER's equality: -0.0 == +0.0, NaNs equal).
+ * Waits for the count, as nonzero does. */
+gpux_status gpux__run_starts(struct gpux_array **out, const struct gpux_array *x);
 
 /* ---- n-d planning (nd.c) */
 /* 1 if a and b have the same shape. */

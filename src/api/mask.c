@@ -73,15 +73,17 @@ static void counted_release(counted *c) {
   c->incl = c->bits = NULL;
 }
 
-/* m: contiguous, m->size >= 1; element i selected when it has a bit of nzbits set (a bool
- * mask: all ones) */
-static gpux_status count_tiles(const struct gpux_array *m, uint64_t nzbits, counted *c) {
+/* m: contiguous, m->size >= 1; kind MK_flags: element i selected when it has a bit of
+ * nzbits set (a bool mask: all ones); MK_starts (m sorted, a real dtype or bool): when it
+ * starts a run of equal keys */
+static gpux_status count_tiles(const struct gpux_array *m, int kind, uint64_t nzbits,
+                               counted *c) {
   struct gpux_context *ctx = m->ctx;
   const int64_t n = m->size, ntiles = (n + GPUX_MASK_TILE - 1) / GPUX_MASK_TILE;
   const int64_t nwords = ntiles * GPUX_MASK_WORDS;
   memset(c, 0, sizeof *c);
   c->ntiles = ntiles;
-  GPUX__NEED(ctx, GPUX__Q_MASK, MK_flags, -1, -1);
+  GPUX__NEED(ctx, GPUX__Q_MASK, kind, -1, -1);
   if (ntiles > 1) GPUX__NEED(ctx, GPUX__Q_SCAN, GPUX_SCAN_SUM, GPUX_INT64, -1);
   struct gpux_array *counts = NULL;
   GPUX__CHECK(gpux__array_new(&counts, ctx, GPUX_INT64, 1, &ntiles));
@@ -89,8 +91,14 @@ static gpux_status count_tiles(const struct gpux_array *m, uint64_t nzbits, coun
   if (s == GPUX_SUCCESS) {
     gpux__mask_pass p;
     memset(&p, 0, sizeof p);
-    p.kind = MK_flags;
+    p.kind = kind;
     p.elem_size = gpux__dt_info[m->dtype].bytes;
+    if (kind == MK_starts) {
+      const gpux__sort_keycv cv = gpux__sort_keycv_of((int)m->dtype);
+      p.kcls = cv.cls;
+      p.em = cv.em;
+      p.mm = cv.mm;
+    }
     p.n = n;
     p.ntiles = ntiles;
     p.x = OPND(m);
@@ -180,7 +188,7 @@ static gpux_status compress_common(gpux_array_t *outp, gpux_array_t out, int64_t
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
     s = gpux__contiguous_ref(&mt, mask);
-    if (s == GPUX_SUCCESS) s = count_tiles(mt, ~0ull, &c);
+    if (s == GPUX_SUCCESS) s = count_tiles(mt, MK_flags, ~0ull, &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (count) *count = c.total;
@@ -325,7 +333,7 @@ static gpux_status where_nonzero(struct gpux_array **outp, struct gpux_array *ou
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
     s = gpux__contiguous_ref(&xt, x);
-    if (s == GPUX_SUCCESS) s = count_tiles(xt, nz_bits(x->dtype), &c);
+    if (s == GPUX_SUCCESS) s = count_tiles(xt, MK_flags, nz_bits(x->dtype), &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (count) *count = c.total;
@@ -411,6 +419,27 @@ GPUX_API gpux_status gpux_argwhere_into(gpux_array_t out, int64_t *count, gpux_a
   return where_nonzero(NULL, out, count, x, 0, fn);
 }
 
+/* ---- the runs of a sorted array (group.c) */
+
+gpux_status gpux__run_starts(struct gpux_array **out, const struct gpux_array *x) {
+  *out = NULL;
+  struct gpux_array *xt = NULL, *res = NULL;
+  counted c = {0};
+  gpux_status s = gpux__contiguous_ref(&xt, x);
+  if (s == GPUX_SUCCESS) s = count_tiles(xt, MK_starts, 0, &c);
+  if (s == GPUX_SUCCESS) s = gpux__array_new(&res, x->ctx, GPUX_INT64, 1, &c.total);
+  /* coordinate 0 of each start in a 1-d shape of x's size: its position */
+  if (s == GPUX_SUCCESS) s = mask_pass(MK_nonzero, xt, NULL, res, &c, 1, 0);
+  if (s == GPUX_SUCCESS) {
+    *out = res;
+    res = NULL;
+  }
+  gpux_array_release(res);
+  counted_release(&c);
+  gpux_array_release(xt);
+  return s;
+}
+
 /* ---- masked assignment */
 
 /* x = where(mask, value, x), value a 0-d array (checked already) */
@@ -480,7 +509,7 @@ GPUX_API gpux_status gpux_mask_put(gpux_array_t x, gpux_array_t mask, gpux_array
   gpux_status s = GPUX_SUCCESS;
   if (x->size > 0) {
     s = gpux__contiguous_ref(&mt, mask);
-    if (s == GPUX_SUCCESS) s = count_tiles(mt, ~0ull, &c);
+    if (s == GPUX_SUCCESS) s = count_tiles(mt, MK_flags, ~0ull, &c);
   }
   if (s != GPUX_SUCCESS) goto done;
   if (values->size != c.total) {

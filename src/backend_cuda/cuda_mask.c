@@ -23,7 +23,10 @@ static const char *const gpux_cuda_mask_names[GPUX_MASK_KIND_COUNT][GPUX_CUDA_NS
     [GPUX_CUDA_MK_compress] = GPUX_CUDA_MASK_NAMES_("compress"),
     [GPUX_CUDA_MK_put] = GPUX_CUDA_MASK_NAMES_("put"),
     [GPUX_CUDA_MK_nonzero] = {GPUX_KN_MASK_NONZERO},
-    [GPUX_CUDA_MK_flags] = GPUX_CUDA_MASK_NAMES_("flags")};
+    [GPUX_CUDA_MK_flags] = GPUX_CUDA_MASK_NAMES_("flags"),
+    /* real keys and bool only: no 16-byte kernel */
+    [GPUX_CUDA_MK_starts] = {GPUX_KN_MASK("starts", "1"), GPUX_KN_MASK("starts", "2"),
+                             GPUX_KN_MASK("starts", "4"), GPUX_KN_MASK("starts", "8")}};
 #undef GPUX_CUDA_MASK_NAMES_
 
 static gpux_status gpux_cuda_mask(gpux__bq *q, const gpux__mask_pass *p) {
@@ -45,9 +48,15 @@ static gpux_status gpux_cuda_mask(gpux__bq *q, const gpux__mask_pass *p) {
   unsigned long long nzbits = (unsigned long long)p->nzbits;
   CUdeviceptr out = 0, vals = 0;
   void *args[8];
+  int kcls = p->kcls;
+  unsigned long long em = (unsigned long long)p->em, mm = (unsigned long long)p->mm;
   if (p->kind == GPUX_CUDA_MK_flags) {
     out = gpux_cuda_opnd_ptr(&p->out, GPUX_KDT_i64);
     void *a[6] = {&x, &nzbits, &bits, &out, &n, &ntiles};
+    memcpy(args, a, sizeof a);
+  } else if (p->kind == GPUX_CUDA_MK_starts) {
+    out = gpux_cuda_opnd_ptr(&p->out, GPUX_KDT_i64);
+    void *a[8] = {&x, &kcls, &em, &mm, &bits, &out, &n, &ntiles};
     memcpy(args, a, sizeof a);
   } else if (p->kind == GPUX_CUDA_MK_nonzero) {
     out = gpux_cuda_opnd_ptr(&p->out, GPUX_KDT_i64);

@@ -7,7 +7,8 @@
 #include "cl_internal.h"
 
 typedef struct mask_state {
-  cl_kernel k[GPUX_MASK_KIND_COUNT][GPUX_CL_NSIZES]; /* nonzero: [.][0] only */
+  cl_kernel k[GPUX_MASK_KIND_COUNT][GPUX_CL_NSIZES]; /* nonzero: [.][0] only; starts: no
+                                                        16-byte kernel */
 } mask_state;
 
 #define KID(k, id) MK_##k = id,
@@ -31,7 +32,9 @@ static gpux_status resolve_mask(gpux__bctx *b, cl_program p, int part) {
   (void)part;
   mask_state *st = state_of(b);
   for (int k = 0; k < GPUX_MASK_KIND_COUNT; k++)
-    for (int i = 0; i < GPUX_CL_NSIZES && !(k == MK_nonzero && i > 0); i++) {
+    for (int i = 0; i < GPUX_CL_NSIZES && !(k == MK_nonzero && i > 0) &&
+                    !(k == MK_starts && elem_size[i] > 8);
+         i++) {
       gpux_status s =
           k == MK_nonzero
               ? gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK_NONZERO)
@@ -92,6 +95,18 @@ static gpux_status launch_mask(gpux__bq *q, const gpux__mask_pass *p) {
     gpux_cl_arg_c(&a, &p->out);
     gpux_cl_arg_long(&a, p->n);
     break;
+  case MK_starts: {
+    const cl_int kcls = p->kcls;
+    const cl_ulong em = (cl_ulong)p->em, mm = (cl_ulong)p->mm;
+    gpux_cl_arg_c(&a, &p->x);
+    gpux_cl_arg(&a, sizeof kcls, &kcls);
+    gpux_cl_arg(&a, sizeof em, &em);
+    gpux_cl_arg(&a, sizeof mm, &mm);
+    gpux_cl_arg_c(&a, &p->bits);
+    gpux_cl_arg_c(&a, &p->out);
+    gpux_cl_arg_long(&a, p->n);
+    break;
+  }
   case MK_nonzero:
     gpux_cl_arg_c(&a, &p->bits);
     gpux_cl_arg_c(&a, &p->incl);
