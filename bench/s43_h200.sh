@@ -19,7 +19,7 @@
 source "$(dirname "$0")/h200_common.sh" s43_h200 "$@"
 O=$OUTDIR
 OPS=${OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,topk100,median}
-BASE_OPS=${BASE_OPS:-sort_f32,argsort_f32,sort_pairs_i32,nonzero,compress}
+BASE_OPS=${BASE_OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress}
 H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF MODE=quick TLIM=${TLIM:-150} \
   TESTS="${TESTS:-test_sort test_mask test_select}" \
   TARGETS="test_select test_sort test_mask test_index_xbackend gpux-bench" MEMCHECK=test_mask \
