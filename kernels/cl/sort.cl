@@ -239,9 +239,10 @@ static inline void gpux_sk_kst(__global uchar *p, long i, int w, ulong v) {
 
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
-/* exclusive scan of v over the work-group (Hillis-Steele in sa / sb); returns the prefix of
- * j. onesweep scans two 32-bit sums at once (the low halves never carry; the high ones
- * wrap): one scan's barriers for both. */
+/* exclusive scan of v over the work-group (Hillis-Steele in sa / sb; NVIDIA's OpenCL: warp
+ * shuffles, below); returns the prefix of j. onesweep scans two 32-bit sums at once (the low
+ * halves never carry; the high ones wrap): one scan's barriers for both. */
+#ifndef GPUX_CL_NV_WARP
 static inline ulong gpux_sk_scan(ulong v, __local ulong *sa, __local ulong *sb) {
   const int j = (int)get_local_id(0);
   sa[j] = v;
@@ -258,6 +259,7 @@ static inline ulong gpux_sk_scan(ulong v, __local ulong *sa, __local ulong *sb) 
   barrier(CLK_LOCAL_MEM_FENCE);
   return r;
 }
+#endif
 
 /* the 32-bit mask of the lanes of warp w (its 32 digit bytes in db, four a word, lane 4q + b
  * in byte b of word q: little-endian devices) whose digit is d: an exact zero-byte test of
@@ -309,6 +311,28 @@ static inline uint gpux_sk_rank(__local uint *whw, uint d, int l) {
   return b + popcount(peers & ((1u << l) - 1u));
 }
 #define GPUX_SK_RANK(pl, d) const uint pl = gpux_sk_rank(wh[w], (d), l)
+static inline uint gpux_sk_shfl_up(uint v, uint delta) {
+  uint r;
+  __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
+  return r;
+}
+/* the scan above as sort.cu's block_scan2: each warp by shuffles (the two halves of the
+ * 64-bit sum apart), the eight warps' totals through sa (sb unused); two barriers, not ten */
+static inline ulong gpux_sk_scan(ulong v, __local ulong *sa, __local ulong *sb) {
+  (void)sb;
+  const int j = (int)get_local_id(0), l = j & 31, w = j >> 5;
+  ulong x = v;
+  for (uint o = 1; o < 32; o <<= 1) {
+    const uint lo = gpux_sk_shfl_up((uint)x, o), hi = gpux_sk_shfl_up((uint)(x >> 32), o);
+    if (l >= (int)o) x += ((ulong)hi << 32) | lo;
+  }
+  if (l == 31) sa[w] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ulong before = 0;
+  for (int u = 0; u < w; u++) before += sa[u];
+  barrier(CLK_LOCAL_MEM_FENCE); /* sa is written by the next scan */
+  return before + x - v;
+}
 #else
 #define GPUX_SK_RANK(pl, d)                                                                   \
   ((__local uchar *)db)[j] = (uchar)(d);                                                      \
