@@ -62,8 +62,9 @@ static void release_sort(gpux__bctx *b) {
 /* Whether onesweep's GPU form may rank with warp votes in inline PTX (sort.cl
  * GPUX_SK_RANK): NVIDIA's OpenCL, where a probe with the same instructions builds and gives
  * the right ballots and shuffles in two work-groups of 64 (lane l of each 32 work-items
- * votes l & 1 and reads lane 31 - l's id), unless GPUX_OPENCL_SORT_WARP=off (the
- * local-memory ranking every device runs, for comparison). */
+ * votes l & 1, reads lane 31 - l's id and, shuffled up, lane l - 1's), unless
+ * GPUX_OPENCL_SORT_WARP=off (the local-memory ranking and scan every device runs, for
+ * comparison). */
 static int nv_warp(gpux__bctx *b) {
   const char *env = getenv("GPUX_OPENCL_SORT_WARP");
   if (b->red_cpu || (env && !strcmp(env, "off"))) return 0;
@@ -79,7 +80,9 @@ static int nv_warp(gpux__bctx *b) {
       "    \"vote.sync.ballot.b32 %0, q, 0xffffffff;\\n\\t}\" : \"=r\"(r) : \"r\"(q));\n"
       "  __asm__ __volatile__(\"shfl.sync.idx.b32 %0, %1, %2, 31, 0xffffffff;\"\n"
       "    : \"=r\"(v) : \"r\"(l), \"r\"(s));\n"
-      "  o[get_global_id(0)] = r ^ v; }\n";
+      "  __asm__ __volatile__(\"shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;\"\n"
+      "    : \"=r\"(s) : \"r\"(l), \"r\"(1u));\n"
+      "  o[get_global_id(0)] = r ^ v ^ (s << 8); }\n";
   enum { N = 128 };
   cl_uint got[N];
   int ok = 0;
@@ -100,7 +103,10 @@ static int nv_warp(gpux__bctx *b) {
   if (e == CL_SUCCESS) e = clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
   if (e == CL_SUCCESS) {
     ok = 1;
-    for (int i = 0; i < N; i++) ok &= got[i] == (0xaaaaaaaau ^ (31u - (cl_uint)(i & 31)));
+    for (int i = 0; i < N; i++) {
+      const cl_uint l = (cl_uint)(i & 31);
+      ok &= got[i] == (0xaaaaaaaau ^ (31u - l) ^ ((l ? l - 1u : 0u) << 8));
+    }
   }
   if (q) clReleaseCommandQueue(q);
   if (m) clReleaseMemObject(m);
