@@ -16,7 +16,11 @@
 
 #include "ref_complex_gemm.h"
 #include "ref_complex_red.h"
+#include "ref_count.h"
+#include "ref_index.h"
+#include "ref_mask.h"
 #include "ref_select.h"
+#include "ref_sort.h"
 #include "test_util.h"
 
 #define N_SMALL 37
@@ -754,10 +758,415 @@ static void test_topk(void **state) {
   free(h);
 }
 
+/* ------------------------------------------------------------------ sort */
+/* n bytes of got against want (es-byte elements), naming the first element that differs */
+static void expect_elems(const char *label, const void *got, const void *want, size_t es,
+                         int64_t n) {
+  if (n == 0 || !memcmp(got, want, (size_t)n * es)) return;
+  int64_t i = 0;
+  while (!memcmp((const char *)got + (size_t)i * es, (const char *)want + (size_t)i * es, es)) i++;
+  GT_FAIL("%s: element %" PRId64 " of %" PRId64 " differs", label, i, n);
+}
+
+/* n keys of dt drawn from a pool of 24: 5 special values (floats: NaN, +-inf, +-0.0) and 19
+ * random ones: hundreds of equal keys, so the order of equal keys (stability) decides the
+ * positions and the sort by key's values. thin (64-bit keys of the Onesweep rows): every
+ * pool key's bits ANDed with a mask that leaves 3 of the 8 digits of the images varying
+ * (bytes 0, 3 and 7): the first pass (it reads the keys), one in the middle and the last
+ * (it writes the outputs) run, the passes of constant digits are skipped, and oclgrind
+ * interprets 3 passes, not 8. (32-bit float keys of both signs vary in all 4 digits.) */
+static void *sort_keys(gpux_dtype dt, int64_t n, int thin, uint64_t seed) {
+  const size_t es = ref_dtype_size(dt);
+  unsigned char *pool = host_random(dt, 24, GT_DOM_ANY, seed);
+  gt_special_values(pool, dt, 5);
+  for (int k = 0; thin && k < 24; k++) {
+    uint64_t b = 0;
+    memcpy(&b, pool + (size_t)k * es, 8);
+    b &= 0xff000000ff0000ffull;
+    memcpy(pool + (size_t)k * es, &b, 8);
+  }
+  unsigned char *x = gt_malloc((size_t)n * es);
+  gt_rng r;
+  gt_rng_seed(&r, seed + 1);
+  for (int64_t i = 0; i < n; i++)
+    memcpy(x + (size_t)i * es, pool + (size_t)(gt_rng_u64(&r) % 24) * es, es);
+  free(pool);
+  return x;
+}
+
+/* gpux_sort_into, gpux_argsort and gpux_sort_by_key (int32 values) of keys of dt in shape
+ * (rows of its last axis, the sorted one), ascending and descending, against tests/ref's
+ * stable merge sort (ref_sort_along: keys-only keys, positions with -0.0 == +0.0; sort by
+ * key: the keys' and the values' own bits gathered by those positions) */
+static void sort_check(gpux_dtype dt, int nd, const int64_t *shape, uint64_t seed) {
+  const size_t es = ref_dtype_size(dt);
+  const int64_t n = ref_shape_size(nd, shape), len = shape[nd - 1], rows = n / len;
+  unsigned char *x = sort_keys(dt, n, es == 8 && len > GPUX_SORT_LOCAL_MAX, seed);
+  int32_t *v = gt_malloc((size_t)n * 4), *wv = gt_malloc((size_t)n * 4);
+  for (int64_t i = 0; i < n; i++) v[i] = (int32_t)(i * 7919 + 3);
+  unsigned char *wk = gt_malloc((size_t)n * es), *wbk = gt_malloc((size_t)n * es);
+  int64_t *wp = gt_malloc((size_t)n * 8);
+  gpux_array_t a = upload(dt, nd, shape, x), va = upload(GPUX_INT32, nd, shape, v);
+  char label[160], sh[64];
+  for (int desc = 0; desc < 2; desc++) {
+    const unsigned fl = desc ? GPUX_SORT_DESCENDING : 0u;
+    ref_sort_along(dt, nd, shape, -1, x, desc, wk, wp);
+    for (int64_t r = 0; r < rows; r++)
+      for (int64_t j = 0; j < len; j++) {
+        const int64_t o = r * len + j, from = r * len + wp[o];
+        memcpy(wbk + (size_t)o * es, x + (size_t)from * es, es);
+        wv[o] = v[from];
+      }
+    const char *ord = desc ? "descending" : "ascending";
+    const char *shs = gt_shape_str(sh, sizeof sh, nd, shape);
+    gpux_array_t o = NULL;
+    GT_OK(gpux_array_empty(&o, gt_ctx, dt, nd, shape));
+    GT_OK(gpux_sort_into(o, a, -1, fl));
+    void *got = take(o);
+    snprintf(label, sizeof label, "sort_into %s %s %s", gt_dtype_str(dt), shs, ord);
+    expect_elems(label, got, wk, es, n);
+    free(got);
+    GT_OK(gpux_argsort(&o, a, -1, fl));
+    got = take(o);
+    snprintf(label, sizeof label, "argsort %s %s %s", gt_dtype_str(dt), shs, ord);
+    expect_elems(label, got, wp, 8, n);
+    free(got);
+    gpux_array_t ko = NULL, vo[1] = {NULL};
+    const gpux_array_t vin[1] = {va};
+    GT_OK(gpux_sort_by_key(&ko, vo, a, vin, 1, -1, fl));
+    got = take(ko);
+    snprintf(label, sizeof label, "sort_by_key %s %s %s: keys", gt_dtype_str(dt), shs, ord);
+    expect_elems(label, got, wbk, es, n);
+    free(got);
+    got = take(vo[0]);
+    snprintf(label, sizeof label, "sort_by_key %s %s %s: int32 values", gt_dtype_str(dt), shs,
+             ord);
+    expect_elems(label, got, wv, 4, n);
+    free(got);
+    g_kernels += 3;
+  }
+  GT_RELEASE(a, va);
+  GT_FREE(x, v, wv, wk, wbk, wp);
+}
+
+/* The sort family (kernels/cl/sort.cl; its GPU form in the gpu1 shape of tests/oclgrind.sh,
+ * the CPU form in gpu4, whose 32 KB of local memory the GPU form's 40 KB exceed): float32
+ * (32-bit images) and int64 (64-bit images; float64 too where the device has it). One row
+ * of 2 Onesweep tiles and a partial one (GPUX_SORT_TILE: 4096 keys for 32-bit images, 2048
+ * for 64-bit ones): imgh, then gpux_sort_onesweep_32 / _64 per varying digit (float32: 4;
+ * int64: 3 of 8, sort_keys) with the fused ends (the first pass reads the keys, the last
+ * writes them back and the int64 positions); int64 keys with one int32 value array take the
+ * payload path (the values ride the passes). 3 rows of 37 keys: img, gpux_sort_local_32 /
+ * _64 (a work-group a row), out and widen, and the sort by key's gather (take_along_axis). */
+static void test_sort(void **state) {
+  (void)state;
+  const gpux_dtype dts[3] = {GPUX_FLOAT32, GPUX_INT64, GPUX_FLOAT64};
+  for (int d = 0; d < 3; d++) {
+    const gpux_dtype dt = dts[d];
+    if (!gt_dtype_available(dt)) continue;
+    const int64_t tile = ref_dtype_size(dt) == 8 ? GPUX_SORT_TILE(64) : GPUX_SORT_TILE(32);
+    const int64_t lng[1] = {2 * tile + N_SMALL}, shrt[2] = {3, N_SMALL};
+    GT_ASSERT(lng[0] > GPUX_SORT_LOCAL_MAX && shrt[1] <= GPUX_SORT_LOCAL_MAX, "sort sizes");
+    if (dt != GPUX_FLOAT64) sort_check(dt, 1, lng, 1300u + (uint64_t)d);
+    sort_check(dt, 2, shrt, 1400u + (uint64_t)d);
+  }
+}
+
+/* ------------------------------------------------------------------ masks */
+/* n elements of dt: random bits, about 3 in 8 zeros, 1 in 8 -0.0 for floats (zero for
+ * nonzero's predicate, on the bits) */
+static void *mask_data(gpux_dtype dt, int64_t n, uint64_t seed) {
+  const size_t es = ref_dtype_size(dt);
+  unsigned char *x = gt_malloc((size_t)n * es);
+  gt_rng r;
+  gt_rng_seed(&r, seed);
+  for (int64_t i = 0; i < n; i++) {
+    unsigned char *p = x + (size_t)i * es;
+    for (size_t b = 0; b < es; b++) p[b] = (unsigned char)gt_rng_u64(&r);
+    const unsigned k = (unsigned)(gt_rng_u64(&r) % 8);
+    if (k < 3 || (k == 3 && ref_dtype_is_float(dt))) memset(p, 0, es);
+    if (k == 3 && ref_dtype_is_float(dt)) p[es - 1] = 0x80; /* little endian: the sign */
+  }
+  return x;
+}
+
+/* gpux_compress, gpux_nonzero and gpux_mask_put (kernels/cl/mask.cl: the count of each
+ * tile, their scan, then the compaction kernel) on 2 tiles of GPUX_MASK_TILE and a tail, for
+ * 4- and 8-byte elements (float32: -0.0 is zero; int64), against tests/ref's ref_mask_*,
+ * bit for bit. nonzero on a 2-d x (3 rows): two coordinates per element. */
+static void test_mask(void **state) {
+  (void)state;
+  const gpux_dtype dts[2] = {GPUX_FLOAT32, GPUX_INT64};
+  const int64_t n = 2 * GPUX_MASK_TILE + N_SMALL, s2[2] = {3, n / 3};
+  GT_ASSERT(s2[0] * s2[1] == n, "mask sizes");
+  for (int d = 0; d < 2; d++) {
+    const gpux_dtype dt = dts[d];
+    const size_t es = ref_dtype_size(dt);
+    char label[96];
+    unsigned char *xh = mask_data(dt, n, 1500u + (uint64_t)d);
+    uint8_t *mh = gt_malloc((size_t)n);
+    gt_rng r;
+    gt_rng_seed(&r, 1510u + (uint64_t)d);
+    for (int64_t i = 0; i < n; i++) mh[i] = (uint8_t)(gt_rng_u64(&r) & 1);
+    gpux_array_t x = upload(dt, 1, &n, xh), m = upload(GPUX_BOOL, 1, &n, mh), o = NULL;
+    /* x[mask] */
+    void *want = gt_malloc((size_t)n * es);
+    const int64_t cnt = ref_mask_compress(es, n, xh, mh, want);
+    GT_OK(gpux_compress(&o, x, m));
+    snprintf(label, sizeof label, "compress %s n %" PRId64, gt_dtype_str(dt), n);
+    gt_check_shape(o, dt, 1, &cnt, label);
+    void *got = take(o);
+    expect_elems(label, got, want, es, cnt);
+    free(got);
+    g_kernels++;
+    /* nonzero of a (3, n / 3) x */
+    uint8_t *sel = gt_malloc((size_t)n);
+    for (int64_t i = 0; i < n; i++) sel[i] = (uint8_t)ref_mask_nonzero(dt, xh, i);
+    int64_t *coords = gt_malloc((size_t)n * 2 * sizeof(int64_t));
+    const int64_t k = ref_mask_argwhere(2, s2, sel, coords);
+    int64_t *col = gt_malloc((size_t)(k + 1) * sizeof(int64_t));
+    gpux_array_t x2 = upload(dt, 2, s2, xh), nz[2] = {NULL, NULL};
+    GT_OK(gpux_nonzero(nz, x2));
+    for (int c = 0; c < 2; c++) {
+      for (int64_t i = 0; i < k; i++) col[i] = coords[2 * i + c];
+      snprintf(label, sizeof label, "nonzero %s (3, %" PRId64 ") coordinate %d", gt_dtype_str(dt),
+               s2[1], c);
+      gt_check_shape(nz[c], GPUX_INT64, 1, &k, label);
+      got = take(nz[c]);
+      expect_elems(label, got, col, 8, k);
+      free(got);
+    }
+    gpux_array_release(x2);
+    g_kernels++;
+    /* x[mask] = values */
+    unsigned char *vh = mask_data(dt, cnt, 1520u + (uint64_t)d);
+    gpux_array_t vals = upload(dt, 1, &cnt, vh);
+    GT_OK(gpux_mask_put(x, m, vals));
+    unsigned char *yw = gt_malloc((size_t)n * es);
+    memcpy(yw, xh, (size_t)n * es);
+    ref_mask_put(es, n, yw, mh, vh);
+    got = take(x);
+    snprintf(label, sizeof label, "mask_put %s n %" PRId64, gt_dtype_str(dt), n);
+    expect_elems(label, got, yw, es, n);
+    g_kernels++;
+    GT_RELEASE(m, vals);
+    GT_FREE(got, yw, vh, want, sel, coords, col, mh, xh);
+  }
+}
+
+/* ------------------------------------------------------------------ gather, put, scatter */
+/* n indices in [lo, hi] (many repeated when the range is small) */
+static int64_t *index_values(int64_t n, int64_t lo, int64_t hi, uint64_t seed) {
+  int64_t *p = gt_malloc((size_t)n * sizeof *p);
+  gt_rng r;
+  gt_rng_seed(&r, seed);
+  for (int64_t i = 0; i < n; i++) p[i] = gt_rng_int(&r, lo, hi);
+  return p;
+}
+
+/* an index array (int32 or int64) of shape (n,) holding v */
+static gpux_array_t index_array(const int64_t *v, int64_t n, gpux_dtype it) {
+  if (it == GPUX_INT64) return upload(GPUX_INT64, 1, &n, v);
+  int32_t *t = gt_malloc((size_t)n * 4);
+  for (int64_t i = 0; i < n; i++) t[i] = (int32_t)v[i];
+  gpux_array_t a = upload(GPUX_INT32, 1, &n, t);
+  free(t);
+  return a;
+}
+
+/* gpux_take (kernels/cl/index.cl: the fast gpux_index_take_<bytes>_<it> of a 1-d source,
+ * gpux_index_gather_ along an axis of a 2-d one and of a flattened one) in the checked,
+ * wrap and clip modes, int32 and int64 indices, 4- and 8-byte elements, with repeated
+ * indices; a checked take with a bad index and its deferred error (gpux_index_badval_);
+ * gpux_put (gpux_index_mark_ then gpux_index_put_: the last write wins) with repeated
+ * indices and cycled values; against tests/ref's ref_take / ref_put, bit for bit. */
+static void test_index(void **state) {
+  (void)state;
+  const gpux_dtype dts[2] = {GPUX_FLOAT32, GPUX_INT64};
+  const int64_t a2[2] = {6, N_SMALL}, ni = 50;
+  for (int d = 0; d < 2; d++) {
+    const gpux_dtype dt = dts[d];
+    const size_t es = ref_dtype_size(dt);
+    void *ha = host_random(dt, 6 * N_SMALL, GT_DOM_ANY, 1600u + (uint64_t)d);
+    void *want = gt_malloc((size_t)(N_SMALL * ni) * es); /* the largest: axis 0 */
+    char label[128];
+    /* (source dims, axis): 1-d (the fast kernel), axis 1 and axis 0 of (6, 37), flattened */
+    const struct { int nd, axis; } cs[4] = {{1, 0}, {2, 1}, {2, 0}, {2, GPUX_ALL_AXES}};
+    for (int c = 0; c < 4; c++)
+      for (int mode = 0; mode < 3; mode++) {
+        const int nd = cs[c].nd, axis = cs[c].axis;
+        const int64_t *ash = nd == 1 ? &a2[1] : a2;
+        const int64_t len = axis == GPUX_ALL_AXES ? 6 * N_SMALL : nd == 1 ? N_SMALL : a2[axis];
+        const gpux_dtype it = (c + mode) % 2 ? GPUX_INT32 : GPUX_INT64;
+        const uint64_t seed = 1610u + (uint64_t)(12 * d + 3 * c + mode);
+        int64_t *iv = mode == GPUX_INDEX_CHECKED ? index_values(ni, -len, len - 1, seed)
+                                                 : index_values(ni, -3 * len, 3 * len, seed);
+        const int rd = axis == GPUX_ALL_AXES ? -1 : axis;
+        GT_ASSERT(ref_take(want, ha, es, nd, ash, iv, ni, rd, mode) < 0, "take: a bad index");
+        gpux_array_t a = upload(dt, nd, ash, ha), idx = index_array(iv, ni, it), o = NULL;
+        GT_OK(gpux_take(&o, a, idx, axis, (gpux_index_mode)mode));
+        int64_t on = 0;
+        void *got = gt_read_all(o, &on);
+        snprintf(label, sizeof label, "take %s %dd axis %d mode %d %s idx", gt_dtype_str(dt), nd,
+                 axis, mode, gt_dtype_str(it));
+        GT_ASSERT(on == ni * (nd == 2 && axis != GPUX_ALL_AXES ? a2[1 - axis] : 1),
+                  "%s: %" PRId64 " elements", label, on);
+        expect_elems(label, got, want, es, on);
+        GT_RELEASE(o, a, idx);
+        GT_FREE(got, iv);
+        g_kernels++;
+      }
+    { /* checked, index 37 of 37 at position 5: the next wait reports it */
+      int64_t iv[8] = {0, 3, -37, 36, 2, N_SMALL, 1, -1};
+      gpux_array_t a = upload(dt, 1, &a2[1], ha), idx = index_array(iv, 8, GPUX_INT64), o = NULL;
+      GT_OK(gpux_take(&o, a, idx, 0, GPUX_INDEX_CHECKED));
+      GT_ASSERT(gpux_context_synchronize(gt_ctx) == GPUX_ERROR_INDEX_OUT_OF_RANGE,
+                "take checked: the bad index was not reported");
+      const char *msg = gpux_last_error_message();
+      GT_ASSERT(strstr(msg, "position 5 of idx (value 37, axis length 37)"), "take checked: %s",
+                msg);
+      GT_OK(gpux_context_synchronize(gt_ctx));
+      GT_RELEASE(o, a, idx);
+      g_kernels++;
+    }
+    /* put: 60 indices into 37 (repeated: the last write wins), 7 values cycled */
+    for (int mode = 0; mode < 3; mode++) {
+      const int64_t np = 60, nv = 7;
+      const gpux_dtype it = mode % 2 ? GPUX_INT32 : GPUX_INT64;
+      const uint64_t seed = 1650u + (uint64_t)(3 * d + mode);
+      int64_t *iv = mode == GPUX_INDEX_CHECKED ? index_values(np, -N_SMALL, N_SMALL - 1, seed)
+                                               : index_values(np, -90, 90, seed);
+      void *hv = host_random(dt, nv, GT_DOM_ANY, seed + 100);
+      memcpy(want, ha, (size_t)N_SMALL * es);
+      GT_ASSERT(ref_put(want, es, N_SMALL, iv, np, hv, nv, mode) < 0, "put: a bad index");
+      gpux_array_t a = upload(dt, 1, &a2[1], ha), idx = index_array(iv, np, it),
+                   vals = upload(dt, 1, &nv, hv);
+      GT_OK(gpux_put(a, idx, vals, (gpux_index_mode)mode));
+      void *got = take(a);
+      snprintf(label, sizeof label, "put %s mode %d %s idx", gt_dtype_str(dt), mode,
+               gt_dtype_str(it));
+      expect_elems(label, got, want, es, N_SMALL);
+      GT_RELEASE(idx, vals);
+      GT_FREE(got, iv, hv);
+      g_kernels++;
+    }
+    GT_FREE(ha, want);
+  }
+}
+
+/* floats over 60 binades, both signs, some small integers: exact sums need the window */
+static void scatter_values(gpux_dtype dt, void *buf, int64_t n, uint64_t seed) {
+  gt_rng r;
+  gt_rng_seed(&r, seed);
+  for (int64_t i = 0; i < n; i++) {
+    double x = ldexp(gt_rng_uniform(&r, 0.5, 1.0), (int)gt_rng_int(&r, -30, 30));
+    if (gt_rng_u64(&r) & 1) x = -x;
+    if (gt_rng_int(&r, 0, 9) == 0) x = (double)gt_rng_int(&r, -3, 3);
+    if (dt == GPUX_FLOAT32) ((float *)buf)[i] = (float)x;
+    else ((double *)buf)[i] = x;
+  }
+}
+
+/* Scatter (kernels/cl/scatter.cl): the deterministic float scatter-add (gpux_scatter_init_,
+ * _scan_, the apply gpux_scatter_<dt>_<it>, _fin_) of float32 and float64, flattened (300
+ * values into 37 targets) and along axis 1 of (5, 37) (11 indices), repeated indices, the
+ * three modes, int32 and int64 indices, against tests/ref's exact sum rounded once
+ * (ref_xsum), bit for bit; and the other applies: int32 add (wrapping) and float32 max.
+ * oclgrind 21.10 cannot create gpux_scatter_fin_f32 / _f64 from an optimized build (LLVM
+ * folds gpux_sc_round's clamp of the lowest kept bit, kernels/common/gpux_scatter.h, into
+ * llvm.usub.sat.i32, which it does not implement): tests/oclgrind.sh runs this case apart,
+ * built with -cl-opt-disable. */
+static void test_scatter(void **state) {
+  (void)state;
+  const gpux_dtype dts[3] = {GPUX_FLOAT32, GPUX_FLOAT64, GPUX_INT32};
+  for (int d = 0; d < 3; d++) {
+    const gpux_dtype dt = dts[d];
+    if (!gt_dtype_available(dt)) continue;
+    const size_t es = ref_dtype_size(dt);
+    for (int c = 0; c < 3; c++) {
+      const int flat = c < 2, ints = dt == GPUX_INT32;
+      if (ints && c) continue; /* int32: add, flat, checked */
+      /* float32 flat wrap: max (no NaN, no -0.0 in the data: max is the larger) */
+      const int op = dt == GPUX_FLOAT32 && c == 1 ? GPUX_SCATTER_MAX : GPUX_SCATTER_ADD;
+      const int mode = c; /* flat: checked, wrap; axis 1: clip */
+      const gpux_dtype it = (c + d) % 2 ? GPUX_INT32 : GPUX_INT64;
+      const int64_t ash[2] = {5, N_SMALL}, m = flat ? 300 : 11;
+      const int64_t na = flat ? N_SMALL : 5 * N_SMALL, n = N_SMALL;
+      const int64_t rows = flat ? 1 : 5, nv = rows * m;
+      const uint64_t seed = 1700u + (uint64_t)(3 * d + c);
+      void *ah = gt_malloc((size_t)na * es), *vh = gt_malloc((size_t)nv * es);
+      void *want = gt_malloc((size_t)na * es);
+      if (ints) {
+        gt_fill_random(ah, dt, na, GT_DOM_ANY, seed);
+        gt_fill_random(vh, dt, nv, GT_DOM_ANY, seed + 1);
+      } else {
+        scatter_values(dt, ah, na, seed);
+        scatter_values(dt, vh, nv, seed + 1);
+      }
+      int64_t *iv = mode == GPUX_INDEX_CHECKED ? index_values(m, -n, n - 1, seed + 2)
+                                               : index_values(m, -3 * n, 3 * n, seed + 2);
+      ref_xsum *xs = gt_malloc((size_t)na * sizeof *xs);
+      double *mx = gt_malloc((size_t)na * sizeof *mx);
+      uint32_t *sum = gt_malloc((size_t)na * sizeof *sum);
+      for (int64_t t = 0; t < na; t++) {
+        ref_xsum_init(&xs[t]);
+        if (ints) {
+          sum[t] = (uint32_t)((int32_t *)ah)[t];
+        } else {
+          mx[t] = ref_load_f64(dt, ah, t);
+          ref_xsum_add(&xs[t], mx[t]);
+        }
+      }
+      for (int64_t r = 0; r < rows; r++)
+        for (int64_t j = 0; j < m; j++) {
+          const int64_t k = ref_ix_resolve(iv[j], n, mode), t = r * n + k, src = r * m + j;
+          GT_ASSERT(k >= 0, "scatter: a bad index");
+          if (ints) {
+            sum[t] += (uint32_t)((int32_t *)vh)[src];
+          } else {
+            const double x = ref_load_f64(dt, vh, src);
+            ref_xsum_add(&xs[t], x);
+            if (x > mx[t]) mx[t] = x;
+          }
+        }
+      for (int64_t t = 0; t < na; t++) {
+        if (ints) {
+          ((uint32_t *)want)[t] = sum[t];
+          continue;
+        }
+        const double w = op == GPUX_SCATTER_MAX ? mx[t] : ref_xsum_result(&xs[t], dt, NULL);
+        if (dt == GPUX_FLOAT32) ((float *)want)[t] = (float)w;
+        else ((double *)want)[t] = w;
+      }
+      const int64_t vsh[2] = {5, m};
+      gpux_array_t a = upload(dt, flat ? 1 : 2, flat ? &na : ash, ah),
+                   v = upload(dt, flat ? 1 : 2, flat ? &m : vsh, vh),
+                   idx = index_array(iv, m, it);
+      GT_OK(gpux_scatter(a, (gpux_scatter_op)op, idx, v, flat ? GPUX_ALL_AXES : 1,
+                         (gpux_index_mode)mode));
+      void *got = take(a);
+      char label[128];
+      snprintf(label, sizeof label, "scatter %s %s %s m %" PRId64 " mode %d %s idx",
+               op == GPUX_SCATTER_MAX ? "max" : "add", gt_dtype_str(dt), flat ? "flat" : "axis 1",
+               m, mode, gt_dtype_str(it));
+      gt_compare_bits(label, dt, got, want, na);
+      GT_RELEASE(v, idx);
+      GT_FREE(got, ah, vh, want, iv, xs, mx, sum);
+      g_kernels++;
+    }
+  }
+}
+
 int main(void) {
   gt_init("test_oclgrind");
   const char *canary = getenv("GPUX_OCLGRIND_CANARY");
   if (canary && !strcmp(canary, "1")) return run_canary();
+  /* GPUX_OCLGRIND_SCATTER=apart: test_scatter left out (tests/oclgrind.sh runs it on its own,
+   * built with -cl-opt-disable: see test_scatter) */
+  const char *sc = getenv("GPUX_OCLGRIND_SCATTER");
+  const int scatter_apart = sc && !strcmp(sc, "apart");
+  if (scatter_apart)
+    printf("test_oclgrind: test_scatter left out here (GPUX_OCLGRIND_SCATTER=apart)\n");
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_binary),  cmocka_unit_test(test_unary_where),
       cmocka_unit_test(test_cast),    cmocka_unit_test(test_copy),
@@ -767,8 +1176,11 @@ int main(void) {
       cmocka_unit_test(test_cgemm),
       cmocka_unit_test(test_random),  cmocka_unit_test(test_user_kernels),
       cmocka_unit_test(test_topk),
+      cmocka_unit_test(test_sort),    cmocka_unit_test(test_mask),
+      cmocka_unit_test(test_index),   cmocka_unit_test(test_scatter), /* last: see above */
   };
-  int failed = gt_run("oclgrind", tests, sizeof tests / sizeof tests[0]);
+  const size_t ntests = sizeof tests / sizeof tests[0] - (scatter_apart ? 1 : 0);
+  int failed = gt_run("oclgrind", tests, ntests);
   printf("test_oclgrind: %d cases (kernel launches or more) run\n", g_kernels);
   gt_shutdown();
   return failed ? 1 : 0;
