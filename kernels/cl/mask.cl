@@ -84,9 +84,6 @@
 #define GPUX_MK_IMG(v) gpux_so_img((ulong)(v), kw_, kcls, GPUX_SO_EQZ, em, mm)
 #define GPUX_MK_STI(i)                                                                        \
   ((i) == 0 || GPUX_MK_IMG(x[x_off + (i)]) != GPUX_MK_IMG(x[x_off + (i) - 1]))
-/* whether element i is selected: its bit */
-#define GPUX_MK_SEL(i) ((bits[bits_off + ((i) >> 4)] >> ((i) & 15)) & 1)
-
 #define GPUX_MK_ITEMS (GPUX_MASK_TILE / GPUX_MASK_THREADS) /* 16 */
 
 #ifndef GPUX_CL_CPU
@@ -217,27 +214,35 @@
   const long c = GPUX_MK_GROUP() * (long)get_local_size(0) + (long)get_local_id(0);           \
   const long t0 = c * GPUX_MASK_TILE;                                                         \
   const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);
-/* the tile's words, 16 elements each (0 past n), and its count */
+/* the tile's words, 16 elements each (0 past n), and its count; whole words in a loop of a
+ * fixed 16 (one the compiler can unroll and vectorize) */
 #define GPUX_MK_FLAGS_BODY(STAGE, NZ, SELI)                                                   \
   GPUX_MK_CPU_TILE()                                                                          \
   if (t0 < n) {                                                                               \
     long tc = 0;                                                                              \
     for (int q = 0; q < GPUX_MASK_WORDS; q++) {                                               \
+      const long i0 = t0 + 16 * q;                                                            \
       uint f = 0u;                                                                            \
-      for (int k = 0; k < 16 && 16 * q + k < rem; k++)                                        \
-        f |= (uint)SELI(t0 + 16 * q + k) << k;                                                \
+      if (16 * q + 16 <= rem) {                                                               \
+        for (int k = 0; k < 16; k++) f |= (uint)SELI(i0 + k) << k;                            \
+      } else {                                                                                \
+        for (int k = 0; k < 16 && 16 * q + k < rem; k++) f |= (uint)SELI(i0 + k) << k;        \
+      }                                                                                       \
       bits[bits_off + c * GPUX_MASK_WORDS + q] = (ushort)f;                                   \
       tc += popcount(f);                                                                      \
     }                                                                                         \
     cnt[cnt_off + c] = tc;                                                                    \
   }
+/* the selected elements word by word, each set bit in turn (its index: the count of the
+ * zeros below it; OpenCL 1.2 has no ctz) */
 #define GPUX_MK_BODY(K, E)                                                                    \
   GPUX_MK_CPU_TILE()                                                                          \
   if (t0 < n) {                                                                               \
     long pos = c > 0 ? incl[incl_off + c - 1] : 0;                                            \
-    for (int k = 0; k < rem; k++)                                                             \
-      if (GPUX_MK_SEL(t0 + k)) {                                                              \
-        GPUX_MK_ACT_##K(t0 + k, pos)                                                          \
+    for (int q = 0; q < GPUX_MASK_WORDS; q++)                                                 \
+      for (uint f = bits[bits_off + c * GPUX_MASK_WORDS + q]; f; f &= f - 1u) {               \
+        const long i_ = t0 + 16 * q + (long)popcount((f & (0u - f)) - 1u);                    \
+        GPUX_MK_ACT_##K(i_, pos)                                                              \
         pos++;                                                                                \
       }                                                                                       \
   }
