@@ -12,6 +12,7 @@
 #   - the rows OPS on both backends, ncu of nonzero's and compress' kernels (flags, scan,
 #     compaction);
 #   - NVIDIA OpenCL's sorts with the local-memory ranking (GPUX_OPENCL_SORT_WARP=off);
+#   - the CUDA sorts with four Onesweep blocks an SM (GPUX_SK_MINB 4, minb4-rows.md);
 #   - BASE_OPS rebuilt from bench/s43_base in the same tree (the same machine's before).
 # Then, in a second call if the first ran out: test_mask on NVIDIA OpenCL alone with 400 s
 # (GPUX_TEST_FILTER=mask_complex128: compile time or a hang in session 42), the peers
@@ -34,6 +35,14 @@ rows() { # tag backend ops [env...]
 }
 log "warp votes off"
 rows warpoff opencl sort_f32,argsort_f32,sort_pairs_i32 GPUX_OPENCL_SORT_WARP=off
+# four Onesweep blocks an SM (64 registers, 40 bytes spilled in the 32-bit kernel, 4 x 42 KB
+# of shared memory) against three (80 registers, no spills): the CUDA sort rows again
+log "onesweep, 4 blocks an SM"
+cp kernels/cuda/sort.cu /tmp/s43-sort.cu &&
+  sed -i 's/#define GPUX_SK_MINB 3/#define GPUX_SK_MINB 4/' kernels/cuda/sort.cu &&
+  cmake --build "$B" --target gpux-bench >"$O/build-minb4.log" 2>&1 &&
+  rows minb4 cuda sort_f32,argsort_f32,sort_pairs_i32,unique_i64
+cp /tmp/s43-sort.cu kernels/cuda/sort.cu
 if [ -d bench/s43_base/kernels ]; then
   log "base"
   mkdir -p /tmp/s43-head && cp -a kernels src /tmp/s43-head/ && rm -rf kernels src &&
