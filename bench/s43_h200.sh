@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Session 43's changes on a GPU (owed: no machine was lent in session 43). One call:
-#   source .devdeps/env.sh && bash bench/s43_h200.sh [OUTDIR]
-# with carry [".devdeps"]. Before the call, put the kernels and sources of the commit to
-# compare against in bench/s43_base (untracked, so it travels with the tree; the GPU
-# machine's copy has no .git):
+# Session 43's changes on a GPU (owed: no machine was lent in session 43). Two calls, with
+# carry [".devdeps"], back to back (the second reuses the first's build-gpu while the machine
+# is warm, else builds again):
+#   source .devdeps/env.sh && bash bench/s43_h200.sh $OUT/call1            (PART=1, about 450 s)
+#   source .devdeps/env.sh && PART=2 bash bench/s43_h200.sh $OUT/call2     (about 300 s)
+# Before the calls, put the kernels and sources of the commit to compare against in
+# bench/s43_base (untracked, so it travels with the tree; the GPU machine's copy has no
+# .git):
 #   rm -rf bench/s43_base && mkdir bench/s43_base && git archive 36a87b1 kernels src | tar -x -C bench/s43_base
-# What it runs (bench/s40_h200.sh quick mode, then more):
+# What they run (part 1: bench/s40_h200.sh quick mode; part 2: the rest):
 #   - CUDA and NVIDIA OpenCL test_sort, test_mask, test_select (the early counts, the warp
 #     votes of NVIDIA's OpenCL ranking, the masks' bits); memcheck of test_mask; racecheck
 #     of test_onesweep and mask_float32; test_index_xbackend (CUDA, NVIDIA OpenCL, pocl);
@@ -14,19 +17,24 @@
 #   - NVIDIA OpenCL's sorts with the local-memory ranking (GPUX_OPENCL_SORT_WARP=off);
 #   - the CUDA sorts with four Onesweep blocks an SM (GPUX_SK_MINB 4, minb4-rows.md);
 #   - BASE_OPS rebuilt from bench/s43_base in the same tree (the same machine's before).
-# Then, in a second call if the first ran out: test_mask on NVIDIA OpenCL alone with 400 s
+# Then, in a third call: test_mask on NVIDIA OpenCL alone with 400 s
 # (GPUX_TEST_FILTER=mask_complex128: compile time or a hang in session 42), the peers
 # (bench/peers_sort.py, peers_select.py, peers_mask.py).
 source "$(dirname "$0")/h200_common.sh" s43_h200 "$@"
 O=$OUTDIR
 OPS=${OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,topk100,median}
 BASE_OPS=${BASE_OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress}
-H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF MODE=quick TLIM=${TLIM:-150} \
-  TESTS="${TESTS:-test_sort test_mask test_select}" \
-  TARGETS="test_select test_sort test_mask test_index_xbackend gpux-bench" MEMCHECK=test_mask \
-  RACECHECK="test_sort:test_onesweep test_mask:mask_float32" OPS=$OPS UNFUSED_OPS=none \
-  NCU_OPS="nonzero compress" bash bench/s40_h200.sh "$O"
 nvidia-smi --query-gpu=name --format=csv,noheader
+if [ "${PART:-1}" = 1 ]; then
+  H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF MODE=quick TLIM=${TLIM:-150} \
+    TESTS="${TESTS:-test_sort test_mask test_select}" \
+    TARGETS="test_select test_sort test_mask test_index_xbackend gpux-bench" MEMCHECK=test_mask \
+    RACECHECK="test_sort:test_onesweep test_mask:mask_float32" OPS=$OPS UNFUSED_OPS=none \
+    NCU_OPS="nonzero compress" bash bench/s40_h200.sh "$O"
+  exit 0
+fi
+# PART=2: the comparisons (an incremental build where part 1's build-gpu is still there)
+H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF TARGETS=gpux-bench h200_build
 rows() { # tag backend ops [env...]
   local tag=$1 be=$2 ops=$3
   shift 3
