@@ -9,11 +9,12 @@
 # .git):
 #   rm -rf bench/s43_base && mkdir bench/s43_base && git archive 36a87b1 kernels src | tar -x -C bench/s43_base
 # What they run (part 1: bench/s40_h200.sh quick mode; part 2: the rest):
-#   - CUDA and NVIDIA OpenCL test_sort, test_mask, test_select (the early counts, the warp
-#     votes of NVIDIA's OpenCL ranking, the masks' bits); memcheck of test_mask; racecheck
+#   - CUDA and NVIDIA OpenCL test_sort, test_mask, test_select, test_index, test_group (the
+#     early counts, the warp votes of NVIDIA's OpenCL ranking, the masks' bits, unique's
+#     starts, take's loads); memcheck of test_mask; racecheck
 #     of test_onesweep and mask_float32; test_index_xbackend (CUDA, NVIDIA OpenCL, pocl);
-#   - the rows OPS on both backends, ncu of nonzero's and compress' kernels (flags, scan,
-#     compaction);
+#   - the rows OPS on both backends (take and take_seq: the gathers' loads all in flight),
+#     ncu of nonzero's and compress' kernels (flags, scan, compaction);
 #   - NVIDIA OpenCL's sorts with the local-memory ranking (GPUX_OPENCL_SORT_WARP=off);
 #   - the CUDA sorts with four Onesweep blocks an SM (GPUX_SK_MINB 4, minb4-rows.md);
 #   - BASE_OPS rebuilt from bench/s43_base in the same tree (the same machine's before).
@@ -22,13 +23,13 @@
 # (bench/peers_sort.py, peers_select.py, peers_mask.py).
 source "$(dirname "$0")/h200_common.sh" s43_h200 "$@"
 O=$OUTDIR
-OPS=${OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,topk100,median}
-BASE_OPS=${BASE_OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress}
+OPS=${OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,take,take_seq,topk100,median}
+BASE_OPS=${BASE_OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,take,take_seq}
 nvidia-smi --query-gpu=name --format=csv,noheader
 if [ "${PART:-1}" = 1 ]; then
   H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF MODE=quick TLIM=${TLIM:-150} \
-    TESTS="${TESTS:-test_sort test_mask test_select}" \
-    TARGETS="test_select test_sort test_mask test_index_xbackend gpux-bench" MEMCHECK=test_mask \
+    TESTS="${TESTS:-test_sort test_mask test_select test_index test_group}" \
+    TARGETS="test_select test_sort test_mask test_index test_group test_index_xbackend gpux-bench" MEMCHECK=test_mask \
     RACECHECK="test_sort:test_onesweep test_mask:mask_float32" OPS=$OPS UNFUSED_OPS=none \
     NCU_OPS="nonzero compress" bash bench/s40_h200.sh "$O"
   exit 0

@@ -95,23 +95,35 @@
     const long w = GPUX_IX_RESOLVE(v, x.len, x.mode);                                        \
     IX_TAKE_ONE(E, j, w)                                                                     \
   }
-#else /* GPU form: GPUX_IX_TAKE_ITEMS elements, the group's block strided by its size */
+#else /* GPU form: GPUX_IX_TAKE_ITEMS elements, the group's block strided by its size; every
+       * load of a kind issued before any result is used (as index.cu's take): the indices
+       * (whole runs without bounds), then the gathers (a bad index's at the source's element
+       * 0, len >= 1, discarded), then the stores (a store between two gathers would keep the
+       * second waiting on the first: OpenCL 1.2 cannot say that out and src do not alias) */
 #define IX_TAKE_BODY(E)                                                                      \
   const long ls = (long)get_local_size(0);                                                   \
   const long j0 = ((long)get_global_id(0) - (long)get_local_id(0)) * GPUX_IX_TAKE_ITEMS +    \
                   (long)get_local_id(0);                                                     \
   long w[GPUX_IX_TAKE_ITEMS];                                                                \
-  for (int k = 0; k < GPUX_IX_TAKE_ITEMS; k++) {                                             \
-    const long j = j0 + k * ls;                                                              \
-    w[k] = 0;                                                                                \
-    if (j < x.n) {                                                                           \
-      const long v = (long)idx[x.off2 + j];                                                  \
-      w[k] = GPUX_IX_RESOLVE(v, x.len, x.mode);                                              \
-    }                                                                                        \
+  if (j0 + (GPUX_IX_TAKE_ITEMS - 1) * ls < x.n) {                                            \
+    for (int k = 0; k < GPUX_IX_TAKE_ITEMS; k++) w[k] = (long)idx[x.off2 + j0 + k * ls];     \
+  } else {                                                                                   \
+    for (int k = 0; k < GPUX_IX_TAKE_ITEMS; k++)                                             \
+      w[k] = j0 + k * ls < x.n ? (long)idx[x.off2 + j0 + k * ls] : 0;                        \
   }                                                                                          \
+  for (int k = 0; k < GPUX_IX_TAKE_ITEMS; k++) w[k] = GPUX_IX_RESOLVE(w[k], x.len, x.mode);  \
+  E r[GPUX_IX_TAKE_ITEMS];                                                                   \
+  for (int k = 0; k < GPUX_IX_TAKE_ITEMS; k++)                                               \
+    r[k] = src[x.off1 + (w[k] >= 0 ? w[k] : 0) * x.astride];                                 \
   for (int k = 0; k < GPUX_IX_TAKE_ITEMS; k++) {                                             \
     const long j = j0 + k * ls;                                                              \
-    if (j < x.n) IX_TAKE_ONE(E, j, w[k])                                                     \
+    if (j < x.n) {                                                                           \
+      if (w[k] < 0) {                                                                        \
+        r[k] = (E)0;                                                                         \
+        IX_RECORD(err, x, j)                                                                 \
+      }                                                                                      \
+      out[x.off0 + j] = r[k];                                                                \
+    }                                                                                        \
   }
 #endif
 

@@ -81,25 +81,37 @@ __device__ __forceinline__ void take(typename elem<SZ>::T *out, const typename e
                                      const I *idx, i64 *err, const gpux_ix_params &x) {
   typedef typename elem<SZ>::T E;
   const i64 j0 = (i64)blockIdx.x * (GPUX_CU_IX_THREADS * GPUX_IX_TAKE_ITEMS) + threadIdx.x;
+  /* every load of a kind issued before any result is used, none behind a test of the one
+   * before (a load behind a branch on the previous one's value waits for it): the indices
+   * (whole runs without bounds), then the gathers, a bad index's at the source's element 0
+   * (len >= 1) and discarded */
+  I v[GPUX_IX_TAKE_ITEMS];
+  if (j0 + (i64)(GPUX_IX_TAKE_ITEMS - 1) * GPUX_CU_IX_THREADS < x.n) {
+#pragma unroll
+    for (int k = 0; k < GPUX_IX_TAKE_ITEMS; ++k)
+      v[k] = __ldg(idx + x.off2 + j0 + (i64)k * GPUX_CU_IX_THREADS);
+  } else {
+#pragma unroll
+    for (int k = 0; k < GPUX_IX_TAKE_ITEMS; ++k) {
+      const i64 j = j0 + (i64)k * GPUX_CU_IX_THREADS;
+      v[k] = j < x.n ? __ldg(idx + x.off2 + j) : (I)0;
+    }
+  }
   i64 w[GPUX_IX_TAKE_ITEMS];
 #pragma unroll
-  for (int k = 0; k < GPUX_IX_TAKE_ITEMS; ++k) {
-    const i64 j = j0 + (i64)k * GPUX_CU_IX_THREADS;
-    w[k] = 0;
-    if (j < x.n) w[k] = resolve((i64)__ldg(idx + x.off2 + j), x);
-  }
+  for (int k = 0; k < GPUX_IX_TAKE_ITEMS; ++k) w[k] = resolve((i64)v[k], x);
   E r[GPUX_IX_TAKE_ITEMS];
 #pragma unroll
-  for (int k = 0; k < GPUX_IX_TAKE_ITEMS; ++k) {
-    const i64 j = j0 + (i64)k * GPUX_CU_IX_THREADS;
-    r[k] = zero<E>();
-    if (j < x.n && w[k] >= 0) r[k] = __ldg(src + x.off1 + w[k] * x.astride);
-  }
+  for (int k = 0; k < GPUX_IX_TAKE_ITEMS; ++k)
+    r[k] = __ldg(src + x.off1 + (w[k] >= 0 ? w[k] : 0) * x.astride);
 #pragma unroll
   for (int k = 0; k < GPUX_IX_TAKE_ITEMS; ++k) {
     const i64 j = j0 + (i64)k * GPUX_CU_IX_THREADS;
     if (j < x.n) {
-      if (w[k] < 0) record(err, x, j);
+      if (w[k] < 0) {
+        record(err, x, j);
+        r[k] = zero<E>();
+      }
       out[x.off0 + j] = r[k];
     }
   }
