@@ -23,13 +23,13 @@
 # (bench/peers_sort.py, peers_select.py, peers_mask.py).
 source "$(dirname "$0")/h200_common.sh" s43_h200 "$@"
 O=$OUTDIR
-OPS=${OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,take,take_seq,topk100,median}
-BASE_OPS=${BASE_OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,take,take_seq}
+OPS=${OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,take,take_seq,bincount,scatter_add,scatter_add_i32,topk100,median}
+BASE_OPS=${BASE_OPS:-sort_f32,argsort_f32,sort_pairs_i32,unique_i64,nonzero,compress,take,take_seq,bincount,scatter_add_i32}
 nvidia-smi --query-gpu=name --format=csv,noheader
 if [ "${PART:-1}" = 1 ]; then
   H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF MODE=quick TLIM=${TLIM:-150} \
-    TESTS="${TESTS:-test_sort test_mask test_select test_index test_group}" \
-    TARGETS="test_select test_sort test_mask test_index test_group test_index_xbackend gpux-bench" MEMCHECK=test_mask \
+    TESTS="${TESTS:-test_sort test_mask test_select test_index test_group test_count}" \
+    TARGETS="test_select test_sort test_mask test_index test_group test_count test_index_xbackend gpux-bench" MEMCHECK=test_mask \
     RACECHECK="test_sort:test_onesweep test_mask:mask_float32" OPS=$OPS UNFUSED_OPS=none \
     NCU_OPS="nonzero compress" bash bench/s40_h200.sh "$O"
   exit 0

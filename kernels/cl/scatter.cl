@@ -407,9 +407,13 @@ GPUX_SCAT_FDT(GPUX_SC_SCAN_GEN, _)
     }                                                                                       \
     for (long i0 = lo + li; i0 < hi; i0 += ls * GPUX_SC_UNROLL) {                           \
       long k[GPUX_SC_UNROLL];                                                               \
-      for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                                            \
-        const long i = i0 + u * ls;                                                         \
-        k[u] = i < hi ? (long)x[x_off + i] : -1;                                            \
+      if (i0 + (GPUX_SC_UNROLL - 1) * ls < hi) { /* a whole run's loads without bounds */  \
+        for (int u = 0; u < GPUX_SC_UNROLL; ++u) k[u] = (long)x[x_off + i0 + u * ls];       \
+      } else {                                                                              \
+        for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                                          \
+          const long i = i0 + u * ls;                                                       \
+          k[u] = i < hi ? (long)x[x_off + i] : -1;                                          \
+        }                                                                                   \
       }                                                                                     \
       for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                                            \
         if (k[u] < 0 || k[u] >= nbins) {                                                    \

@@ -274,19 +274,30 @@ template <class D> __device__ __forceinline__ auto key(typename D::T x) {
          e0 < nv; e0 += step) {                                                                \
       gpux_cu::i64 t[GPUX_SC_UNROLL], k[GPUX_SC_UNROLL];                                       \
       GPUX_CU_T(dt) x[GPUX_SC_UNROLL] = {};                                                    \
-      _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
-        const gpux_cu::i64 e = e0 + (gpux_cu::i64)u * blockDim.x;                              \
-        k[u] = -1;                                                                             \
-        t[u] = 0;                                                                              \
-        if (e >= nv) continue;                                                                 \
-        gpux_cu::i64 j = e;                                                                    \
-        if (!flat) {                                                                           \
-          const gpux_cu::i64 q = e % post, r = e / post;                                       \
-          j = r % m;                                                                           \
-          t[u] = (r / m) * n * post + q;                                                       \
+      if (flat && e0 + (gpux_cu::i64)(GPUX_SC_UNROLL - 1) * blockDim.x < nv) {                 \
+        /* a whole flat run: every load issued before any is used (each behind its own       \
+         * test, they went one at a time) */                                                   \
+        _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                           \
+          const gpux_cu::i64 e = e0 + (gpux_cu::i64)u * blockDim.x;                            \
+          t[u] = 0;                                                                            \
+          k[u] = (gpux_cu::i64)idx[e];                                                         \
+          x[u] = v[e];                                                                         \
         }                                                                                      \
-        k[u] = (gpux_cu::i64)idx[j];                                                           \
-        x[u] = v[e];                                                                           \
+      } else {                                                                                 \
+        _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                           \
+          const gpux_cu::i64 e = e0 + (gpux_cu::i64)u * blockDim.x;                            \
+          k[u] = -1;                                                                           \
+          t[u] = 0;                                                                            \
+          if (e >= nv) continue;                                                               \
+          gpux_cu::i64 j = e;                                                                  \
+          if (!flat) {                                                                         \
+            const gpux_cu::i64 q = e % post, r = e / post;                                     \
+            j = r % m;                                                                         \
+            t[u] = (r / m) * n * post + q;                                                     \
+          }                                                                                    \
+          k[u] = (gpux_cu::i64)idx[j];                                                         \
+          x[u] = v[e];                                                                         \
+        }                                                                                      \
       }                                                                                        \
       _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
         if (e0 + (gpux_cu::i64)u * blockDim.x >= nv) continue;                                 \
@@ -383,9 +394,16 @@ GPUX_SCAT_FDT(GPUX_SC_SCAN_CU, _)
     }                                                                                          \
     for (gpux_cu::i64 i0 = lo + threadIdx.x; i0 < hi; i0 += (gpux_cu::i64)blockDim.x * GPUX_SC_UNROLL) { \
       gpux_cu::i64 k[GPUX_SC_UNROLL];                                                          \
-      _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
-        const gpux_cu::i64 i = i0 + (gpux_cu::i64)u * blockDim.x;                              \
-        k[u] = i < hi ? (gpux_cu::i64)x[i] : -1;                                               \
+      /* a whole run's loads without bounds (each behind its own test, they went one at a     \
+       * time) */                                                                              \
+      if (i0 + (gpux_cu::i64)(GPUX_SC_UNROLL - 1) * blockDim.x < hi) {                         \
+        _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u)                             \
+          k[u] = (gpux_cu::i64)x[i0 + (gpux_cu::i64)u * blockDim.x];                           \
+      } else {                                                                                 \
+        _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                           \
+          const gpux_cu::i64 i = i0 + (gpux_cu::i64)u * blockDim.x;                            \
+          k[u] = i < hi ? (gpux_cu::i64)x[i] : -1;                                             \
+        }                                                                                      \
       }                                                                                        \
       _Pragma("unroll") for (int u = 0; u < GPUX_SC_UNROLL; ++u) {                             \
         if (k[u] < 0 || k[u] >= nbins) {                                                       \
