@@ -23,9 +23,6 @@
 #define MK_ID(k, id) MK_##k = id,
 enum { GPUX_MASK_KINDS(MK_ID) MK_END_ };
 #undef MK_ID
-#define RK_ID(k, id, list, acc) RK_##k = id,
-enum { GPUX_REDUCE_KINDS(RK_ID) RK_END_ };
-#undef RK_ID
 _Static_assert(GPUX_MASK_WORDS * 16 == GPUX_MASK_TILE, "a bits word holds 16 elements");
 
 /* ---- checks */
