@@ -11,8 +11,9 @@
 # What they run (part 1: bench/s40_h200.sh quick mode; part 2: the rest):
 #   - CUDA and NVIDIA OpenCL test_sort, test_mask, test_select, test_index, test_group (the
 #     early counts, the warp votes of NVIDIA's OpenCL ranking, the masks' bits, unique's
-#     starts, take's loads); memcheck of test_mask; racecheck
-#     of test_onesweep and mask_float32; test_index_xbackend (CUDA, NVIDIA OpenCL, pocl);
+#     starts, take's loads); memcheck of test_mask, test_index, test_count, test_group;
+#     racecheck of test_onesweep, mask_float32 and test_bincount; test_index_xbackend (CUDA,
+#     NVIDIA OpenCL, pocl); the summaries go to bench/results with the rows;
 #   - the rows OPS on both backends (take and take_seq: the gathers' loads all in flight),
 #     ncu of nonzero's and compress' kernels (flags, scan, compaction);
 #   - NVIDIA OpenCL's sorts with the local-memory ranking (GPUX_OPENCL_SORT_WARP=off);
@@ -29,8 +30,8 @@ nvidia-smi --query-gpu=name --format=csv,noheader
 if [ "${PART:-1}" = 1 ]; then
   H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF MODE=quick TLIM=${TLIM:-150} \
     TESTS="${TESTS:-test_sort test_mask test_select test_index test_group test_count}" \
-    TARGETS="test_select test_sort test_mask test_index test_group test_count test_index_xbackend gpux-bench" MEMCHECK=test_mask \
-    RACECHECK="test_sort:test_onesweep test_mask:mask_float32" OPS=$OPS UNFUSED_OPS=none \
+    TARGETS="test_select test_sort test_mask test_index test_group test_count test_index_xbackend gpux-bench" MEMCHECK="test_mask test_index test_count test_group" \
+    RACECHECK="test_sort:test_onesweep test_mask:mask_float32 test_count:test_bincount" OPS=$OPS UNFUSED_OPS=none \
     NCU_OPS="nonzero compress" bash bench/s40_h200.sh "$O"
   exit 0
 fi

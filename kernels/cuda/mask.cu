@@ -123,6 +123,64 @@ template <class U> struct stage_of<K_NONZERO, U> {
   typedef unsigned short type;
 };
 
+/* flags and starts: thread j's word of the tile at t0, its elements e0 .. e0 + 15 (have of
+ * them in the array; vec: all 16 there and 16-byte aligned) */
+template <int KIND, class U>
+__device__ __forceinline__ unsigned word_of(const margs<KIND, U> &p, u64 t0, unsigned e0,
+                                            unsigned have, bool vec) {
+  unsigned f = 0;
+  U v[ITEMS];
+  if constexpr (KIND == K_STARTS) {
+    /* a run starts where the image differs from the previous element's (the one before the
+     * thread's first: one more load, from the neighbour's cache line) */
+    load16<U>(v, p.x + t0 + e0, vec, have);
+    const u64 i0 = t0 + e0;
+    u64 prev = i0 > 0 && have > 0 ? img(p.x[i0 - 1], p) : 0;
+#pragma unroll
+    for (unsigned k = 0; k < ITEMS; ++k) {
+      const u64 cur = img(v[k], p);
+      f |= (unsigned)(k < have && (i0 + k == 0 || cur != prev)) << k;
+      prev = cur;
+    }
+  } else if (sizeof(U) == 1 && (p.nzbits & 0xffu) == 0xffu && vec) {
+    /* bytes whose every bit counts (a bool mask): 16 at once */
+    const uint4 m = *reinterpret_cast<const uint4 *>(p.x + t0 + e0);
+    f = nib(m.x) | nib(m.y) << 4 | nib(m.z) << 8 | nib(m.w) << 12;
+  } else {
+    load16<U>(v, p.x + t0 + e0, vec, have);
+#pragma unroll
+    for (unsigned k = 0; k < ITEMS; ++k) f |= (unsigned)nz<U>(v[k], p.nzbits) << k;
+  }
+  return f;
+}
+
+/* flags and starts: every tile's words, and its count into p.iout[c] */
+template <int KIND, class U> __device__ __forceinline__ void mark(const margs<KIND, U> &p) {
+  __shared__ int wsum[NW];
+  const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
+  const bool xa = ((u64)p.x & 15) == 0;
+#pragma unroll 1
+  for (u64 c = blockIdx.x; c < p.ntiles; c += gridDim.x) {
+    const u64 t0 = c * GPUX_MASK_TILE;
+    const unsigned rem = p.n - t0 < GPUX_MASK_TILE ? (unsigned)(p.n - t0) : GPUX_MASK_TILE;
+    const unsigned e0 = ITEMS * j, have = rem > e0 ? rem - e0 : 0;
+    const unsigned f = word_of(p, t0, e0, have, xa && rem == GPUX_MASK_TILE);
+    p.bits[c * GPUX_MASK_WORDS + j] = (unsigned short)f;
+    int cnt = __popc(f);
+#pragma unroll
+    for (unsigned off = 16; off > 0; off >>= 1) cnt += __shfl_xor_sync(FULL, cnt, off);
+    if (q == 0) wsum[w] = cnt;
+    __syncthreads();
+    if (j == 0) {
+      int tc = 0;
+#pragma unroll
+      for (unsigned u = 0; u < NW; ++u) tc += wsum[u];
+      p.iout[c] = tc;
+    }
+    __syncthreads(); /* wsum is rewritten by the next tile */
+  }
+}
+
 template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIND, U> &p) {
   typedef stage_of<KIND, U> S;
   __shared__ typename S::type st[S::CAP];
@@ -136,50 +194,10 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
     const u64 t0 = c * GPUX_MASK_TILE;
     const unsigned rem = p.n - t0 < GPUX_MASK_TILE ? (unsigned)(p.n - t0) : GPUX_MASK_TILE;
     const unsigned e0 = ITEMS * j, have = rem > e0 ? rem - e0 : 0;
-    /* 1. loads: the selection of elements e0 .. e0 + 15 (and compress's values) */
-    unsigned f = 0;
+    /* 1. loads: the bits word of elements e0 .. e0 + 15 (and compress's values) */
     U v[ITEMS];
-    if constexpr (KIND == K_FLAGS || KIND == K_STARTS) {
-      if constexpr (KIND == K_STARTS) {
-        /* a run starts where the image differs from the previous element's (the one before
-         * the thread's first: one more load, from the neighbour's cache line) */
-        load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
-        const u64 i0 = t0 + e0;
-        u64 prev = i0 > 0 && have > 0 ? img(p.x[i0 - 1], p) : 0;
-#pragma unroll
-        for (unsigned k = 0; k < ITEMS; ++k) {
-          const u64 cur = img(v[k], p);
-          f |= (unsigned)(k < have && (i0 + k == 0 || cur != prev)) << k;
-          prev = cur;
-        }
-      } else if (sizeof(U) == 1 && (p.nzbits & 0xffu) == 0xffu && xa && rem == GPUX_MASK_TILE) {
-        /* bytes whose every bit counts (a bool mask): 16 at once */
-        const uint4 m = *reinterpret_cast<const uint4 *>(p.x + t0 + e0);
-        f = nib(m.x) | nib(m.y) << 4 | nib(m.z) << 8 | nib(m.w) << 12;
-      } else {
-        load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
-#pragma unroll
-        for (unsigned k = 0; k < ITEMS; ++k) f |= (unsigned)nz<U>(v[k], p.nzbits) << k;
-      }
-      p.bits[c * GPUX_MASK_WORDS + j] = (unsigned short)f;
-      /* the tile's count */
-      int cnt = __popc(f);
-#pragma unroll
-      for (unsigned off = 16; off > 0; off >>= 1) cnt += __shfl_xor_sync(FULL, cnt, off);
-      if (q == 0) wsum[w] = cnt;
-      __syncthreads();
-      if (j == 0) {
-        int tc = 0;
-#pragma unroll
-        for (unsigned u = 0; u < NW; ++u) tc += wsum[u];
-        p.iout[c] = tc;
-      }
-      __syncthreads(); /* wsum is rewritten by the next tile */
-      continue;
-    } else {
-      if (KIND == K_COMPRESS) load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
-      f = p.bits[c * GPUX_MASK_WORDS + j];
-    }
+    if (KIND == K_COMPRESS) load16<U>(v, p.x + t0 + e0, xa && rem == GPUX_MASK_TILE, have);
+    const unsigned f = p.bits[c * GPUX_MASK_WORDS + j];
     const i64 base = c > 0 ? p.incl[c - 1] : 0;
     /* 2. ranks: the thread's first selected element at ex; the tile's count tc */
     const int cnt = __popc(f);
@@ -249,7 +267,7 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
     p.n = (gpux_mk::u64)n;                                                                  \
     p.ntiles = (gpux_mk::u64)ntiles;                                                        \
     p.nzbits = nzbits;                                                                      \
-    gpux_mk::run(p);                                                                        \
+    gpux_mk::mark(p);                                                                       \
   }                                                                                         \
   extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_compress_##bytes( \
       const gpux_mk::ut<bytes>::type *__restrict__ x, const unsigned short *__restrict__ bits, \
@@ -293,7 +311,7 @@ GPUX_ELEM_SIZES(GPUX_MK_KERNELS)
     p.kcls = kcls;                                                                          \
     p.em = em;                                                                              \
     p.mm = mm;                                                                              \
-    gpux_mk::run(p);                                                                        \
+    gpux_mk::mark(p);                                                                       \
   }
 GPUX_MK_STARTS(1)
 GPUX_MK_STARTS(2)
