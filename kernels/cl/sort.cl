@@ -438,6 +438,8 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
       const ulong sc = gpux_sk_scan(((ulong)tot << 32) | cpad, sa, sb);                       \
       const uint soff = (uint)sc, rb = (uint)(sc >> 32);                                      \
       for (int v = 0; v < GPUX_SK_T / 32; v++) wh[v][j] += soff; /* warp v's first place */   \
+      /* before any warp ranks: the warp votes' form takes places without a barrier */        \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                           \
       /* rank and stage, element by element (GPUX_SK_RANK) */                                \
       __global const uint *prow = pos + r * len + t0;                                         \
       for (int e = 0; e < GPUX_SORT_IPT(W); e++) {                                            \
