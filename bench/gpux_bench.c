@@ -49,6 +49,7 @@
  *   median     gpux_median_into of n elements, all axes (0-d result)   n (the input read)
  *   unique_i64  gpux_unique (values only, a new result: the count's read included) of n
  *              int64 values i * 2654435761 mod 1000                      8 n (the read)
+ *   sort_i64u  gpux_sort_into of unique_i64's values (its sort alone)              16 n
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -147,7 +148,7 @@ enum {
   OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ,
   OP_COMPRESS, OP_NONZERO, OP_BINCOUNT, OP_SCATTER_ADD, OP_SCATTER_ADD_I32,
   OP_SORT_F32, OP_ARGSORT_F32, OP_SORT_PAIRS_I32, OP_TOPK100, OP_SEARCHSORTED, OP_MEDIAN,
-  OP_UNIQUE_I64, OP_COUNT
+  OP_UNIQUE_I64, OP_SORT_I64U, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
@@ -156,7 +157,7 @@ static const char *const k_op_names[OP_COUNT] = {
     "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq",
     "compress", "nonzero", "bincount", "scatter_add", "scatter_add_i32",
     "sort_f32", "argsort_f32", "sort_pairs_i32", "topk100", "searchsorted", "median",
-    "unique_i64"};
+    "unique_i64", "sort_i64u"};
 #define OP_IS_TAKE(op) ((op) == OP_TAKE || (op) == OP_TAKE_SEQ)
 #define TAKE_HASH 2654435761u /* take's pseudo-random indices: i * TAKE_HASH mod n */
 #define OP_IS_MASK(op) ((op) == OP_COMPRESS || (op) == OP_NONZERO)
@@ -885,6 +886,31 @@ static int unique_check(gpux_array_t u, int64_t n, char *why, size_t why_len) {
   return 0;
 }
 
+/* sort_i64u: the values in order, each v in 0 .. UQ_DISTINCT - 1 as often as among
+ * i * TAKE_HASH mod UQ_DISTINCT */
+static int sorted_hashed_check(gpux_array_t c, int64_t n, char *why, size_t why_len) {
+  int64_t *v = malloc((size_t)n * sizeof *v), want[UQ_DISTINCT] = {0}, got[UQ_DISTINCT] = {0};
+  int bad = !v || gpux_array_read(c, v, (size_t)n * sizeof *v) != GPUX_SUCCESS;
+  if (bad) snprintf(why, why_len, "the result could not be read");
+  for (int64_t i = 0; i < n && !bad; i++) {
+    want[(uint64_t)i * TAKE_HASH % UQ_DISTINCT]++;
+    if (v[i] < 0 || v[i] >= UQ_DISTINCT || (i > 0 && v[i] < v[i - 1])) {
+      snprintf(why, why_len, "element %" PRId64 " is %" PRId64 " (out of order or range)", i, v[i]);
+      bad = 1;
+    } else {
+      got[v[i]]++;
+    }
+  }
+  for (int k = 0; k < UQ_DISTINCT && !bad; k++)
+    if (got[k] != want[k]) {
+      snprintf(why, why_len, "value %d appears %" PRId64 " times, expected %" PRId64, k, got[k],
+               want[k]);
+      bad = 1;
+    }
+  free(v);
+  return bad;
+}
+
 /* bincount: a = the int64 values, c = BC_BINS int64 counts. scatter_add: a = n values
  * (float32 or int32), b = int64 indices, c = SC_TARGETS zeros. */
 /* *out = the n int64 values i * TAKE_HASH mod m */
@@ -1093,6 +1119,7 @@ static gpux_status run_once(bench_arrays *ba) {
     case OP_TOPK100: return gpux_topk_into(ba->b, ba->c, ba->a, 100, 0, 0);
     case OP_SEARCHSORTED: return gpux_searchsorted_into(ba->c, ba->b, ba->a, GPUX_SIDE_LEFT);
     case OP_MEDIAN: return gpux_median_into(ba->c, ba->a, GPUX_ALL_AXES);
+    case OP_SORT_I64U: return gpux_sort_into(ba->c, ba->a, -1, 0);
     case OP_UNIQUE_I64: { /* a new result each run; the last one is kept for the check */
       gpux_array_t u = NULL;
       gpux_status s = gpux_unique(&u, NULL, NULL, NULL, ba->a);
@@ -1215,6 +1242,9 @@ static int bench_device_op(int op, int64_t n_req) {
     case OP_UNIQUE_I64:
       moved = 8.0 * (double)n;
       break;
+    case OP_SORT_I64U:
+      moved = 16.0 * (double)n;
+      break;
     case OP_SORT_F32:
     case OP_ARGSORT_F32:
     case OP_SORT_PAIRS_I32:
@@ -1259,7 +1289,7 @@ static int bench_device_op(int op, int64_t n_req) {
   {
     gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op) ||
                             (op == OP_NONZERO) || OP_IS_COUNTING(op) || OP_IS_SORT(op) ||
-                            OP_IS_SELECT(op) || op == OP_UNIQUE_I64
+                            OP_IS_SELECT(op) || op == OP_UNIQUE_I64 || op == OP_SORT_I64U
                         ? GPUX_SUCCESS
                         : make_random(&ba.a, n, opt.dtype, 1);
     if (OP_IS_ASM1(op)) s = make_random(&ba.a, side, opt.dtype, 1);
@@ -1290,7 +1320,9 @@ static int bench_device_op(int op, int64_t n_req) {
     }
     if (s == GPUX_SUCCESS && OP_IS_COUNTING(op)) s = counting_setup(&ba, op, n);
     if (s == GPUX_SUCCESS && OP_IS_SORT(op)) s = sort_setup(&ba, op, n);
-    if (s == GPUX_SUCCESS && op == OP_UNIQUE_I64) s = hashed_ints(&ba.a, n, UQ_DISTINCT);
+    if (s == GPUX_SUCCESS && (op == OP_UNIQUE_I64 || op == OP_SORT_I64U))
+      s = hashed_ints(&ba.a, n, UQ_DISTINCT);
+    if (s == GPUX_SUCCESS && op == OP_SORT_I64U) s = gpux_array_empty(&ba.c, g_ctx, GPUX_INT64, 1, &n);
     if (s == GPUX_SUCCESS && OP_IS_SELECT(op)) s = select_setup(&ba, op, n, opt.dtype);
     if (s == GPUX_SUCCESS && (op == OP_ADD || op == OP_ADD_EXPR))
       s = make_random(&ba.b, n, opt.dtype, 2);
@@ -1316,7 +1348,8 @@ static int bench_device_op(int op, int64_t n_req) {
       int64_t shape1[1] = {op == OP_CUMSUM ? n : side};
       s = gpux_array_empty(&ba.c, g_ctx, rdt, op == OP_SUM ? 0 : 1, shape1);
     } else if (s == GPUX_SUCCESS && op != OP_TRANSPOSE && !OP_IS_CONCAT(op) && !OP_IS_MASK(op) &&
-               !OP_IS_COUNTING(op) && !OP_IS_SORT(op) && !OP_IS_SELECT(op)) {
+               !OP_IS_COUNTING(op) && !OP_IS_SORT(op) && !OP_IS_SELECT(op) &&
+               op != OP_SORT_I64U) {
       int64_t shape1[1] = {n};
       s = gpux_array_empty(&ba.c, g_ctx, opt.dtype, 1, shape1);
     }
@@ -1379,6 +1412,10 @@ static int bench_device_op(int op, int64_t n_req) {
   else if (op == OP_UNIQUE_I64)
     snprintf(r->note, sizeof r->note, "gpux_unique (values only, a new result), int64 values "
              "i * 2654435761 mod %d; bytes: the input read", UQ_DISTINCT);
+  else if (op == OP_SORT_I64U)
+    snprintf(r->note, sizeof r->note, "%.3g Gkeys/s; gpux_sort_into of int64 values "
+             "i * 2654435761 mod %d (unique_i64's sort), _into",
+             r->median_ms > 0 ? (double)n / (r->median_ms * 1e-3) / 1e9 : 0.0, UQ_DISTINCT);
   else if (OP_IS_COUNTING(op))
     snprintf(r->note, sizeof r->note, "gpux_scatter_add of %s into %d at int64 indices i * 2654435761 "
              "mod %d, checked, exact sums", op == OP_SCATTER_ADD ? "float32" : "int32", SC_TARGETS,
@@ -1408,6 +1445,7 @@ static int bench_device_op(int op, int64_t n_req) {
       : OP_IS_COUNTING(op)        ? counting_check(op, &ba, n, why, sizeof why)
       : OP_IS_SORT(op)            ? sort_check(&ba, n, why, sizeof why)
       : op == OP_UNIQUE_I64       ? unique_check(ba.c, n, why, sizeof why)
+      : op == OP_SORT_I64U        ? sorted_hashed_check(ba.c, n, why, sizeof why)
       : OP_IS_SELECT(op)          ? select_check(op, &ba, n, why, sizeof why)
       : OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)
       : OP_IS_REDUCTION(op) ? check_reduction(op, ba.c, n, side, rdt, why, sizeof why)

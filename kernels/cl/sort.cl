@@ -239,6 +239,10 @@ static inline void gpux_sk_kst(__global uchar *p, long i, int w, ulong v) {
 
 #ifndef GPUX_CL_CPU
 /* ---------------------------------------------------------------- GPU form */
+/* NVIDIA's warp votes: the peers by local ORs (1) or eight ballots (0; session 44 measures) */
+#ifndef GPUX_CL_NV_MATCH_OR
+#define GPUX_CL_NV_MATCH_OR 0
+#endif
 /* exclusive scan of v over the work-group (Hillis-Steele in sa / sb; NVIDIA's OpenCL: warp
  * shuffles, below); returns the prefix of j. onesweep scans two 32-bit sums at once (the low
  * halves never carry; the high ones wrap): one scan's barriers for both. */
@@ -310,7 +314,31 @@ static inline uint gpux_sk_rank(__local uint *whw, uint d, int l) {
   b = gpux_sk_shfl(b, (uint)leader);
   return b + popcount(peers & ((1u << l) - 1u));
 }
+#if GPUX_CL_NV_MATCH_OR
+/* the peers by one local OR a key (sort.cu's GPUX_SK_MATCH_OR): the lanes set their bits in
+ * the warp's word of their digit (mt, zero between keys), read it back after a warp
+ * barrier; the highest peer clears it once every lane has passed the shuffle */
+static inline void gpux_sk_warpsync(void) { __asm__ __volatile__("bar.warp.sync -1;" ::: "memory"); }
+static inline uint gpux_sk_rank_or(__local uint *whw, __local uint *mtw, uint d, int l) {
+  atomic_or(&mtw[d], 1u << l);
+  gpux_sk_warpsync();
+  const uint peers = mtw[d];
+  const int leader = 31 - (int)clz(peers);
+  uint b = 0u;
+  if (l == leader) b = atomic_add(&whw[d], popcount(peers));
+  b = gpux_sk_shfl(b, (uint)leader);
+  __asm__ __volatile__("" ::: "memory"); /* the clear stays after the shuffle */
+  if (l == leader) mtw[d] = 0u;
+  gpux_sk_warpsync();
+  return b + popcount(peers & ((1u << l) - 1u));
+}
+#define GPUX_SK_RANK(pl, d) const uint pl = gpux_sk_rank_or(wh[w], mt[w], (d), l)
+#define GPUX_SK_MT                                                                            \
+  __local uint mt[GPUX_SK_T / 32][GPUX_SORT_RADIX];                                           \
+  for (int i = l; i < GPUX_SORT_RADIX; i += 32) mt[w][i] = 0u;
+#else
 #define GPUX_SK_RANK(pl, d) const uint pl = gpux_sk_rank(wh[w], (d), l)
+#endif
 static inline uint gpux_sk_shfl_up(uint v, uint delta) {
   uint r;
   __asm__ __volatile__("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
@@ -341,6 +369,10 @@ static inline ulong gpux_sk_scan(ulong v, __local ulong *sa, __local ulong *sb) 
   const uint pl = wh[w][d] + popcount(m_##pl & ((1u << l) - 1u));                             \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
   if (31 - (int)clz(m_##pl) == l) wh[w][d] += popcount(m_##pl)
+#endif
+
+#ifndef GPUX_SK_MT
+#define GPUX_SK_MT /* the local ORs' words: none */
 #endif
 
 #define GPUX_SK_IMGH(dt, w, W, cls, em, mm, nan)                                              \
@@ -391,6 +423,7 @@ GPUX_SORT_DTYPES(GPUX_SK_IMGH)
     const int j = (int)get_local_id(0), w = j >> 5, l = j & 31;                               \
     const int shift = 8 * pass;                                                               \
     const long ntile = rows * tpp;                                                            \
+    GPUX_SK_MT                                                                                \
     for (;;) {                                                                                \
       if (j == 0) tile = (long)atomic_inc(&lb[ntile * GPUX_SORT_RADIX]);                      \
       for (int i = j; i < (GPUX_SK_T / 32) * GPUX_SORT_RADIX; i += GPUX_SK_T)                 \

@@ -43,6 +43,11 @@
 #include "gpux_kernels.h"
 #include "gpux_sort.h"
 
+/* the ranking's peers by shared ORs (1) or eight ballots (0, measured: session 44) */
+#ifndef GPUX_SK_MATCH_OR
+#define GPUX_SK_MATCH_OR 0
+#endif
+
 namespace gpux_sk {
 
 typedef long long i64;
@@ -224,6 +229,9 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
   __shared__ I sk[TILE];
   __shared__ unsigned sp[TILE];
   __shared__ unsigned wh[NW][R];
+#if GPUX_SK_MATCH_OR
+  __shared__ unsigned mt[NW][R]; /* the lanes of each digit, per warp; zero between keys */
+#endif
   __shared__ unsigned s_gb[R];
   __shared__ u64 ws[NW];
   __shared__ unsigned long long s_tile;
@@ -231,6 +239,9 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
   const unsigned lt = (1u << lane) - 1u;
   const u64 ntot = (u64)(rows * tpp);
   unsigned *ctr = lb + ntot * R;
+#if GPUX_SK_MATCH_OR
+  for (int d = lane; d < R; d += 32) mt[w][d] = 0u;
+#endif
   for (;;) {
     if (j == 0) s_tile = atomicAdd(ctr, 1u);
     /* the warp's running digit counts: only the warp touches its row until the ranking's
@@ -303,6 +314,21 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
 #pragma unroll
     for (int e = 0; e < IPT; e++) {
       const unsigned d = (unsigned)(k[e] >> shift) & MASK;
+#if GPUX_SK_MATCH_OR
+      /* the peers by one shared OR a key (CUB's WARP_MATCH_ATOMIC_OR): each lane sets its
+       * bit in the warp's word of its digit and reads the word back; the highest peer moves
+       * the warp's place on and, once every lane has its word (each passed the shuffle
+       * with a leader computed from it), clears the word for the next key */
+      atomicOr(&mt[w][d], 1u << lane);
+      __syncwarp();
+      const unsigned peers = mt[w][d];
+      const int leader = 31 - __clz(peers);
+      unsigned b = 0;
+      if (lane == leader) b = atomicAdd(&wh[w][d], (unsigned)__popc(peers));
+      b = __shfl_sync(FULL, b, leader);
+      if (lane == leader) mt[w][d] = 0u;
+      __syncwarp();
+#else
       unsigned peers = FULL;
 #pragma unroll
       for (int bit = 0; bit < GPUX_SORT_BITS; bit++) {
@@ -313,6 +339,7 @@ __device__ __forceinline__ void onesweep(const typename img_t<W>::type *im, cons
       unsigned b = 0;
       if (lane == leader) b = atomicAdd(&wh[w][d], (unsigned)__popc(peers));
       b = __shfl_sync(FULL, b, leader);
+#endif
       const unsigned li = b + __popc(peers & lt);
       sk[li] = k[e];
       if (pos_out || pos64) {
