@@ -8,7 +8,9 @@
 #    times: session 44's base rows showed that copies keeping old times rebuild nothing),
 #    the same rows (or-rows.md), test_sort on CUDA and NVIDIA OpenCL with racecheck of
 #    test_onesweep beside them;
-# 3. the ballots again: test_sort on both backends (sort.cl's barrier before the warp-vote
+# 3. the top-100 rows and its kernels' times (ncu: 0.567 ms on an H100 after 6967c0b,
+#    0.712 on session 44's; ssel's 4096-key sample in between);
+# 4. the ballots again: test_sort on both backends (sort.cl's barrier before the warp-vote
 #    ranking). The most wanted first: the device time left may stop the call early.
 source "$(dirname "$0")/h200_common.sh" s44_h200 "$@"
 O=$OUTDIR
@@ -45,6 +47,12 @@ log "tests (shared ORs)"
   tests or test_sort
   wait
 }
+log "top-100"
+OPS=topk100 rows topk
+timeout 100 /usr/local/cuda/bin/ncu --section SpeedOfLight -k regex:select \
+  "$B/bin/gpux-bench" --backend cuda --device gpu --reps 1 --warmup 0 --sizes 2^28 --op topk100 \
+  >"$O/ncu-topk100.txt" 2>&1
+grep -E "^  gpux_|Duration" "$O/ncu-topk100.txt" | head -40
 log "tests (ballots)"
 sed -i 's/^#define GPUX_SK_MATCH_OR 1/#define GPUX_SK_MATCH_OR 0/' kernels/cuda/sort.cu &&
   sed -i 's/^#define GPUX_CL_NV_MATCH_OR 1/#define GPUX_CL_NV_MATCH_OR 0/' kernels/cl/sort.cl &&
