@@ -7,7 +7,8 @@
 #    GPUX_CL_NV_MATCH_OR=1) in place of eight ballots: rebuilt (sed gives the files new
 #    times: session 44's base rows showed that copies keeping old times rebuild nothing),
 #    the same rows (or-rows.md), test_sort on CUDA and NVIDIA OpenCL with racecheck of
-#    test_onesweep beside them;
+#    test_onesweep beside them; test_group on both and its memcheck (the mask family's ids
+#    kind: unique's and reduce_by_key's inverse from the starts' bits);
 # 3. the top-100 rows and its kernels' times (ncu: 0.567 ms on an H100 after 6967c0b,
 #    0.712 on session 44's; ssel's 4096-key sample in between);
 # 4. the ballots again: test_sort on both backends (sort.cl's barrier before the warp-vote
@@ -17,7 +18,7 @@ O=$OUTDIR
 OPS=${OPS:-sort_f32,sort_pairs_i32,sort_i64u,unique_i64}
 CS=/usr/local/cuda/bin/compute-sanitizer
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader
-H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF TARGETS="test_sort gpux-bench" h200_build
+H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF TARGETS="test_sort test_group gpux-bench" h200_build
 rows() { # tag
   for be in cuda opencl; do
     timeout 150 "$B/bin/gpux-bench" --backend $be --device gpu --reps 5 --sizes 2^28 \
@@ -44,7 +45,9 @@ log "tests (shared ORs)"
 {
   GPUX_BACKEND=cuda GPUX_TEST_BIG=65537 GPUX_TEST_FILTER=test_onesweep t 150 racecheck-or.log \
     $CS --tool racecheck --error-exitcode 9 "$B/bin/test_sort" &
-  tests or test_sort
+  GPUX_BACKEND=cuda t 200 memcheck-test_group.log $CS --tool memcheck --error-exitcode 9 \
+    "$B/bin/test_group" &
+  tests or test_sort test_group
   wait
 }
 log "top-100"

@@ -433,13 +433,13 @@ static void test_expected_set(void **state) {
   assert_int_equal(sizeof k_dt_where / sizeof k_dt_where[0], nca);
   /* the families that list their names whole in gpux_kernels.h: index (gather and put: 2
    * index dtypes x (5 element sizes x (gather, take, put x 2 scratch dtypes) + mark x 2 +
-   * badval)), mask (compress, put, flags x 5 element sizes, one nonzero, starts x 4) and scatter (init, fin, search and the apply kernels
+   * badval)), mask (compress, put, flags x 5 element sizes, one nonzero, starts x 4, one ids) and scatter (init, fin, search and the apply kernels
    * by 2 index dtypes x the 12 real numeric dtypes, bincount x 2 index dtypes, the exact
    * sums' scan x the 4 float dtypes), sort (img,
    * imgh and out x 13 key dtypes, onesweep and local x 2 image widths, widen), select (10
    * kinds x the 13 real dtypes and bool, pick, scan, pick12, map, gcnt) */
   const size_t nfam = sizeof k_family_lists / sizeof k_family_lists[0] - 1;
-  assert_int_equal(nfam, 2 * (5 * 4 + 2 + 1) + (3 * 5 + 1 + 4) + (12 * 5 + 2 + 4) + (3 * 13 + 2 * 2 + 1) +
+  assert_int_equal(nfam, 2 * (5 * 4 + 2 + 1) + (3 * 5 + 1 + 4 + 1) + (12 * 5 + 2 + 4) + (3 * 13 + 2 * 2 + 1) +
                              (13 * 10 + 5));
   assert_int_equal(exp.n, nb + nu + nr + ns + 2 * nca + 2 * nst + nca * (1 + 2 * nca) +
                               2 * 5 + ngemm + nrand + nfam);

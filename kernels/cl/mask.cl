@@ -18,6 +18,9 @@
  *   gpux_mask_starts_<bytes>(global const E *x, long x_off, int kcls, ulong em, ulong mm,
  *       global ushort *bits, long bits_off, global long *cnt, long cnt_off, long n,
  *       long gbase)   (bytes 1, 2, 4, 8: flags' outputs for the runs of a sorted array)
+ *   gpux_mask_ids(global const ushort *bits, long bits_off, global const long *incl,
+ *       long incl_off, global const long *perm, long perm_off, global long *out,
+ *       long out_off, long n, long gbase)   (perm may be NULL: out[i] itself)
  *
  * flags and starts write tile c's GPUX_MASK_WORDS bits words (element i at bit i % 16 of word i / 16)
  * and its count; the others read the words. Tile c (GPUX_MASK_TILE elements from
@@ -208,6 +211,43 @@
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
   const long base = c > 0 ? incl[incl_off + c - 1] : 0;                                       \
   GPUX_MK_MOVE_##K(E)
+/* ids: element e = j + 256 k of the tile (every one, selected or not) gets base + the
+ * selected elements of its word's predecessors (sx, the scan) + those of its word up to e,
+ * minus 1, at out[perm[t0 + e]]: perm's run loaded first (coalesced), then the stores */
+#define GPUX_MK_IDS_BODY                                                                      \
+  __local int wa[GPUX_MASK_THREADS], wb[GPUX_MASK_THREADS];                                   \
+  __local ushort sf[GPUX_MASK_THREADS];                                                       \
+  const int j = (int)get_local_id(0);                                                         \
+  const long c = GPUX_MK_GROUP(), t0 = c * GPUX_MASK_TILE;                                    \
+  const int rem = (int)(n - t0 < GPUX_MASK_TILE ? n - t0 : GPUX_MASK_TILE);                   \
+  long d_[GPUX_MK_ITEMS];                                                                     \
+  if (perm && rem == GPUX_MASK_TILE)                                                          \
+    for (int k = 0; k < GPUX_MK_ITEMS; k++) d_[k] = perm[t0 + j + GPUX_MASK_THREADS * k];     \
+  else                                                                                        \
+    for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                 \
+      const int e = j + GPUX_MASK_THREADS * k;                                                \
+      d_[k] = perm ? (e < rem ? perm[t0 + e] : 0) : t0 + e;                                   \
+    }                                                                                         \
+  const uint f = bits[bits_off + c * GPUX_MASK_WORDS + j];                                    \
+  const int cnt = (int)popcount(f);                                                           \
+  wa[j] = cnt;                                                                                \
+  sf[j] = (ushort)f;                                                                          \
+  barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  GPUX_MK_STEP(1, wa, wb)                                                                     \
+  GPUX_MK_STEP(2, wb, wa)                                                                     \
+  GPUX_MK_STEP(4, wa, wb)                                                                     \
+  GPUX_MK_STEP(8, wb, wa)                                                                     \
+  GPUX_MK_STEP(16, wa, wb)                                                                    \
+  GPUX_MK_STEP(32, wb, wa)                                                                    \
+  GPUX_MK_STEP(64, wa, wb)                                                                    \
+  GPUX_MK_STEP(128, wb, wa)                                                                   \
+  const long base = c > 0 ? incl[incl_off + c - 1] : 0;                                       \
+  for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
+    const int e = j + GPUX_MASK_THREADS * k, wd = e >> 4;                                     \
+    if (e < rem)                                                                              \
+      out[d_[k]] = base + (wa[wd] - (int)popcount((uint)sf[wd])) +                            \
+                   (int)popcount((uint)sf[wd] & ((2u << (e & 15)) - 1u)) - 1;                 \
+  }
 #else
 /* ---------------------------------------------------------------- CPU form */
 #define GPUX_MK_CPU_TILE()                                                                    \
@@ -245,6 +285,21 @@
         GPUX_MK_ACT_##K(i_, pos)                                                              \
         pos++;                                                                                \
       }                                                                                       \
+  }
+/* ids: the tile's elements in order, a running count of the selected ones */
+#define GPUX_MK_IDS_BODY                                                                      \
+  GPUX_MK_CPU_TILE()                                                                          \
+  if (t0 < n) {                                                                               \
+    long id = (c > 0 ? incl[incl_off + c - 1] : 0) - 1;                                       \
+    for (int q = 0; q < GPUX_MASK_WORDS && 16 * q < rem; q++) {                               \
+      const uint f = bits[bits_off + c * GPUX_MASK_WORDS + q];                                \
+      const int m = rem - 16 * q < 16 ? rem - 16 * q : 16;                                    \
+      for (int k = 0; k < m; k++) {                                                           \
+        const long i_ = t0 + 16 * q + k;                                                      \
+        id += (long)((f >> k) & 1u);                                                          \
+        out[perm ? perm[i_] : i_] = id;                                                       \
+      }                                                                                       \
+    }                                                                                         \
   }
 #endif
 
@@ -288,4 +343,13 @@ __kernel void gpux_mask_nonzero(__global const ushort *bits, long bits_off,
                                 long out_off, long n, long sp, long sd, gpux_nd_params nd,
                                 long gbase) {
   GPUX_MK_BODY(nonzero, long)
+}
+
+__kernel void gpux_mask_ids(__global const ushort *bits, long bits_off,
+                            __global const long *incl, long incl_off, __global const long *perm,
+                            long perm_off, __global long *out, long out_off, long n,
+                            long gbase) {
+  if (perm) perm += perm_off;
+  out += out_off;
+  GPUX_MK_IDS_BODY
 }

@@ -540,6 +540,10 @@ typedef struct gpux_nd_params {
  *                               when it starts a run of equal keys, i = 0 or its key differs
  *                               from element i - 1's by THE ORDER (gpux_sort.h: images made
  *                               with EQZ, so -0.0 == +0.0 and all NaNs are equal)
+ *   gpux_mask_ids               every element i (selected or not) writes the count of
+ *                               selected elements up to and including it, minus 1, at
+ *                               out[perm[i]] (out[i] without perm): a sorted array's group
+ *                               ids from its starts' bits, at the unsorted positions
  * (by element size only, the ops move bits: GPUX_ELEM_SIZES). The front end runs flags, then
  * the inclusive scan of cnt: incl[c] = the selected elements of tiles 0..c, so tile c starts
  * writing at incl[c - 1] (0 for c = 0) and the position of an element is that plus its rank
@@ -554,17 +558,19 @@ typedef struct gpux_nd_params {
 #define GPUX_MASK_TILE 4096
 #define GPUX_MASK_THREADS 256 /* 16 elements a work-item in the GPU forms: one bits word */
 #define GPUX_MASK_WORDS (GPUX_MASK_TILE / 16) /* a tile's uint16 bits words */
-#define GPUX_MASK_KINDS(X) X(compress, 0) X(put, 1) X(nonzero, 2) X(flags, 3) X(starts, 4)
-#define GPUX_MASK_KIND_COUNT 5
+#define GPUX_MASK_KINDS(X) X(compress, 0) X(put, 1) X(nonzero, 2) X(flags, 3) X(starts, 4) X(ids, 5)
+#define GPUX_MASK_KIND_COUNT 6
 #define GPUX_KN_MASK(kind, bytes) "gpux_mask_" kind "_" bytes
 #define GPUX_KN_MASK_NONZERO "gpux_mask_nonzero"
+#define GPUX_KN_MASK_IDS "gpux_mask_ids"
 #define GPUX_KN_MASK_SIZES_(N, kind)                                                         \
   N(GPUX_KN_MASK(kind, "1")) N(GPUX_KN_MASK(kind, "2")) N(GPUX_KN_MASK(kind, "4"))           \
   N(GPUX_KN_MASK(kind, "8")) N(GPUX_KN_MASK(kind, "16"))
 #define GPUX_KN_MASK_LIST(N)                                                                 \
   GPUX_KN_MASK_SIZES_(N, "compress") GPUX_KN_MASK_SIZES_(N, "put")                           \
   GPUX_KN_MASK_SIZES_(N, "flags") N(GPUX_KN_MASK_NONZERO) N(GPUX_KN_MASK("starts", "1"))     \
-  N(GPUX_KN_MASK("starts", "2")) N(GPUX_KN_MASK("starts", "4")) N(GPUX_KN_MASK("starts", "8"))
+  N(GPUX_KN_MASK("starts", "2")) N(GPUX_KN_MASK("starts", "4")) N(GPUX_KN_MASK("starts", "8"))  \
+  N(GPUX_KN_MASK_IDS)
 
 /* GEMM (include/gpux/linalg.h, gpux__gemm in src/api/gpux_backend.h). Native kernels are
  * named gpux_gemm_<dt>, one per dtype, with the transposes as arguments:

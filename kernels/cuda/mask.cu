@@ -10,6 +10,8 @@
  *   gpux_mask_nonzero(const unsigned short *bits, const long long *incl, long long *out,
  *                     long long n, long long ntiles, long long sp, long long sd,
  *                     gpux_nd_params nd)
+ *   gpux_mask_ids(const unsigned short *bits, const long long *incl, const long long *perm,
+ *                 long long *out, long long n, long long ntiles)   (perm may be NULL)
  * U: the unsigned type of the size (16 bytes: ulonglong2). Pointers already offset.
  *
  * Blocks of GPUX_MASK_THREADS = 256 threads, one tile of GPUX_MASK_TILE = 4096 elements at a
@@ -39,7 +41,7 @@ constexpr unsigned ITEMS = GPUX_MASK_TILE / GPUX_MASK_THREADS;
 constexpr unsigned NW = GPUX_MASK_THREADS / 32;
 constexpr unsigned FULL = 0xffffffffu;
 static_assert(ITEMS * NW == 128, "four (round, warp) counts per lane of warp 0");
-enum { K_COMPRESS = 0, K_PUT = 1, K_NONZERO = 2, K_FLAGS = 3, K_STARTS = 4 };
+enum { K_COMPRESS = 0, K_PUT = 1, K_NONZERO = 2, K_FLAGS = 3, K_STARTS = 4, K_IDS = 5 };
 
 template <int B> struct ut;
 template <> struct ut<1> { typedef unsigned char type; };
@@ -253,6 +255,59 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
   }
 }
 
+/* ids: every element i of tile c (not only the selected ones) gets the count of selected
+ * elements up to and including it, minus 1, from incl[c - 1] on, written at out[perm[i]]
+ * (out[i] without perm): a sorted array's group ids from its starts, scattered to the
+ * unsorted positions. perm's run is loaded first (element j + 256 k: coalesced), the
+ * words' exclusive counts and the words go through shared memory. */
+__device__ __forceinline__ void ids(const unsigned short *bits, const i64 *incl, const i64 *perm,
+                                    i64 *out, u64 n, u64 ntiles) {
+  __shared__ int sx[T];
+  __shared__ unsigned short sf[T];
+  __shared__ int wsum[NW];
+  const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
+#pragma unroll 1
+  for (u64 c = blockIdx.x; c < ntiles; c += gridDim.x) {
+    const u64 t0 = c * GPUX_MASK_TILE;
+    const unsigned rem = n - t0 < GPUX_MASK_TILE ? (unsigned)(n - t0) : GPUX_MASK_TILE;
+    i64 d[ITEMS];
+    if (perm && rem == GPUX_MASK_TILE) {
+#pragma unroll
+      for (unsigned k = 0; k < ITEMS; ++k) d[k] = perm[t0 + j + T * k];
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < ITEMS; ++k) {
+        const unsigned e = j + T * k;
+        d[k] = perm ? (e < rem ? perm[t0 + e] : 0) : (i64)(t0 + e);
+      }
+    }
+    const unsigned f = bits[c * GPUX_MASK_WORDS + j];
+    const i64 base = c > 0 ? incl[c - 1] : 0;
+    const int cnt = __popc(f);
+    int in = cnt;
+#pragma unroll
+    for (unsigned off = 1; off < 32; off <<= 1) {
+      const int y = __shfl_up_sync(FULL, in, off);
+      if (q >= off) in += y;
+    }
+    if (q == 31) wsum[w] = in;
+    __syncthreads();
+    int ex = in - cnt;
+#pragma unroll
+    for (unsigned u = 0; u < NW; ++u) ex += u < w ? wsum[u] : 0;
+    sx[j] = ex;
+    sf[j] = (unsigned short)f;
+    __syncthreads();
+#pragma unroll
+    for (unsigned k = 0; k < ITEMS; ++k) {
+      const unsigned e = j + T * k, wd = e >> 4;
+      if (e < rem)
+        out[d[k]] = base + sx[wd] + __popc((unsigned)sf[wd] & ((2u << (e & 15u)) - 1u)) - 1;
+    }
+    __syncthreads(); /* wsum, sx and sf are rewritten by the next tile */
+  }
+}
+
 }  // namespace gpux_mk
 
 #define GPUX_MK_KERNELS(bytes)                                                              \
@@ -332,4 +387,11 @@ extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_nonzer
   p.sd = sd;
   p.nd = &nd;
   gpux_mk::run(p);
+}
+
+extern "C" __global__ void __launch_bounds__(GPUX_MASK_THREADS) gpux_mask_ids(
+    const unsigned short *__restrict__ bits, const long long *__restrict__ incl,
+    const long long *__restrict__ perm, long long *__restrict__ out, long long n,
+    long long ntiles) {
+  gpux_mk::ids(bits, incl, perm, out, (gpux_mk::u64)n, (gpux_mk::u64)ntiles);
 }

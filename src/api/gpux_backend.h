@@ -199,7 +199,10 @@ typedef struct gpux__scan_pass {
  *   put:      x[i] = vals[k] (elem_size bytes) likewise;
  *   nonzero:  out[k * sp + d * sd] (int64) = coordinate d of the k-th selected i in
  *             nd.shape[0 .. nd.ndim) (row-major, nd.ndim >= 1; the other fields of nd are
- *             unused; x and elem_size unused). */
+ *             unused; x and elem_size unused);
+ *   ids:      every element i (selected or not) writes out[perm[i]] (int64) = the selected
+ *             elements at or before i, minus 1; perm (int64) is x, or i itself where x.buf
+ *             is NULL (elem_size unused). */
 typedef struct gpux__mask_pass {
   int kind;      /* GPUX_MASK_KINDS id */
   int elem_size; /* 1, 2, 4, 8 or 16 */

@@ -1,14 +1,17 @@
-/* Grouping (include/gpux/group.h): unique and reduce_by_key, composed of public ops only
- * (no kernels of their own; docs/grouping.md):
+/* Grouping (include/gpux/group.h): unique and reduce_by_key, composed of public ops and
+ * the mask family's run kinds (no kernels of their own; docs/grouping.md):
  *   perm  = argsort(x)                     stable, THE ORDER
  *   sk    = x[perm]                        the sorted keys, their own bits
+ *   start = the first sorted position of each group (waits): real keys and bool by
+ *           gpux__run_starts (one pass over sk writes the starts as bits; THE ORDER's
+ *           equality, so -0.0 == +0.0 and NaN == NaN), complex keys by nonzero(flag) of
  *   flag  = [1, sk[1:] != sk[:-1]]         floats: & (sk[:-1] == sk[:-1]), so NaN == NaN
  *                                          (NaNs sort last: a NaN's successor is a NaN);
  *                                          != already holds -0.0 == +0.0; complex: that
  *                                          of the real parts | that of the imaginary ones
- *   start = nonzero(flag)                  the first sorted position of each group (waits)
  *   values = sk[start], index = perm[start], counts = diff([start, n])
- *   inverse[perm] = cumsum(flag) - 1       put
+ *   inverse[perm] = the group of each sorted position: real keys from the same bits in
+ *           one pass (the mask family's ids kind), complex ones cumsum(flag) - 1 and a put
  * reduce_by_key then aggregates each column with scatter-add / -max / -min at the inverse
  * indices, the counts serving COUNT and MEAN. */
 #include <stdint.h>
@@ -44,6 +47,7 @@ static gpux_status key_dtype_ok(const struct gpux_array *x, const char *fn, cons
 /* the groups of a 1-d x of n >= 1 elements */
 typedef struct groups {
   struct gpux_array *perm, *sk, *flag, *start; /* start: (nu,) int64 */
+  struct gpux_array *inv;                      /* real keys: the inverse, (n,) int64 */
   int64_t n, nu;
 } groups;
 
@@ -52,6 +56,7 @@ static void groups_free(groups *g) {
   rel(&g->sk);
   rel(&g->flag);
   rel(&g->start);
+  rel(&g->inv);
 }
 
 /* f (bool, n - 1) = "sorted part p (real, n) differs from its predecessor":
@@ -77,10 +82,11 @@ done:
 
 /* perm: 0 when neither the first indices nor the inverse are wanted: integer and bool keys
  * then sort without positions (equal keys are equal bits; floats keep argsort + take, whose
- * groups keep their first element's bits: -0.0 or +0.0). flag: 1 when g->flag is wanted
- * (the inverse); without it, real keys find their runs in one pass over the sorted keys
- * (gpux__run_starts: no bool array, no second read of them) */
-static gpux_status groups_make(groups *g, struct gpux_array *x1, int perm, int flag) {
+ * groups keep their first element's bits: -0.0 or +0.0). inv: 1 when the inverse is wanted
+ * (perm must be 1 then): real keys get it with their runs from one pass over the sorted
+ * keys (gpux__run_starts: no bool array, no second read of them) in g->inv, complex keys
+ * keep g->flag for groups_inverse */
+static gpux_status groups_make(groups *g, struct gpux_array *x1, int perm, int inv) {
   gpux_status s;
   struct gpux_array *re = NULL, *im = NULL, *f1 = NULL, *f0 = NULL, *t = NULL, *nz[1] = {NULL};
   memset(g, 0, sizeof *g);
@@ -92,8 +98,8 @@ static gpux_status groups_make(groups *g, struct gpux_array *x1, int perm, int f
     TRY(gpux_argsort(&g->perm, x1, 0, 0));
     TRY(gpux_take(&g->sk, x1, g->perm, 0, GPUX_INDEX_WRAP));
   }
-  if (!flag && !gpux__dt_is_complex(x1->dtype)) {
-    TRY(gpux__run_starts(&g->start, g->sk));
+  if (!gpux__dt_is_complex(x1->dtype)) {
+    TRY(gpux__run_starts(&g->start, inv ? &g->inv : NULL, g->sk, g->perm));
     g->nu = g->start->size;
     goto done;
   }
@@ -152,8 +158,14 @@ done:
   return s;
 }
 
-/* inverse (1-d, n): inverse[perm[j]] = cumsum(flag)[j] - 1 */
-static gpux_status groups_inverse(struct gpux_array **out, const groups *g) {
+/* inverse (1-d, n): inverse[perm[j]] = cumsum(flag)[j] - 1 (real keys: made with the
+ * starts, moved out of g) */
+static gpux_status groups_inverse(struct gpux_array **out, groups *g) {
+  if (g->inv) {
+    *out = g->inv;
+    g->inv = NULL;
+    return GPUX_SUCCESS;
+  }
   gpux_status s;
   struct gpux_array *gid = NULL, *inv = NULL;
   TRY(gpux_scan(&gid, GPUX_SCAN_SUM, g->flag, 0, 0));

@@ -347,8 +347,11 @@ gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *
 /* The positions where the runs of equal keys of a sorted 1-d x (a real dtype or bool,
  * x->size >= 1) begin, in order, as a new int64 array (mask.c: one pass over x writes the
  * starts as bits, then they are compacted; THE ORDER's equality: -0.0 == +0.0, NaNs equal).
- * Waits for the count, as nonzero does. */
-gpux_status gpux__run_starts(struct gpux_array **out, const struct gpux_array *x);
+ * Waits for the count, as nonzero does. ids (may be NULL): also a new int64 array of
+ * x->size, ids[perm[j]] = the run of x[j] (0, 1, ...; perm: int64 of x->size, contiguous, a
+ * permutation; NULL: ids[j]), from the same bits. */
+gpux_status gpux__run_starts(struct gpux_array **out, struct gpux_array **ids,
+                             const struct gpux_array *x, const struct gpux_array *perm);
 
 /* ---- n-d planning (nd.c) */
 /* 1 if a and b have the same shape. */

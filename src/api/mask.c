@@ -158,6 +158,24 @@ static gpux_status mask_pass(int kind, const struct gpux_array *x, const struct 
   return ctx->be->mask(gpux__q(ctx), &p);
 }
 
+/* ids of x's n elements at out[perm[i]] (perm NULL: out[i]) */
+static gpux_status ids_pass(const struct gpux_array *x, const struct gpux_array *perm,
+                            const struct gpux_array *out, const counted *c) {
+  struct gpux_context *ctx = x->ctx;
+  GPUX__NEED(ctx, GPUX__Q_MASK, MK_ids, -1, -1);
+  gpux__mask_pass p;
+  memset(&p, 0, sizeof p);
+  p.kind = MK_ids;
+  p.elem_size = 8;
+  p.n = x->size;
+  p.ntiles = c->ntiles;
+  if (perm) p.x = OPND(perm);
+  p.bits = OPND(c->bits);
+  p.incl = OPND(c->incl);
+  p.out = OPND(out);
+  return ctx->be->mask(gpux__q(ctx), &p);
+}
+
 /* ---- results */
 
 /* Where an _into form writes its total rows: *res = out[0 .. total) when out is contiguous;
@@ -418,20 +436,29 @@ GPUX_API gpux_status gpux_argwhere_into(gpux_array_t out, int64_t *count, gpux_a
 
 /* ---- the runs of a sorted array (group.c) */
 
-gpux_status gpux__run_starts(struct gpux_array **out, const struct gpux_array *x) {
+gpux_status gpux__run_starts(struct gpux_array **out, struct gpux_array **ids,
+                             const struct gpux_array *x, const struct gpux_array *perm) {
   *out = NULL;
-  struct gpux_array *xt = NULL, *res = NULL;
+  if (ids) *ids = NULL;
+  struct gpux_array *xt = NULL, *res = NULL, *id = NULL;
   counted c = {0};
   gpux_status s = gpux__contiguous_ref(&xt, x);
   if (s == GPUX_SUCCESS) s = count_tiles(xt, MK_starts, 0, &c);
   if (s == GPUX_SUCCESS) s = gpux__array_new(&res, x->ctx, GPUX_INT64, 1, &c.total);
   /* coordinate 0 of each start in a 1-d shape of x's size: its position */
   if (s == GPUX_SUCCESS) s = mask_pass(MK_nonzero, xt, NULL, res, &c, 1, 0);
+  if (s == GPUX_SUCCESS && ids) {
+    s = gpux__array_new(&id, x->ctx, GPUX_INT64, 1, &x->size);
+    /* perm in x's place (the ids kind reads no x) */
+    if (s == GPUX_SUCCESS) s = ids_pass(xt, perm, id, &c);
+  }
   if (s == GPUX_SUCCESS) {
     *out = res;
     res = NULL;
+    if (ids) *ids = id, id = NULL;
   }
   gpux_array_release(res);
+  gpux_array_release(id);
   counted_release(&c);
   gpux_array_release(xt);
   return s;

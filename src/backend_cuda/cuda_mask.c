@@ -9,7 +9,7 @@
 #define GPUX_CUDA_MASK_MAX_GRID ((int64_t)1 << 20)
 
 typedef struct gpux_cuda_mask_state {
-  CUfunction k[GPUX_MASK_KIND_COUNT][GPUX_CUDA_NSIZES]; /* nonzero: [.][0] only */
+  CUfunction k[GPUX_MASK_KIND_COUNT][GPUX_CUDA_NSIZES]; /* nonzero, ids: [.][0] only */
 } gpux_cuda_mask_state;
 
 #define GPUX_CUDA_MASK_NAMES_(kind)                                                        \
@@ -26,13 +26,16 @@ static const char *const gpux_cuda_mask_names[GPUX_MASK_KIND_COUNT][GPUX_CUDA_NS
     [GPUX_CUDA_MK_flags] = GPUX_CUDA_MASK_NAMES_("flags"),
     /* real keys and bool only: no 16-byte kernel */
     [GPUX_CUDA_MK_starts] = {GPUX_KN_MASK("starts", "1"), GPUX_KN_MASK("starts", "2"),
-                             GPUX_KN_MASK("starts", "4"), GPUX_KN_MASK("starts", "8")}};
+                             GPUX_KN_MASK("starts", "4"), GPUX_KN_MASK("starts", "8")},
+    [GPUX_CUDA_MK_ids] = {GPUX_KN_MASK_IDS}};
 #undef GPUX_CUDA_MASK_NAMES_
 
 static gpux_status gpux_cuda_mask(gpux__bq *q, const gpux__mask_pass *p) {
   gpux__bctx *b = q->b;
   gpux_cuda_mask_state *st = (gpux_cuda_mask_state *)b->fam[GPUX_CUDA_FAM_mask];
-  const int si = p->kind == GPUX_CUDA_MK_nonzero ? 0 : GPUX_ELEM_SIZE_INDEX(p->elem_size);
+  const int si = p->kind == GPUX_CUDA_MK_nonzero || p->kind == GPUX_CUDA_MK_ids
+                     ? 0
+                     : GPUX_ELEM_SIZE_INDEX(p->elem_size);
   const char *name = gpux_cuda_mask_names[p->kind][si];
   CUfunction f;
   GPUX_CUDA_GET_KERNEL(f, &st->k[p->kind][si],
@@ -46,7 +49,7 @@ static gpux_status gpux_cuda_mask(gpux__bq *q, const gpux__mask_pass *p) {
   long long n = (long long)p->n, ntiles = (long long)p->ntiles, sp = (long long)p->sp,
             sd = (long long)p->sd;
   unsigned long long nzbits = (unsigned long long)p->nzbits;
-  CUdeviceptr out = 0, vals = 0;
+  CUdeviceptr out = 0, vals = 0, perm = 0;
   void *args[8];
   int kcls = p->kcls;
   unsigned long long em = (unsigned long long)p->em, mm = (unsigned long long)p->mm;
@@ -61,6 +64,11 @@ static gpux_status gpux_cuda_mask(gpux__bq *q, const gpux__mask_pass *p) {
   } else if (p->kind == GPUX_CUDA_MK_nonzero) {
     out = gpux_cuda_opnd_ptr(&p->out, GPUX_KDT_i64);
     void *a[8] = {&bits, &incl, &out, &n, &ntiles, &sp, &sd, (void *)&p->nd};
+    memcpy(args, a, sizeof a);
+  } else if (p->kind == GPUX_CUDA_MK_ids) { /* x: perm, int64 (a NULL buffer: none) */
+    perm = p->x.buf ? gpux_cuda_opnd_ptr(&p->x, GPUX_KDT_i64) : 0;
+    out = gpux_cuda_opnd_ptr(&p->out, GPUX_KDT_i64);
+    void *a[6] = {&bits, &incl, &perm, &out, &n, &ntiles};
     memcpy(args, a, sizeof a);
   } else if (p->kind == GPUX_CUDA_MK_compress) {
     out = (CUdeviceptr)(uintptr_t)p->out.buf + (CUdeviceptr)(p->out.offset * p->elem_size);

@@ -7,8 +7,8 @@
 #include "cl_internal.h"
 
 typedef struct mask_state {
-  cl_kernel k[GPUX_MASK_KIND_COUNT][GPUX_CL_NSIZES]; /* nonzero: [.][0] only; starts: no
-                                                        16-byte kernel */
+  cl_kernel k[GPUX_MASK_KIND_COUNT][GPUX_CL_NSIZES]; /* nonzero, ids: [.][0] only; starts:
+                                                        no 16-byte kernel */
 } mask_state;
 
 #define KID(k, id) MK_##k = id,
@@ -32,14 +32,14 @@ static gpux_status resolve_mask(gpux__bctx *b, cl_program p, int part) {
   (void)part;
   mask_state *st = state_of(b);
   for (int k = 0; k < GPUX_MASK_KIND_COUNT; k++)
-    for (int i = 0; i < GPUX_CL_NSIZES && !(k == MK_nonzero && i > 0) &&
+    for (int i = 0; i < GPUX_CL_NSIZES && !((k == MK_nonzero || k == MK_ids) && i > 0) &&
                     !(k == MK_starts && elem_size[i] > 8);
          i++) {
       gpux_status s =
-          k == MK_nonzero
-              ? gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK_NONZERO)
-              : gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK("%s", "%d"), kind_name[k],
-                                elem_size[i]);
+          k == MK_nonzero ? gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK_NONZERO)
+          : k == MK_ids   ? gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK_IDS)
+                          : gpux_cl_resolve(b, p, &st->k[k][i], 0, GPUX_KN_MASK("%s", "%d"),
+                                            kind_name[k], elem_size[i]);
       if (s != GPUX_SUCCESS) return s;
     }
   return GPUX_SUCCESS;
@@ -82,7 +82,7 @@ static gpux_status launch_groups(gpux__bq *q, gpux_cl_args *a, size_t local, int
 
 static gpux_status launch_mask(gpux__bq *q, const gpux__mask_pass *p) {
   gpux__bctx *b = q->b;
-  const int si = p->kind == MK_nonzero ? 0 : GPUX_ELEM_SIZE_INDEX(p->elem_size);
+  const int si = p->kind == MK_nonzero || p->kind == MK_ids ? 0 : GPUX_ELEM_SIZE_INDEX(p->elem_size);
   cl_kernel k;
   GPUX_CL_GET_KERNEL(k, &gpux_cl_fam_mask, 0, state_of(b)->k[p->kind][si], 0);
   gpux_cl_args a = {k, 0, CL_SUCCESS};
@@ -115,6 +115,13 @@ static gpux_status launch_mask(gpux__bq *q, const gpux__mask_pass *p) {
     gpux_cl_arg_long(&a, p->sp);
     gpux_cl_arg_long(&a, p->sd);
     gpux_cl_arg(&a, sizeof p->nd, &p->nd);
+    break;
+  case MK_ids:
+    gpux_cl_arg_c(&a, &p->bits);
+    gpux_cl_arg_c(&a, &p->incl);
+    gpux_cl_arg_c(&a, &p->x); /* perm (a NULL buffer: none) */
+    gpux_cl_arg_c(&a, &p->out);
+    gpux_cl_arg_long(&a, p->n);
     break;
   default: /* compress, put */
     gpux_cl_arg_c(&a, &p->x);
