@@ -890,10 +890,16 @@ static void *mask_data(gpux_dtype dt, int64_t n, uint64_t seed) {
   return x;
 }
 
+static int cmp_i32(const void *a, const void *b) {
+  const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
 /* gpux_compress, gpux_nonzero and gpux_mask_put (kernels/cl/mask.cl: the count of each
  * tile, their scan, then the compaction kernel) on 2 tiles of GPUX_MASK_TILE and a tail, for
  * 4- and 8-byte elements (float32: -0.0 is zero; int64), against tests/ref's ref_mask_*,
- * bit for bit. nonzero on a 2-d x (3 rows): two coordinates per element. */
+ * bit for bit. nonzero on a 2-d x (3 rows): two coordinates per element. unique with its
+ * inverse (the starts and ids kernels) against qsort and a binary search. */
 static void test_mask(void **state) {
   (void)state;
   const gpux_dtype dts[2] = {GPUX_FLOAT32, GPUX_INT64};
@@ -952,6 +958,38 @@ static void test_mask(void **state) {
     GT_RELEASE(m, vals);
     GT_FREE(got, yw, vh, want, sel, coords, col, mh, xh);
   }
+  /* unique of int32 keys with 37 values (runs across the tile boundaries) with its inverse:
+   * the mask family's starts and ids kernels after the sort */
+  int32_t *kh = gt_malloc((size_t)n * sizeof *kh), *dv = gt_malloc((size_t)n * sizeof *dv);
+  int64_t *iw = gt_malloc((size_t)n * sizeof *iw), nu = 0;
+  gt_rng r;
+  gt_rng_seed(&r, 1530u);
+  for (int64_t i = 0; i < n; i++) kh[i] = (int32_t)(gt_rng_u64(&r) % 37) - 18;
+  memcpy(dv, kh, (size_t)n * sizeof *dv);
+  qsort(dv, (size_t)n, sizeof *dv, cmp_i32);
+  for (int64_t i = 0; i < n; i++)
+    if (i == 0 || dv[i] != dv[nu - 1]) dv[nu++] = dv[i];
+  for (int64_t i = 0; i < n; i++) {
+    int64_t lo = 0, hi = nu - 1; /* dv[lo] <= kh[i] <= dv[hi] */
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      if (dv[mid] < kh[i]) lo = mid + 1;
+      else hi = mid;
+    }
+    iw[i] = lo;
+  }
+  gpux_array_t kx = upload(GPUX_INT32, 1, &n, kh), uv = NULL, ui = NULL;
+  GT_OK(gpux_unique(&uv, NULL, &ui, NULL, kx));
+  gt_check_shape(uv, GPUX_INT32, 1, &nu, "unique int32 values");
+  void *got = take(uv);
+  expect_elems("unique int32 values", got, dv, 4, nu);
+  free(got);
+  gt_check_shape(ui, GPUX_INT64, 1, &n, "unique int32 inverse");
+  got = take(ui);
+  expect_elems("unique int32 inverse", got, iw, 8, n);
+  g_kernels += 2;
+  GT_RELEASE(kx);
+  GT_FREE(got, iw, dv, kh);
 }
 
 /* ------------------------------------------------------------------ gather, put, scatter */
