@@ -153,6 +153,16 @@
 #define GPUX_MK_STEP(off, from, to)                                                           \
   to[j] = j >= (off) ? from[j - (off)] + from[j] : from[j];                                   \
   barrier(CLK_LOCAL_MEM_FENCE);
+/* the inclusive scan of the 256 words' counts in wa (Hillis-Steele through wb) */
+#define GPUX_MK_SCAN                                                                          \
+  GPUX_MK_STEP(1, wa, wb)                                                                     \
+  GPUX_MK_STEP(2, wb, wa)                                                                     \
+  GPUX_MK_STEP(4, wa, wb)                                                                     \
+  GPUX_MK_STEP(8, wb, wa)                                                                     \
+  GPUX_MK_STEP(16, wa, wb)                                                                    \
+  GPUX_MK_STEP(32, wb, wa)                                                                    \
+  GPUX_MK_STEP(64, wa, wb)                                                                    \
+  GPUX_MK_STEP(128, wb, wa)
 /* 4. the tile's selected run, at positions base + r for r = j + 256 k: all loads first, then
  *    the stores (a store between them would keep the next load waiting: OpenCL 1.2 cannot
  *    tell the compiler that out and x do not alias) */
@@ -196,14 +206,7 @@
   const int cnt = (int)popcount(f);                                                           \
   wa[j] = cnt;                                                                                \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-  GPUX_MK_STEP(1, wa, wb)                                                                     \
-  GPUX_MK_STEP(2, wb, wa)                                                                     \
-  GPUX_MK_STEP(4, wa, wb)                                                                     \
-  GPUX_MK_STEP(8, wb, wa)                                                                     \
-  GPUX_MK_STEP(16, wa, wb)                                                                    \
-  GPUX_MK_STEP(32, wb, wa)                                                                    \
-  GPUX_MK_STEP(64, wa, wb)                                                                    \
-  GPUX_MK_STEP(128, wb, wa)                                                                   \
+  GPUX_MK_SCAN                                                                                \
   int q_ = wa[j] - cnt;                                                                       \
   for (int k = 0; k < GPUX_MK_ITEMS && f; k++, f >>= 1)                                       \
     if (f & 1u) sidx[q_++] = (ushort)(GPUX_MK_ITEMS * j + k);                                 \
@@ -233,14 +236,7 @@
   wa[j] = cnt;                                                                                \
   sf[j] = (ushort)f;                                                                          \
   barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-  GPUX_MK_STEP(1, wa, wb)                                                                     \
-  GPUX_MK_STEP(2, wb, wa)                                                                     \
-  GPUX_MK_STEP(4, wa, wb)                                                                     \
-  GPUX_MK_STEP(8, wb, wa)                                                                     \
-  GPUX_MK_STEP(16, wa, wb)                                                                    \
-  GPUX_MK_STEP(32, wb, wa)                                                                    \
-  GPUX_MK_STEP(64, wa, wb)                                                                    \
-  GPUX_MK_STEP(128, wb, wa)                                                                   \
+  GPUX_MK_SCAN                                                                                \
   const long base = c > 0 ? incl[incl_off + c - 1] : 0;                                       \
   for (int k = 0; k < GPUX_MK_ITEMS; k++) {                                                   \
     const int e = j + GPUX_MASK_THREADS * k, wd = e >> 4;                                     \

@@ -183,11 +183,36 @@ template <int KIND, class U> __device__ __forceinline__ void mark(const margs<KI
   }
 }
 
+/* the selected elements of the tile's words before thread j's (f: its word) and, in *tc,
+ * the tile's: a warp scan and the eight warps' totals through wsum (the caller's barrier
+ * before wsum's next use) */
+__device__ __forceinline__ int words_before(unsigned f, int *wsum, int *tc) {
+  const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
+  const int cnt = __popc(f);
+  int in = cnt;
+#pragma unroll
+  for (unsigned off = 1; off < 32; off <<= 1) {
+    const int y = __shfl_up_sync(FULL, in, off);
+    if (q >= off) in += y;
+  }
+  if (q == 31) wsum[w] = in;
+  __syncthreads();
+  int ex = in - cnt, t = 0;
+#pragma unroll
+  for (unsigned u = 0; u < NW; ++u) {
+    const int s = wsum[u];
+    ex += u < w ? s : 0;
+    t += s;
+  }
+  *tc = t;
+  return ex;
+}
+
 template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIND, U> &p) {
   typedef stage_of<KIND, U> S;
   __shared__ typename S::type st[S::CAP];
   __shared__ int wsum[NW];
-  const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
+  const unsigned j = threadIdx.x;
   /* 16-byte vectors need an aligned tile start: a tile is 4096 elements, so the buffer's
    * alignment decides */
   const bool xa = ((u64)p.x & 15) == 0;
@@ -202,22 +227,8 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
     const unsigned f = p.bits[c * GPUX_MASK_WORDS + j];
     const i64 base = c > 0 ? p.incl[c - 1] : 0;
     /* 2. ranks: the thread's first selected element at ex; the tile's count tc */
-    const int cnt = __popc(f);
-    int in = cnt;
-#pragma unroll
-    for (unsigned off = 1; off < 32; off <<= 1) {
-      const int y = __shfl_up_sync(FULL, in, off);
-      if (q >= off) in += y;
-    }
-    if (q == 31) wsum[w] = in;
-    __syncthreads();
-    int ex = in - cnt, tc = 0;
-#pragma unroll
-    for (unsigned u = 0; u < NW; ++u) {
-      const int s = wsum[u];
-      ex += u < w ? s : 0;
-      tc += s;
-    }
+    int tc;
+    const int ex = words_before(f, wsum, &tc);
     /* 3. the moves, through the stage in rounds of S::CAP ranks (one round up to 4 bytes) */
     if constexpr (KIND == K_NONZERO) {
       int r = ex;
@@ -265,7 +276,7 @@ __device__ __forceinline__ void ids(const unsigned short *bits, const i64 *incl,
   __shared__ int sx[T];
   __shared__ unsigned short sf[T];
   __shared__ int wsum[NW];
-  const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
+  const unsigned j = threadIdx.x;
 #pragma unroll 1
   for (u64 c = blockIdx.x; c < ntiles; c += gridDim.x) {
     const u64 t0 = c * GPUX_MASK_TILE;
@@ -283,19 +294,8 @@ __device__ __forceinline__ void ids(const unsigned short *bits, const i64 *incl,
     }
     const unsigned f = bits[c * GPUX_MASK_WORDS + j];
     const i64 base = c > 0 ? incl[c - 1] : 0;
-    const int cnt = __popc(f);
-    int in = cnt;
-#pragma unroll
-    for (unsigned off = 1; off < 32; off <<= 1) {
-      const int y = __shfl_up_sync(FULL, in, off);
-      if (q >= off) in += y;
-    }
-    if (q == 31) wsum[w] = in;
-    __syncthreads();
-    int ex = in - cnt;
-#pragma unroll
-    for (unsigned u = 0; u < NW; ++u) ex += u < w ? wsum[u] : 0;
-    sx[j] = ex;
+    int tc;
+    sx[j] = words_before(f, wsum, &tc);
     sf[j] = (unsigned short)f;
     __syncthreads();
 #pragma unroll
