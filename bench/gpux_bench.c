@@ -50,6 +50,8 @@
  *   unique_i64  gpux_unique (values only, a new result: the count's read included) of n
  *              int64 values i * 2654435761 mod 1000                      8 n (the read)
  *   sort_i64u  gpux_sort_into of unique_i64's values (its sort alone)              16 n
+ *   unique_inv_i64  gpux_unique of them with the inverse (values and inverse, new
+ *              results)                                         16 n (the read, the inverse)
  *   transpose  side x side with side = floor(sqrt(n)), gpux_array_transpose (it allocates its
  *              output: the timing includes that allocation, served from the warm pool; the
  *              pool hit count is reported)                              2 side^2
@@ -148,7 +150,7 @@ enum {
   OP_OVERLAP, OP_CONCAT, OP_CONCAT1, OP_ROLL, OP_PAD, OP_TILE, OP_REPEAT, OP_TAKE, OP_TAKE_SEQ,
   OP_COMPRESS, OP_NONZERO, OP_BINCOUNT, OP_SCATTER_ADD, OP_SCATTER_ADD_I32,
   OP_SORT_F32, OP_ARGSORT_F32, OP_SORT_PAIRS_I32, OP_TOPK100, OP_SEARCHSORTED, OP_MEDIAN,
-  OP_UNIQUE_I64, OP_SORT_I64U, OP_COUNT
+  OP_UNIQUE_I64, OP_SORT_I64U, OP_UNIQUE_INV_I64, OP_COUNT
 };
 static const char *const k_op_names[OP_COUNT] = {
     "add", "exp", "copy", "transpose", "sum", "rowsum", "colsum", "rowargmax", "cumsum",
@@ -157,7 +159,7 @@ static const char *const k_op_names[OP_COUNT] = {
     "concat", "concat1", "roll", "pad", "tile", "repeat", "take", "take_seq",
     "compress", "nonzero", "bincount", "scatter_add", "scatter_add_i32",
     "sort_f32", "argsort_f32", "sort_pairs_i32", "topk100", "searchsorted", "median",
-    "unique_i64", "sort_i64u"};
+    "unique_i64", "sort_i64u", "unique_inv_i64"};
 #define OP_IS_TAKE(op) ((op) == OP_TAKE || (op) == OP_TAKE_SEQ)
 #define TAKE_HASH 2654435761u /* take's pseudo-random indices: i * TAKE_HASH mod n */
 #define OP_IS_MASK(op) ((op) == OP_COMPRESS || (op) == OP_NONZERO)
@@ -886,6 +888,27 @@ static int unique_check(gpux_array_t u, int64_t n, char *why, size_t why_len) {
   return 0;
 }
 
+/* unique_inv_i64: the values are 0 .. UQ_DISTINCT - 1 (n >= UQ_DISTINCT) or their first n
+ * hashes in order, so inverse[i] is the rank of i * TAKE_HASH mod UQ_DISTINCT among them */
+static int inverse_check(gpux_array_t inv, int64_t n, char *why, size_t why_len) {
+  int64_t rank[UQ_DISTINCT], nr = 0, m = -1;
+  unsigned char seen[UQ_DISTINCT] = {0};
+  for (int64_t i = 0; i < n && i < UQ_DISTINCT; i++) seen[(uint64_t)i * TAKE_HASH % UQ_DISTINCT] = 1;
+  for (int k = 0; k < UQ_DISTINCT; k++) rank[k] = seen[k] ? nr++ : -1;
+  int64_t *v = malloc((size_t)n * sizeof *v);
+  int bad = !v || !inv || gpux_array_size(&m, inv) != GPUX_SUCCESS || m != n ||
+            gpux_array_read(inv, v, (size_t)n * sizeof *v) != GPUX_SUCCESS;
+  if (bad) snprintf(why, why_len, "the inverse could not be read (%" PRId64 " elements)", m);
+  for (int64_t i = 0; i < n && !bad; i++)
+    if (v[i] != rank[(uint64_t)i * TAKE_HASH % UQ_DISTINCT]) {
+      snprintf(why, why_len, "inverse[%" PRId64 "] is %" PRId64 ", expected %" PRId64, i, v[i],
+               rank[(uint64_t)i * TAKE_HASH % UQ_DISTINCT]);
+      bad = 1;
+    }
+  free(v);
+  return bad;
+}
+
 /* sort_i64u: the values in order, each v in 0 .. UQ_DISTINCT - 1 as often as among
  * i * TAKE_HASH mod UQ_DISTINCT */
 static int sorted_hashed_check(gpux_array_t c, int64_t n, char *why, size_t why_len) {
@@ -1120,12 +1143,16 @@ static gpux_status run_once(bench_arrays *ba) {
     case OP_SEARCHSORTED: return gpux_searchsorted_into(ba->c, ba->b, ba->a, GPUX_SIDE_LEFT);
     case OP_MEDIAN: return gpux_median_into(ba->c, ba->a, GPUX_ALL_AXES);
     case OP_SORT_I64U: return gpux_sort_into(ba->c, ba->a, -1, 0);
-    case OP_UNIQUE_I64: { /* a new result each run; the last one is kept for the check */
-      gpux_array_t u = NULL;
-      gpux_status s = gpux_unique(&u, NULL, NULL, NULL, ba->a);
+    case OP_UNIQUE_I64:
+    case OP_UNIQUE_INV_I64: { /* new results each run; the last ones are kept for the check */
+      gpux_array_t u = NULL, inv = NULL;
+      gpux_status s =
+          gpux_unique(&u, NULL, ba->op == OP_UNIQUE_INV_I64 ? &inv : NULL, NULL, ba->a);
       if (s == GPUX_SUCCESS) {
         gpux_array_release(ba->c);
+        gpux_array_release(ba->d);
         ba->c = u;
+        ba->d = inv;
       }
       return s;
     }
@@ -1243,6 +1270,7 @@ static int bench_device_op(int op, int64_t n_req) {
       moved = 8.0 * (double)n;
       break;
     case OP_SORT_I64U:
+    case OP_UNIQUE_INV_I64:
       moved = 16.0 * (double)n;
       break;
     case OP_SORT_F32:
@@ -1289,7 +1317,8 @@ static int bench_device_op(int op, int64_t n_req) {
   {
     gpux_status s = OP_IS_RANDOM(op) || OP_IS_CONCAT(op) || OP_IS_ASM1(op) ||
                             (op == OP_NONZERO) || OP_IS_COUNTING(op) || OP_IS_SORT(op) ||
-                            OP_IS_SELECT(op) || op == OP_UNIQUE_I64 || op == OP_SORT_I64U
+                            OP_IS_SELECT(op) || op == OP_UNIQUE_I64 || op == OP_SORT_I64U ||
+                            op == OP_UNIQUE_INV_I64
                         ? GPUX_SUCCESS
                         : make_random(&ba.a, n, opt.dtype, 1);
     if (OP_IS_ASM1(op)) s = make_random(&ba.a, side, opt.dtype, 1);
@@ -1320,7 +1349,7 @@ static int bench_device_op(int op, int64_t n_req) {
     }
     if (s == GPUX_SUCCESS && OP_IS_COUNTING(op)) s = counting_setup(&ba, op, n);
     if (s == GPUX_SUCCESS && OP_IS_SORT(op)) s = sort_setup(&ba, op, n);
-    if (s == GPUX_SUCCESS && (op == OP_UNIQUE_I64 || op == OP_SORT_I64U))
+    if (s == GPUX_SUCCESS && (op == OP_UNIQUE_I64 || op == OP_SORT_I64U || op == OP_UNIQUE_INV_I64))
       s = hashed_ints(&ba.a, n, UQ_DISTINCT);
     if (s == GPUX_SUCCESS && op == OP_SORT_I64U) s = gpux_array_empty(&ba.c, g_ctx, GPUX_INT64, 1, &n);
     if (s == GPUX_SUCCESS && OP_IS_SELECT(op)) s = select_setup(&ba, op, n, opt.dtype);
@@ -1412,6 +1441,9 @@ static int bench_device_op(int op, int64_t n_req) {
   else if (op == OP_UNIQUE_I64)
     snprintf(r->note, sizeof r->note, "gpux_unique (values only, a new result), int64 values "
              "i * 2654435761 mod %d; bytes: the input read", UQ_DISTINCT);
+  else if (op == OP_UNIQUE_INV_I64)
+    snprintf(r->note, sizeof r->note, "gpux_unique with the inverse (new results), int64 values "
+             "i * 2654435761 mod %d; bytes: the input read, the inverse written", UQ_DISTINCT);
   else if (op == OP_SORT_I64U)
     snprintf(r->note, sizeof r->note, "%.3g Gkeys/s; gpux_sort_into of int64 values "
              "i * 2654435761 mod %d (unique_i64's sort), _into",
@@ -1445,6 +1477,8 @@ static int bench_device_op(int op, int64_t n_req) {
       : OP_IS_COUNTING(op)        ? counting_check(op, &ba, n, why, sizeof why)
       : OP_IS_SORT(op)            ? sort_check(&ba, n, why, sizeof why)
       : op == OP_UNIQUE_I64       ? unique_check(ba.c, n, why, sizeof why)
+      : op == OP_UNIQUE_INV_I64   ? unique_check(ba.c, n, why, sizeof why) ||
+                                      inverse_check(ba.d, n, why, sizeof why)
       : op == OP_SORT_I64U        ? sorted_hashed_check(ba.c, n, why, sizeof why)
       : OP_IS_SELECT(op)          ? select_check(op, &ba, n, why, sizeof why)
       : OP_IS_RANDOM(op)          ? check_random(op, ba.c, n, why, sizeof why)

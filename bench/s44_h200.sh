@@ -15,7 +15,7 @@
 #    0.712 on session 44's; ssel's 4096-key sample in between).
 source "$(dirname "$0")/h200_common.sh" s44_h200 "$@"
 O=$OUTDIR
-OPS=${OPS:-sort_f32,sort_pairs_i32,unique_i64}
+OPS=${OPS:-sort_f32,sort_pairs_i32,unique_i64,unique_inv_i64}
 CS=/usr/local/cuda/bin/compute-sanitizer
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader
 H200_CMAKE_ARGS=-DGPUX_WITH_DLPACK=OFF TARGETS="test_sort test_group gpux-bench" h200_build
