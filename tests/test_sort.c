@@ -385,6 +385,43 @@ static void onesweep_cases(uint64_t seed) {
   payload_case(GPUX_INT64, GPUX_INT32, s64, 1, GT_REVERSED, D_RANDOM, seed + 10);
   payload_case(GPUX_UINT8, GPUX_FLOAT32, s32, -1, GT_CONTIG, D_FEW, seed + 11);
   payload_case(GPUX_BOOL, GPUX_INT32, one, -1, GT_CONTIG, D_RANDOM, seed + 12);
+  { /* integer keys under two value arrays: the sort that makes the positions writes the
+     * keys too (the last pass both: kout and pos64), the values gathered */
+    const int64_t m = 3 * l64;
+    void *kx = make_keys(GPUX_INT64, m, D_FEW, seed + 13);
+    int32_t *v0 = gt_malloc((size_t)m * 4), *v1 = gt_malloc((size_t)m * 4);
+    int32_t *w0 = gt_malloc((size_t)m * 4), *w1 = gt_malloc((size_t)m * 4);
+    int64_t *wk = gt_malloc((size_t)m * 8), *pk = gt_malloc((size_t)m * 8);
+    for (int64_t i = 0; i < m; i++) v0[i] = (int32_t)(i * 7919), v1[i] = (int32_t)-i;
+    gpux_array_t kb = NULL, vb[2] = {NULL, NULL}, kq = NULL, vq[2] = {NULL, NULL};
+    GT_OK(gpux_array_from_host(&kb, gt_ctx, GPUX_INT64, 2, s64, kx));
+    GT_OK(gpux_array_from_host(&vb[0], gt_ctx, GPUX_INT32, 2, s64, v0));
+    GT_OK(gpux_array_from_host(&vb[1], gt_ctx, GPUX_INT32, 2, s64, v1));
+    for (int desc = 0; desc < 2; desc++) {
+      ref_sort_along(GPUX_INT64, 2, s64, 1, kx, desc, NULL, pk);
+      for (int64_t i = 0; i < m; i++) {
+        const int64_t from = (i / l64) * l64 + pk[i];
+        wk[i] = ((const int64_t *)kx)[from];
+        w0[i] = v0[from];
+        w1[i] = v1[from];
+      }
+      GT_OK(gpux_sort_by_key(&kq, vq, kb, vb, 2, -1, desc ? GPUX_SORT_DESCENDING : 0u));
+      const char *label = desc ? "int64 keys, two value arrays, descending"
+                               : "int64 keys, two value arrays";
+      void *g = gt_read_all(kq, NULL);
+      expect_bytes(label, g, wk, 8, m);
+      free(g);
+      g = gt_read_all(vq[0], NULL);
+      expect_bytes(label, g, w0, 4, m);
+      free(g);
+      g = gt_read_all(vq[1], NULL);
+      expect_bytes(label, g, w1, 4, m);
+      free(g);
+      GT_RELEASE(kq, vq[0], vq[1]);
+    }
+    GT_RELEASE(kb, vb[0], vb[1]);
+    GT_FREE(kx, v0, v1, w0, w1, wk, pk);
+  }
   { /* every key equal: no pass runs, the values come back as they were */
     int32_t *z = gt_malloc((size_t)l32 * 4), *zv = gt_malloc((size_t)l32 * 4);
     for (int64_t i = 0; i < l32; i++) {

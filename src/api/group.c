@@ -80,9 +80,10 @@ done:
   return s;
 }
 
-/* perm: 0 when neither the first indices nor the inverse are wanted: integer and bool keys
- * then sort without positions (equal keys are equal bits; floats keep argsort + take, whose
- * groups keep their first element's bits: -0.0 or +0.0). inv: 1 when the inverse is wanted
+/* perm: 0 when neither the first indices nor the inverse are wanted. Integer and bool keys
+ * come back from the sort (equal keys are equal bits), with their positions in the same sort
+ * where perm is wanted; floats keep argsort + take, whose groups keep their first element's
+ * bits (-0.0 or +0.0, a NaN's payload). inv: 1 when the inverse is wanted
  * (perm must be 1 then): real keys get it with their runs from one pass over the sorted
  * keys (gpux__run_starts: no bool array, no second read of them) in g->inv, complex keys
  * keep g->flag for groups_inverse */
@@ -92,8 +93,11 @@ static gpux_status groups_make(groups *g, struct gpux_array *x1, int perm, int i
   memset(g, 0, sizeof *g);
   g->n = x1->size;
   const int64_t n = g->n;
-  if (!perm && (gpux__dt_is_int(x1->dtype) || x1->dtype == GPUX_BOOL)) {
-    TRY(gpux_sort(&g->sk, x1, 0, 0));
+  if (gpux__dt_is_int(x1->dtype) || x1->dtype == GPUX_BOOL) {
+    TRY(gpux_array_empty(&g->sk, x1->ctx, x1->dtype, 1, &n));
+    if (perm) TRY(gpux_array_empty(&g->perm, x1->ctx, GPUX_INT64, 1, &n));
+    /* the keys from their images (exact for integers), the positions with them */
+    TRY(gpux__sort_keys_pos(x1, g->sk, g->perm));
   } else {
     TRY(gpux_argsort(&g->perm, x1, 0, 0));
     TRY(gpux_take(&g->sk, x1, g->perm, 0, GPUX_INDEX_WRAP));

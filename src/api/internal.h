@@ -344,6 +344,10 @@ gpux_status gpux__array_read(struct gpux_array *src, void *data, size_t bytes, i
                              const char *fn);
 /* Writes src into dst elementwise (same dtype; src broadcast to dst's shape). */
 gpux_status gpux__copy_strided(struct gpux_array *dst, const struct gpux_array *src);
+/* A sort of a 1-d x of an integer dtype or bool (sort.c) writing the sorted keys and their
+ * int64 positions (argsort's) at once: keys and pos of x's size, preallocated. */
+gpux_status gpux__sort_keys_pos(const struct gpux_array *x, struct gpux_array *keys,
+                                struct gpux_array *pos);
 /* The positions where the runs of equal keys of a sorted 1-d x (a real dtype or bool,
  * x->size >= 1) begin, in order, as a new int64 array (mask.c: one pass over x writes the
  * starts as bits, then they are compacted; THE ORDER's equality: -0.0 == +0.0, NaNs equal).

@@ -410,6 +410,13 @@ static gpux_status sort_any(struct gpux_array *x, int axis, unsigned flags,
   return sort_run(x, axis, flags, keys, pos, eqz);
 }
 
+/* ---- the sorted keys and their positions at once (group.c) */
+
+gpux_status gpux__sort_keys_pos(const struct gpux_array *x, struct gpux_array *keys,
+                                struct gpux_array *pos) {
+  return sort_run(x, 0, 0, keys, pos, 1);
+}
+
 /* ---- sort and argsort */
 
 /* arg: 0 sort, 1 argsort; exactly one of outp / out */
@@ -524,11 +531,23 @@ static gpux_status by_key(gpux_array_t *keys_outp, gpux_array_t *values_outp,
       return gpux__set_error(GPUX_ERROR_OUT_OF_HOST_MEMORY, "%s: %d value arrays", fn, nvalues);
     }
   }
-  if (!pay) s = sort_any(keys, axis, flags, NULL, perm, 1);
+  /* integer and bool keys come back from their images exactly: the sort that makes the
+   * positions writes the sorted keys too (no gather); floats' images merge -0.0 and +0.0,
+   * so their keys are gathered with their own bits */
+  struct gpux_array *kdst = NULL;
+  if (!pay && (gpux__dt_is_int(keys->dtype) || keys->dtype == GPUX_BOOL)) {
+    if (into) {
+      kdst = keys_out;
+    } else if (keys_outp) {
+      s = gpux__array_new(&mv[0], ctx, keys->dtype, keys->ndim, keys->shape);
+      kdst = mv[0];
+    }
+  }
+  if (!pay && s == GPUX_SUCCESS) s = sort_any(keys, axis, flags, kdst, perm, 1);
   const int kax = keys->ndim ? axis : 0;
   /* the keys, then each value array (pay: the outputs of one sort) */
   struct gpux_array *dsts[2] = {NULL, NULL};
-  for (int i = -1; i < nvalues && s == GPUX_SUCCESS; i++) {
+  for (int i = kdst ? 0 : -1; i < nvalues && s == GPUX_SUCCESS; i++) {
     struct gpux_array *src = i < 0 ? keys : values[i], *dst;
     if (into) {
       dst = i < 0 ? keys_out : values_out[i];
