@@ -43,7 +43,9 @@
 #include "gpux_kernels.h"
 #include "gpux_sort.h"
 
-/* the ranking's peers by shared ORs (1) or eight ballots (0, measured: session 44) */
+/* the ranking's peers by shared ORs (1) or eight ballots (0). 1 needs more than the 48 KB of
+ * static shared memory with the 32-bit tile (the words: 8 KB more): dynamic shared memory
+ * first; NVIDIA's OpenCL, where it builds, gained 4 to 6% (sort.cl) */
 #ifndef GPUX_SK_MATCH_OR
 #define GPUX_SK_MATCH_OR 0
 #endif

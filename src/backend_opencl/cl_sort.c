@@ -115,10 +115,24 @@ static int nv_warp(gpux__bctx *b) {
   return ok;
 }
 
+/* The warp votes' ranking by local ORs (sort.cl's GPUX_CL_NV_MATCH_OR) takes 8 KB of local
+ * memory more than the 48 KB before Volta: compute capability 7.0 or later, read through
+ * cl_nv_device_attribute_query (0 when the query fails: the eight ballots) */
+#define GPUX_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+static int nv_cc_major(gpux__bctx *b) {
+  cl_uint major = 0;
+  if (clGetDeviceInfo(b->dev->device, GPUX_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major,
+                      &major, NULL) != CL_SUCCESS)
+    return 0;
+  return (int)major;
+}
+
 /* the form of reduce.cl (fixed with the context): GPUX_CL_CPU=1 on CPU devices; the warp
  * votes where nv_warp allows them */
 static void sort_options(gpux__bctx *b, char *buf, size_t size) {
-  snprintf(buf, size, "%s%s", b->red_build_options, nv_warp(b) ? " -DGPUX_CL_NV_WARP=1" : "");
+  const int warp = nv_warp(b);
+  snprintf(buf, size, "%s%s%s", b->red_build_options, warp ? " -DGPUX_CL_NV_WARP=1" : "",
+           warp && nv_cc_major(b) < 7 ? " -DGPUX_CL_NV_MATCH_OR=0" : "");
 }
 
 /* groups work-groups of GPUX_SORT_THREADS (capped; the kernels loop); per_item: the CPU
