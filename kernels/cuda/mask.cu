@@ -156,33 +156,6 @@ __device__ __forceinline__ unsigned word_of(const margs<KIND, U> &p, u64 t0, uns
   return f;
 }
 
-/* flags and starts: every tile's words, and its count into p.iout[c] */
-template <int KIND, class U> __device__ __forceinline__ void mark(const margs<KIND, U> &p) {
-  __shared__ int wsum[NW];
-  const unsigned j = threadIdx.x, q = j & 31, w = j >> 5;
-  const bool xa = ((u64)p.x & 15) == 0;
-#pragma unroll 1
-  for (u64 c = blockIdx.x; c < p.ntiles; c += gridDim.x) {
-    const u64 t0 = c * GPUX_MASK_TILE;
-    const unsigned rem = p.n - t0 < GPUX_MASK_TILE ? (unsigned)(p.n - t0) : GPUX_MASK_TILE;
-    const unsigned e0 = ITEMS * j, have = rem > e0 ? rem - e0 : 0;
-    const unsigned f = word_of(p, t0, e0, have, xa && rem == GPUX_MASK_TILE);
-    p.bits[c * GPUX_MASK_WORDS + j] = (unsigned short)f;
-    int cnt = __popc(f);
-#pragma unroll
-    for (unsigned off = 16; off > 0; off >>= 1) cnt += __shfl_xor_sync(FULL, cnt, off);
-    if (q == 0) wsum[w] = cnt;
-    __syncthreads();
-    if (j == 0) {
-      int tc = 0;
-#pragma unroll
-      for (unsigned u = 0; u < NW; ++u) tc += wsum[u];
-      p.iout[c] = tc;
-    }
-    __syncthreads(); /* wsum is rewritten by the next tile */
-  }
-}
-
 /* the selected elements of the tile's words before thread j's (f: its word) and, in *tc,
  * the tile's: a warp scan and the eight warps' totals through wsum (the caller's barrier
  * before wsum's next use) */
@@ -208,6 +181,30 @@ __device__ __forceinline__ int words_before(unsigned f, int *wsum, int *tc) {
   return ex;
 }
 
+/* the elements of tile t0 (the last one may be short) */
+__device__ __forceinline__ unsigned tile_len(u64 n, u64 t0) {
+  return n - t0 < GPUX_MASK_TILE ? (unsigned)(n - t0) : GPUX_MASK_TILE;
+}
+
+/* flags and starts: every tile's words, and its count into p.iout[c] */
+template <int KIND, class U> __device__ __forceinline__ void mark(const margs<KIND, U> &p) {
+  __shared__ int wsum[NW];
+  const unsigned j = threadIdx.x;
+  const bool xa = ((u64)p.x & 15) == 0;
+#pragma unroll 1
+  for (u64 c = blockIdx.x; c < p.ntiles; c += gridDim.x) {
+    const u64 t0 = c * GPUX_MASK_TILE;
+    const unsigned rem = tile_len(p.n, t0);
+    const unsigned e0 = ITEMS * j, have = rem > e0 ? rem - e0 : 0;
+    const unsigned f = word_of(p, t0, e0, have, xa && rem == GPUX_MASK_TILE);
+    p.bits[c * GPUX_MASK_WORDS + j] = (unsigned short)f;
+    int tc;
+    (void)words_before(f, wsum, &tc);
+    if (j == 0) p.iout[c] = tc;
+    __syncthreads(); /* wsum is rewritten by the next tile */
+  }
+}
+
 template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIND, U> &p) {
   typedef stage_of<KIND, U> S;
   __shared__ typename S::type st[S::CAP];
@@ -219,7 +216,7 @@ template <int KIND, class U> __device__ __forceinline__ void run(const margs<KIN
 #pragma unroll 1
   for (u64 c = blockIdx.x; c < p.ntiles; c += gridDim.x) {
     const u64 t0 = c * GPUX_MASK_TILE;
-    const unsigned rem = p.n - t0 < GPUX_MASK_TILE ? (unsigned)(p.n - t0) : GPUX_MASK_TILE;
+    const unsigned rem = tile_len(p.n, t0);
     const unsigned e0 = ITEMS * j, have = rem > e0 ? rem - e0 : 0;
     /* 1. loads: the bits word of elements e0 .. e0 + 15 (and compress's values) */
     U v[ITEMS];
@@ -280,7 +277,7 @@ __device__ __forceinline__ void ids(const unsigned short *bits, const i64 *incl,
 #pragma unroll 1
   for (u64 c = blockIdx.x; c < ntiles; c += gridDim.x) {
     const u64 t0 = c * GPUX_MASK_TILE;
-    const unsigned rem = n - t0 < GPUX_MASK_TILE ? (unsigned)(n - t0) : GPUX_MASK_TILE;
+    const unsigned rem = tile_len(n, t0);
     i64 d[ITEMS];
     if (perm && rem == GPUX_MASK_TILE) {
 #pragma unroll
