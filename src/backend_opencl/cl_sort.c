@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <CL/cl_ext.h> /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
 #include "cl_internal.h"
 
 #define GPUX_CL_SORT_MAX_GROUPS 65536
@@ -118,11 +119,10 @@ static int nv_warp(gpux__bctx *b) {
 /* The warp votes' ranking by local ORs (sort.cl's GPUX_CL_NV_MATCH_OR) takes 8 KB of local
  * memory more than the 48 KB before Volta: compute capability 7.0 or later, read through
  * cl_nv_device_attribute_query (0 when the query fails: the eight ballots) */
-#define GPUX_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 static int nv_cc_major(gpux__bctx *b) {
   cl_uint major = 0;
-  if (clGetDeviceInfo(b->dev->device, GPUX_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major,
-                      &major, NULL) != CL_SUCCESS)
+  if (clGetDeviceInfo(b->dev->device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                      NULL) != CL_SUCCESS)
     return 0;
   return (int)major;
 }
